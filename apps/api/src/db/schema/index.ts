@@ -1,0 +1,3 @@
+export * from './catalog.js';
+export * from './member.js';
+export * from './relations.js';

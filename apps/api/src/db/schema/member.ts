@@ -1,0 +1,106 @@
+import { sql } from 'drizzle-orm';
+import {
+  check,
+  date,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
+import { products } from './catalog.js';
+
+/** A member's own details, keyed by the identity provider's subject. */
+export const userDetails = pgTable(
+  'user_details',
+  {
+    subject: text('subject').primaryKey(),
+    firstName: text('first_name'),
+    lastName: text('last_name'),
+    email: text('email'),
+    biologicalSex: text('biological_sex'),
+    birthdate: date('birthdate', { mode: 'string' }),
+    phoneNumber: text('phone_number'),
+    streetAddress: text('street_address'),
+    city: text('city'),
+    countryRegion: text('country_region'),
+    stateProvince: text('state_province'),
+    postalCode: text('postal_code'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check(
+      'user_details_biological_sex',
+      sql`${t.biologicalSex} is null or ${t.biologicalSex} in ('Male', 'Female')`,
+    ),
+  ],
+);
+
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    subscriptionId: integer('subscription_id').primaryKey().generatedAlwaysAsIdentity(),
+    subject: text('subject').notNull(),
+    pricePerInterval: numeric('price_per_interval', { precision: 10, scale: 2 }).notNull(),
+    billingInterval: integer('billing_interval').notNull(),
+    billingPeriod: text('billing_period').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Cancelled subscriptions are kept, with the time they were cancelled. */
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('subscriptions_subject_idx').on(t.subject),
+    check('subscriptions_price_not_negative', sql`${t.pricePerInterval} >= 0`),
+    check('subscriptions_interval_positive', sql`${t.billingInterval} >= 1`),
+    check(
+      'subscriptions_period_unit',
+      sql`${t.billingPeriod} in ('day', 'week', 'month', 'year')`,
+    ),
+  ],
+);
+
+export const subscriptionProducts = pgTable(
+  'subscription_products',
+  {
+    subscriptionId: integer('subscription_id')
+      .notNull()
+      .references(() => subscriptions.subscriptionId, { onDelete: 'cascade' }),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.productId, { onDelete: 'restrict' }),
+    position: integer('position').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.subscriptionId, t.productId] })],
+);
+
+/** Payment history: what the member was charged, with the product names as they were then. */
+export const orders = pgTable(
+  'orders',
+  {
+    orderId: integer('order_id').primaryKey().generatedAlwaysAsIdentity(),
+    subject: text('subject').notNull(),
+    totalAmount: numeric('total_amount', { precision: 10, scale: 2 }).notNull(),
+    orderedAt: timestamp('ordered_at', { withTimezone: true }).notNull(),
+    status: text('status').notNull(),
+  },
+  (t) => [
+    index('orders_subject_ordered_at_idx').on(t.subject, t.orderedAt),
+    check('orders_total_not_negative', sql`${t.totalAmount} >= 0`),
+    check('orders_status_not_blank', sql`btrim(${t.status}) <> ''`),
+  ],
+);
+
+export const orderItems = pgTable(
+  'order_items',
+  {
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.orderId, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    productName: text('product_name').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.orderId, t.position] })],
+);

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+/** Positive integer ids, also accepted as path parameters ("12"). */
+export const idSchema = z.coerce
+  .number({ error: 'Must be a whole number' })
+  .int('Must be a whole number')
+  .positive('Must be a positive id')
+  .max(2_147_483_647, 'Id is too large');
+
+export const idParamsSchema = z.object({ id: idSchema });
+
+/** Text that must not be blank once trimmed. */
+export const requiredText = (label: string, max: number) =>
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(max, `${label} must be at most ${max} characters`);
+
+export const optionalText = (label: string, max: number) =>
+  z
+    .string({ error: `${label} must be text` })
+    .trim()
+    .max(max, `${label} must be at most ${max} characters`)
+    .nullish()
+    .transform((value) => (value === undefined || value === null || value === '' ? null : value));
+
+/** Largest amount a numeric(10,2) column holds. */
+export const MAX_MONEY = 99_999_999.99;
+
+/**
+ * Money in USD: a number or a decimal string with at most 2 decimals, never negative.
+ * The answer is a number rounded to cents.
+ */
+export const moneySchema = z
+  .union([z.number(), z.string()], { error: 'Price must be a decimal number such as 12.50' })
+  .transform((value, ctx) => {
+    const text = typeof value === 'number' ? String(value) : value.trim();
+    if (!/^\d{1,8}(\.\d{1,2})?$/.test(text) || !Number.isFinite(Number(text))) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'Price must be a decimal number from 0 to 99999999.99 with at most 2 decimals',
+      });
+      return z.NEVER;
+    }
+    return Number(text);
+  });
+
+export const moneyOutput = z.number().describe('USD amount with 2 decimals');

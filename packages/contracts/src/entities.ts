@@ -1,0 +1,246 @@
+import { z } from 'zod';
+import { idSchema, moneyOutput, moneySchema, optionalText, requiredText } from './common.js';
+
+// ---- Products -------------------------------------------------------------------------------
+
+export const productSchema = z.object({
+  productId: z.number().int(),
+  name: z.string(),
+  retailPrice: moneyOutput,
+  imageUrl: z.string().nullable(),
+});
+export type Product = z.infer<typeof productSchema>;
+
+/** One entry of the catalog source (the JSON catalog file by default). */
+export const catalogEntrySchema = z.object({
+  productId: idSchema,
+  name: requiredText('Name', 200),
+  retailPrice: moneySchema,
+  imageUrl: z.string().trim().max(2000).nullish(),
+});
+export const catalogSchema = z.array(catalogEntrySchema);
+export type CatalogEntry = z.infer<typeof catalogEntrySchema>;
+
+export const catalogRefreshResultSchema = z.object({
+  added: z.number().int(),
+  updated: z.number().int(),
+  total: z.number().int(),
+});
+export type CatalogRefreshResult = z.infer<typeof catalogRefreshResultSchema>;
+
+// ---- Discount packages ----------------------------------------------------------------------
+
+export const discountPackageProductSchema = z.object({
+  productId: z.number().int(),
+  productName: z.string(),
+  retailPrice: moneyOutput,
+  price: moneyOutput.nullable(),
+});
+export type DiscountPackageProduct = z.infer<typeof discountPackageProductSchema>;
+
+export const discountPackageSchema = z.object({
+  discountPackageId: z.number().int(),
+  name: z.string(),
+  description: z.string().nullable(),
+  products: z.array(discountPackageProductSchema),
+});
+export type DiscountPackage = z.infer<typeof discountPackageSchema>;
+
+export const discountPackageInputSchema = z.strictObject({
+  discountPackageId: idSchema.optional(),
+  name: requiredText('Name', 120),
+  description: optionalText('Description', 2000),
+});
+export type DiscountPackageInput = z.input<typeof discountPackageInputSchema>;
+
+export const discountPackagePriceInputSchema = z.strictObject({
+  discountPackageId: idSchema,
+  productId: idSchema,
+  price: moneySchema.nullable(),
+});
+export type DiscountPackagePriceInput = z.input<typeof discountPackagePriceInputSchema>;
+
+export const discountPackageProductAddSchema = z.strictObject({
+  discountPackageId: idSchema,
+  productId: idSchema,
+  price: moneySchema.nullable().optional(),
+});
+export type DiscountPackageProductAdd = z.input<typeof discountPackageProductAddSchema>;
+
+export const discountPackageProductKeySchema = z.strictObject({
+  discountPackageId: idSchema,
+  productId: idSchema,
+});
+export type DiscountPackageProductKey = z.input<typeof discountPackageProductKeySchema>;
+
+// ---- Memberships ----------------------------------------------------------------------------
+
+export const MEMBERSHIP_LENGTH_MIN = 1;
+export const MEMBERSHIP_LENGTH_MAX = 120;
+export const MEMBERSHIP_LENGTH_DEFAULT = 12;
+export const FREE_ITEMS_DEFAULT = 0;
+
+export const membershipPromotionalProductSchema = z.object({
+  productId: z.number().int(),
+  name: z.string(),
+});
+
+export const membershipSchema = z.object({
+  membershipId: z.number().int(),
+  name: z.string(),
+  description: z.string().nullable(),
+  productId: z.number().int(),
+  productName: z.string(),
+  productRetailPrice: moneyOutput,
+  discountPackageId: z.number().int().nullable(),
+  discountPackageName: z.string().nullable(),
+  numberOfFreeEligibleItems: z.number().int(),
+  membershipLengthInMonths: z.number().int(),
+  promotionalProducts: z.array(membershipPromotionalProductSchema),
+});
+export type Membership = z.infer<typeof membershipSchema>;
+
+const wholeNumber = (label: string) =>
+  z.number({ error: `${label} must be a whole number` }).int(`${label} must be a whole number`);
+
+export const membershipInputSchema = z.strictObject({
+  membershipId: idSchema.optional(),
+  name: requiredText('Name', 120),
+  description: optionalText('Description', 2000),
+  productId: z.number({ error: 'Product is required' }).pipe(idSchema),
+  discountPackageId: z
+    .number({ error: 'Discount package must be an id or null' })
+    .pipe(idSchema)
+    .nullish()
+    .transform((value) => value ?? null),
+  numberOfFreeEligibleItems: wholeNumber('Number of free eligible items')
+    .min(0, 'Number of free eligible items must be 0 or more')
+    .max(10_000, 'Number of free eligible items must be at most 10000')
+    .default(FREE_ITEMS_DEFAULT),
+  membershipLengthInMonths: wholeNumber('Membership length')
+    .min(MEMBERSHIP_LENGTH_MIN, 'Membership length must be between 1 and 120 months')
+    .max(MEMBERSHIP_LENGTH_MAX, 'Membership length must be between 1 and 120 months')
+    .default(MEMBERSHIP_LENGTH_DEFAULT),
+});
+export type MembershipInput = z.input<typeof membershipInputSchema>;
+
+// ---- Promotional products -------------------------------------------------------------------
+
+export const promotionalProductLinkSchema = z.strictObject({
+  productId: idSchema,
+  membershipId: idSchema,
+});
+export type PromotionalProductLink = z.infer<typeof promotionalProductLinkSchema>;
+
+export const promotionalProductBatchSchema = z
+  .array(promotionalProductLinkSchema)
+  .min(1, 'Send at least one link')
+  .max(1000, 'Send at most 1000 links at once');
+
+export const promotionalProductSchema = z.object({
+  productId: z.number().int(),
+  membershipId: z.number().int(),
+  productName: z.string(),
+  membershipName: z.string(),
+});
+export type PromotionalProduct = z.infer<typeof promotionalProductSchema>;
+
+export const membershipIdParamsSchema = z.object({ membershipId: idSchema });
+
+// ---- User details ---------------------------------------------------------------------------
+
+export const BIOLOGICAL_SEXES = ['Male', 'Female'] as const;
+
+export const userDetailsSchema = z.object({
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  email: z.string().nullable(),
+  biologicalSex: z.enum(BIOLOGICAL_SEXES).nullable(),
+  birthdate: z.string().nullable().describe('YYYY-MM-DD'),
+  phoneNumber: z.string().nullable(),
+  streetAddress: z.string().nullable(),
+  city: z.string().nullable(),
+  countryRegion: z.string().nullable(),
+  stateProvince: z.string().nullable(),
+  postalCode: z.string().nullable(),
+});
+export type UserDetails = z.infer<typeof userDetailsSchema>;
+
+const BIRTHDATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})(?:[T ][0-9:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** A calendar date "YYYY-MM-DD", optionally followed by a time part, which is dropped. */
+export const birthdateSchema = z
+  .string({ error: 'Birthdate must be a date such as 1990-04-23' })
+  .trim()
+  .transform((value, ctx) => {
+    const match = BIRTHDATE_PATTERN.exec(value);
+    const [year, month, day] = match ? [match[1], match[2], match[3]].map(Number) : [NaN, NaN, NaN];
+    const date = new Date(Date.UTC(year ?? NaN, (month ?? NaN) - 1, day ?? NaN));
+    const valid =
+      match !== null &&
+      date.getUTCFullYear() === year &&
+      date.getUTCMonth() === (month ?? 0) - 1 &&
+      date.getUTCDate() === day &&
+      (year ?? 0) >= 1900 &&
+      date.getTime() <= Date.now();
+    if (!valid) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'Birthdate must be a real date between 1900-01-01 and today, such as 1990-04-23',
+      });
+      return z.NEVER;
+    }
+    return value.slice(0, 10);
+  });
+
+export const userDetailsInputSchema = z.object({
+  firstName: z.string({ error: 'First name must be text' }).trim().max(100, 'First name must be at most 100 characters').default(''),
+  lastName: z.string({ error: 'Last name must be text' }).trim().max(100, 'Last name must be at most 100 characters').default(''),
+  email: z
+    .union([z.literal(''), z.email('Email must be a valid email address').max(254)], {
+      error: 'Email must be a valid email address',
+    })
+    .default(''),
+  biologicalSex: z
+    .enum(BIOLOGICAL_SEXES, { error: 'Biological sex must be Male or Female' })
+    .nullish(),
+  birthdate: birthdateSchema.nullish(),
+  phoneNumber: optionalText('Phone number', 40),
+  streetAddress: optionalText('Street address', 200),
+  city: optionalText('City', 100),
+  countryRegion: optionalText('Country/Region', 100),
+  stateProvince: optionalText('State/Province', 100),
+  postalCode: optionalText('Postal code', 20),
+});
+export type UserDetailsInput = z.input<typeof userDetailsInputSchema>;
+
+// ---- Subscriptions and payment history ------------------------------------------------------
+
+export const subscriptionSchema = z.object({
+  subscriptionId: z.number().int(),
+  pricePerInterval: moneyOutput,
+  billingInterval: z.number().int(),
+  billingPeriod: z.string(),
+  products: z.array(z.object({ productName: z.string(), imageUrl: z.string().nullable() })),
+});
+export type Subscription = z.infer<typeof subscriptionSchema>;
+
+export const paymentHistoryEntrySchema = z.object({
+  orderId: z.number().int(),
+  totalAmount: moneyOutput,
+  date: z.string().describe('ISO 8601 date and time'),
+  status: z.string(),
+  productNames: z.array(z.string()),
+});
+export type PaymentHistoryEntry = z.infer<typeof paymentHistoryEntrySchema>;
+
+// ---- Diagnostics ----------------------------------------------------------------------------
+
+export const authCheckSchema = z.object({
+  subject: z.string(),
+  email: z.string().nullable(),
+  groups: z.array(z.string()),
+});
+export type AuthCheck = z.infer<typeof authCheckSchema>;
+
+export const autologinSchema = z.object({ url: z.string() });

@@ -1,0 +1,4 @@
+export * from './common.js';
+export * from './entities.js';
+export * from './envelope.js';
+export * from './password-policy.js';
