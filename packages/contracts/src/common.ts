@@ -1,13 +1,20 @@
 import { z } from 'zod';
 
-/** Positive integer ids, also accepted as path parameters ("12"). */
-export const idSchema = z.coerce
-  .number({ error: 'Must be a whole number' })
+/** Positive integer ids in bodies: numbers only. */
+export const idSchema = z
+  .number({ error: 'Must be a numeric id' })
   .int('Must be a whole number')
   .positive('Must be a positive id')
   .max(2_147_483_647, 'Id is too large');
 
-export const idParamsSchema = z.object({ id: idSchema });
+/** Ids in the address ("12"). */
+export const idParamSchema = z
+  .string()
+  .regex(/^[1-9]\d{0,9}$/, 'Must be a positive numeric id')
+  .transform(Number)
+  .pipe(idSchema);
+
+export const idParamsSchema = z.object({ id: idParamSchema });
 
 /** Text that must not be blank once trimmed. */
 export const requiredText = (label: string, max: number) =>

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema, moneyOutput, moneySchema, optionalText, requiredText } from './common.js';
+import { idParamSchema, idSchema, moneyOutput, moneySchema, optionalText, requiredText } from './common.js';
 
 // ---- Products -------------------------------------------------------------------------------
 
@@ -107,10 +107,8 @@ export const membershipInputSchema = z.strictObject({
   membershipId: idSchema.optional(),
   name: requiredText('Name', 120),
   description: optionalText('Description', 2000),
-  productId: z.number({ error: 'Product is required' }).pipe(idSchema),
-  discountPackageId: z
-    .number({ error: 'Discount package must be an id or null' })
-    .pipe(idSchema)
+  productId: idSchema.or(z.undefined()).refine((v) => v !== undefined, 'Product is required').transform((v) => v as number),
+  discountPackageId: idSchema
     .nullish()
     .transform((value) => value ?? null),
   numberOfFreeEligibleItems: wholeNumber('Number of free eligible items')
@@ -145,7 +143,7 @@ export const promotionalProductSchema = z.object({
 });
 export type PromotionalProduct = z.infer<typeof promotionalProductSchema>;
 
-export const membershipIdParamsSchema = z.object({ membershipId: idSchema });
+export const membershipIdParamsSchema = z.object({ membershipId: idParamSchema });
 
 // ---- User details ---------------------------------------------------------------------------
 

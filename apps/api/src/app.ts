@@ -1,0 +1,144 @@
+import { existsSync } from 'node:fs';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { sql } from 'drizzle-orm';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { JWTVerifyGetKey } from 'jose';
+import { z } from 'zod';
+import type { AppConfig } from './config/env.js';
+import type { Database } from './db/client.js';
+import { createCatalogService } from './modules/catalog/catalog.service.js';
+import { catalogRoutes } from './modules/catalog/catalog.routes.js';
+import { createDiscountPackageService } from './modules/discount-packages/discount-packages.service.js';
+import { discountPackageRoutes } from './modules/discount-packages/discount-packages.routes.js';
+import { createMemberService } from './modules/member/member.service.js';
+import { memberRoutes } from './modules/member/member.routes.js';
+import { createMembershipService } from './modules/memberships/memberships.service.js';
+import { membershipRoutes } from './modules/memberships/memberships.routes.js';
+import { authPlugin } from './plugins/auth.js';
+import { registerErrorHandling } from './plugins/errors.js';
+
+export interface AppOptions {
+  config: AppConfig;
+  db: Database;
+  /** Built web app to serve, if present. */
+  webRoot?: string;
+  /** Catalog images and other public files. */
+  publicRoot?: string;
+  /** Token keys for tests; production uses the issuer's JWKS. */
+  keys?: JWTVerifyGetKey;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export async function buildApp(options: AppOptions) {
+  const { config, db } = options;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    bodyLimit: config.bodyLimit,
+    trustProxy: config.trustProxy,
+    routerOptions: { ignoreTrailingSlash: true },
+    return503OnClosing: true,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  // Security headers on every answer, errors included.
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'https:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'", 'https:'],
+        frameSrc: ["'self'", 'https:'],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        formAction: ["'self'", 'https:'],
+        frameAncestors: ["'none'"],
+      },
+    },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    crossOriginEmbedderPolicy: false,
+  });
+
+  // Only JSON bodies: anything else answers 415 through the error handler.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+
+  registerErrorHandling(app);
+  await app.register(authPlugin, { config: config.auth, ...(options.keys ? { keys: options.keys } : {}) });
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'UMS API', description: 'Member accounts and membership administration', version: '1.0.0' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, {
+    routePrefix: '/api/docs',
+    uiConfig: { docExpansion: 'list' },
+    // The docs page's own script is inline-free; allow its stylesheet and images.
+    staticCSP: true,
+    transformStaticCSP: (header) => header,
+  });
+
+  app.get('/api/health', {
+    config: { policy: 'public' },
+    schema: { tags: ['system'], summary: 'The process is up', response: { 200: z.object({ status: z.literal('ok') }) } },
+    handler: async () => ({ status: 'ok' as const }),
+  });
+  app.get('/api/ready', {
+    config: { policy: 'public' },
+    schema: {
+      tags: ['system'],
+      summary: 'The database is reachable',
+      response: { 200: z.object({ status: z.string(), database: z.string() }), 503: z.object({ status: z.string(), database: z.string() }) },
+    },
+    handler: async (_request, reply) => {
+      try {
+        await db.execute(sql`select 1`);
+        return { status: 'ready', database: 'up' };
+      } catch {
+        return reply.status(503).send({ status: 'not ready', database: 'unreachable' });
+      }
+    },
+  });
+
+  await app.register(catalogRoutes, { catalog: createCatalogService({ db, catalogFile: config.catalogFile }) });
+  await app.register(membershipRoutes, { memberships: createMembershipService({ db }) });
+  await app.register(discountPackageRoutes, { packages: createDiscountPackageService({ db }) });
+  await app.register(memberRoutes, { members: createMemberService({ db }), autologinUrl: config.autologinUrl });
+
+  if (options.publicRoot && existsSync(options.publicRoot)) {
+    await app.register(fastifyStatic, { root: options.publicRoot, prefix: '/catalog-images/', decorateReply: false });
+  }
+  if (options.webRoot && existsSync(options.webRoot)) {
+    const webRoot = options.webRoot;
+    await app.register(fastifyStatic, { root: webRoot, prefix: '/', wildcard: false, index: false });
+    // The single-page app answers every other GET that is not under /api.
+    app.get('/*', { config: { policy: 'public' }, schema: { hide: true } }, (request, reply) => {
+      if (request.url.startsWith('/api/')) {
+        return reply.status(404).send({ isError: true, message: `No such address: GET ${request.url.split('?')[0]}`, data: [] });
+      }
+      const file = request.url.split('?')[0]!.replace(/^\/+/, '');
+      if (file && existsSync(`${webRoot}/${file}`) && !file.includes('..')) return reply.sendFile(file);
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    });
+  }
+  return app;
+}
+
+export type App = Awaited<ReturnType<typeof buildApp>>;

@@ -1,0 +1,104 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const port = z.coerce
+  .number({ error: 'must be a port number' })
+  .int('must be a whole number')
+  .min(1, 'must be between 1 and 65535')
+  .max(65535, 'must be between 1 and 65535');
+
+const url = z.url({ error: 'must be an absolute URL such as http://localhost:8080' });
+
+const envSchema = z.object({
+  PORT: port.default(8080),
+  HOST: z.string().min(1).default('localhost'),
+  PUBLIC_URL: url.optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection URL')
+    .optional(),
+  DATA_DIR: z.string().min(1).default('.data'),
+  CATALOG_FILE: z.string().min(1).optional(),
+  AUTOLOGIN_URL: url.optional(),
+  AUTH_ISSUER: url.optional(),
+  AUTH_JWKS_URI: url.optional(),
+  AUTH_AUDIENCE: z.string().min(1).optional(),
+  AUTH_CLIENT_ID: z.string().min(1).default('ums-web'),
+  AUTH_GROUPS_CLAIM: z.string().min(1).default('groups'),
+  AUTH_ROLE_CLAIM: z.string().min(1).default('custom:role'),
+  AUTH_ADMIN_GROUP: z.string().min(1).default('Admin'),
+  BODY_LIMIT: z.coerce
+    .number({ error: 'must be a number of bytes' })
+    .int()
+    .min(1024, 'must be at least 1024 bytes')
+    .max(10 * 1024 * 1024, 'must be at most 10485760 bytes')
+    .default(102_400),
+  TRUST_PROXY: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .default('false')
+    .transform((v) => v === 'true'),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+    .default('info'),
+});
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  publicUrl: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  catalogFile: string;
+  autologinUrl: string | undefined;
+  auth: {
+    issuer: string;
+    jwksUri: string | undefined;
+    audience: string;
+    clientId: string;
+    groupsClaim: string;
+    roleClaim: string;
+    adminGroup: string;
+  };
+  bodyLimit: number;
+  trustProxy: boolean;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+/** Parses the environment once; every missing or invalid variable is named in one error. */
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  defaults: { catalogFile: string },
+): AppConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map(
+      (issue) => `  ${issue.path.join('.')}: ${issue.message} (got ${JSON.stringify(env[String(issue.path[0])])})`,
+    );
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: path.resolve(e.DATA_DIR),
+    catalogFile: path.resolve(e.CATALOG_FILE ?? defaults.catalogFile),
+    autologinUrl: e.AUTOLOGIN_URL,
+    auth: {
+      issuer: (e.AUTH_ISSUER ?? `${publicUrl}/oidc`).replace(/\/+$/, ''),
+      jwksUri: e.AUTH_JWKS_URI,
+      audience: e.AUTH_AUDIENCE ?? `${publicUrl}/api`,
+      clientId: e.AUTH_CLIENT_ID,
+      groupsClaim: e.AUTH_GROUPS_CLAIM,
+      roleClaim: e.AUTH_ROLE_CLAIM,
+      adminGroup: e.AUTH_ADMIN_GROUP,
+    },
+    bodyLimit: e.BODY_LIMIT,
+    trustProxy: e.TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+  };
+}

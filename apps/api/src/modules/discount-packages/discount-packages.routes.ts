@@ -1,0 +1,73 @@
+import {
+  discountPackageInputSchema,
+  discountPackagePriceInputSchema,
+  discountPackageProductAddSchema,
+  discountPackageProductKeySchema,
+  discountPackageSchema,
+  idParamsSchema,
+  ok,
+} from '@ums/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { answers } from '../envelope-schema.js';
+import type { createDiscountPackageService } from './discount-packages.service.js';
+
+const admin = { policy: 'admin' as const };
+
+export const discountPackageRoutes: FastifyPluginAsyncZod<{
+  packages: ReturnType<typeof createDiscountPackageService>;
+}> = async (app, { packages }) => {
+  const tags = ['discount packages'];
+  app.get('/api/discountPackage', {
+    config: admin,
+    schema: { tags, response: answers(discountPackageSchema) },
+    handler: async () => ok(await packages.list()),
+  });
+  app.get('/api/discountPackage/:id', {
+    config: admin,
+    schema: { tags, params: idParamsSchema, response: answers(discountPackageSchema) },
+    handler: async (request) => ok(await packages.get(request.params.id)),
+  });
+  app.post('/api/discountPackage', {
+    config: admin,
+    schema: { tags, body: discountPackageInputSchema, response: answers(discountPackageSchema, 201) },
+    handler: async (request, reply) => reply.status(201).send(ok(await packages.create(request.body), 'Discount package created')),
+  });
+  app.put('/api/discountPackage/:id', {
+    config: admin,
+    schema: { tags, params: idParamsSchema, body: discountPackageInputSchema, response: answers(discountPackageSchema) },
+    handler: async (request) => ok(await packages.update(request.params.id, request.body), 'Discount package saved'),
+  });
+  app.delete('/api/discountPackage/:id', {
+    config: admin,
+    schema: { tags, params: idParamsSchema, response: answers(z.never()) },
+    handler: async (request) => {
+      await packages.remove(request.params.id);
+      return ok([], 'Discount package deleted');
+    },
+  });
+
+  app.put('/api/discountPackageProduct', {
+    config: admin,
+    schema: {
+      tags,
+      summary: 'Set or clear (null) the package price of a product in the package',
+      body: discountPackagePriceInputSchema,
+      response: answers(discountPackageSchema),
+    },
+    handler: async (request) => ok(await packages.setPrice(request.body), 'Package price saved'),
+  });
+  app.post('/api/discountPackageProduct', {
+    config: admin,
+    schema: { tags, summary: 'Add a product to a package', body: discountPackageProductAddSchema, response: answers(discountPackageSchema, 201) },
+    handler: async (request, reply) =>
+      reply
+        .status(201)
+        .send(ok(await packages.addProduct({ ...request.body, price: request.body.price ?? null }), 'Product added to the package')),
+  });
+  app.delete('/api/discountPackageProduct', {
+    config: admin,
+    schema: { tags, summary: 'Remove a product from a package', body: discountPackageProductKeySchema, response: answers(discountPackageSchema) },
+    handler: async (request) => ok(await packages.removeProduct(request.body), 'Product removed from the package'),
+  });
+};

@@ -1,0 +1,125 @@
+import {
+  userDetailsInputSchema,
+  type PaymentHistoryEntry,
+  type Subscription,
+  type UserDetails,
+} from '@ums/contracts';
+import { and, asc, desc, eq, isNull } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Database } from '../../db/client.js';
+import { toMoney } from '../../db/money.js';
+import { orderItems, orders, subscriptionProducts, subscriptions, userDetails } from '../../db/schema/index.js';
+import type { AuthUser } from '../../plugins/auth.js';
+import { notFound } from '../../plugins/http-errors.js';
+
+type DetailsFields = z.output<typeof userDetailsInputSchema>;
+
+const emptyDetails = (email: string | null): UserDetails => ({
+  firstName: null,
+  lastName: null,
+  email,
+  biologicalSex: null,
+  birthdate: null,
+  phoneNumber: null,
+  streetAddress: null,
+  city: null,
+  countryRegion: null,
+  stateProvince: null,
+  postalCode: null,
+});
+
+const blankToNull = (value: string) => (value === '' ? null : value);
+
+export function createMemberService({ db }: { db: Database }) {
+  async function details(user: AuthUser): Promise<UserDetails> {
+    const row = await db.query.userDetails.findFirst({ where: eq(userDetails.subject, user.subject) });
+    if (!row) return emptyDetails(user.email);
+    return {
+      firstName: row.firstName,
+      lastName: row.lastName,
+      email: row.email ?? user.email,
+      biologicalSex: row.biologicalSex === 'Male' || row.biologicalSex === 'Female' ? row.biologicalSex : null,
+      birthdate: row.birthdate,
+      phoneNumber: row.phoneNumber,
+      streetAddress: row.streetAddress,
+      city: row.city,
+      countryRegion: row.countryRegion,
+      stateProvince: row.stateProvince,
+      postalCode: row.postalCode,
+    };
+  }
+
+  return {
+    details,
+
+    /** Saves the caller's own details; the owner is always the token's subject. */
+    async saveDetails(user: AuthUser, fields: DetailsFields): Promise<UserDetails> {
+      const values = {
+        firstName: blankToNull(fields.firstName),
+        lastName: blankToNull(fields.lastName),
+        email: blankToNull(fields.email) ?? user.email,
+        biologicalSex: fields.biologicalSex ?? null,
+        birthdate: fields.birthdate ?? null,
+        phoneNumber: fields.phoneNumber,
+        streetAddress: fields.streetAddress,
+        city: fields.city,
+        countryRegion: fields.countryRegion,
+        stateProvince: fields.stateProvince,
+        postalCode: fields.postalCode,
+      };
+      await db
+        .insert(userDetails)
+        .values({ subject: user.subject, ...values })
+        .onConflictDoUpdate({ target: userDetails.subject, set: { ...values, updatedAt: new Date() } });
+      return details(user);
+    },
+
+    /** Active subscriptions of the caller, with their products, in one query. */
+    async subscriptions(user: AuthUser): Promise<Subscription[]> {
+      const rows = await db.query.subscriptions.findMany({
+        where: and(eq(subscriptions.subject, user.subject), isNull(subscriptions.cancelledAt)),
+        with: { products: { with: { product: true }, orderBy: [asc(subscriptionProducts.position)] } },
+        orderBy: [asc(subscriptions.createdAt), asc(subscriptions.subscriptionId)],
+      });
+      return rows.map((r) => ({
+        subscriptionId: r.subscriptionId,
+        pricePerInterval: toMoney(r.pricePerInterval),
+        billingInterval: r.billingInterval,
+        billingPeriod: r.billingPeriod,
+        products: r.products.map((p) => ({ productName: p.product.name, imageUrl: p.product.imageUrl })),
+      }));
+    },
+
+    /** Cancels one of the caller's subscriptions; it stays in the database with its cancellation time. */
+    async cancelSubscription(user: AuthUser, id: number): Promise<void> {
+      const cancelled = await db
+        .update(subscriptions)
+        .set({ cancelledAt: new Date() })
+        .where(
+          and(
+            eq(subscriptions.subscriptionId, id),
+            eq(subscriptions.subject, user.subject),
+            isNull(subscriptions.cancelledAt),
+          ),
+        )
+        .returning();
+      // Another member's subscription answers exactly like one that does not exist.
+      if (cancelled.length === 0) throw notFound(`Subscription ${id}`);
+    },
+
+    async paymentHistory(user: AuthUser): Promise<PaymentHistoryEntry[]> {
+      const rows = await db.query.orders.findMany({
+        where: eq(orders.subject, user.subject),
+        with: { items: { orderBy: [asc(orderItems.position)] } },
+        orderBy: [desc(orders.orderedAt), desc(orders.orderId)],
+      });
+      return rows.map((r) => ({
+        orderId: r.orderId,
+        totalAmount: toMoney(r.totalAmount),
+        date: r.orderedAt.toISOString(),
+        status: r.status,
+        productNames: r.items.map((i) => i.productName),
+      }));
+    },
+  };
+}

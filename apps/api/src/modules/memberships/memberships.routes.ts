@@ -1,0 +1,87 @@
+import {
+  idParamsSchema,
+  membershipIdParamsSchema,
+  membershipInputSchema,
+  membershipSchema,
+  ok,
+  promotionalProductBatchSchema,
+  promotionalProductLinkSchema,
+  promotionalProductSchema,
+} from '@ums/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { answers } from '../envelope-schema.js';
+import type { createMembershipService } from './memberships.service.js';
+
+const admin = { policy: 'admin' as const };
+
+export const membershipRoutes: FastifyPluginAsyncZod<{
+  memberships: ReturnType<typeof createMembershipService>;
+}> = async (app, { memberships }) => {
+  const tags = ['memberships'];
+  app.get('/api/membership', {
+    config: admin,
+    schema: { tags, summary: 'Every membership with its product, package and promotional products', response: answers(membershipSchema) },
+    handler: async () => ok(await memberships.list()),
+  });
+  app.get('/api/membership/:id', {
+    config: admin,
+    schema: { tags, params: idParamsSchema, response: answers(membershipSchema) },
+    handler: async (request) => ok(await memberships.get(request.params.id)),
+  });
+  app.post('/api/membership', {
+    config: admin,
+    schema: { tags, body: membershipInputSchema, response: answers(membershipSchema, 201) },
+    handler: async (request, reply) => reply.status(201).send(ok(await memberships.create(request.body), 'Membership created')),
+  });
+  app.put('/api/membership/:id', {
+    config: admin,
+    schema: { tags, params: idParamsSchema, body: membershipInputSchema, response: answers(membershipSchema) },
+    handler: async (request) => ok(await memberships.update(request.params.id, request.body), 'Membership saved'),
+  });
+  app.delete('/api/membership/:id', {
+    config: admin,
+    schema: { tags, params: idParamsSchema, response: answers(z.never()) },
+    handler: async (request) => {
+      await memberships.remove(request.params.id);
+      return ok([], 'Membership deleted');
+    },
+  });
+
+  const promoTags = ['promotional products'];
+  app.get('/api/promotionalProduct', {
+    config: admin,
+    schema: { tags: promoTags, summary: 'Every promotional product link', response: answers(promotionalProductSchema) },
+    handler: async () => ok(await memberships.listPromotional()),
+  });
+  app.get('/api/promotionalProduct/:membershipId', {
+    config: admin,
+    schema: { tags: promoTags, params: membershipIdParamsSchema, response: answers(promotionalProductSchema) },
+    handler: async (request) => ok(await memberships.listPromotional(request.params.membershipId)),
+  });
+  app.post('/api/promotionalProduct', {
+    config: admin,
+    schema: { tags: promoTags, body: promotionalProductLinkSchema, response: answers(promotionalProductLinkSchema, 201) },
+    handler: async (request, reply) =>
+      reply.status(201).send(ok(await memberships.addPromotional([request.body]), 'Promotional product added')),
+  });
+  app.post('/api/promotionalProduct/batch', {
+    config: admin,
+    schema: {
+      tags: promoTags,
+      summary: 'Add links in one transaction: all or nothing; existing links are ignored',
+      body: promotionalProductBatchSchema,
+      response: answers(promotionalProductLinkSchema, 201),
+    },
+    handler: async (request, reply) =>
+      reply.status(201).send(ok(await memberships.addPromotional(request.body), 'Promotional products added')),
+  });
+  app.delete('/api/promotionalProduct', {
+    config: admin,
+    schema: { tags: promoTags, body: promotionalProductLinkSchema, response: answers(z.never()) },
+    handler: async (request) => {
+      await memberships.removePromotional(request.body);
+      return ok([], 'Promotional product removed');
+    },
+  });
+};

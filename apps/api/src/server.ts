@@ -1,0 +1,48 @@
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config/env.js';
+import { openDatabase, paths } from './runtime.js';
+import { isEmpty, seedDemoData } from './seed/demo-data.js';
+
+const log = (message: string) => console.log(`[ums] ${message}`);
+
+async function main() {
+  const config = loadConfig(process.env, { catalogFile: paths.catalogFile });
+  const database = await openDatabase(config, { log });
+  if (database.embedded && (await isEmpty(database.db))) {
+    log('Empty embedded database: loading demo data');
+    await seedDemoData(database.db, config.catalogFile);
+  }
+  const app = await buildApp({ config, db: database.db, webRoot: paths.webRoot, publicRoot: paths.catalogImages });
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: finishing requests in flight, then stopping`);
+    const force = setTimeout(() => process.exit(1), 20_000);
+    force.unref();
+    await app.close().catch((error: unknown) => console.error(error));
+    await database.close().catch((error: unknown) => console.error(error));
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  log(`UMS is running at ${config.publicUrl}`);
+  log(`API documentation: ${config.publicUrl}/api/docs`);
+  log(`Database: ${database.embedded ? `embedded PostgreSQL in ${config.dataDir}` : 'DATABASE_URL'}`);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) console.error(error.message);
+  else if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+    console.error(`Port ${process.env['PORT'] ?? 8080} is already in use: stop the other program or set PORT.`);
+  } else console.error(error);
+  process.exit(1);
+});
