@@ -14,7 +14,17 @@ export interface AuthUser {
   isAdmin: boolean;
 }
 
+export interface RouteEntry {
+  method: string;
+  url: string;
+  policy: Policy | undefined;
+}
+
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route with its policy, for the authorization matrix test. */
+    routeTable: RouteEntry[];
+  }
   interface FastifyContextConfig {
     /** Who may call the route; every /api route must declare one. */
     policy?: Policy;
@@ -105,12 +115,17 @@ function bearerToken(request: FastifyRequest): string | null {
 export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) => {
   const verify = createTokenVerifier(options);
   app.decorateRequest('user', null);
+  const routeTable: RouteEntry[] = [];
+  app.decorate('routeTable', routeTable);
 
   app.addHook('onRoute', (route) => {
     // The OpenAPI document and its page are public.
     if (route.url.startsWith('/api/docs')) route.config = { ...route.config, policy: 'public' };
     if (route.url.startsWith('/api') && !route.config?.policy) {
       throw new Error(`Route ${String(route.method)} ${route.url} has no access policy`);
+    }
+    for (const method of [route.method].flat()) {
+      routeTable.push({ method, url: route.url, policy: route.config?.policy });
     }
   });
 

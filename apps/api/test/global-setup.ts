@@ -1,0 +1,52 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { createDatabase, runMigrations } from '../src/db/client.js';
+import { startEmbeddedPostgres } from '../src/db/embedded.js';
+import { paths } from '../src/runtime.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    adminDatabaseUrl: string;
+    templateDatabase: string;
+  }
+}
+
+const TEMPLATE = 'ums_test_template';
+
+/**
+ * One PostgreSQL for the run: TEST_DATABASE_URL when set, otherwise a throw-away embedded one.
+ * A migrated template database lets every test file clone its own database in milliseconds.
+ */
+export default async function setup(project: TestProject) {
+  let stop = async () => {};
+  let adminUrl = process.env['TEST_DATABASE_URL'];
+  if (!adminUrl) {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ums-test-'));
+    await fs.chmod(dataDir, 0o755);
+    const embedded = await startEmbeddedPostgres({ dataDir });
+    adminUrl = embedded.url;
+    stop = async () => {
+      await embedded.stop();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    };
+  }
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`drop database if exists ${TEMPLATE} with (force)`);
+  await admin.query(`create database ${TEMPLATE}`);
+  const templateUrl = new URL(adminUrl);
+  templateUrl.pathname = `/${TEMPLATE}`;
+  const { db, pool } = createDatabase(templateUrl.toString());
+  await runMigrations(db, pool, paths.migrations);
+  await pool.end();
+  project.provide('adminDatabaseUrl', adminUrl);
+  project.provide('templateDatabase', TEMPLATE);
+  return async () => {
+    await admin.query(`drop database if exists ${TEMPLATE} with (force)`).catch(() => undefined);
+    await admin.end();
+    await stop();
+  };
+}

@@ -1,0 +1,76 @@
+import { randomBytes } from 'node:crypto';
+import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
+import pg from 'pg';
+import { afterAll, inject } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config/env.js';
+import { createDatabase, type Database } from '../src/db/client.js';
+import { paths } from '../src/runtime.js';
+
+export const ISSUER = 'http://localhost:8080/oidc';
+export const AUDIENCE = 'http://localhost:8080/api';
+
+/** A database of its own for one test file, cloned from the migrated template. */
+export async function testDatabase(): Promise<{ db: Database; pool: pg.Pool; url: string }> {
+  const adminUrl = inject('adminDatabaseUrl');
+  const name = `ums_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name} template ${inject('templateDatabase')}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const { db, pool } = createDatabase(url.toString());
+  afterAll(async () => {
+    await pool.end();
+    const cleanup = new pg.Client({ connectionString: adminUrl });
+    await cleanup.connect();
+    await cleanup.query(`drop database if exists ${name} with (force)`);
+    await cleanup.end();
+  });
+  return { db, pool, url: url.toString() };
+}
+
+/** A signing key set standing in for the identity provider's. */
+export async function testKeys() {
+  const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
+  const jwk: JWK = { ...(await exportJWK(publicKey)), kid: 'test-key', alg: 'RS256', use: 'sig' };
+  const other = await generateKeyPair('RS256', { extractable: true });
+  return {
+    jwks: { keys: [jwk] },
+    keys: createLocalJWKSet({ keys: [jwk] }),
+    publicKey,
+    /** Signs an access token; override any claim or header to make a bad one. */
+    async token(
+      claims: Record<string, unknown> & { sub: string },
+      options: { typ?: string; issuer?: string; audience?: string; expiresIn?: string | number; foreignKey?: boolean } = {},
+    ) {
+      return new SignJWT({ client_id: 'ums-web', ...claims })
+        .setProtectedHeader({ alg: 'RS256', kid: 'test-key', typ: options.typ ?? 'at+jwt' })
+        .setIssuer(options.issuer ?? ISSUER)
+        .setAudience(options.audience ?? AUDIENCE)
+        .setIssuedAt()
+        .setExpirationTime(options.expiresIn ?? '10m')
+        .sign(options.foreignKey ? other.privateKey : privateKey);
+    },
+  };
+}
+
+export type TestKeys = Awaited<ReturnType<typeof testKeys>>;
+
+export const MEMBER = { sub: 'member-1', email: 'member@example.com', groups: [] as string[] };
+export const OTHER_MEMBER = { sub: 'member-2', email: 'other@example.com', groups: [] as string[] };
+export const ADMIN = { sub: 'admin-1', email: 'admin@example.com', groups: ['Admin'] };
+
+export async function testApp(options: { env?: Record<string, string> } = {}) {
+  const database = await testDatabase();
+  const keys = await testKeys();
+  const config = loadConfig({ ...options.env }, { catalogFile: paths.catalogFile });
+  const app = await buildApp({ config, db: database.db, keys: keys.keys, logger: false });
+  await app.ready();
+  afterAll(() => app.close());
+  const bearer = async (who: { sub: string; email: string; groups: string[] }) => ({
+    authorization: `Bearer ${await keys.token(who)}`,
+  });
+  return { app, ...database, keys, bearer };
+}
