@@ -97,7 +97,11 @@ export async function buildApp(options: AppOptions) {
 
   app.get('/api/health', {
     config: { policy: 'public' },
-    schema: { tags: ['system'], summary: 'The process is up', response: { 200: z.object({ status: z.literal('ok') }) } },
+    schema: {
+      tags: ['system'],
+      summary: 'The process is up',
+      response: { 200: z.object({ status: z.literal('ok') }) },
+    },
     handler: async () => ({ status: 'ok' as const }),
   });
   app.get('/api/ready', {
@@ -105,7 +109,10 @@ export async function buildApp(options: AppOptions) {
     schema: {
       tags: ['system'],
       summary: 'The database is reachable',
-      response: { 200: z.object({ status: z.string(), database: z.string() }), 503: z.object({ status: z.string(), database: z.string() }) },
+      response: {
+        200: z.object({ status: z.string(), database: z.string() }),
+        503: z.object({ status: z.string(), database: z.string() }),
+      },
     },
     handler: async (_request, reply) => {
       try {
@@ -131,7 +138,9 @@ export async function buildApp(options: AppOptions) {
     // The single-page app answers every other GET that is not under /api.
     app.get('/*', { config: { policy: 'public' }, schema: { hide: true } }, (request, reply) => {
       if (request.url.startsWith('/api/')) {
-        return reply.status(404).send({ isError: true, message: `No such address: GET ${request.url.split('?')[0]}`, data: [] });
+        return reply
+          .status(404)
+          .send({ isError: true, message: `No such address: GET ${request.url.split('?')[0]}`, data: [] });
       }
       const file = request.url.split('?')[0]!.replace(/^\/+/, '');
       if (file && existsSync(`${webRoot}/${file}`) && !file.includes('..')) return reply.sendFile(file);

@@ -28,7 +28,11 @@ export async function openDatabase(
 ): Promise<DatabaseHandle> {
   const embedded = config.databaseUrl
     ? null
-    : await startEmbeddedPostgres({ dataDir: config.dataDir, reuseRunning: options.reuseRunning ?? false, ...(options.log ? { log: options.log } : {}) });
+    : await startEmbeddedPostgres({
+        dataDir: config.dataDir,
+        reuseRunning: options.reuseRunning ?? false,
+        ...(options.log ? { log: options.log } : {}),
+      });
   const url = config.databaseUrl ?? embedded!.url;
   const { db, pool } = createDatabase(url);
   try {

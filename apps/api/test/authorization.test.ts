@@ -8,7 +8,18 @@ await seedDemoData(ctx.db, paths.catalogFile, MEMBER.sub);
 
 /** Everything in the database, to prove a refused call changed nothing. */
 async function snapshot() {
-  const tables = ['products', 'discount_packages', 'discount_package_products', 'memberships', 'promotional_products', 'user_details', 'subscriptions', 'subscription_products', 'orders', 'order_items'];
+  const tables = [
+    'products',
+    'discount_packages',
+    'discount_package_products',
+    'memberships',
+    'promotional_products',
+    'user_details',
+    'subscriptions',
+    'subscription_products',
+    'orders',
+    'order_items',
+  ];
   const out: Record<string, unknown> = {};
   for (const table of tables) {
     const { rows } = await ctx.pool.query(`select * from ${table} order by 1, 2`);
@@ -19,14 +30,20 @@ async function snapshot() {
 
 const callers = {
   'no token': async () => ({}),
-  'expired token': async () => ({ authorization: `Bearer ${await ctx.keys.token({ ...ADMIN }, { expiresIn: Math.floor(Date.now() / 1000) - 60 })}` }),
-  'wrong audience': async () => ({ authorization: `Bearer ${await ctx.keys.token({ ...ADMIN }, { audience: 'https://elsewhere.example/api' })}` }),
+  'expired token': async () => ({
+    authorization: `Bearer ${await ctx.keys.token({ ...ADMIN }, { expiresIn: Math.floor(Date.now() / 1000) - 60 })}`,
+  }),
+  'wrong audience': async () => ({
+    authorization: `Bearer ${await ctx.keys.token({ ...ADMIN }, { audience: 'https://elsewhere.example/api' })}`,
+  }),
   member: () => ctx.bearer(MEMBER),
   'other member': () => ctx.bearer(OTHER_MEMBER),
   admin: () => ctx.bearer(ADMIN),
 } as const;
 
-const apiRoutes = ctx.app.routeTable.filter((r) => r.url.startsWith('/api') && r.method !== 'HEAD' && !r.url.startsWith('/api/docs'));
+const apiRoutes = ctx.app.routeTable.filter(
+  (r) => r.url.startsWith('/api') && r.method !== 'HEAD' && !r.url.startsWith('/api/docs'),
+);
 
 function expected(policy: string | undefined, caller: keyof typeof callers): 'allowed' | 401 | 403 {
   if (policy === 'public') return 'allowed';
@@ -38,18 +55,38 @@ function expected(policy: string | undefined, caller: keyof typeof callers): 'al
 describe('authorization matrix over the whole route table', () => {
   it('gives every /api route an explicit policy', () => {
     expect(apiRoutes.length).toBeGreaterThan(20);
-    for (const route of apiRoutes) expect(route.policy, `${route.method} ${route.url}`).toMatch(/^(public|member|admin)$/);
+    for (const route of apiRoutes)
+      expect(route.policy, `${route.method} ${route.url}`).toMatch(/^(public|member|admin)$/);
   });
 
   it('knows every call of SPEC section 7', () => {
     const listed = new Set(apiRoutes.map((r) => `${r.method} ${r.url}`));
     for (const call of [
-      'GET /api/test/auth', 'GET /api/membership', 'GET /api/membership/:id', 'PUT /api/membership/:id', 'DELETE /api/membership/:id',
-      'POST /api/membership', 'GET /api/discountPackage', 'POST /api/discountPackage', 'PUT /api/discountPackage/:id',
-      'DELETE /api/discountPackage/:id', 'PUT /api/discountPackageProduct', 'POST /api/discountPackageProduct', 'DELETE /api/discountPackageProduct',
-      'GET /api/product', 'GET /api/product/refresh', 'GET /api/promotionalProduct/:membershipId', 'POST /api/promotionalProduct',
-      'POST /api/promotionalProduct/batch', 'DELETE /api/promotionalProduct', 'GET /api/userdetails/', 'POST /api/userdetails/internal',
-      'GET /api/autologin', 'GET /api/UserSubscriptions', 'DELETE /api/UserSubscriptions/:id', 'GET /api/PaymentHistory',
+      'GET /api/test/auth',
+      'GET /api/membership',
+      'GET /api/membership/:id',
+      'PUT /api/membership/:id',
+      'DELETE /api/membership/:id',
+      'POST /api/membership',
+      'GET /api/discountPackage',
+      'POST /api/discountPackage',
+      'PUT /api/discountPackage/:id',
+      'DELETE /api/discountPackage/:id',
+      'PUT /api/discountPackageProduct',
+      'POST /api/discountPackageProduct',
+      'DELETE /api/discountPackageProduct',
+      'GET /api/product',
+      'GET /api/product/refresh',
+      'GET /api/promotionalProduct/:membershipId',
+      'POST /api/promotionalProduct',
+      'POST /api/promotionalProduct/batch',
+      'DELETE /api/promotionalProduct',
+      'GET /api/userdetails/',
+      'POST /api/userdetails/internal',
+      'GET /api/autologin',
+      'GET /api/UserSubscriptions',
+      'DELETE /api/UserSubscriptions/:id',
+      'GET /api/PaymentHistory',
     ]) {
       expect(listed.has(call), call).toBe(true);
     }
@@ -65,7 +102,10 @@ describe('authorization matrix over the whole route table', () => {
           method: route.method as 'GET',
           url,
           headers: { ...(await callers[caller]()), 'content-type': 'application/json' },
-          payload: route.method === 'GET' ? undefined : JSON.stringify({ name: 'Changed', productId: 1001, membershipId: 1, discountPackageId: 1, price: 1 }),
+          payload:
+            route.method === 'GET'
+              ? undefined
+              : JSON.stringify({ name: 'Changed', productId: 1001, membershipId: 1, discountPackageId: 1, price: 1 }),
         });
         const label = `${caller}: ${route.method} ${route.url} -> ${response.statusCode}`;
         if (want === 'allowed') expect([401, 403], label).not.toContain(response.statusCode);
@@ -97,7 +137,11 @@ describe('authorization matrix over the whole route table', () => {
     const [first] = mine.json().data as { subscriptionId: number }[];
     expect(first).toBeDefined();
     const before = await snapshot();
-    const theirs = await ctx.app.inject({ method: 'DELETE', url: `/api/UserSubscriptions/${first!.subscriptionId}`, headers: await ctx.bearer(OTHER_MEMBER) });
+    const theirs = await ctx.app.inject({
+      method: 'DELETE',
+      url: `/api/UserSubscriptions/${first!.subscriptionId}`,
+      headers: await ctx.bearer(OTHER_MEMBER),
+    });
     expect(theirs.statusCode).toBe(404);
     expect(await snapshot()).toBe(before);
     const otherHistory = await ctx.app.inject({ url: '/api/PaymentHistory', headers: await ctx.bearer(OTHER_MEMBER) });

@@ -43,7 +43,13 @@ export async function testKeys() {
     /** Signs an access token; override any claim or header to make a bad one. */
     async token(
       claims: Record<string, unknown> & { sub: string },
-      options: { typ?: string; issuer?: string; audience?: string; expiresIn?: string | number; foreignKey?: boolean } = {},
+      options: {
+        typ?: string;
+        issuer?: string;
+        audience?: string;
+        expiresIn?: string | number;
+        foreignKey?: boolean;
+      } = {},
     ) {
       return new SignJWT({ client_id: 'ums-web', ...claims })
         .setProtectedHeader({ alg: 'RS256', kid: 'test-key', typ: options.typ ?? 'at+jwt' })

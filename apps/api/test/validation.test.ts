@@ -16,8 +16,19 @@ async function dbState() {
   return JSON.stringify(rows[0]);
 }
 
-async function send(method: 'POST' | 'PUT' | 'DELETE', url: string, payload: string, who = ADMIN, contentType = 'application/json') {
-  const response = await ctx.app.inject({ method, url, payload, headers: { ...(await ctx.bearer(who)), 'content-type': contentType } });
+async function send(
+  method: 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  payload: string,
+  who = ADMIN,
+  contentType = 'application/json',
+) {
+  const response = await ctx.app.inject({
+    method,
+    url,
+    payload,
+    headers: { ...(await ctx.bearer(who)), 'content-type': contentType },
+  });
   return { status: response.statusCode, body: response.json() };
 }
 
@@ -29,19 +40,61 @@ const cases: [string, 'POST' | 'PUT' | 'DELETE', string, unknown, string][] = [
   ['missing product', 'POST', '/api/membership', { name: 'X' }, 'Product is required'],
   ['length 0', 'POST', '/api/membership', { ...valid, membershipLengthInMonths: 0 }, 'between 1 and 120 months'],
   ['length 121', 'PUT', '/api/membership/1', { ...valid, membershipLengthInMonths: 121 }, 'between 1 and 120 months'],
-  ['length as text', 'POST', '/api/membership', { ...valid, membershipLengthInMonths: 'abc' }, 'Membership length must be a whole number'],
+  [
+    'length as text',
+    'POST',
+    '/api/membership',
+    { ...valid, membershipLengthInMonths: 'abc' },
+    'Membership length must be a whole number',
+  ],
   ['negative free items', 'POST', '/api/membership', { ...valid, numberOfFreeEligibleItems: -1 }, 'must be 0 or more'],
   ['unknown product', 'POST', '/api/membership', { ...valid, productId: 424242 }, 'Product 424242 does not exist'],
-  ['unknown discount package', 'PUT', '/api/membership/1', { ...valid, discountPackageId: 4242 }, 'Discount package 4242 does not exist'],
+  [
+    'unknown discount package',
+    'PUT',
+    '/api/membership/1',
+    { ...valid, discountPackageId: 4242 },
+    'Discount package 4242 does not exist',
+  ],
   ['body id differs from address', 'PUT', '/api/membership/1', { ...valid, membershipId: 2 }, 'does not match'],
   ['owner field smuggled in', 'POST', '/api/membership', { ...valid, ownerId: 'x' }, 'ownerId'],
   ['blank package name', 'POST', '/api/discountPackage', { name: '' }, 'Name is required'],
-  ['non-decimal price', 'PUT', '/api/discountPackageProduct', { discountPackageId: 1, productId: 1001, price: '12,50' }, 'Price must be a decimal number'],
-  ['price with 3 decimals', 'PUT', '/api/discountPackageProduct', { discountPackageId: 1, productId: 1001, price: 1.005 }, 'at most 2 decimals'],
-  ['negative price', 'PUT', '/api/discountPackageProduct', { discountPackageId: 1, productId: 1001, price: -1 }, 'Price must be a decimal number'],
-  ['id as text', 'PUT', '/api/discountPackageProduct', { discountPackageId: '1', productId: 1001, price: 1 }, 'Must be a numeric id'],
+  [
+    'non-decimal price',
+    'PUT',
+    '/api/discountPackageProduct',
+    { discountPackageId: 1, productId: 1001, price: '12,50' },
+    'Price must be a decimal number',
+  ],
+  [
+    'price with 3 decimals',
+    'PUT',
+    '/api/discountPackageProduct',
+    { discountPackageId: 1, productId: 1001, price: 1.005 },
+    'at most 2 decimals',
+  ],
+  [
+    'negative price',
+    'PUT',
+    '/api/discountPackageProduct',
+    { discountPackageId: 1, productId: 1001, price: -1 },
+    'Price must be a decimal number',
+  ],
+  [
+    'id as text',
+    'PUT',
+    '/api/discountPackageProduct',
+    { discountPackageId: '1', productId: 1001, price: 1 },
+    'Must be a numeric id',
+  ],
   ['empty batch', 'POST', '/api/promotionalProduct/batch', [], 'at least one link'],
-  ['batch not an array', 'POST', '/api/promotionalProduct/batch', { productId: 1001, membershipId: 1 }, 'Invalid request'],
+  [
+    'batch not an array',
+    'POST',
+    '/api/promotionalProduct/batch',
+    { productId: 1001, membershipId: 1 },
+    'Invalid request',
+  ],
 ];
 
 describe('validation: 400 with a clear message and field errors, database unchanged', () => {
@@ -58,8 +111,15 @@ describe('validation: 400 with a clear message and field errors, database unchan
   }
 
   it('carries field errors on schema failures', async () => {
-    const { body } = await send('POST', '/api/membership', JSON.stringify({ ...valid, name: '', membershipLengthInMonths: 121 }));
-    expect(body.errors).toEqual({ name: ['Name is required'], membershipLengthInMonths: ['Membership length must be between 1 and 120 months'] });
+    const { body } = await send(
+      'POST',
+      '/api/membership',
+      JSON.stringify({ ...valid, name: '', membershipLengthInMonths: 121 }),
+    );
+    expect(body.errors).toEqual({
+      name: ['Name is required'],
+      membershipLengthInMonths: ['Membership length must be between 1 and 120 months'],
+    });
   });
 
   it('refuses a bad birthdate and a bad biological sex in personal details', async () => {
@@ -72,8 +132,12 @@ describe('validation: 400 with a clear message and field errors, database unchan
   });
 
   it('answers unknown ids in the address with 404 and malformed ones with 400', async () => {
-    expect((await ctx.app.inject({ url: '/api/membership/123456', headers: await ctx.bearer(ADMIN) })).statusCode).toBe(404);
-    expect((await ctx.app.inject({ url: '/api/membership/abc', headers: await ctx.bearer(ADMIN) })).statusCode).toBe(400);
+    expect((await ctx.app.inject({ url: '/api/membership/123456', headers: await ctx.bearer(ADMIN) })).statusCode).toBe(
+      404,
+    );
+    expect((await ctx.app.inject({ url: '/api/membership/abc', headers: await ctx.bearer(ADMIN) })).statusCode).toBe(
+      400,
+    );
     expect((await ctx.app.inject({ url: '/api/membership/0', headers: await ctx.bearer(ADMIN) })).statusCode).toBe(400);
   });
 
@@ -94,7 +158,11 @@ describe('validation: 400 with a clear message and field errors, database unchan
 
 describe('security headers', () => {
   it('are on successes and errors alike', async () => {
-    for (const [url, status] of [['/api/health', 200], ['/api/membership', 401], ['/api/nothing-here', 404]] as const) {
+    for (const [url, status] of [
+      ['/api/health', 200],
+      ['/api/membership', 401],
+      ['/api/nothing-here', 404],
+    ] as const) {
       const response = await ctx.app.inject({ url });
       expect(response.statusCode).toBe(status);
       const csp = String(response.headers['content-security-policy']);

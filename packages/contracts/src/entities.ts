@@ -107,10 +107,11 @@ export const membershipInputSchema = z.strictObject({
   membershipId: idSchema.optional(),
   name: requiredText('Name', 120),
   description: optionalText('Description', 2000),
-  productId: idSchema.or(z.undefined()).refine((v) => v !== undefined, 'Product is required').transform((v) => v as number),
-  discountPackageId: idSchema
-    .nullish()
-    .transform((value) => value ?? null),
+  productId: idSchema
+    .or(z.undefined())
+    .refine((v) => v !== undefined, 'Product is required')
+    .transform((v) => v as number),
+  discountPackageId: idSchema.nullish().transform((value) => value ?? null),
   numberOfFreeEligibleItems: wholeNumber('Number of free eligible items')
     .min(0, 'Number of free eligible items must be 0 or more')
     .max(10_000, 'Number of free eligible items must be at most 10000')
@@ -192,16 +193,22 @@ export const birthdateSchema = z
   });
 
 export const userDetailsInputSchema = z.object({
-  firstName: z.string({ error: 'First name must be text' }).trim().max(100, 'First name must be at most 100 characters').default(''),
-  lastName: z.string({ error: 'Last name must be text' }).trim().max(100, 'Last name must be at most 100 characters').default(''),
+  firstName: z
+    .string({ error: 'First name must be text' })
+    .trim()
+    .max(100, 'First name must be at most 100 characters')
+    .default(''),
+  lastName: z
+    .string({ error: 'Last name must be text' })
+    .trim()
+    .max(100, 'Last name must be at most 100 characters')
+    .default(''),
   email: z
     .union([z.literal(''), z.email('Email must be a valid email address').max(254)], {
       error: 'Email must be a valid email address',
     })
     .default(''),
-  biologicalSex: z
-    .enum(BIOLOGICAL_SEXES, { error: 'Biological sex must be Male or Female' })
-    .nullish(),
+  biologicalSex: z.enum(BIOLOGICAL_SEXES, { error: 'Biological sex must be Male or Female' }).nullish(),
   birthdate: birthdateSchema.nullish(),
   phoneNumber: optionalText('Phone number', 40),
   streetAddress: optionalText('Street address', 200),

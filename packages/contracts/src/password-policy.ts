@@ -16,8 +16,7 @@ export interface PasswordRule {
   test: (password: string) => boolean;
 }
 
-const hasSpecial = (password: string) =>
-  [...password].some((ch) => PASSWORD_SPECIAL_CHARACTERS.includes(ch));
+const hasSpecial = (password: string) => [...password].some((ch) => PASSWORD_SPECIAL_CHARACTERS.includes(ch));
 
 export const PASSWORD_RULES: readonly PasswordRule[] = [
   {

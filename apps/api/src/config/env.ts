@@ -37,9 +37,7 @@ const envSchema = z.object({
     .enum(['true', 'false'], { error: 'must be true or false' })
     .default('false')
     .transform((v) => v === 'true'),
-  LOG_LEVEL: z
-    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
-    .default('info'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
 export interface AppConfig {
@@ -67,10 +65,7 @@ export interface AppConfig {
 export class ConfigError extends Error {}
 
 /** Parses the environment once; every missing or invalid variable is named in one error. */
-export function loadConfig(
-  env: NodeJS.ProcessEnv = process.env,
-  defaults: { catalogFile: string },
-): AppConfig {
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { catalogFile: string }): AppConfig {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map(

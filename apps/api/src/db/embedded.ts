@@ -84,13 +84,14 @@ export interface EmbeddedOptions {
  * A PostgreSQL left running by a killed server is stopped and started again, so that this process
  * owns it; the CLI reuses it instead.
  */
-export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase & { created: boolean }> {
+export async function startEmbeddedPostgres(
+  options: EmbeddedOptions,
+): Promise<EmbeddedDatabase & { created: boolean }> {
   const log = options.log ?? (() => undefined);
   await fs.mkdir(options.dataDir, { recursive: true });
   const pgData = path.join(options.dataDir, 'pg');
   const password = await readOrCreatePassword(options.dataDir);
-  const urlFor = (port: number) =>
-    `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
+  const urlFor = (port: number) => `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
 
   const running = await runningPostmaster(pgData);
   if (running && options.reuseRunning) {

@@ -7,7 +7,11 @@ export function answers<T extends z.ZodType>(item: T, status: 200 | 201 = 200) {
     [status]: envelopeSchema(item),
     '4xx': errorEnvelopeSchema,
     '5xx': errorEnvelopeSchema,
-  } as { 200: ReturnType<typeof envelopeSchema<T>>; '4xx': typeof errorEnvelopeSchema; '5xx': typeof errorEnvelopeSchema };
+  } as {
+    200: ReturnType<typeof envelopeSchema<T>>;
+    '4xx': typeof errorEnvelopeSchema;
+    '5xx': typeof errorEnvelopeSchema;
+  };
 }
 
 export const emptyItem = z.never();

@@ -85,11 +85,11 @@ export function createTokenVerifier(options: AuthOptions) {
       requiredClaims: ['sub', 'exp'],
     });
     // Only access tokens: RFC 9068 typ (embedded provider) or Cognito's token_use.
-    const isAccessToken =
-      protectedHeader.typ?.toLowerCase() === 'at+jwt' || payload['token_use'] === 'access';
+    const isAccessToken = protectedHeader.typ?.toLowerCase() === 'at+jwt' || payload['token_use'] === 'access';
     if (!isAccessToken || payload['token_use'] === 'id') throw new Error('not an access token');
     const audiences = Array.isArray(payload.aud) ? payload.aud : payload.aud ? [payload.aud] : [];
-    const forUs = audiences.includes(config.audience) || (audiences.length === 0 && payload['client_id'] === config.clientId);
+    const forUs =
+      audiences.includes(config.audience) || (audiences.length === 0 && payload['client_id'] === config.clientId);
     if (!forUs) throw new Error('token is for another audience');
     const groups = groupsOf(payload, config.groupsClaim);
     const email = payload['email'];
@@ -142,7 +142,12 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) 
     } catch (error) {
       const expired = error instanceof joseErrors.JWTExpired;
       request.log.info({ reason: (error as Error).message }, 'token refused');
-      throw new HttpError(401, expired ? 'Your session has expired. Please sign in again.' : 'The access token is not valid. Please sign in again.');
+      throw new HttpError(
+        401,
+        expired
+          ? 'Your session has expired. Please sign in again.'
+          : 'The access token is not valid. Please sign in again.',
+      );
     }
     if (policy === 'admin' && !request.user.isAdmin) {
       throw new HttpError(403, `You need to be in the '${options.config.adminGroup}' group to do this`);

@@ -8,7 +8,16 @@ interface Failure {
   errors?: Record<string, string[]>;
 }
 
-const DATABASE_DOWN_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', '57P01', '57P02', '57P03', '08006', '08001', '08003']);
+const DATABASE_DOWN_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08006',
+  '08001',
+  '08003',
+]);
 
 function fieldErrors(issues: readonly { instancePath: string; message?: string; params?: unknown }[], context: string) {
   const errors: Record<string, string[]> = {};
@@ -50,16 +59,23 @@ export function toFailure(error: unknown): Failure {
   if (code && DATABASE_DOWN_CODES.has(code)) {
     return { status: 503, message: 'The database is unavailable. Please try again shortly.' };
   }
-  if (err.message?.includes('timeout exceeded when trying to connect') || err.message?.includes('Connection terminated')) {
+  if (
+    err.message?.includes('timeout exceeded when trying to connect') ||
+    err.message?.includes('Connection terminated')
+  ) {
     return { status: 503, message: 'The database is unavailable. Please try again shortly.' };
   }
-  const pgFailure = postgresFailure(err.cause && typeof err.cause === 'object' ? (err.cause as { code?: string }) : err);
+  const pgFailure = postgresFailure(
+    err.cause && typeof err.cause === 'object' ? (err.cause as { code?: string }) : err,
+  );
   if (pgFailure) return pgFailure;
   const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
   if (status === 413) return { status, message: 'The request body is too large' };
   if (status === 415) return { status, message: 'Send the request body as JSON (Content-Type: application/json)' };
-  if (status === 400 && err.code === 'FST_ERR_CTP_INVALID_JSON_BODY') return { status, message: 'The request body is not valid JSON' };
-  if (status === 400 && err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return { status, message: 'The request body is empty; send a JSON body' };
+  if (status === 400 && err.code === 'FST_ERR_CTP_INVALID_JSON_BODY')
+    return { status, message: 'The request body is not valid JSON' };
+  if (status === 400 && err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY')
+    return { status, message: 'The request body is empty; send a JSON body' };
   if (status >= 400 && status < 500) return { status, message: err.message || 'Bad request' };
   return { status: 500, message: 'Something went wrong on our side. Please try again later.' };
 }
@@ -77,6 +93,8 @@ export function registerErrorHandling(app: FastifyInstance) {
     });
   });
   app.setNotFoundHandler((request, reply) =>
-    reply.status(404).send({ isError: true, message: `No such address: ${request.method} ${request.url.split('?')[0]}`, data: [] }),
+    reply
+      .status(404)
+      .send({ isError: true, message: `No such address: ${request.method} ${request.url.split('?')[0]}`, data: [] }),
   );
 }

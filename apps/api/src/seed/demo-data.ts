@@ -50,17 +50,41 @@ export async function seedDemoData(db: Database, catalogFile: string, memberSubj
     const [basic, plus, premium] = await tx
       .insert(memberships)
       .values([
-        { name: 'Basic Health', description: 'Yearly essentials with member pricing.', productId: 1001, discountPackageId: essentials!.discountPackageId, numberOfFreeEligibleItems: 1, membershipLengthInMonths: 12 },
-        { name: 'Health Plus', description: 'Quarterly check-ins and family savings.', productId: 1002, discountPackageId: family!.discountPackageId, numberOfFreeEligibleItems: 3, membershipLengthInMonths: 12 },
-        { name: 'Premium Longevity', description: 'Every panel we offer, twice a year.', productId: 1011, discountPackageId: null, numberOfFreeEligibleItems: 6, membershipLengthInMonths: 24 },
+        {
+          name: 'Basic Health',
+          description: 'Yearly essentials with member pricing.',
+          productId: 1001,
+          discountPackageId: essentials!.discountPackageId,
+          numberOfFreeEligibleItems: 1,
+          membershipLengthInMonths: 12,
+        },
+        {
+          name: 'Health Plus',
+          description: 'Quarterly check-ins and family savings.',
+          productId: 1002,
+          discountPackageId: family!.discountPackageId,
+          numberOfFreeEligibleItems: 3,
+          membershipLengthInMonths: 12,
+        },
+        {
+          name: 'Premium Longevity',
+          description: 'Every panel we offer, twice a year.',
+          productId: 1011,
+          discountPackageId: null,
+          numberOfFreeEligibleItems: 6,
+          membershipLengthInMonths: 24,
+        },
       ])
       .returning();
-    const promo = (m: typeof basic, ids: number[]) => ids.map((productId) => ({ membershipId: m!.membershipId, productId }));
-    await tx.insert(promotionalProducts).values([
-      ...promo(basic, [1003, 1005]),
-      ...promo(plus, [1003, 1004, 1006, 1007]),
-      ...promo(premium, [1004, 1006, 1008, 1009, 1010, 1012]),
-    ]);
+    const promo = (m: typeof basic, ids: number[]) =>
+      ids.map((productId) => ({ membershipId: m!.membershipId, productId }));
+    await tx
+      .insert(promotionalProducts)
+      .values([
+        ...promo(basic, [1003, 1005]),
+        ...promo(plus, [1003, 1004, 1006, 1007]),
+        ...promo(premium, [1004, 1006, 1008, 1009, 1010, 1012]),
+      ]);
 
     await tx
       .insert(userDetails)
@@ -95,7 +119,9 @@ export async function seedDemoData(db: Database, catalogFile: string, memberSubj
         .insert(orders)
         .values({ subject: memberSubject, totalAmount: total, orderedAt: daysAgo(ago), status })
         .returning();
-      await tx.insert(orderItems).values(names.map((productName, position) => ({ orderId: order!.orderId, position, productName })));
+      await tx
+        .insert(orderItems)
+        .values(names.map((productName, position) => ({ orderId: order!.orderId, position, productName })));
     }
     const [monthly, quarterly] = await tx
       .insert(subscriptions)

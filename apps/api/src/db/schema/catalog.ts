@@ -60,10 +60,9 @@ export const memberships = pgTable(
     productId: integer('product_id')
       .notNull()
       .references(() => products.productId, { onDelete: 'restrict' }),
-    discountPackageId: integer('discount_package_id').references(
-      () => discountPackages.discountPackageId,
-      { onDelete: 'restrict' },
-    ),
+    discountPackageId: integer('discount_package_id').references(() => discountPackages.discountPackageId, {
+      onDelete: 'restrict',
+    }),
     numberOfFreeEligibleItems: integer('number_of_free_eligible_items').notNull().default(0),
     membershipLengthInMonths: integer('membership_length_in_months').notNull().default(12),
     ...timestamps,
@@ -71,10 +70,7 @@ export const memberships = pgTable(
   (t) => [
     check('memberships_name_not_blank', sql`btrim(${t.name}) <> ''`),
     check('memberships_free_items_not_negative', sql`${t.numberOfFreeEligibleItems} >= 0`),
-    check(
-      'memberships_length_1_to_120',
-      sql`${t.membershipLengthInMonths} between 1 and 120`,
-    ),
+    check('memberships_length_1_to_120', sql`${t.membershipLengthInMonths} between 1 and 120`),
   ],
 );
 

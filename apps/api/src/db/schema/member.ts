@@ -1,15 +1,5 @@
 import { sql } from 'drizzle-orm';
-import {
-  check,
-  date,
-  index,
-  integer,
-  numeric,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-} from 'drizzle-orm/pg-core';
+import { check, date, index, integer, numeric, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { products } from './catalog.js';
 
 /** A member's own details, keyed by the identity provider's subject. */
@@ -32,10 +22,7 @@ export const userDetails = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    check(
-      'user_details_biological_sex',
-      sql`${t.biologicalSex} is null or ${t.biologicalSex} in ('Male', 'Female')`,
-    ),
+    check('user_details_biological_sex', sql`${t.biologicalSex} is null or ${t.biologicalSex} in ('Male', 'Female')`),
   ],
 );
 
@@ -55,10 +42,7 @@ export const subscriptions = pgTable(
     index('subscriptions_subject_idx').on(t.subject),
     check('subscriptions_price_not_negative', sql`${t.pricePerInterval} >= 0`),
     check('subscriptions_interval_positive', sql`${t.billingInterval} >= 1`),
-    check(
-      'subscriptions_period_unit',
-      sql`${t.billingPeriod} in ('day', 'week', 'month', 'year')`,
-    ),
+    check('subscriptions_period_unit', sql`${t.billingPeriod} in ('day', 'week', 'month', 'year')`),
   ],
 );
 

@@ -1,11 +1,5 @@
 import { relations } from 'drizzle-orm';
-import {
-  discountPackageProducts,
-  discountPackages,
-  memberships,
-  products,
-  promotionalProducts,
-} from './catalog.js';
+import { discountPackageProducts, discountPackages, memberships, products, promotionalProducts } from './catalog.js';
 import { orderItems, orders, subscriptionProducts, subscriptions } from './member.js';
 
 export const membershipRelations = relations(memberships, ({ one, many }) => ({

@@ -22,7 +22,10 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: ReturnType<typeof c
     },
     handler: async () => {
       const result = await catalog.refresh();
-      return ok(result, `Catalog refreshed: ${result.added} added, ${result.updated} updated, ${result.removed} removed`);
+      return ok(
+        result,
+        `Catalog refreshed: ${result.added} added, ${result.updated} updated, ${result.removed} removed`,
+      );
     },
   });
 };

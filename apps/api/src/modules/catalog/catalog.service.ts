@@ -75,7 +75,12 @@ export function createCatalogService({ db, catalogFile }: { db: Database; catalo
           )
           .returning({ id: products.productId });
         const added = ids.filter((id) => !existing.has(id)).length;
-        return { added, updated: ids.length - added, removed: removed.length, total: before.length + added - removed.length };
+        return {
+          added,
+          updated: ids.length - added,
+          removed: removed.length,
+          total: before.length + added - removed.length,
+        };
       });
     },
   };

@@ -31,11 +31,17 @@ export const discountPackageRoutes: FastifyPluginAsyncZod<{
   app.post('/api/discountPackage', {
     config: admin,
     schema: { tags, body: discountPackageInputSchema, response: answers(discountPackageSchema, 201) },
-    handler: async (request, reply) => reply.status(201).send(ok(await packages.create(request.body), 'Discount package created')),
+    handler: async (request, reply) =>
+      reply.status(201).send(ok(await packages.create(request.body), 'Discount package created')),
   });
   app.put('/api/discountPackage/:id', {
     config: admin,
-    schema: { tags, params: idParamsSchema, body: discountPackageInputSchema, response: answers(discountPackageSchema) },
+    schema: {
+      tags,
+      params: idParamsSchema,
+      body: discountPackageInputSchema,
+      response: answers(discountPackageSchema),
+    },
     handler: async (request) => ok(await packages.update(request.params.id, request.body), 'Discount package saved'),
   });
   app.delete('/api/discountPackage/:id', {
@@ -59,15 +65,30 @@ export const discountPackageRoutes: FastifyPluginAsyncZod<{
   });
   app.post('/api/discountPackageProduct', {
     config: admin,
-    schema: { tags, summary: 'Add a product to a package', body: discountPackageProductAddSchema, response: answers(discountPackageSchema, 201) },
+    schema: {
+      tags,
+      summary: 'Add a product to a package',
+      body: discountPackageProductAddSchema,
+      response: answers(discountPackageSchema, 201),
+    },
     handler: async (request, reply) =>
       reply
         .status(201)
-        .send(ok(await packages.addProduct({ ...request.body, price: request.body.price ?? null }), 'Product added to the package')),
+        .send(
+          ok(
+            await packages.addProduct({ ...request.body, price: request.body.price ?? null }),
+            'Product added to the package',
+          ),
+        ),
   });
   app.delete('/api/discountPackageProduct', {
     config: admin,
-    schema: { tags, summary: 'Remove a product from a package', body: discountPackageProductKeySchema, response: answers(discountPackageSchema) },
+    schema: {
+      tags,
+      summary: 'Remove a product from a package',
+      body: discountPackageProductKeySchema,
+      response: answers(discountPackageSchema),
+    },
     handler: async (request) => ok(await packages.removeProduct(request.body), 'Product removed from the package'),
   });
 };

@@ -1,18 +1,9 @@
-import {
-  discountPackageInputSchema,
-  type DiscountPackage,
-  type DiscountPackageProductKey,
-} from '@ums/contracts';
+import { discountPackageInputSchema, type DiscountPackage, type DiscountPackageProductKey } from '@ums/contracts';
 import { and, asc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
 import { moneyText, toMoney, toMoneyOrNull } from '../../db/money.js';
-import {
-  discountPackageProducts,
-  discountPackages,
-  memberships,
-  products,
-} from '../../db/schema/index.js';
+import { discountPackageProducts, discountPackages, memberships, products } from '../../db/schema/index.js';
 import { badRequest, conflict, notFound } from '../../plugins/http-errors.js';
 
 type PackageFields = z.output<typeof discountPackageInputSchema>;
@@ -90,7 +81,9 @@ export function createDiscountPackageService({ db }: { db: Database }) {
 
     async update(id: number, fields: PackageFields): Promise<DiscountPackage> {
       if (fields.discountPackageId !== undefined && fields.discountPackageId !== id) {
-        throw badRequest(`discountPackageId ${fields.discountPackageId} in the body does not match ${id} in the address`);
+        throw badRequest(
+          `discountPackageId ${fields.discountPackageId} in the body does not match ${id} in the address`,
+        );
       }
       const updated = await db
         .update(discountPackages)
@@ -128,7 +121,8 @@ export function createDiscountPackageService({ db }: { db: Database }) {
         .set({ price: change.price === null ? null : moneyText(change.price), updatedAt: new Date() })
         .where(keyWhere(change))
         .returning();
-      if (updated.length === 0) throw notFound(`Product ${change.productId} in discount package ${change.discountPackageId}`);
+      if (updated.length === 0)
+        throw notFound(`Product ${change.productId} in discount package ${change.discountPackageId}`);
       return get(change.discountPackageId);
     },
 

@@ -43,7 +43,12 @@ export const memberRoutes: FastifyPluginAsyncZod<{
   });
   app.delete('/api/UserSubscriptions/:id', {
     config: member,
-    schema: { tags: ['account'], summary: 'Cancel one of the caller\'s subscriptions', params: idParamsSchema, response: answers(z.never()) },
+    schema: {
+      tags: ['account'],
+      summary: "Cancel one of the caller's subscriptions",
+      params: idParamsSchema,
+      response: answers(z.never()),
+    },
     handler: async (request) => {
       await members.cancelSubscription(requireUser(request), request.params.id);
       return ok([], 'Subscription cancelled');
@@ -51,7 +56,11 @@ export const memberRoutes: FastifyPluginAsyncZod<{
   });
   app.get('/api/PaymentHistory', {
     config: member,
-    schema: { tags: ['account'], summary: "The caller's orders, newest first", response: answers(paymentHistoryEntrySchema) },
+    schema: {
+      tags: ['account'],
+      summary: "The caller's orders, newest first",
+      response: answers(paymentHistoryEntrySchema),
+    },
     handler: async (request) => ok(await members.paymentHistory(requireUser(request))),
   });
   app.get('/api/autologin', {
@@ -64,7 +73,11 @@ export const memberRoutes: FastifyPluginAsyncZod<{
   });
   app.get('/api/test/auth', {
     config: member,
-    schema: { tags: ['diagnostics'], summary: "The caller's subject, email and groups", response: answers(authCheckSchema) },
+    schema: {
+      tags: ['diagnostics'],
+      summary: "The caller's subject, email and groups",
+      response: answers(authCheckSchema),
+    },
     handler: async (request) => {
       const user = requireUser(request);
       return ok({ subject: user.subject, email: user.email, groups: user.groups });

@@ -1,9 +1,4 @@
-import {
-  userDetailsInputSchema,
-  type PaymentHistoryEntry,
-  type Subscription,
-  type UserDetails,
-} from '@ums/contracts';
+import { userDetailsInputSchema, type PaymentHistoryEntry, type Subscription, type UserDetails } from '@ums/contracts';
 import { and, asc, desc, eq, isNull } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Database } from '../../db/client.js';

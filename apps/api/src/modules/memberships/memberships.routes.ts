@@ -21,7 +21,11 @@ export const membershipRoutes: FastifyPluginAsyncZod<{
   const tags = ['memberships'];
   app.get('/api/membership', {
     config: admin,
-    schema: { tags, summary: 'Every membership with its product, package and promotional products', response: answers(membershipSchema) },
+    schema: {
+      tags,
+      summary: 'Every membership with its product, package and promotional products',
+      response: answers(membershipSchema),
+    },
     handler: async () => ok(await memberships.list()),
   });
   app.get('/api/membership/:id', {
@@ -32,7 +36,8 @@ export const membershipRoutes: FastifyPluginAsyncZod<{
   app.post('/api/membership', {
     config: admin,
     schema: { tags, body: membershipInputSchema, response: answers(membershipSchema, 201) },
-    handler: async (request, reply) => reply.status(201).send(ok(await memberships.create(request.body), 'Membership created')),
+    handler: async (request, reply) =>
+      reply.status(201).send(ok(await memberships.create(request.body), 'Membership created')),
   });
   app.put('/api/membership/:id', {
     config: admin,
@@ -61,7 +66,11 @@ export const membershipRoutes: FastifyPluginAsyncZod<{
   });
   app.post('/api/promotionalProduct', {
     config: admin,
-    schema: { tags: promoTags, body: promotionalProductLinkSchema, response: answers(promotionalProductLinkSchema, 201) },
+    schema: {
+      tags: promoTags,
+      body: promotionalProductLinkSchema,
+      response: answers(promotionalProductLinkSchema, 201),
+    },
     handler: async (request, reply) =>
       reply.status(201).send(ok(await memberships.addPromotional([request.body]), 'Promotional product added')),
   });

@@ -8,12 +8,7 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
 import { toMoney } from '../../db/money.js';
-import {
-  discountPackages,
-  memberships,
-  products,
-  promotionalProducts,
-} from '../../db/schema/index.js';
+import { discountPackages, memberships, products, promotionalProducts } from '../../db/schema/index.js';
 import { badRequest, notFound } from '../../plugins/http-errors.js';
 
 type MembershipFields = z.output<typeof membershipInputSchema>;
@@ -25,9 +20,7 @@ const withRelations = {
   promotionalProducts: { with: { product: true } },
 } as const;
 
-type MembershipRow = NonNullable<
-  Awaited<ReturnType<Database['query']['memberships']['findFirst']>>
-> & {
+type MembershipRow = NonNullable<Awaited<ReturnType<Database['query']['memberships']['findFirst']>>> & {
   product: typeof products.$inferSelect;
   discountPackage: typeof discountPackages.$inferSelect | null;
   promotionalProducts: { product: typeof products.$inferSelect }[];
@@ -53,7 +46,8 @@ function toMembership(row: MembershipRow): Membership {
 
 async function assertReferences(tx: Tx, fields: MembershipFields) {
   const product = await tx.query.products.findFirst({ where: eq(products.productId, fields.productId) });
-  if (!product) throw badRequest(`Product ${fields.productId} does not exist`, { productId: ['Product does not exist'] });
+  if (!product)
+    throw badRequest(`Product ${fields.productId} does not exist`, { productId: ['Product does not exist'] });
   if (fields.discountPackageId !== null) {
     const pkg = await tx.query.discountPackages.findFirst({
       where: eq(discountPackages.discountPackageId, fields.discountPackageId),
@@ -89,7 +83,8 @@ export function createMembershipService({ db }: { db: Database }) {
     const unique = [...new Set(ids)];
     const found = await tx.select({ id: products.productId }).from(products).where(inArray(products.productId, unique));
     const missing = unique.filter((id) => !found.some((f) => f.id === id));
-    if (missing.length > 0) throw badRequest(`Unknown product ids: ${missing.join(', ')}`, { productId: ['Product does not exist'] });
+    if (missing.length > 0)
+      throw badRequest(`Unknown product ids: ${missing.join(', ')}`, { productId: ['Product does not exist'] });
   }
 
   async function assertMembershipsExist(tx: Tx, ids: number[]) {
@@ -169,8 +164,14 @@ export function createMembershipService({ db }: { db: Database }) {
     /** Adds all links in one transaction, all or nothing; links that already exist are left as they are. */
     async addPromotional(links: PromotionalProductLink[]): Promise<PromotionalProductLink[]> {
       return db.transaction(async (tx) => {
-        await assertMembershipsExist(tx, links.map((l) => l.membershipId));
-        await assertProductsExist(tx, links.map((l) => l.productId));
+        await assertMembershipsExist(
+          tx,
+          links.map((l) => l.membershipId),
+        );
+        await assertProductsExist(
+          tx,
+          links.map((l) => l.productId),
+        );
         await tx.insert(promotionalProducts).values(links).onConflictDoNothing();
         return links;
       });
@@ -179,7 +180,12 @@ export function createMembershipService({ db }: { db: Database }) {
     async removePromotional(link: PromotionalProductLink): Promise<void> {
       const deleted = await db
         .delete(promotionalProducts)
-        .where(and(eq(promotionalProducts.membershipId, link.membershipId), eq(promotionalProducts.productId, link.productId)))
+        .where(
+          and(
+            eq(promotionalProducts.membershipId, link.membershipId),
+            eq(promotionalProducts.productId, link.productId),
+          ),
+        )
         .returning();
       if (deleted.length === 0) {
         throw notFound(`Promotional product ${link.productId} of membership ${link.membershipId}`);

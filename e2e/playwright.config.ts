@@ -1,0 +1,38 @@
+import { defineConfig } from '@playwright/test';
+
+const port = Number(process.env['E2E_PORT'] ?? 8090);
+
+// Debian's Chromium: never a downloaded browser.
+export default defineConfig({
+  testDir: '.',
+  testMatch: '**/*.spec.ts',
+  timeout: 30_000,
+  retries: process.env['CI'] ? 1 : 0,
+  workers: 1,
+  reporter: [['list']],
+  outputDir: '../test-results',
+  use: {
+    baseURL: `http://localhost:${port}`,
+    screenshot: 'on',
+    launchOptions: {
+      executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  webServer: {
+    // The real product, on a throw-away embedded database.
+    command: `node ../scripts/start.mjs`,
+    url: `http://localhost:${port}/api/ready`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    env: { PORT: String(port), DATA_DIR: '../.data/e2e', LOG_LEVEL: 'warn' },
+  },
+});
