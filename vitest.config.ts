@@ -1,4 +1,18 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectConfiguration } from 'vitest/config';
+
+const api = (name: string, database: 'embedded' | 'external'): TestProjectConfiguration => ({
+  test: {
+    name,
+    root: './apps/api',
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // The lifecycle test is about the embedded server itself.
+    exclude: database === 'external' ? ['test/server-lifecycle.test.ts'] : [],
+    globalSetup: ['./test/global-setup.ts'],
+    env: { UMS_TEST_DATABASE: database },
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
 
 export default defineConfig({
   test: {
@@ -10,16 +24,9 @@ export default defineConfig({
           include: ['src/**/*.test.ts'],
         },
       },
-      {
-        test: {
-          name: 'api',
-          root: './apps/api',
-          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-          globalSetup: ['./test/global-setup.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-        },
-      },
+      api('api', 'embedded'),
+      // The same suite against another PostgreSQL server when TEST_DATABASE_URL names one.
+      ...(process.env['TEST_DATABASE_URL'] ? [api('api-external', 'external')] : []),
     ],
   },
 });

@@ -14,7 +14,7 @@ declare module 'vitest' {
   }
 }
 
-const TEMPLATE = 'ums_test_template';
+const TEMPLATE = `ums_test_template_${process.pid}`;
 
 /**
  * One PostgreSQL for the run: TEST_DATABASE_URL when set, otherwise a throw-away embedded one.
@@ -22,7 +22,8 @@ const TEMPLATE = 'ums_test_template';
  */
 export default async function setup(project: TestProject) {
   let stop = async () => {};
-  let adminUrl = process.env['TEST_DATABASE_URL'];
+  const external = project.config.env?.['UMS_TEST_DATABASE'] === 'external';
+  let adminUrl = external ? process.env['TEST_DATABASE_URL'] : undefined;
   if (!adminUrl) {
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ums-test-'));
     await fs.chmod(dataDir, 0o755);

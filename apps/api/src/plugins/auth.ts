@@ -38,12 +38,14 @@ export interface AuthOptions {
   config: AppConfig['auth'];
   /** Key set to verify against; by default the issuer's JWKS, found through discovery. */
   keys?: JWTVerifyGetKey;
+  /** Least time between two key set fetches; an unknown key id refetches once it has passed. */
+  jwksCooldownMs?: number;
 }
 
 const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'EdDSA'];
 
 /** Resolves the issuer's JWKS once (discovery when no URI is configured); jose caches keys and refetches on an unknown kid. */
-export function remoteKeySet(config: AppConfig['auth']): JWTVerifyGetKey {
+export function remoteKeySet(config: AppConfig['auth'], cooldownMs = 30_000): JWTVerifyGetKey {
   let keySet: Promise<JWTVerifyGetKey> | null = null;
   const load = async (): Promise<JWTVerifyGetKey> => {
     let uri = config.jwksUri;
@@ -56,7 +58,7 @@ export function remoteKeySet(config: AppConfig['auth']): JWTVerifyGetKey {
       if (typeof document.jwks_uri !== 'string') throw new Error('discovery has no jwks_uri');
       uri = document.jwks_uri;
     }
-    return createRemoteJWKSet(new URL(uri), { timeoutDuration: 3000, cooldownDuration: 30_000 });
+    return createRemoteJWKSet(new URL(uri), { timeoutDuration: 3000, cooldownDuration: cooldownMs });
   };
   return async (header, token) => {
     keySet ??= load().catch((error: unknown) => {
@@ -76,7 +78,7 @@ function groupsOf(payload: JWTPayload, claim: string): string[] {
 
 export function createTokenVerifier(options: AuthOptions) {
   const { config } = options;
-  const keys = options.keys ?? remoteKeySet(config);
+  const keys = options.keys ?? remoteKeySet(config, options.jwksCooldownMs);
   return async (token: string): Promise<AuthUser> => {
     const { payload, protectedHeader } = await jwtVerify(token, keys, {
       issuer: config.issuer,

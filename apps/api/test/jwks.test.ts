@@ -1,0 +1,74 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createTokenVerifier } from '../src/plugins/auth.js';
+import { AUDIENCE } from './helper.js';
+
+/** A stand-in identity provider on loopback: discovery document and a key set that can rotate. */
+let jwks: { keys: JWK[] } = { keys: [] };
+let jwksFetches = 0;
+const server = http.createServer((request, response) => {
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  response.setHeader('content-type', 'application/json');
+  if (request.url === '/.well-known/openid-configuration') {
+    response.end(JSON.stringify({ issuer: base, jwks_uri: `${base}/jwks` }));
+  } else if (request.url === '/jwks') {
+    jwksFetches += 1;
+    response.end(JSON.stringify(jwks));
+  } else {
+    response.statusCode = 404;
+    response.end('{}');
+  }
+});
+await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+async function key(kid: string) {
+  const pair = await generateKeyPair('RS256', { extractable: true });
+  const jwk = { ...(await exportJWK(pair.publicKey)), kid, alg: 'RS256', use: 'sig' };
+  const sign = (sub: string) =>
+    new SignJWT({ groups: ['Admin'] })
+      .setProtectedHeader({ alg: 'RS256', kid, typ: 'at+jwt' })
+      .setSubject(sub)
+      .setIssuer(issuer)
+      .setAudience(AUDIENCE)
+      .setExpirationTime('5m')
+      .sign(pair.privateKey);
+  return { jwk, sign };
+}
+
+const config = {
+  issuer,
+  jwksUri: undefined,
+  audience: AUDIENCE,
+  clientId: 'ums-web',
+  groupsClaim: 'groups',
+  roleClaim: 'custom:role',
+  adminGroup: 'Admin',
+};
+
+describe("verification against the issuer's JWKS", () => {
+  it('discovers the key set, caches it, and refetches when a token names an unknown key id', async () => {
+    const first = await key('k1');
+    jwks = { keys: [first.jwk] };
+    const verify = createTokenVerifier({ config, jwksCooldownMs: 0 });
+    expect((await verify(await first.sign('a'))).isAdmin).toBe(true);
+    await verify(await first.sign('b'));
+    expect(jwksFetches).toBe(1);
+
+    const rotated = await key('k2');
+    jwks = { keys: [first.jwk, rotated.jwk] };
+    expect((await verify(await rotated.sign('c'))).subject).toBe('c');
+    expect(jwksFetches).toBe(2);
+  });
+
+  it('fails closed, quickly, when the issuer cannot be reached with a cold cache', async () => {
+    const verify = createTokenVerifier({ config: { ...config, issuer: 'http://127.0.0.1:9' } });
+    const started = Date.now();
+    const token = await (await key('k3')).sign('d');
+    await expect(verify(token)).rejects.toThrow();
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
