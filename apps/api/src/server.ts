@@ -1,5 +1,7 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config/env.js';
+import { createAccountService } from './identity/accounts.service.js';
+import { createDemoAccounts } from './identity/demo-accounts.js';
 import { openDatabase, paths } from './runtime.js';
 import { isEmpty, seedDemoData } from './seed/demo-data.js';
 
@@ -12,6 +14,9 @@ async function main() {
     log('Empty embedded database: loading demo data');
     await seedDemoData(database.db, config.catalogFile);
   }
+  const demoAccounts = database.embedded
+    ? await createDemoAccounts(createAccountService({ db: database.db }), config.demoPasswords)
+    : null;
   const app = await buildApp({ config, db: database.db, webRoot: paths.webRoot, publicRoot: paths.catalogImages });
 
   let stopping = false;
@@ -37,6 +42,11 @@ async function main() {
   log(`UMS is running at ${config.publicUrl}`);
   log(`API documentation: ${config.publicUrl}/api/docs`);
   log(`Database: ${database.embedded ? `embedded PostgreSQL in ${config.dataDir}` : 'DATABASE_URL'}`);
+  if (demoAccounts) {
+    // Shown once, on the first start: the passwords are stored only as hashes.
+    log('Demo accounts created (shown only now; change them with `npm run cli -- users set-password`):');
+    for (const a of demoAccounts) log(`  ${a.admin ? 'admin ' : 'member'}  ${a.email}  ${a.password}`);
+  }
 }
 
 main().catch((error: unknown) => {

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { passwordProblemText } from '@ums/contracts';
 import { z } from 'zod';
 
 const port = z.coerce
@@ -8,6 +9,11 @@ const port = z.coerce
   .max(65535, 'must be between 1 and 65535');
 
 const url = z.url({ error: 'must be an absolute URL such as http://localhost:8080' });
+
+const policyPassword = z.string().superRefine((password, ctx) => {
+  const problems = passwordProblemText(password);
+  if (problems) ctx.addIssue({ code: 'custom', message: problems });
+});
 
 const envSchema = z.object({
   PORT: port.default(8080),
@@ -37,6 +43,8 @@ const envSchema = z.object({
     .enum(['true', 'false'], { error: 'must be true or false' })
     .default('false')
     .transform((v) => v === 'true'),
+  DEMO_ADMIN_PASSWORD: policyPassword.optional(),
+  DEMO_MEMBER_PASSWORD: policyPassword.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -60,6 +68,7 @@ export interface AppConfig {
   bodyLimit: number;
   trustProxy: boolean;
   logLevel: string;
+  demoPasswords: { admin: string | undefined; member: string | undefined };
 }
 
 export class ConfigError extends Error {}
@@ -68,9 +77,11 @@ export class ConfigError extends Error {}
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { catalogFile: string }): AppConfig {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map(
-      (issue) => `  ${issue.path.join('.')}: ${issue.message} (got ${JSON.stringify(env[String(issue.path[0])])})`,
-    );
+    const lines = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0]);
+      const shown = name.includes('PASSWORD') ? '' : ` (got ${JSON.stringify(env[name])})`;
+      return `  ${name}: ${issue.message}${shown}`;
+    });
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
@@ -95,5 +106,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { cat
     bodyLimit: e.BODY_LIMIT,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
+    demoPasswords: { admin: e.DEMO_ADMIN_PASSWORD, member: e.DEMO_MEMBER_PASSWORD },
   };
 }

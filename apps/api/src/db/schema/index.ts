@@ -1,3 +1,4 @@
 export * from './catalog.js';
 export * from './member.js';
 export * from './relations.js';
+export * from './identity.js';

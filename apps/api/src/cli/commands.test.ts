@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { testDatabase } from '../../test/helper.js';
+import { loadConfig } from '../config/env.js';
+import { createAccountService } from '../identity/accounts.service.js';
+import { paths } from '../runtime.js';
+import { runCli } from './commands.js';
+
+const database = await testDatabase();
+const config = loadConfig({}, { catalogFile: paths.catalogFile });
+const accounts = createAccountService({ db: database.db });
+
+async function cli(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(argv, {
+    config,
+    // The command closes what it opens; the test keeps its pool open.
+    openDatabase: async () => ({ db: database.db, pool: database.pool, embedded: false, close: async () => {} }),
+    out: (line) => out.push(line),
+    err: (line) => err.push(line),
+  });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+describe('operator CLI', () => {
+  it('adds, lists, grants and revokes admin, sets a password and removes users', async () => {
+    expect(
+      await cli(
+        'users',
+        'add',
+        '--email',
+        'ops@example.com',
+        '--password',
+        'Ops-Pass-99',
+        '--first-name',
+        'Ola',
+        '--last-name',
+        'Ops',
+      ),
+    ).toMatchObject({ code: 0, out: 'Added ops@example.com.' });
+    expect((await cli('users', 'list')).out).toMatch(/^ops@example\.com\t-\tOla Ops\t/);
+    expect((await cli('users', 'grant-admin', '--email', 'OPS@example.com')).code).toBe(0);
+    expect((await accounts.list())[0]?.groups).toEqual(['Admin']);
+    expect((await cli('users', 'revoke-admin', '--email', 'ops@example.com')).code).toBe(0);
+    expect((await accounts.list())[0]?.groups).toEqual([]);
+    expect((await cli('users', 'set-password', '--email', 'ops@example.com', '--password', 'New-Pass-77')).code).toBe(
+      0,
+    );
+    expect(await accounts.verifyCredentials('ops@example.com', 'New-Pass-77')).not.toBeNull();
+    expect((await cli('users', 'remove', '--email', 'ops@example.com')).code).toBe(0);
+    expect((await cli('users', 'list')).out).toBe('No accounts.');
+  });
+
+  it('refuses bad flags and weak passwords with a message and exit code 1, changing nothing', async () => {
+    await cli('users', 'add', '--email', 'keep@example.com', '--password', 'Keep-Pass-11');
+    const cases: [string[], string][] = [
+      [['users', 'add', '--email', 'x@example.com'], 'Missing --password'],
+      [
+        ['users', 'add', '--email', 'x@example.com', '--password', 'weakpass'],
+        'Password must contain at least one uppercase letter (A-Z)',
+      ],
+      [
+        ['users', 'add', '--email', 'x@example.com', '--password', 'Good-Pass-1', '--colour', 'red'],
+        "Unknown option '--colour'",
+      ],
+      [
+        ['users', 'set-password', '--email', 'keep@example.com', '--password', 'aaaBBB111!!!'],
+        'more than 2 identical characters',
+      ],
+      [['users', 'remove', '--email', 'ghost@example.com'], 'Account ghost@example.com was not found'],
+      [['users', 'frobnicate'], 'Unknown users command "frobnicate"'],
+      [['launch'], 'Unknown command "launch"'],
+    ];
+    for (const [argv, message] of cases) {
+      const result = await cli(...argv);
+      expect(result.code, argv.join(' ')).toBe(1);
+      expect(result.err, argv.join(' ')).toContain(message);
+    }
+    expect((await accounts.list()).map((a) => a.email)).toEqual(['keep@example.com']);
+    expect(await accounts.verifyCredentials('keep@example.com', 'Keep-Pass-11')).not.toBeNull();
+  });
+
+  it('loads the demo data with seed', async () => {
+    expect(await cli('seed')).toMatchObject({ code: 0, out: 'Demo data loaded.' });
+    const { rows } = await database.pool.query('select count(*)::int as n from memberships');
+    expect(rows[0].n).toBe(3);
+  });
+});

@@ -1,0 +1,149 @@
+import { parseArgs } from 'node:util';
+import type { AppConfig } from '../config/env.js';
+import { createAccountService } from '../identity/accounts.service.js';
+import { HttpError } from '../plugins/http-errors.js';
+import type { DatabaseHandle } from '../runtime.js';
+import { seedDemoData } from '../seed/demo-data.js';
+
+export const USAGE = `Usage: npm run cli -- <command>
+
+Commands:
+  users add --email E --password P [--admin] [--first-name F --last-name L]
+  users set-password --email E --password P
+  users list
+  users remove --email E
+  users grant-admin --email E
+  users revoke-admin --email E
+  seed      Load the demo catalog, packages, memberships and the demo member's data
+            (also into a DATABASE_URL database; existing memberships are left alone)
+  help      Show this help`;
+
+export interface CliContext {
+  config: AppConfig;
+  openDatabase: () => Promise<DatabaseHandle>;
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+class UsageError extends Error {}
+
+const FLAGS = {
+  email: { type: 'string' },
+  password: { type: 'string' },
+  admin: { type: 'boolean' },
+  'first-name': { type: 'string' },
+  'last-name': { type: 'string' },
+} as const;
+
+type Flag = keyof typeof FLAGS;
+
+function parse(args: string[], allowed: Flag[], required: Flag[]) {
+  const options = Object.fromEntries(allowed.map((flag) => [flag, FLAGS[flag]]));
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    values = parseArgs({ args, options, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const missing = required.filter((flag) => typeof values[flag] !== 'string' || values[flag] === '');
+  if (missing.length > 0) throw new UsageError(`Missing ${missing.map((f) => `--${f}`).join(', ')}`);
+  return values as Record<Flag, string | undefined> & { admin?: boolean };
+}
+
+/** Runs one operator command; the answer is the exit code. Bad input changes nothing. */
+export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
+  const [command, sub, ...rest] = argv;
+  try {
+    if (!command || command === 'help' || command === '--help') {
+      ctx.out(USAGE);
+      return command ? 0 : 1;
+    }
+    if (command === 'seed') {
+      parse(
+        [sub, ...rest].filter((a): a is string => a !== undefined),
+        [],
+        [],
+      );
+      return await withDatabase(ctx, async (database) => {
+        await seedDemoData(database.db, ctx.config.catalogFile);
+        ctx.out('Demo data loaded.');
+      });
+    }
+    if (command !== 'users') throw new UsageError(`Unknown command "${command}"`);
+
+    switch (sub) {
+      case 'add': {
+        const f = parse(rest, ['email', 'password', 'admin', 'first-name', 'last-name'], ['email', 'password']);
+        return await withAccounts(ctx, async (accounts) => {
+          const account = await accounts.add({
+            email: f.email!,
+            password: f.password!,
+            admin: f.admin === true,
+            firstName: f['first-name'] ?? null,
+            lastName: f['last-name'] ?? null,
+          });
+          ctx.out(`Added ${account.email}${f.admin ? ' (Admin)' : ''}.`);
+        });
+      }
+      case 'set-password': {
+        const f = parse(rest, ['email', 'password'], ['email', 'password']);
+        return await withAccounts(ctx, async (accounts) => {
+          await accounts.setPassword(f.email!, f.password!);
+          ctx.out(`Password changed for ${f.email}.`);
+        });
+      }
+      case 'list': {
+        parse(rest, [], []);
+        return await withAccounts(ctx, async (accounts) => {
+          const list = await accounts.list();
+          if (list.length === 0) ctx.out('No accounts.');
+          for (const a of list) {
+            const name = [a.firstName, a.lastName].filter(Boolean).join(' ');
+            ctx.out(`${a.email}\t${a.groups.join(',') || '-'}\t${name || '-'}\t${a.createdAt.toISOString()}`);
+          }
+        });
+      }
+      case 'remove': {
+        const f = parse(rest, ['email'], ['email']);
+        return await withAccounts(ctx, async (accounts) => {
+          await accounts.remove(f.email!);
+          ctx.out(`Removed ${f.email}.`);
+        });
+      }
+      case 'grant-admin':
+      case 'revoke-admin': {
+        const f = parse(rest, ['email'], ['email']);
+        return await withAccounts(ctx, async (accounts) => {
+          if (sub === 'grant-admin') await accounts.grantAdmin(f.email!);
+          else await accounts.revokeAdmin(f.email!);
+          ctx.out(`${f.email} ${sub === 'grant-admin' ? 'is now in' : 'is no longer in'} the Admin group.`);
+        });
+      }
+      default:
+        throw new UsageError(sub ? `Unknown users command "${sub}"` : 'Name a users command');
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      ctx.err(`${error.message}.\n\n${USAGE}`);
+      return 1;
+    }
+    if (error instanceof HttpError) {
+      ctx.err(error.message);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+async function withDatabase(ctx: CliContext, work: (database: DatabaseHandle) => Promise<void>): Promise<number> {
+  const database = await ctx.openDatabase();
+  try {
+    await work(database);
+    return 0;
+  } finally {
+    await database.close();
+  }
+}
+
+const withAccounts = (ctx: CliContext, work: (accounts: ReturnType<typeof createAccountService>) => Promise<void>) =>
+  withDatabase(ctx, (database) => work(createAccountService({ db: database.db })));

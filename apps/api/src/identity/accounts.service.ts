@@ -1,0 +1,133 @@
+import { passwordProblemText } from '@ums/contracts';
+import { asc, eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Database } from '../db/client.js';
+import { accounts } from '../db/schema/index.js';
+import { badRequest, conflict, notFound } from '../plugins/http-errors.js';
+import { hashPassword, verifyPassword } from './password-hash.js';
+
+export const ADMIN_GROUP = 'Admin';
+
+export interface Account {
+  accountId: string;
+  email: string;
+  groups: string[];
+  role: string;
+  firstName: string | null;
+  lastName: string | null;
+  createdAt: Date;
+}
+
+const emailSchema = z.email('must be a valid email address').max(254);
+
+function checkEmail(email: string): string {
+  const parsed = emailSchema.safeParse(email.trim());
+  if (!parsed.success) throw badRequest(`Email "${email}" ${parsed.error.issues[0]?.message ?? 'is invalid'}`);
+  return parsed.data;
+}
+
+function checkPassword(password: string) {
+  const problems = passwordProblemText(password);
+  if (problems) throw badRequest(problems);
+}
+
+const byEmail = (email: string) => eq(sql`lower(${accounts.email})`, email.trim().toLowerCase());
+
+const toAccount = (row: typeof accounts.$inferSelect): Account => ({
+  accountId: row.accountId,
+  email: row.email,
+  groups: row.groups,
+  role: row.role,
+  firstName: row.firstName,
+  lastName: row.lastName,
+  createdAt: row.createdAt,
+});
+
+/** The embedded provider's account store: emails are unique whatever their case. */
+export function createAccountService({ db }: { db: Database }) {
+  async function find(email: string) {
+    const [row] = await db.select().from(accounts).where(byEmail(email));
+    return row ?? null;
+  }
+  async function mustFind(email: string) {
+    const row = await find(email);
+    if (!row) throw notFound(`Account ${email}`);
+    return row;
+  }
+  async function setGroups(email: string, change: (groups: string[]) => string[]) {
+    const row = await mustFind(email);
+    const [updated] = await db
+      .update(accounts)
+      .set({ groups: change(row.groups), updatedAt: new Date() })
+      .where(eq(accounts.accountId, row.accountId))
+      .returning();
+    return toAccount(updated!);
+  }
+
+  return {
+    async add(input: {
+      email: string;
+      password: string;
+      admin?: boolean;
+      firstName?: string | null;
+      lastName?: string | null;
+      accountId?: string;
+    }): Promise<Account> {
+      const email = checkEmail(input.email);
+      checkPassword(input.password);
+      if (await find(email)) throw conflict(`An account for ${email} already exists`);
+      const [row] = await db
+        .insert(accounts)
+        .values({
+          ...(input.accountId ? { accountId: input.accountId } : {}),
+          email,
+          passwordHash: await hashPassword(input.password),
+          groups: input.admin ? [ADMIN_GROUP] : [],
+          role: input.admin ? 'admin' : 'user',
+          firstName: input.firstName ?? null,
+          lastName: input.lastName ?? null,
+        })
+        .returning();
+      return toAccount(row!);
+    },
+
+    async setPassword(email: string, password: string): Promise<void> {
+      checkPassword(password);
+      const row = await mustFind(email);
+      await db
+        .update(accounts)
+        .set({ passwordHash: await hashPassword(password), updatedAt: new Date() })
+        .where(eq(accounts.accountId, row.accountId));
+    },
+
+    async list(): Promise<Account[]> {
+      return (await db.select().from(accounts).orderBy(asc(accounts.email))).map(toAccount);
+    },
+
+    async remove(email: string): Promise<void> {
+      const row = await mustFind(email);
+      await db.delete(accounts).where(eq(accounts.accountId, row.accountId));
+    },
+
+    grantAdmin: (email: string) =>
+      setGroups(email, (groups) => (groups.includes(ADMIN_GROUP) ? groups : [...groups, ADMIN_GROUP])),
+    revokeAdmin: (email: string) => setGroups(email, (groups) => groups.filter((g) => g !== ADMIN_GROUP)),
+
+    /** The account when email and password match; null otherwise, without saying which part was wrong. */
+    async verifyCredentials(email: string, password: string): Promise<Account | null> {
+      const row = await find(email);
+      // Hash even for an unknown email so the answer takes as long either way.
+      const ok = await verifyPassword(password, row?.passwordHash ?? (await unknownAccountHash));
+      return row && ok ? toAccount(row) : null;
+    },
+
+    async count(): Promise<number> {
+      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(accounts);
+      return row?.n ?? 0;
+    },
+  };
+}
+
+const unknownAccountHash = hashPassword('not-a-real-account-Password1!');
+
+export type AccountService = ReturnType<typeof createAccountService>;
