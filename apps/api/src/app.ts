@@ -11,10 +11,12 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import type { JWTVerifyGetKey } from 'jose';
+import { createLocalJWKSet, type JWTVerifyGetKey } from 'jose';
 import { z } from 'zod';
 import type { AppConfig } from './config/env.js';
 import type { Database } from './db/client.js';
+import { loadProviderKeys } from './identity/oidc-keys.js';
+import { registerEmbeddedProvider } from './identity/provider.js';
 import { createCatalogService } from './modules/catalog/catalog.service.js';
 import { catalogRoutes } from './modules/catalog/catalog.routes.js';
 import { createDiscountPackageService } from './modules/discount-packages/discount-packages.service.js';
@@ -35,6 +37,8 @@ export interface AppOptions {
   publicRoot?: string;
   /** Token keys for tests; production uses the issuer's JWKS. */
   keys?: JWTVerifyGetKey;
+  /** Serve the embedded OpenID provider under the issuer's path. */
+  embeddedIdentity?: boolean;
   logger?: FastifyServerOptions['logger'];
 }
 
@@ -77,7 +81,14 @@ export async function buildApp(options: AppOptions) {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
 
   registerErrorHandling(app);
-  await app.register(authPlugin, { config: config.auth, ...(options.keys ? { keys: options.keys } : {}) });
+  let keys = options.keys;
+  if (options.embeddedIdentity && !keys) {
+    // The API trusts the embedded provider's own public keys directly: no HTTP round trip to itself.
+    const { signing } = await loadProviderKeys(db);
+    keys = createLocalJWKSet({ keys: signing.map(({ kty, n, e, kid, alg, use }) => ({ kty, n, e, kid, alg, use })) });
+  }
+  await app.register(authPlugin, { config: config.auth, ...(keys ? { keys } : {}) });
+  if (options.embeddedIdentity) await registerEmbeddedProvider(app, config, db);
 
   await app.register(swagger, {
     openapi: {

@@ -17,7 +17,13 @@ async function main() {
   const demoAccounts = database.embedded
     ? await createDemoAccounts(createAccountService({ db: database.db }), config.demoPasswords)
     : null;
-  const app = await buildApp({ config, db: database.db, webRoot: paths.webRoot, publicRoot: paths.catalogImages });
+  const app = await buildApp({
+    config,
+    db: database.db,
+    webRoot: paths.webRoot,
+    publicRoot: paths.catalogImages,
+    embeddedIdentity: config.auth.embedded,
+  });
 
   let stopping = false;
   const shutdown = async (signal: string) => {

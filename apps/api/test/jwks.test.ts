@@ -40,6 +40,7 @@ async function key(kid: string) {
 }
 
 const config = {
+  embedded: false,
   issuer,
   jwksUri: undefined,
   audience: AUDIENCE,

@@ -57,6 +57,8 @@ export interface AppConfig {
   catalogFile: string;
   autologinUrl: string | undefined;
   auth: {
+    /** The embedded OpenID provider serves sign-in unless AUTH_ISSUER names another provider. */
+    embedded: boolean;
     issuer: string;
     jwksUri: string | undefined;
     audience: string;
@@ -95,6 +97,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { cat
     catalogFile: path.resolve(e.CATALOG_FILE ?? defaults.catalogFile),
     autologinUrl: e.AUTOLOGIN_URL,
     auth: {
+      embedded: e.AUTH_ISSUER === undefined,
       issuer: (e.AUTH_ISSUER ?? `${publicUrl}/oidc`).replace(/\/+$/, ''),
       jwksUri: e.AUTH_JWKS_URI,
       audience: e.AUTH_AUDIENCE ?? `${publicUrl}/api`,

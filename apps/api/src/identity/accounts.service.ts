@@ -121,6 +121,12 @@ export function createAccountService({ db }: { db: Database }) {
       return row && ok ? toAccount(row) : null;
     },
 
+    async findById(accountId: string) {
+      if (!/^[0-9a-f-]{36}$/i.test(accountId)) return null;
+      const [row] = await db.select().from(accounts).where(eq(accounts.accountId, accountId));
+      return row ? { ...toAccount(row), phoneNumber: row.phoneNumber } : null;
+    },
+
     async count(): Promise<number> {
       const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(accounts);
       return row?.n ?? 0;
