@@ -17,6 +17,8 @@ import type { AppConfig } from './config/env.js';
 import type { Database } from './db/client.js';
 import { loadProviderKeys } from './identity/oidc-keys.js';
 import { registerEmbeddedProvider } from './identity/provider.js';
+import { createPasswordChangeService } from './identity/password-change.js';
+import { passwordChangeRoutes } from './identity/password-change.routes.js';
 import { createCatalogService } from './modules/catalog/catalog.service.js';
 import { catalogRoutes } from './modules/catalog/catalog.routes.js';
 import { createDiscountPackageService } from './modules/discount-packages/discount-packages.service.js';
@@ -138,6 +140,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(catalogRoutes, { catalog: createCatalogService({ db, catalogFile: config.catalogFile }) });
   await app.register(membershipRoutes, { memberships: createMembershipService({ db }) });
   await app.register(discountPackageRoutes, { packages: createDiscountPackageService({ db }) });
+  await app.register(passwordChangeRoutes, { passwords: createPasswordChangeService({ db, config }) });
   await app.register(memberRoutes, { members: createMemberService({ db }), autologinUrl: config.autologinUrl });
 
   if (options.publicRoot && existsSync(options.publicRoot)) {

@@ -41,6 +41,8 @@ async function key(kid: string) {
 
 const config = {
   embedded: false,
+  provider: 'oidc' as const,
+  cognitoEndpoint: undefined,
   issuer,
   jwksUri: undefined,
   audience: AUDIENCE,

@@ -27,6 +27,8 @@ const envSchema = z.object({
   CATALOG_FILE: z.string().min(1).optional(),
   AUTOLOGIN_URL: url.optional(),
   AUTH_ISSUER: url.optional(),
+  AUTH_PROVIDER: z.enum(['embedded', 'cognito', 'oidc'], { error: 'must be embedded, cognito or oidc' }).optional(),
+  COGNITO_ENDPOINT: url.optional(),
   AUTH_JWKS_URI: url.optional(),
   AUTH_AUDIENCE: z.string().min(1).optional(),
   AUTH_CLIENT_ID: z.string().min(1).default('ums-web'),
@@ -59,6 +61,9 @@ export interface AppConfig {
   auth: {
     /** The embedded OpenID provider serves sign-in unless AUTH_ISSUER names another provider. */
     embedded: boolean;
+    provider: 'embedded' | 'cognito' | 'oidc';
+    /** Cognito's API endpoint, derived from the issuer unless COGNITO_ENDPOINT is set. */
+    cognitoEndpoint: string | undefined;
     issuer: string;
     jwksUri: string | undefined;
     audience: string;
@@ -87,6 +92,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { cat
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  const provider = e.AUTH_PROVIDER ?? (e.AUTH_ISSUER === undefined ? 'embedded' : 'oidc');
+  if (provider !== 'embedded' && !e.AUTH_ISSUER) {
+    throw new ConfigError(`Invalid configuration:\n  AUTH_ISSUER: required when AUTH_PROVIDER is ${provider}`);
+  }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return {
     port: e.PORT,
@@ -97,7 +106,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { cat
     catalogFile: path.resolve(e.CATALOG_FILE ?? defaults.catalogFile),
     autologinUrl: e.AUTOLOGIN_URL,
     auth: {
-      embedded: e.AUTH_ISSUER === undefined,
+      embedded: provider === 'embedded',
+      provider,
+      cognitoEndpoint:
+        e.COGNITO_ENDPOINT ??
+        (provider === 'cognito' && e.AUTH_ISSUER ? `${new URL(e.AUTH_ISSUER).origin}/` : undefined),
       issuer: (e.AUTH_ISSUER ?? `${publicUrl}/oidc`).replace(/\/+$/, ''),
       jwksUri: e.AUTH_JWKS_URI,
       audience: e.AUTH_AUDIENCE ?? `${publicUrl}/api`,

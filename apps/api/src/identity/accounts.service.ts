@@ -127,6 +127,18 @@ export function createAccountService({ db }: { db: Database }) {
       return row ? { ...toAccount(row), phoneNumber: row.phoneNumber } : null;
     },
 
+    async passwordHashOf(accountId: string): Promise<string | null> {
+      const [row] = await db
+        .select({ hash: accounts.passwordHash })
+        .from(accounts)
+        .where(eq(accounts.accountId, accountId));
+      return row?.hash ?? null;
+    },
+
+    async storeHash(accountId: string, passwordHash: string, tx: Pick<Database, 'update'> = db): Promise<void> {
+      await tx.update(accounts).set({ passwordHash, updatedAt: new Date() }).where(eq(accounts.accountId, accountId));
+    },
+
     async count(): Promise<number> {
       const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(accounts);
       return row?.n ?? 0;

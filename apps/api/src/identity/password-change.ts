@@ -1,0 +1,106 @@
+import { passwordProblemText } from '@ums/contracts';
+import { and, eq, sql } from 'drizzle-orm';
+import type { AppConfig } from '../config/env.js';
+import type { Database } from '../db/client.js';
+import { oidcPayloads } from '../db/schema/index.js';
+import type { AuthUser } from '../plugins/auth.js';
+import { HttpError } from '../plugins/http-errors.js';
+import { createAccountService } from './accounts.service.js';
+import { hashPassword, verifyPassword } from './password-hash.js';
+
+export const MAX_PASSWORD_ATTEMPTS = 5;
+const ATTEMPT_WINDOW_MS = 15 * 60 * 1000;
+
+export const PASSWORD_MESSAGES = {
+  changed: 'Password changed',
+  wrongCurrent: 'Current password is incorrect.',
+  tooMany: 'Too many attempts. Please wait before trying again.',
+  managedElsewhere: 'Passwords are managed by your identity provider: change yours there.',
+  sessionExpired: 'Your session has expired. Please sign in again.',
+  providerFailed: 'The identity provider could not change the password. Please try again later.',
+} as const;
+
+export interface PasswordChange {
+  previousPassword: string;
+  proposedPassword: string;
+}
+
+/** Calls Cognito's ChangePassword with the member's own access token; its errors become our statuses. */
+export async function cognitoChangePassword(endpoint: string, accessToken: string, change: PasswordChange) {
+  let response: Response;
+  try {
+    response = await fetch(endpoint, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-amz-json-1.1',
+        'x-amz-target': 'AWSCognitoIdentityProviderService.ChangePassword',
+      },
+      body: JSON.stringify({
+        PreviousPassword: change.previousPassword,
+        ProposedPassword: change.proposedPassword,
+        AccessToken: accessToken,
+      }),
+      signal: AbortSignal.timeout(10_000),
+    });
+  } catch {
+    throw new HttpError(500, PASSWORD_MESSAGES.providerFailed);
+  }
+  if (response.ok) return;
+  const body = (await response.json().catch(() => ({}))) as { __type?: string; message?: string };
+  const type = (body.__type ?? '').split('#').pop();
+  const message = body.message ?? '';
+  switch (type) {
+    case 'NotAuthorizedException':
+      throw /access token/i.test(message)
+        ? new HttpError(401, PASSWORD_MESSAGES.sessionExpired)
+        : new HttpError(400, PASSWORD_MESSAGES.wrongCurrent);
+    case 'InvalidPasswordException':
+    case 'InvalidParameterException':
+      throw new HttpError(400, message || 'The new password does not meet the requirements.');
+    case 'LimitExceededException':
+    case 'TooManyRequestsException':
+      throw new HttpError(429, PASSWORD_MESSAGES.tooMany);
+    default:
+      throw new HttpError(500, PASSWORD_MESSAGES.providerFailed);
+  }
+}
+
+export function createPasswordChangeService({ db, config }: { db: Database; config: AppConfig }) {
+  const accounts = createAccountService({ db });
+  const attempts = new Map<string, number[]>();
+
+  function countAttempt(subject: string) {
+    const recent = (attempts.get(subject) ?? []).filter((t) => t > Date.now() - ATTEMPT_WINDOW_MS);
+    if (recent.length >= MAX_PASSWORD_ATTEMPTS) throw new HttpError(429, PASSWORD_MESSAGES.tooMany);
+    attempts.set(subject, [...recent, Date.now()]);
+  }
+
+  return {
+    async change(user: AuthUser, accessToken: string, change: PasswordChange): Promise<void> {
+      if (config.auth.provider === 'oidc') throw new HttpError(400, PASSWORD_MESSAGES.managedElsewhere);
+      countAttempt(user.subject);
+      const problems = passwordProblemText(change.proposedPassword);
+      if (problems) throw new HttpError(400, problems);
+      if (config.auth.provider === 'cognito') {
+        return cognitoChangePassword(config.auth.cognitoEndpoint!, accessToken, change);
+      }
+      const account = await accounts.findById(user.subject);
+      const stored = account ? await accounts.passwordHashOf(account.accountId) : null;
+      if (!account || !stored || !(await verifyPassword(change.previousPassword, stored))) {
+        throw new HttpError(400, PASSWORD_MESSAGES.wrongCurrent);
+      }
+      await db.transaction(async (tx) => {
+        await accounts.storeHash(account.accountId, await hashPassword(change.proposedPassword), tx);
+        // Every refresh token of the account stops working: other sessions must sign in again.
+        await tx
+          .delete(oidcPayloads)
+          .where(
+            and(
+              eq(oidcPayloads.model, 'RefreshToken'),
+              sql`${oidcPayloads.payload}->>'accountId' = ${account.accountId}`,
+            ),
+          );
+      });
+    },
+  };
+}
