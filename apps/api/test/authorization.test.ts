@@ -1,10 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { seedDemoData, DEMO_MEMBER_SUBJECT } from '../src/seed/demo-data.js';
 import { paths } from '../src/runtime.js';
-import { ADMIN, MEMBER, OTHER_MEMBER, testApp } from './helper.js';
+import { ADMIN, AUDIENCE, ISSUER, MEMBER, OTHER_MEMBER, testApp } from './helper.js';
 
 const ctx = await testApp();
 await seedDemoData(ctx.db, paths.catalogFile, MEMBER.sub);
+
+const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+const now = () => Math.floor(Date.now() / 1000);
+const adminClaims = () => ({ ...ADMIN, iss: ISSUER, aud: AUDIENCE, exp: now() + 600, iat: now() });
+
+/** alg "none": no signature at all. */
+const unsigned = () => `${b64({ alg: 'none', typ: 'at+jwt' })}.${b64(adminClaims())}.`;
+
+/** HS256 "signed" with the provider's public key as the secret: the classic key-confusion attack. */
+async function hmacWithPublicKey() {
+  const { createHmac } = await import('node:crypto');
+  const secret = JSON.stringify(ctx.keys.jwks.keys[0]);
+  const body = `${b64({ alg: 'HS256', typ: 'at+jwt', kid: 'test-key' })}.${b64(adminClaims())}`;
+  return `${body}.${createHmac('sha256', secret).update(body).digest('base64url')}`;
+}
 
 /** Everything in the database, to prove a refused call changed nothing. */
 async function snapshot() {
@@ -118,13 +133,15 @@ describe('authorization matrix over the whole route table', () => {
     });
   }
 
-  it('refuses tokens signed by another key, an ID token and a token from another issuer', async () => {
+  it('refuses tokens signed by another key, ID tokens, other issuers, alg none and HS256 with the public key', async () => {
     const bad = [
       await ctx.keys.token({ ...ADMIN }, { foreignKey: true }),
       await ctx.keys.token({ ...ADMIN }, { typ: 'JWT' }),
       await ctx.keys.token({ ...ADMIN, token_use: 'id' }, { typ: 'JWT', audience: 'ums-web' }),
       await ctx.keys.token({ ...ADMIN }, { issuer: 'https://evil.example/oidc' }),
       'not-a-jwt',
+      unsigned(),
+      await hmacWithPublicKey(),
     ];
     for (const token of bad) {
       const response = await ctx.app.inject({ url: '/api/membership', headers: { authorization: `Bearer ${token}` } });

@@ -176,6 +176,28 @@ describe('embedded OpenID provider', () => {
     expect(html).toContain(SIGN_IN_ERROR);
   });
 
+  it('slows down guessing: after 5 failures for one account the sign-in answers 429', async () => {
+    await createAccountService({ db: database.db }).add({ email: 'guess@example.com', password: 'Guess-Pass-42' });
+    const attempt = async (password: string) => {
+      const go = browser();
+      const first = await go(authorizeUrl(pkce().challenge));
+      const page = await go(new URL(first.headers.get('location')!, base).toString());
+      const action = /action="([^"]+)"/.exec(await page.text())![1]!;
+      return go(new URL(action, base).toString(), {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ email: 'guess@example.com', password }).toString(),
+      });
+    };
+    // The failures of the earlier test came from this same address: count from a fresh account only.
+    let status = 0;
+    for (let i = 0; i < 6 && status !== 429; i++) status = (await attempt(`Wrong-Pass-${i}`)).status;
+    expect(status).toBe(429);
+    const right = await attempt('Guess-Pass-42');
+    expect(right.status).toBe(429);
+    expect(await right.text()).toContain('Too many sign-in attempts');
+  });
+
   it('refuses authorization requests without PKCE S256 or with a redirect URI not registered exactly', async () => {
     const { challenge } = pkce();
     const refused = async (url: string) => {
