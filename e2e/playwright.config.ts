@@ -1,3 +1,5 @@
+import os from 'node:os';
+import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env['E2E_PORT'] ?? 8090);
@@ -33,6 +35,13 @@ export default defineConfig({
     url: `http://localhost:${port}/api/ready`,
     timeout: 120_000,
     reuseExistingServer: false,
-    env: { PORT: String(port), DATA_DIR: '../.data/e2e', LOG_LEVEL: 'warn' },
+    env: {
+      PORT: String(port),
+      // A fresh embedded database for each run, outside the checkout.
+      DATA_DIR: path.join(os.tmpdir(), `ums-e2e-${Date.now()}`),
+      LOG_LEVEL: 'warn',
+      DEMO_ADMIN_PASSWORD: 'Admin-Demo-2026',
+      DEMO_MEMBER_PASSWORD: 'Member-Demo-2026',
+    },
   },
 });

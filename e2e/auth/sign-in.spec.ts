@@ -1,0 +1,38 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { expect, test } from '@playwright/test';
+
+/** Starts an authorization-code + PKCE request as the web app will. */
+function authorizePath(baseURL: string) {
+  const verifier = randomBytes(32).toString('base64url');
+  const params = new URLSearchParams({
+    client_id: 'ums-web',
+    response_type: 'code',
+    redirect_uri: `${baseURL}/auth/callback`,
+    scope: 'openid email phone profile',
+    state: 'e2e-state',
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
+  });
+  return `/oidc/auth?${params}`;
+}
+
+test('the embedded provider signs the demo member in and returns a code to the web app', async ({ page, baseURL }) => {
+  await page.goto(authorizePath(baseURL!));
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  await page.screenshot({ path: '../test-results/sign-in-page.png', fullPage: true });
+  await page.getByLabel('Email').fill('member@example.com');
+  await page.getByLabel('Password').fill('Member-Demo-2026');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/auth\/callback\?code=/);
+  expect(new URL(page.url()).searchParams.get('state')).toBe('e2e-state');
+});
+
+test('a wrong password shows one message that does not say which part was wrong', async ({ page, baseURL }) => {
+  await page.goto(authorizePath(baseURL!));
+  await page.getByLabel('Email').fill('member@example.com');
+  await page.getByLabel('Password').fill('Not-The-Password-1');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('alert')).toHaveText('The email or password is incorrect.');
+  await expect(page.getByLabel('Email')).toHaveValue('member@example.com');
+  await page.screenshot({ path: '../test-results/sign-in-error.png', fullPage: true });
+});
