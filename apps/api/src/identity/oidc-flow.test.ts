@@ -20,7 +20,7 @@ const config = loadConfig(
   { PORT: String(port), PUBLIC_URL: base, HOST: '127.0.0.1' },
   { catalogFile: paths.catalogFile },
 );
-const app = await buildApp({ config, db: database.db, embeddedIdentity: true, logger: false });
+let app = await buildApp({ config, db: database.db, embeddedIdentity: true, logger: false });
 await app.listen({ port, host: '127.0.0.1' });
 afterAll(() => app.close());
 await createAccountService({ db: database.db }).add({
@@ -167,6 +167,27 @@ describe('embedded OpenID provider', () => {
     );
     expect(logout.status).toBe(200);
     expect(await logout.text()).toContain('Sign out');
+  });
+
+  it('signs nobody out on restart: keys, grants and refresh tokens live in PostgreSQL', async () => {
+    const { verifier, challenge } = pkce();
+    const { code } = await signIn(browser(), challenge);
+    const tokens = await token({
+      grant_type: 'authorization_code',
+      code: code!,
+      redirect_uri: REDIRECT,
+      code_verifier: verifier,
+    });
+    await app.close();
+    app = await buildApp({ config, db: database.db, embeddedIdentity: true, logger: false });
+    await app.listen({ port, host: '127.0.0.1' });
+    // The access token from before the restart still verifies, and the refresh token still works.
+    const api = await fetch(`${base}/api/test/auth`, {
+      headers: { authorization: `Bearer ${tokens.body['access_token']}` },
+    });
+    expect(api.status).toBe(200);
+    const refreshed = await token({ grant_type: 'refresh_token', refresh_token: tokens.body['refresh_token']! });
+    expect(refreshed.status).toBe(200);
   });
 
   it('refuses bad credentials without saying which part was wrong', async () => {
