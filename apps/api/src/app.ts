@@ -12,6 +12,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { createLocalJWKSet, type JWTVerifyGetKey } from 'jose';
+import { clientConfigSchema } from '@ums/contracts';
 import { z } from 'zod';
 import type { AppConfig } from './config/env.js';
 import type { Database } from './db/client.js';
@@ -116,6 +117,29 @@ export async function buildApp(options: AppOptions) {
       response: { 200: z.object({ status: z.literal('ok') }) },
     },
     handler: async () => ({ status: 'ok' as const }),
+  });
+  app.get('/api/config', {
+    config: { policy: 'public' },
+    schema: {
+      tags: ['system'],
+      summary: "The web app's run-time configuration",
+      response: { 200: clientConfigSchema },
+    },
+    handler: async (_request, reply) => {
+      reply.header('cache-control', 'no-cache');
+      return {
+        authority: config.auth.issuer,
+        clientId: config.auth.clientId,
+        scope: 'openid email phone profile',
+        redirectPath: '/auth/callback',
+        silentRenewPath: '/auth/silent-renew',
+        logoutUrl: config.auth.logoutUrl,
+        groupsClaim: config.auth.groupsClaim,
+        roleClaim: config.auth.roleClaim,
+        adminGroup: config.auth.adminGroup,
+        apiBase: '/api',
+      };
+    },
   });
   app.get('/api/ready', {
     config: { policy: 'public' },

@@ -43,6 +43,7 @@ const config = {
   embedded: false,
   provider: 'oidc' as const,
   cognitoEndpoint: undefined,
+  logoutUrl: '',
   issuer,
   jwksUri: undefined,
   audience: AUDIENCE,

@@ -230,6 +230,18 @@ describe('member account', () => {
     });
   });
 
+  it('serves the web app its configuration without a token', async () => {
+    const response = await ctx.app.inject({ url: '/api/config' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      authority: 'http://localhost:8080/oidc',
+      clientId: 'ums-web',
+      scope: 'openid email phone profile',
+      logoutUrl: 'http://localhost:8080/oidc/session/end?client_id={clientId}&post_logout_redirect_uri={returnTo}',
+      groupsClaim: 'groups',
+    });
+  });
+
   it('answers autologin, the auth check, health and readiness', async () => {
     expect((await call('GET', '/api/autologin', MEMBER)).body.data).toEqual([
       { url: 'https://store.example.com/login' },

@@ -2,3 +2,4 @@ export * from './common.js';
 export * from './entities.js';
 export * from './envelope.js';
 export * from './password-policy.js';
+export * from './client-config.js';

@@ -29,6 +29,10 @@ const envSchema = z.object({
   AUTH_ISSUER: url.optional(),
   AUTH_PROVIDER: z.enum(['embedded', 'cognito', 'oidc'], { error: 'must be embedded, cognito or oidc' }).optional(),
   COGNITO_ENDPOINT: url.optional(),
+  AUTH_LOGOUT_URL: z
+    .string()
+    .regex(/^https?:\/\/\S+$/, 'must be an absolute URL; {clientId} and {returnTo} are filled in')
+    .optional(),
   AUTH_JWKS_URI: url.optional(),
   AUTH_AUDIENCE: z.string().min(1).optional(),
   AUTH_CLIENT_ID: z.string().min(1).default('ums-web'),
@@ -64,6 +68,8 @@ export interface AppConfig {
     provider: 'embedded' | 'cognito' | 'oidc';
     /** Cognito's API endpoint, derived from the issuer unless COGNITO_ENDPOINT is set. */
     cognitoEndpoint: string | undefined;
+    /** The provider's logout address; {clientId} and {returnTo} are filled in by the web app. */
+    logoutUrl: string;
     issuer: string;
     jwksUri: string | undefined;
     audience: string;
@@ -115,6 +121,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { cat
       jwksUri: e.AUTH_JWKS_URI,
       audience: e.AUTH_AUDIENCE ?? `${publicUrl}/api`,
       clientId: e.AUTH_CLIENT_ID,
+      logoutUrl:
+        e.AUTH_LOGOUT_URL ??
+        `${(e.AUTH_ISSUER ?? `${publicUrl}/oidc`).replace(/\/+$/, '')}/session/end?client_id={clientId}&post_logout_redirect_uri={returnTo}`,
       groupsClaim: e.AUTH_GROUPS_CLAIM,
       roleClaim: e.AUTH_ROLE_CLAIM,
       adminGroup: e.AUTH_ADMIN_GROUP,
