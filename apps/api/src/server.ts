@@ -48,6 +48,10 @@ async function main() {
   log(`UMS is running at ${config.publicUrl}`);
   log(`API documentation: ${config.publicUrl}/api/docs`);
   log(`Database: ${database.embedded ? `embedded PostgreSQL in ${config.dataDir}` : 'DATABASE_URL'}`);
+  if (config.auth.embedded && !demoAccounts) {
+    log('Sign in with an account of the embedded provider (`npm run cli -- users list`);');
+    log('set a forgotten password with `npm run cli -- users set-password --email E --password P`.');
+  }
   if (demoAccounts) {
     // Shown once, on the first start: the passwords are stored only as hashes.
     log('Demo accounts created (shown only now; change them with `npm run cli -- users set-password`):');
