@@ -19,6 +19,14 @@ function authorizePath(baseURL: string) {
 test('the embedded provider signs the demo member in and returns a code to the web app', async ({ page, baseURL }) => {
   await page.goto(authorizePath(baseURL!));
   await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  // The brand fonts are served by the product itself.
+  const loaded = (family: string) =>
+    page.evaluate(
+      (name) => [...document.fonts].some((f) => f.family.replaceAll('"', '') === name && f.status === 'loaded'),
+      family,
+    );
+  await expect.poll(() => loaded('Antonio')).toBe(true);
+  await expect.poll(() => loaded('Figtree')).toBe(true);
   await page.screenshot({ path: '../test-results/sign-in-page.png', fullPage: true });
   await page.getByLabel('Email').fill('member@example.com');
   await page.getByLabel('Password').fill('Member-Demo-2026');

@@ -2,7 +2,20 @@
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
 
+/** Font files served by the provider itself (no font CDN). */
+export const FONT_FILES = [
+  'figtree-latin-400-normal.woff2',
+  'figtree-latin-600-normal.woff2',
+  'antonio-latin-600-normal.woff2',
+] as const;
+
 const STYLE = `
+  @font-face { font-family: Figtree; font-weight: 400; font-display: swap;
+    src: url(/oidc-assets/figtree-latin-400-normal.woff2) format("woff2"); }
+  @font-face { font-family: Figtree; font-weight: 600; font-display: swap;
+    src: url(/oidc-assets/figtree-latin-600-normal.woff2) format("woff2"); }
+  @font-face { font-family: Antonio; font-weight: 600; font-display: swap;
+    src: url(/oidc-assets/antonio-latin-600-normal.woff2) format("woff2"); }
   :root { color-scheme: light; }
   body { margin: 0; min-height: 100vh; display: grid; place-items: center; background: #f6efe9;
     font-family: Figtree, "Segoe UI", system-ui, sans-serif; color: #2b1d14; }

@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import type { FastifyInstance } from 'fastify';
 import Provider, { type Configuration } from 'oidc-provider';
 import type { AppConfig } from '../config/env.js';
@@ -5,7 +7,7 @@ import type { Database } from '../db/client.js';
 import { createAccountService } from './accounts.service.js';
 import { postgresAdapterFactory } from './oidc-adapter.js';
 import { loadProviderKeys } from './oidc-keys.js';
-import { page, SIGN_IN_ERROR, signInPage, TOO_MANY_ATTEMPTS } from './pages.js';
+import { FONT_FILES, page, SIGN_IN_ERROR, signInPage, TOO_MANY_ATTEMPTS } from './pages.js';
 
 export const SCOPES = ['openid', 'email', 'phone', 'profile'];
 const MAX_FAILURES = 5;
@@ -168,6 +170,17 @@ export async function registerEmbeddedProvider(app: FastifyInstance, config: App
     raw.originalUrl = url;
     raw.url = url.slice(mount.length) || '/';
     void callback(raw, reply.raw);
+  });
+
+  const require = createRequire(import.meta.url);
+  const fontPath = (file: string) => require.resolve(`@fontsource/${file.split('-')[0]}/files/${file}`);
+  app.get('/oidc-assets/:file', { config: { policy: 'public' }, schema: { hide: true } }, async (request, reply) => {
+    const { file } = request.params as { file: string };
+    if (!(FONT_FILES as readonly string[]).includes(file)) return reply.callNotFound();
+    return reply
+      .type('font/woff2')
+      .header('cache-control', 'public, max-age=31536000, immutable')
+      .send(await readFile(fontPath(file)));
   });
 
   await app.register(async (scope) => {
