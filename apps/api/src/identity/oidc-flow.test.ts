@@ -27,6 +27,8 @@ await createAccountService({ db: database.db }).add({
   email: 'flow@example.com',
   password: 'Flow-Pass-42',
   admin: true,
+  firstName: 'Flo',
+  lastName: 'Wright',
 });
 
 const REDIRECT = `${base}/auth/callback`;
@@ -129,7 +131,13 @@ describe('embedded OpenID provider', () => {
       'custom:role': 'admin',
     });
     const idClaims = JSON.parse(Buffer.from(tokens.body['id_token']!.split('.')[1]!, 'base64url').toString());
-    expect(idClaims).toMatchObject({ email: 'flow@example.com', groups: ['Admin'] });
+    expect(idClaims).toMatchObject({
+      email: 'flow@example.com',
+      groups: ['Admin'],
+      given_name: 'Flo',
+      family_name: 'Wright',
+      name: 'Flo Wright',
+    });
 
     const api = await fetch(`${base}/api/test/auth`, {
       headers: { authorization: `Bearer ${tokens.body['access_token']}` },
