@@ -1,11 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { check, integer, numeric, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { timestamps } from './columns.js';
 
 const money = (name: string) => numeric(name, { precision: 10, scale: 2 });
-const timestamps = {
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-};
 
 export const products = pgTable(
   'products',

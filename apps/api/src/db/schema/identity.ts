@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { check, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { timestamps } from './columns.js';
 
 /** Accounts of the embedded identity provider. */
 export const accounts = pgTable(
@@ -16,8 +17,7 @@ export const accounts = pgTable(
     firstName: text('first_name'),
     lastName: text('last_name'),
     phoneNumber: text('phone_number'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    ...timestamps,
   },
   (t) => [
     uniqueIndex('accounts_email_lower_idx').on(sql`lower(${t.email})`),

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { check, date, index, integer, numeric, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { timestamps } from './columns.js';
 import { products } from './catalog.js';
 
 /** A member's own details, keyed by the identity provider's subject. */
@@ -18,8 +19,7 @@ export const userDetails = pgTable(
     countryRegion: text('country_region'),
     stateProvince: text('state_province'),
     postalCode: text('postal_code'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    ...timestamps,
   },
   (t) => [
     check('user_details_biological_sex', sql`${t.biologicalSex} is null or ${t.biologicalSex} in ('Male', 'Female')`),
