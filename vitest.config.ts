@@ -24,6 +24,13 @@ export default defineConfig({
           include: ['src/**/*.test.ts'],
         },
       },
+      {
+        test: {
+          name: 'web',
+          root: './apps/web',
+          include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
+        },
+      },
       api('api', 'embedded'),
       // The same suite against another PostgreSQL server when TEST_DATABASE_URL names one.
       ...(process.env['TEST_DATABASE_URL'] ? [api('api-external', 'external')] : []),

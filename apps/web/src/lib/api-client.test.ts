@@ -1,0 +1,110 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  API_MESSAGES,
+  ApiError,
+  createApiClient,
+  errorMessage,
+  listOf,
+  waitForApiClient,
+  type ApiClient,
+} from './api-client.js';
+
+function clientAnswering(status: number, body: string, token: string | null = 'tok') {
+  const calls: { url: string; init: RequestInit }[] = [];
+  const fetchStub = (async (url: string, init: RequestInit) => {
+    calls.push({ url, init });
+    return new Response(body || null, { status });
+  }) as unknown as typeof fetch;
+  return { client: createApiClient({ baseUrl: '/api', getToken: () => token, fetch: fetchStub }), calls };
+}
+
+async function failure(status: number, body: string) {
+  const { client } = clientAnswering(status, body);
+  return client.get('/x').then(
+    () => {
+      throw new Error('expected a failure');
+    },
+    (error: ApiError) => error,
+  );
+}
+
+describe('api client', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('sends the bearer token and JSON headers, and the body for POST, PUT and DELETE', async () => {
+    const { client, calls } = clientAnswering(200, '{"isError":false,"message":"","data":[]}');
+    await client.post('/membership', { name: 'A' });
+    await client.delete('/promotionalProduct', { productId: 1, membershipId: 2 });
+    expect(calls[0]!.url).toBe('/api/membership');
+    expect(calls[0]!.init).toMatchObject({
+      method: 'POST',
+      headers: { Authorization: 'Bearer tok', 'Content-Type': 'application/json' },
+      body: '{"name":"A"}',
+    });
+    expect(calls[1]!.init).toMatchObject({ method: 'DELETE', body: '{"productId":1,"membershipId":2}' });
+  });
+
+  it('answers null for a DELETE without a JSON body', async () => {
+    expect(await clientAnswering(200, '').client.delete('/UserSubscriptions/1')).toBeNull();
+  });
+
+  it('follows the SPEC section 8 message order for non-OK answers', async () => {
+    const cases: [number, string, string][] = [
+      [400, '{"isError":true,"message":"Name is required","data":[]}', 'Name is required'],
+      [400, '{"isError":true,"message":"","data":[]}', 'API request failed'],
+      [409, '{"message":"Already there"}', 'Already there'],
+      [
+        400,
+        '{"errors":{"name":["Name is required"],"productId":["Product is required","Bad"]}}',
+        'Name is required. Product is required. Bad',
+      ],
+      [404, '{"title":"Not Found","detail":"No membership 7"}', 'Not Found: No membership 7'],
+      [404, '{"title":"Not Found"}', 'Not Found'],
+      [502, 'Bad gateway from the proxy', 'Bad gateway from the proxy'],
+      [503, '', 'HTTP error! status: 503'],
+      [500, '{}', 'HTTP error! status: 500'],
+    ];
+    for (const [status, body, message] of cases) {
+      const error = await failure(status, body);
+      expect(error, body).toBeInstanceOf(ApiError);
+      expect(error.message, body).toBe(message);
+      expect(error.status, body).toBe(status);
+    }
+    expect(errorMessage(418, undefined, '')).toBe(API_MESSAGES.httpError(418));
+  });
+
+  it('raises an OK answer whose envelope says isError', async () => {
+    const { client } = clientAnswering(200, '{"isError":true,"message":"","data":[]}');
+    await expect(client.get('/x')).rejects.toThrow('API request failed');
+  });
+
+  it('is unusable before authentication has completed', async () => {
+    await expect(clientAnswering(200, '{}', null).client.get('/x')).rejects.toThrow(
+      'API client not initialized. Please wait for authentication to complete.',
+    );
+  });
+
+  it('lists envelope data, and warns and answers [] for an unexpected shape', () => {
+    expect(listOf({ isError: false, message: '', data: [1] })).toEqual([1]);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    expect(listOf({ items: [] })).toEqual([]);
+    expect(warn).toHaveBeenCalled();
+    warn.mockRestore();
+  });
+
+  it('waits up to 50 x 100 ms for the client, then gives up with the fallback text', async () => {
+    vi.useFakeTimers();
+    let client: ApiClient | null = null;
+    const ready = waitForApiClient(() => client);
+    // The 50th try is at 4900 ms.
+    await vi.advanceTimersByTimeAsync(4850);
+    client = clientAnswering(200, '{}').client;
+    await vi.advanceTimersByTimeAsync(100);
+    await expect(ready).resolves.toBe(client);
+
+    const never = waitForApiClient(() => null);
+    const outcome = expect(never).rejects.toThrow('Unable to initialize API connection');
+    await vi.advanceTimersByTimeAsync(5000);
+    await outcome;
+  });
+});

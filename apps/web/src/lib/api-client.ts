@@ -1,0 +1,109 @@
+import { envelopeFirst, envelopeList } from '@ums/contracts';
+
+export const API_MESSAGES = {
+  notInitialized: 'API client not initialized. Please wait for authentication to complete.',
+  requestFailed: 'API request failed',
+  unableToInitialize: 'Unable to initialize API connection',
+  httpError: (status: number) => `HTTP error! status: ${status}`,
+} as const;
+
+/** A non-OK answer or an error envelope: carries the status and the message a person may read. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const text = (value: unknown) => (typeof value === 'string' ? value : '');
+
+function flattenErrors(errors: unknown): string[] {
+  if (typeof errors === 'string') return [errors];
+  if (Array.isArray(errors)) return errors.flatMap(flattenErrors);
+  if (isObject(errors)) return Object.values(errors).flatMap(flattenErrors);
+  return [];
+}
+
+/** The message for a non-OK answer, in the order of SPEC section 8. */
+export function errorMessage(status: number, body: unknown, rawText: string): string {
+  if (isObject(body)) {
+    if ('isError' in body && 'message' in body) return text(body['message']) || API_MESSAGES.requestFailed;
+    if (text(body['message'])) return text(body['message']);
+    const validation = flattenErrors(body['errors']);
+    if (validation.length > 0) return validation.join('. ');
+    if (text(body['title']))
+      return text(body['detail']) ? `${text(body['title'])}: ${text(body['detail'])}` : text(body['title']);
+  }
+  if (body === undefined && rawText.trim()) return rawText.trim();
+  return API_MESSAGES.httpError(status);
+}
+
+export interface ApiClientOptions {
+  baseUrl: string;
+  /** The current access token; the client is unusable without one. */
+  getToken: () => string | null | undefined;
+  fetch?: typeof fetch;
+}
+
+export function createApiClient({ baseUrl, getToken, fetch: fetchImpl = fetch }: ApiClientOptions) {
+  async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const token = getToken();
+    if (!token) throw new Error(API_MESSAGES.notInitialized);
+    const response = await fetchImpl(`${baseUrl}${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const raw = await response.text();
+    let parsed: unknown;
+    try {
+      parsed = raw ? JSON.parse(raw) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    if (!response.ok) throw new ApiError(response.status, errorMessage(response.status, parsed, raw));
+    if (isObject(parsed) && parsed['isError'] === true) {
+      throw new ApiError(response.status, text(parsed['message']) || API_MESSAGES.requestFailed);
+    }
+    // DELETE answers may have no JSON body.
+    return (parsed === undefined ? null : parsed) as T;
+  }
+  return {
+    get: <T>(path: string) => request<T>('GET', path),
+    post: <T>(path: string, body: unknown) => request<T>('POST', path, body),
+    put: <T>(path: string, body: unknown) => request<T>('PUT', path, body),
+    delete: <T>(path: string, body?: unknown) => request<T>('DELETE', path, body),
+  };
+}
+
+export type ApiClient = ReturnType<typeof createApiClient>;
+
+/** The data array of an envelope; an unexpected shape gives an empty list and a console warning. */
+export function listOf<T>(answer: unknown): T[] {
+  if (!isObject(answer) || !Array.isArray(answer['data'])) {
+    console.warn('Unexpected API response shape', answer);
+    return [];
+  }
+  return envelopeList<T>(answer);
+}
+
+export const firstOf = <T>(answer: unknown): T | null => envelopeFirst<T>(answer);
+
+export const READINESS_TRIES = 50;
+export const READINESS_INTERVAL_MS = 100;
+
+/** Waits up to 50 x 100 ms for the client to become usable (authentication finished). */
+export async function waitForApiClient(current: () => ApiClient | null): Promise<ApiClient> {
+  for (let attempt = 0; attempt < READINESS_TRIES; attempt++) {
+    const client = current();
+    if (client) return client;
+    await new Promise((resolve) => setTimeout(resolve, READINESS_INTERVAL_MS));
+  }
+  throw new Error(API_MESSAGES.unableToInitialize);
+}
