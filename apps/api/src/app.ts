@@ -172,6 +172,7 @@ export async function buildApp(options: AppOptions) {
   }
   if (options.webRoot && existsSync(options.webRoot)) {
     const webRoot = options.webRoot;
+    // wildcard: false registers one route per built file; everything else falls through to index.html.
     await app.register(fastifyStatic, { root: webRoot, prefix: '/', wildcard: false, index: false });
     // The single-page app answers every other GET that is not under /api.
     app.get('/*', { config: { policy: 'public' }, schema: { hide: true } }, (request, reply) => {
@@ -180,8 +181,6 @@ export async function buildApp(options: AppOptions) {
           .status(404)
           .send({ isError: true, message: `No such address: GET ${request.url.split('?')[0]}`, data: [] });
       }
-      const file = request.url.split('?')[0]!.replace(/^\/+/, '');
-      if (file && existsSync(`${webRoot}/${file}`) && !file.includes('..')) return reply.sendFile(file);
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     });
   }

@@ -192,9 +192,8 @@ export async function registerEmbeddedProvider(app: FastifyInstance, config: App
       const details = await provider.interactionDetails(request.raw, reply.raw);
       if (details.prompt.name !== 'login') {
         // Consent is granted by loadExistingGrant; anything else just continues.
-        return provider
-          .interactionFinished(request.raw, reply.raw, {}, { mergeWithLastSubmission: true })
-          .then(() => reply.hijack());
+        reply.hijack();
+        return provider.interactionFinished(request.raw, reply.raw, {}, { mergeWithLastSubmission: true });
       }
       return reply
         .type('text/html')

@@ -13,5 +13,3 @@ export function answers<T extends z.ZodType>(item: T, status: 200 | 201 = 200) {
     '5xx': typeof errorEnvelopeSchema;
   };
 }
-
-export const emptyItem = z.never();

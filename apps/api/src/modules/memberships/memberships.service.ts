@@ -79,7 +79,7 @@ export function createMembershipService({ db }: { db: Database }) {
     return toMembership(row as MembershipRow);
   }
 
-  async function assertProductsExist(tx: Tx, ids: number[]) {
+  async function assertProductsExist(tx: Tx | Database, ids: number[]) {
     const unique = [...new Set(ids)];
     const found = await tx.select({ id: products.productId }).from(products).where(inArray(products.productId, unique));
     const missing = unique.filter((id) => !found.some((f) => f.id === id));
@@ -87,7 +87,7 @@ export function createMembershipService({ db }: { db: Database }) {
       throw badRequest(`Unknown product ids: ${missing.join(', ')}`, { productId: ['Product does not exist'] });
   }
 
-  async function assertMembershipsExist(tx: Tx, ids: number[]) {
+  async function assertMembershipsExist(tx: Tx | Database, ids: number[]) {
     const unique = [...new Set(ids)];
     const found = await tx
       .select({ id: memberships.membershipId })
@@ -145,7 +145,7 @@ export function createMembershipService({ db }: { db: Database }) {
     },
 
     async listPromotional(membershipId?: number): Promise<PromotionalProduct[]> {
-      if (membershipId !== undefined) await assertMembershipsExist(db as unknown as Tx, [membershipId]);
+      if (membershipId !== undefined) await assertMembershipsExist(db, [membershipId]);
       const rows = await db
         .select({
           productId: promotionalProducts.productId,
