@@ -45,6 +45,9 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
+/** Origins the browser may reach besides ours: the analytics sink and companion apps' logout pages. */
+const origins = (urls: string[]) => urls.map((url) => new URL(url).origin);
+
 export async function buildApp(options: AppOptions) {
   const { config, db } = options;
   const app = Fastify({
@@ -67,8 +70,8 @@ export async function buildApp(options: AppOptions) {
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'https:'],
         fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'", 'https:'],
-        frameSrc: ["'self'", 'https:'],
+        connectSrc: ["'self'", 'https:', ...origins(config.web.analyticsUrl ? [config.web.analyticsUrl] : [])],
+        frameSrc: ["'self'", 'https:', ...origins(config.web.companionApps.map((app) => app.logoutUrl))],
         objectSrc: ["'none'"],
         baseUri: ["'none'"],
         formAction: ["'self'", 'https:'],
@@ -138,6 +141,9 @@ export async function buildApp(options: AppOptions) {
         roleClaim: config.auth.roleClaim,
         adminGroup: config.auth.adminGroup,
         apiBase: '/api',
+        analyticsUrl: config.web.analyticsUrl,
+        companionApps: config.web.companionApps,
+        company: config.web.company,
       };
     },
   });

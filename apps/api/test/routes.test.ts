@@ -237,8 +237,12 @@ describe('member account', () => {
       authority: 'http://localhost:8080/oidc',
       clientId: 'ums-web',
       scope: 'openid email phone profile',
-      logoutUrl: 'http://localhost:8080/oidc/session/end?client_id={clientId}&post_logout_redirect_uri={returnTo}',
+      logoutUrl:
+        'http://localhost:8080/oidc/session/end?client_id={clientId}&post_logout_redirect_uri={returnTo}&id_token_hint={idTokenHint}',
       groupsClaim: 'groups',
+      analyticsUrl: null,
+      companionApps: [],
+      company: { name: 'UMS Health', termsUrl: '/legal/terms.html', privacyUrl: '/legal/privacy.html' },
     });
   });
 

@@ -1,5 +1,9 @@
 import { z } from 'zod';
 
+/** A companion website signed out through a hidden frame on the logout screen. */
+export const companionAppSchema = z.object({ name: z.string().min(1), logoutUrl: z.url() });
+export type CompanionApp = z.infer<typeof companionAppSchema>;
+
 /** What the web app needs to know at run time: one build serves every environment. */
 export const clientConfigSchema = z.object({
   authority: z.string(),
@@ -7,11 +11,15 @@ export const clientConfigSchema = z.object({
   scope: z.string(),
   redirectPath: z.string(),
   silentRenewPath: z.string(),
-  /** Logout address form with {clientId} and {returnTo} placeholders. */
+  /** Logout address form with {clientId}, {returnTo} and optionally {idTokenHint} placeholders. */
   logoutUrl: z.string(),
   groupsClaim: z.string(),
   roleClaim: z.string(),
   adminGroup: z.string(),
   apiBase: z.string(),
+  /** Where page views are sent; null sends nothing anywhere. */
+  analyticsUrl: z.string().nullable(),
+  companionApps: z.array(companionAppSchema),
+  company: z.object({ name: z.string(), termsUrl: z.string(), privacyUrl: z.string() }),
 });
 export type ClientConfig = z.infer<typeof clientConfigSchema>;

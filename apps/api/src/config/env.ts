@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { passwordProblemText } from '@ums/contracts';
+import { companionAppSchema, passwordProblemText, type CompanionApp } from '@ums/contracts';
 import { z } from 'zod';
 
 const port = z.coerce
@@ -31,7 +31,7 @@ const envSchema = z.object({
   COGNITO_ENDPOINT: url.optional(),
   AUTH_LOGOUT_URL: z
     .string()
-    .regex(/^https?:\/\/\S+$/, 'must be an absolute URL; {clientId} and {returnTo} are filled in')
+    .regex(/^https?:\/\/\S+$/, 'must be an absolute URL; {clientId}, {returnTo} and {idTokenHint} are filled in')
     .optional(),
   AUTH_JWKS_URI: url.optional(),
   AUTH_AUDIENCE: z.string().min(1).optional(),
@@ -51,6 +51,30 @@ const envSchema = z.object({
     .transform((v) => v === 'true'),
   DEMO_ADMIN_PASSWORD: policyPassword.optional(),
   DEMO_MEMBER_PASSWORD: policyPassword.optional(),
+  ANALYTICS_URL: url.optional(),
+  LOGOUT_COMPANION_APPS: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (!value?.trim()) return [];
+      try {
+        const parsed = z.array(companionAppSchema).safeParse(JSON.parse(value));
+        if (parsed.success) return parsed.data;
+      } catch {
+        // reported below
+      }
+      ctx.addIssue({ code: 'custom', message: 'must be a JSON array of {"name": "...", "logoutUrl": "https://..."}' });
+      return z.NEVER;
+    }),
+  COMPANY_NAME: z.string().trim().min(1, 'must not be empty').default('UMS Health'),
+  TERMS_URL: z
+    .string()
+    .regex(/^(https?:\/\/|\/)\S*$/, 'must be an absolute URL or a path starting with /')
+    .default('/legal/terms.html'),
+  PRIVACY_URL: z
+    .string()
+    .regex(/^(https?:\/\/|\/)\S*$/, 'must be an absolute URL or a path starting with /')
+    .default('/legal/privacy.html'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -68,7 +92,7 @@ export interface AppConfig {
     provider: 'embedded' | 'cognito' | 'oidc';
     /** Cognito's API endpoint, derived from the issuer unless COGNITO_ENDPOINT is set. */
     cognitoEndpoint: string | undefined;
-    /** The provider's logout address; {clientId} and {returnTo} are filled in by the web app. */
+    /** The provider's logout address; {clientId}, {returnTo} and {idTokenHint} are filled in by the web app. */
     logoutUrl: string;
     issuer: string;
     jwksUri: string | undefined;
@@ -77,6 +101,11 @@ export interface AppConfig {
     groupsClaim: string;
     roleClaim: string;
     adminGroup: string;
+  };
+  web: {
+    analyticsUrl: string | null;
+    companionApps: CompanionApp[];
+    company: { name: string; termsUrl: string; privacyUrl: string };
   };
   bodyLimit: number;
   trustProxy: boolean;
@@ -123,10 +152,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { cat
       clientId: e.AUTH_CLIENT_ID,
       logoutUrl:
         e.AUTH_LOGOUT_URL ??
-        `${(e.AUTH_ISSUER ?? `${publicUrl}/oidc`).replace(/\/+$/, '')}/session/end?client_id={clientId}&post_logout_redirect_uri={returnTo}`,
+        `${(e.AUTH_ISSUER ?? `${publicUrl}/oidc`).replace(/\/+$/, '')}/session/end?client_id={clientId}&post_logout_redirect_uri={returnTo}&id_token_hint={idTokenHint}`,
       groupsClaim: e.AUTH_GROUPS_CLAIM,
       roleClaim: e.AUTH_ROLE_CLAIM,
       adminGroup: e.AUTH_ADMIN_GROUP,
+    },
+    web: {
+      analyticsUrl: e.ANALYTICS_URL ?? null,
+      companionApps: e.LOGOUT_COMPANION_APPS,
+      company: { name: e.COMPANY_NAME, termsUrl: e.TERMS_URL, privacyUrl: e.PRIVACY_URL },
     },
     bodyLimit: e.BODY_LIMIT,
     trustProxy: e.TRUST_PROXY,

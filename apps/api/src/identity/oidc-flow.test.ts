@@ -137,6 +137,8 @@ describe('embedded OpenID provider', () => {
       given_name: 'Flo',
       family_name: 'Wright',
       name: 'Flo Wright',
+      // The web app reports the role to analytics from the ID token.
+      'custom:role': 'admin',
     });
 
     const api = await fetch(`${base}/api/test/auth`, {
@@ -174,7 +176,21 @@ describe('embedded OpenID provider', () => {
       `${base}/oidc/session/end?client_id=ums-web&post_logout_redirect_uri=${encodeURIComponent(`${base}/logout-complete`)}`,
     );
     expect(logout.status).toBe(200);
-    expect(await logout.text()).toContain('Sign out');
+    const asked = await logout.text();
+    expect(asked).toContain('Do you want to sign out of your membership account?');
+    expect(asked).not.toContain('sign-out.js');
+
+    // With the app's own ID token as hint the form confirms itself through a script file (no inline script).
+    const hinted = await go(
+      `${base}/oidc/session/end?client_id=ums-web&post_logout_redirect_uri=${encodeURIComponent(`${base}/`)}&id_token_hint=${tokens.body['id_token']}`,
+    );
+    expect(hinted.status).toBe(200);
+    const auto = await hinted.text();
+    expect(auto).toContain('Signing you out...');
+    expect(auto).toContain('<script src="/oidc-assets/sign-out.js"></script>');
+    const script = await fetch(`${base}/oidc-assets/sign-out.js`);
+    expect(script.headers.get('content-type')).toContain('javascript');
+    expect(await script.text()).toContain("getElementById('op.logoutForm')");
   });
 
   it('signs nobody out on restart: keys, grants and refresh tokens live in PostgreSQL', async () => {

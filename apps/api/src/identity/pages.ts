@@ -39,6 +39,12 @@ export function page(title: string, body: string): string {
 <body><main>${body}</main></body></html>`;
 }
 
+/** Confirms the sign-out form the provider rendered; a file because the CSP allows no inline script. */
+export const SIGN_OUT_SCRIPT = 'sign-out.js';
+export const SIGN_OUT_SCRIPT_SOURCE = `const form = document.getElementById('op.logoutForm');
+if (form) form.requestSubmit(form.querySelector('button[name="logout"]'));
+`;
+
 export const SIGN_IN_ERROR = 'The email or password is incorrect.';
 export const TOO_MANY_ATTEMPTS = 'Too many sign-in attempts. Please wait a few minutes and try again.';
 

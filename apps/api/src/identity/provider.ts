@@ -7,7 +7,15 @@ import type { Database } from '../db/client.js';
 import { createAccountService } from './accounts.service.js';
 import { postgresAdapterFactory } from './oidc-adapter.js';
 import { loadProviderKeys } from './oidc-keys.js';
-import { FONT_FILES, page, SIGN_IN_ERROR, signInPage, TOO_MANY_ATTEMPTS } from './pages.js';
+import {
+  FONT_FILES,
+  page,
+  SIGN_IN_ERROR,
+  SIGN_OUT_SCRIPT,
+  SIGN_OUT_SCRIPT_SOURCE,
+  signInPage,
+  TOO_MANY_ATTEMPTS,
+} from './pages.js';
 
 export const SCOPES = ['openid', 'email', 'phone', 'profile'];
 const MAX_FAILURES = 5;
@@ -49,7 +57,7 @@ export async function createEmbeddedProvider(config: AppConfig, db: Database) {
     pkce: { required: () => true },
     scopes: SCOPES,
     claims: {
-      openid: ['sub', 'groups'],
+      openid: ['sub', 'groups', config.auth.roleClaim],
       email: ['email', 'email_verified'],
       profile: ['name', 'given_name', 'family_name'],
       phone: ['phone_number'],
@@ -80,6 +88,7 @@ export async function createEmbeddedProvider(config: AppConfig, db: Database) {
           family_name: account.lastName ?? undefined,
           phone_number: account.phoneNumber ?? undefined,
           groups: account.groups,
+          [config.auth.roleClaim]: account.role,
         }),
       };
     },
@@ -125,12 +134,14 @@ export async function createEmbeddedProvider(config: AppConfig, db: Database) {
       rpInitiatedLogout: {
         enabled: true,
         logoutSource: async (ctx, form) => {
+          // A valid id_token_hint proves our own app asked (the provider checked it): no second question.
+          const hinted = Boolean(ctx.oidc.params?.['id_token_hint']);
           ctx.body = page(
             'Sign out',
-            `<h1>Sign out</h1><p>Do you want to sign out of your membership account?</p>${form.replace(
+            `<h1>Sign out</h1><p>${hinted ? 'Signing you out...' : 'Do you want to sign out of your membership account?'}</p>${form.replace(
               '</form>',
               '<button type="submit" name="logout" value="yes">Sign out</button></form>',
-            )}`,
+            )}${hinted ? `<script src="/oidc-assets/${SIGN_OUT_SCRIPT}"></script>` : ''}`,
           );
         },
         postLogoutSuccessSource: async (ctx) => {
@@ -176,6 +187,9 @@ export async function registerEmbeddedProvider(app: FastifyInstance, config: App
   const fontPath = (file: string) => require.resolve(`@fontsource/${file.split('-')[0]}/files/${file}`);
   app.get('/oidc-assets/:file', { config: { policy: 'public' }, schema: { hide: true } }, async (request, reply) => {
     const { file } = request.params as { file: string };
+    if (file === SIGN_OUT_SCRIPT) {
+      return reply.type('text/javascript').header('cache-control', 'no-cache').send(SIGN_OUT_SCRIPT_SOURCE);
+    }
     if (!(FONT_FILES as readonly string[]).includes(file)) return reply.callNotFound();
     return reply
       .type('font/woff2')
