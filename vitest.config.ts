@@ -29,6 +29,8 @@ export default defineConfig({
           name: 'web',
           root: './apps/web',
           include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
+          environment: 'jsdom',
+          setupFiles: ['./src/test/setup.ts'],
         },
       },
       api('api', 'embedded'),

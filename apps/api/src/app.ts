@@ -75,7 +75,8 @@ export async function buildApp(options: AppOptions) {
         objectSrc: ["'none'"],
         baseUri: ["'none'"],
         formAction: ["'self'", 'https:'],
-        frameAncestors: ["'none'"],
+        // Our own pages only: silent renew loads the provider and /auth/silent-renew in a hidden frame.
+        frameAncestors: ["'self'"],
       },
     },
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },

@@ -168,7 +168,7 @@ describe('security headers', () => {
       const csp = String(response.headers['content-security-policy']);
       expect(csp).toContain("object-src 'none'");
       expect(csp).toContain("base-uri 'none'");
-      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toContain("frame-ancestors 'self'");
       expect(csp).not.toContain("script-src 'self' 'unsafe-inline'");
       expect(response.headers['x-content-type-options']).toBe('nosniff');
       expect(response.headers['referrer-policy']).toBeDefined();

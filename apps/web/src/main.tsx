@@ -1,12 +1,35 @@
+import './app/fonts.js';
+import { UserManager } from 'oidc-client-ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { StatusPage } from './status-page.js';
+import { App, ThemeRoot } from './app/app.js';
+import { StatusScreen } from './components/status-screen.js';
+import { CONFIG_ERROR, loadClientConfig } from './config/env.js';
+import { userManagerSettings } from './features/auth/oidc-settings.js';
+
+async function start(root: HTMLElement) {
+  const view = createRoot(root);
+  try {
+    const config = await loadClientConfig();
+    if (window.location.pathname === config.silentRenewPath) {
+      // Inside the provider's hidden frame: hand the answer to the app and render nothing.
+      await new UserManager(userManagerSettings(config, window.location.origin)).signinSilentCallback();
+      return;
+    }
+    view.render(
+      <StrictMode>
+        <App config={config} />
+      </StrictMode>,
+    );
+  } catch (error) {
+    console.error(error);
+    view.render(
+      <ThemeRoot>
+        <StatusScreen spinner={false} label={CONFIG_ERROR} />
+      </ThemeRoot>,
+    );
+  }
+}
 
 const root = document.getElementById('root');
-if (root) {
-  createRoot(root).render(
-    <StrictMode>
-      <StatusPage />
-    </StrictMode>,
-  );
-}
+if (root) void start(root);

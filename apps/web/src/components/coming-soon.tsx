@@ -1,0 +1,28 @@
+import { makeStyles, Text, tokens } from '@fluentui/react-components';
+import { ClockRegular } from '@fluentui/react-icons';
+
+const useStyles = makeStyles({
+  box: {
+    display: 'grid',
+    justifyItems: 'center',
+    gap: tokens.spacingVerticalM,
+    padding: tokens.spacingVerticalXXXL,
+    textAlign: 'center',
+    color: tokens.colorNeutralForeground2,
+  },
+  icon: { fontSize: '40px', color: tokens.colorBrandForeground1 },
+});
+
+export const COMING_SOON = 'Coming soon';
+
+/** A page the SPEC announces but does not describe yet. */
+export function ComingSoon({ title }: { title: string }) {
+  const styles = useStyles();
+  return (
+    <section className={styles.box} aria-labelledby="coming-soon-title">
+      <ClockRegular className={styles.icon} aria-hidden />
+      <h1 id="coming-soon-title">{title}</h1>
+      <Text size={400}>{COMING_SOON}</Text>
+    </section>
+  );
+}

@@ -1,0 +1,26 @@
+import { makeStyles, Text, tokens } from '@fluentui/react-components';
+import { Link } from 'react-router';
+
+const useStyles = makeStyles({
+  box: { display: 'grid', justifyItems: 'center', gap: tokens.spacingVerticalM, padding: tokens.spacingVerticalXXXL },
+  link: { color: tokens.colorBrandForegroundLink },
+});
+
+export const NOT_FOUND = {
+  title: 'Page not found',
+  detail: 'There is no page at this address.',
+  home: 'Go to the start page',
+} as const;
+
+export function NotFound({ home = '/' }: { home?: string }) {
+  const styles = useStyles();
+  return (
+    <section className={styles.box}>
+      <h1>{NOT_FOUND.title}</h1>
+      <Text>{NOT_FOUND.detail}</Text>
+      <Link to={home} className={styles.link}>
+        {NOT_FOUND.home}
+      </Link>
+    </section>
+  );
+}

@@ -1,0 +1,23 @@
+/** The account page's in-page sections, in order (SPEC section 2). */
+export const ACCOUNT_SECTIONS = [
+  { id: 'personal-information', label: 'Personal Information' },
+  { id: 'login-details', label: 'Login Details' },
+  { id: 'payment-history', label: 'Payment History' },
+  { id: 'subscriptions', label: 'Subscriptions' },
+] as const;
+export type AccountSectionId = (typeof ACCOUNT_SECTIONS)[number]['id'];
+
+export const ACCOUNT_TITLE = 'My Account';
+export const ACCOUNT_NAV_LABEL = 'Account sections';
+
+export const ACCOUNT_PLACEHOLDERS = {
+  'login-details': 'Login Details',
+  'payment-information': 'Payment Information',
+  'payment-history': 'Payment History',
+  subscriptions: 'Subscriptions',
+} as const;
+
+/** Scrolls smoothly to a section, below the fixed header. */
+export function scrollToSection(id: string): void {
+  document.getElementById(id)?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+}

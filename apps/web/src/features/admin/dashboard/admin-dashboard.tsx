@@ -1,0 +1,33 @@
+import { makeStyles, Tab, TabList, Text, tokens } from '@fluentui/react-components';
+import { useState } from 'react';
+import { DASHBOARD_TEXT } from '../admin-navigation.js';
+
+const useStyles = makeStyles({
+  page: { display: 'grid', gap: tokens.spacingVerticalL },
+  subtitle: { color: tokens.colorNeutralForeground2 },
+});
+
+type DashboardTab = keyof typeof DASHBOARD_TEXT.tabs;
+
+export function AdminDashboard() {
+  const styles = useStyles();
+  const [tab, setTab] = useState<DashboardTab>('overview');
+  return (
+    <div className={styles.page}>
+      <header>
+        <h1>{DASHBOARD_TEXT.title}</h1>
+        <Text as="p" size={500} className={styles.subtitle}>
+          {DASHBOARD_TEXT.subtitle}
+        </Text>
+      </header>
+      <TabList selectedValue={tab} onTabSelect={(_, data) => setTab(data.value as DashboardTab)}>
+        {(Object.keys(DASHBOARD_TEXT.tabs) as DashboardTab[]).map((key) => (
+          <Tab key={key} value={key}>
+            {DASHBOARD_TEXT.tabs[key]}
+          </Tab>
+        ))}
+      </TabList>
+      <div role="tabpanel" aria-label={DASHBOARD_TEXT.tabs[tab]} />
+    </div>
+  );
+}

@@ -1,0 +1,41 @@
+import { makeStyles, Text, tokens } from '@fluentui/react-components';
+import { ShieldErrorRegular } from '@fluentui/react-icons';
+import type { ReactNode } from 'react';
+import { useAuth } from 'react-oidc-context';
+import { useClientConfig } from '../../app/client-config-context.js';
+import { StatusScreen } from '../../components/status-screen.js';
+import { AUTH_MESSAGES } from './auth-messages.js';
+import { isAdmin } from './oidc-settings.js';
+
+const useStyles = makeStyles({
+  denied: {
+    maxWidth: '36rem',
+    margin: '10vh auto',
+    padding: tokens.spacingHorizontalXXL,
+    display: 'flex',
+    flexDirection: 'column',
+    alignItems: 'center',
+    gap: tokens.spacingVerticalM,
+    textAlign: 'center',
+  },
+  icon: { fontSize: '48px', color: tokens.colorPaletteRedForeground1 },
+});
+
+/** The admin console's client-side gate; the API enforces the same rule on every call. */
+export function AdminGate({ children }: { children: ReactNode }) {
+  const auth = useAuth();
+  const config = useClientConfig();
+  const styles = useStyles();
+  if (!auth.user) return <StatusScreen label={AUTH_MESSAGES.loadingUser} />;
+  if (!isAdmin(auth.user.profile, config)) {
+    return (
+      <main className={styles.denied}>
+        <ShieldErrorRegular className={styles.icon} aria-hidden />
+        <h1>{AUTH_MESSAGES.accessDenied}</h1>
+        <Text>{AUTH_MESSAGES.accessDeniedFallback}</Text>
+        <Text weight="semibold">{AUTH_MESSAGES.needsGroup(config.adminGroup)}</Text>
+      </main>
+    );
+  }
+  return children;
+}

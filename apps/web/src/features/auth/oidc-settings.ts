@@ -1,0 +1,34 @@
+import { WebStorageStateStore, type UserManagerSettings } from 'oidc-client-ts';
+import type { AuthProviderProps } from 'react-oidc-context';
+import type { ClientConfig } from '../../config/env.js';
+
+/** Authorization code + PKCE against the configured provider; tokens stay in this tab's session storage. */
+export function userManagerSettings(config: ClientConfig, origin: string): UserManagerSettings {
+  return {
+    authority: config.authority,
+    client_id: config.clientId,
+    redirect_uri: `${origin}${config.redirectPath}`,
+    silent_redirect_uri: `${origin}${config.silentRenewPath}`,
+    post_logout_redirect_uri: `${origin}/`,
+    scope: config.scope,
+    response_type: 'code',
+    automaticSilentRenew: true,
+    loadUserInfo: false,
+    userStore: new WebStorageStateStore({ store: window.sessionStorage }),
+  };
+}
+
+export function oidcSettings(config: ClientConfig, origin: string): AuthProviderProps {
+  return {
+    ...userManagerSettings(config, origin),
+    // The code and state leave the address bar once used; the callback screen then routes on.
+    onSigninCallback: () => window.history.replaceState(window.history.state, '', window.location.pathname),
+  };
+}
+
+/** Whether the profile's groups claim names the admin group. */
+export function isAdmin(profile: Record<string, unknown> | undefined, config: ClientConfig): boolean {
+  const groups = profile?.[config.groupsClaim];
+  if (Array.isArray(groups)) return groups.includes(config.adminGroup);
+  return typeof groups === 'string' && groups.split(/[\s,]+/).includes(config.adminGroup);
+}

@@ -1,0 +1,21 @@
+import { useEffect } from 'react';
+import { useAuth } from 'react-oidc-context';
+import { SILENT_RENEW_RETRY_MS } from './auth-messages.js';
+
+/** oidc-client-ts renews before the access token expires; a renewal that timed out is tried again after 5 s. */
+export function useSilentRenewRetry(): void {
+  const auth = useAuth();
+  const { events, signinSilent } = auth;
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const unsubscribe = events.addSilentRenewError((error) => {
+      if (error.name !== 'ErrorTimeout') return;
+      clearTimeout(timer);
+      timer = setTimeout(() => void signinSilent(), SILENT_RENEW_RETRY_MS);
+    });
+    return () => {
+      unsubscribe();
+      clearTimeout(timer);
+    };
+  }, [events, signinSilent]);
+}

@@ -1,0 +1,34 @@
+import { createContext, useCallback, useContext, useLayoutEffect, useMemo, useState, type ReactNode } from 'react';
+import { useAuth } from 'react-oidc-context';
+import { createApiClient, waitForApiClient, type ApiClient } from './api-client.js';
+
+const ApiContext = createContext<(() => ApiClient | null) | null>(null);
+
+function tokenHolder() {
+  let token: string | null = null;
+  return {
+    get: () => token,
+    set: (next: string | null) => {
+      token = next;
+    },
+  };
+}
+
+/** Gives screens an API client that carries the current access token and is unusable before sign-in. */
+export function ApiProvider({ baseUrl, children }: { baseUrl: string; children: ReactNode }) {
+  const auth = useAuth();
+  const token = auth.user && !auth.user.expired ? auth.user.access_token : null;
+  // The client reads the token when a request is made, not during render.
+  const [session] = useState(tokenHolder);
+  useLayoutEffect(() => session.set(token), [session, token]);
+  const client = useMemo(() => createApiClient({ baseUrl, getToken: session.get }), [baseUrl, session]);
+  const current = useCallback(() => (session.get() ? client : null), [client, session]);
+  return <ApiContext.Provider value={current}>{children}</ApiContext.Provider>;
+}
+
+/** Resolves to the API client once authentication has completed (waits up to 50 x 100 ms). */
+export function useApi(): () => Promise<ApiClient> {
+  const current = useContext(ApiContext);
+  if (!current) throw new Error('useApi must be used inside ApiProvider');
+  return useCallback(() => waitForApiClient(current), [current]);
+}
