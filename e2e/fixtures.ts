@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 
 /** The demo accounts the e2e server is started with (playwright.config.ts). */
@@ -23,3 +24,12 @@ export async function visitSignedIn(page: Page, path: string, account: { email: 
 
 export const shot = (page: Page, name: string) =>
   page.screenshot({ path: `../test-results/screens/${name}.png`, fullPage: true });
+
+/**
+ * Accessibility violations on the page, as "rule: element" lines. Fluent's focus manager (tabster) adds
+ * invisible focus sentinels marked aria-hidden on purpose; they are not content and are left out.
+ */
+export async function accessibilityViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).exclude('[data-tabster-dummy]').analyze();
+  return results.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
+}

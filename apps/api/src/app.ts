@@ -85,7 +85,12 @@ export async function buildApp(options: AppOptions) {
 
   // Only JSON bodies: anything else answers 415 through the error handler.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    // The web client sends Content-Type: application/json on every call, body-less DELETEs included (SPEC 7).
+    if (body === '' && (request.method === 'DELETE' || request.method === 'GET')) return done(null, undefined);
+    return parseJson(request, String(body), done);
+  });
 
   registerErrorHandling(app);
   let keys = options.keys;

@@ -10,7 +10,8 @@ async function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, who 
   const response = await ctx.app.inject({
     method,
     url,
-    headers: { ...(await ctx.bearer(who)), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    // As the web client does: the JSON content type on every call, with or without a body.
+    headers: { ...(await ctx.bearer(who)), 'content-type': 'application/json' },
     ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
   });
   return { status: response.statusCode, body: response.json(), headers: response.headers };

@@ -152,6 +152,9 @@ describe('validation: 400 with a clear message and field errors, database unchan
     const huge = await send('POST', '/api/discountPackage', JSON.stringify({ name: 'x'.repeat(200_000) }), ADMIN);
     expect(huge.status).toBe(413);
     expect(huge.body).toMatchObject({ isError: true, message: 'The request body is too large' });
+    const empty = await send('POST', '/api/discountPackage', '', ADMIN);
+    expect(empty.status).toBe(400);
+    expect(empty.body.message).toBe('The request body is empty; send a JSON body');
     expect(await dbState()).toBe(before);
   });
 });

@@ -9,4 +9,12 @@ export const useGlobalStyles = makeStaticStyles({
   h2: { fontSize: '1.5rem' },
   h3: { fontSize: '1.2rem' },
   html: { scrollPaddingTop: '80px' },
+  '.visually-hidden': {
+    position: 'absolute',
+    width: '1px',
+    height: '1px',
+    overflow: 'hidden',
+    clip: 'rect(0 0 0 0)',
+    whiteSpace: 'nowrap',
+  },
 });

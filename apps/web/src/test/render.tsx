@@ -1,4 +1,5 @@
 import { FluentProvider } from '@fluentui/react-components';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import { User } from 'oidc-client-ts';
 import type { ReactElement } from 'react';
@@ -8,6 +9,10 @@ import { vi } from 'vitest';
 import { ClientConfigProvider } from '../app/client-config-context.js';
 import { lightTheme } from '../app/theme.js';
 import type { ClientConfig } from '../config/env.js';
+import { ApiProvider } from '../lib/api-context.js';
+
+/** Where component tests' API calls go; msw answers them. */
+export const TEST_API = 'http://localhost/api';
 
 export const testConfig: ClientConfig = {
   authority: 'http://localhost:8080/oidc',
@@ -75,7 +80,11 @@ export function renderWithProviders(
     <FluentProvider theme={lightTheme}>
       <ClientConfigProvider config={config}>
         <AuthContext.Provider value={auth}>
-          <MemoryRouter initialEntries={[path]}>{ui}</MemoryRouter>
+          <ApiProvider baseUrl={TEST_API}>
+            <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+              <MemoryRouter initialEntries={[path]}>{ui}</MemoryRouter>
+            </QueryClientProvider>
+          </ApiProvider>
         </AuthContext.Provider>
       </ClientConfigProvider>
     </FluentProvider>,

@@ -25,3 +25,10 @@ if (!window.matchMedia) {
   });
 }
 window.HTMLElement.prototype.scrollIntoView ??= function scrollIntoView() {};
+
+// jsdom has no ResizeObserver; Fluent's MessageBar measures itself with one.
+window.ResizeObserver ??= class ResizeObserver {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+};

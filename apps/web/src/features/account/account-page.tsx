@@ -1,7 +1,18 @@
 import { makeStyles, tokens } from '@fluentui/react-components';
-import { useEffect } from 'react';
+import { useEffect, type JSX } from 'react';
 import { useLocation } from 'react-router';
-import { ACCOUNT_SECTIONS, ACCOUNT_TITLE, scrollToSection } from './account-sections.js';
+import { LoginDetailsSection } from '../login-details/components/login-details-section.js';
+import { PaymentHistorySection } from '../payment-history/components/payment-history-section.js';
+import { PersonalInformationSection } from '../personal-information/components/personal-information-section.js';
+import { SubscriptionsSection } from '../subscriptions/components/subscriptions-section.js';
+import { ACCOUNT_SECTIONS, ACCOUNT_TITLE, scrollToSection, type AccountSectionId } from './account-sections.js';
+
+const sections: Record<AccountSectionId, () => JSX.Element> = {
+  'personal-information': PersonalInformationSection,
+  'login-details': LoginDetailsSection,
+  'payment-history': PaymentHistorySection,
+  subscriptions: SubscriptionsSection,
+};
 
 const useStyles = makeStyles({
   page: { maxWidth: '960px', display: 'grid', gap: tokens.spacingVerticalXXL },
@@ -18,11 +29,15 @@ export function AccountPage() {
   return (
     <div className={styles.page}>
       <h1>{ACCOUNT_TITLE}</h1>
-      {ACCOUNT_SECTIONS.map((section) => (
-        <section key={section.id} id={section.id} aria-labelledby={`${section.id}-title`} className={styles.section}>
-          <h2 id={`${section.id}-title`}>{section.label}</h2>
-        </section>
-      ))}
+      {ACCOUNT_SECTIONS.map((section) => {
+        const Content = sections[section.id];
+        return (
+          <section key={section.id} id={section.id} aria-labelledby={`${section.id}-title`} className={styles.section}>
+            <h2 id={`${section.id}-title`}>{section.label}</h2>
+            <Content />
+          </section>
+        );
+      })}
     </div>
   );
 }

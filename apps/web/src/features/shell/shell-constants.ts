@@ -1,9 +1,10 @@
-/** SPEC section 9: layout constants. */
-export const HEADER_HEIGHT = 64;
-export const DRAWER_WIDTH = 240;
-export const MOBILE_DRAWER_WIDTH = 320;
-export const MOBILE_BREAKPOINT = 768;
-export const MOBILE_QUERY = `(max-width: ${MOBILE_BREAKPOINT}px)`;
+export {
+  DRAWER_WIDTH,
+  HEADER_HEIGHT,
+  MOBILE_BREAKPOINT,
+  MOBILE_DRAWER_WIDTH,
+  MOBILE_QUERY,
+} from '../../config/layout.js';
 
 export const SHELL_MESSAGES = {
   menu: 'Menu',

@@ -16,7 +16,7 @@ export function AdminDashboard() {
     <div className={styles.page}>
       <header>
         <h1>{DASHBOARD_TEXT.title}</h1>
-        <Text as="p" size={500} className={styles.subtitle}>
+        <Text as="p" block size={500} className={styles.subtitle}>
           {DASHBOARD_TEXT.subtitle}
         </Text>
       </header>

@@ -1,0 +1,111 @@
+import type { PaymentHistoryEntry } from '@ums/contracts';
+import { fireEvent, screen, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { apiServer, envelope, failure, useApiServer } from '../../test/api-server.js';
+import { fakeAuth, renderWithProviders, signedInUser, TEST_API } from '../../test/render.js';
+import { PaymentHistorySection } from './components/payment-history-section.js';
+import { DEFAULT_PAYMENT_SORT, nextSort, sortPayments } from './sort.js';
+
+const orders: PaymentHistoryEntry[] = [
+  { orderId: 7, totalAmount: 118, date: '2026-03-07T15:00:00.000Z', status: 'Paid', productNames: ['Lipid Panel'] },
+  { orderId: 12, totalAmount: 9.5, date: '2026-05-01T15:00:00.000Z', status: 'Refunded', productNames: ['A1C', 'TSH'] },
+  { orderId: 3, totalAmount: 1250, date: '2025-12-24T15:00:00.000Z', status: 'Failed', productNames: [] },
+];
+const answer = () => http.get(`${TEST_API}/PaymentHistory`, () => HttpResponse.json(envelope(orders)));
+const render = () => renderWithProviders(<PaymentHistorySection />, { auth: fakeAuth({ user: signedInUser() }) });
+const firstColumn = () =>
+  screen
+    .getAllByRole('row')
+    .slice(1)
+    .map((row) => within(row).getAllByRole('cell')[0]!.textContent);
+
+describe('payment history sorting', () => {
+  it('starts newest first; a click flips the column, another column starts ascending', () => {
+    expect(sortPayments(orders, DEFAULT_PAYMENT_SORT).map((o) => o.orderId)).toEqual([12, 7, 3]);
+    expect(nextSort(DEFAULT_PAYMENT_SORT, 'date')).toEqual({ column: 'date', direction: 'ascending' });
+    expect(nextSort(DEFAULT_PAYMENT_SORT, 'totalAmount')).toEqual({ column: 'totalAmount', direction: 'ascending' });
+    expect(sortPayments(orders, { column: 'totalAmount', direction: 'ascending' }).map((o) => o.orderId)).toEqual([
+      12, 7, 3,
+    ]);
+    expect(sortPayments(orders, { column: 'status', direction: 'ascending' }).map((o) => o.status)).toEqual([
+      'Failed',
+      'Paid',
+      'Refunded',
+    ]);
+  });
+});
+
+describe('the Payment History section', () => {
+  useApiServer();
+  afterEach(() => vi.restoreAllMocks());
+
+  it('shows "#id", "$x.xx", "Mon D, YYYY" and the status as given', async () => {
+    apiServer.use(answer());
+    render();
+    expect(screen.getByText('Loading payment history...')).toBeTruthy();
+    const table = await screen.findByRole('table', { name: 'Payment History' });
+    const headers = within(table)
+      .getAllByRole('columnheader')
+      .map((h) => h.textContent);
+    expect(headers).toEqual(['Order#', 'Products', 'Amount (USD)', 'Date', 'Status']);
+    const first = within(table).getAllByRole('row')[1]!;
+    expect(
+      within(first)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['#12', 'A1C, TSH', '$9.50', 'May 1, 2026', 'Refunded']);
+    expect(within(table).getByText('$1,250.00')).toBeTruthy();
+  });
+
+  it('sorts by a column when its header is clicked', async () => {
+    apiServer.use(answer());
+    render();
+    await screen.findByRole('table');
+    expect(firstColumn()).toEqual(['#12', '#7', '#3']);
+    fireEvent.click(screen.getByText('Order#'));
+    expect(firstColumn()).toEqual(['#3', '#7', '#12']);
+    expect(screen.getByRole('columnheader', { name: 'Order#' }).getAttribute('aria-sort')).toBe('ascending');
+    fireEvent.click(screen.getByText('Order#'));
+    expect(firstColumn()).toEqual(['#12', '#7', '#3']);
+    expect(screen.getByRole('columnheader', { name: 'Order#' }).getAttribute('aria-sort')).toBe('descending');
+  });
+
+  it('says "No payment history found." for a member without orders', async () => {
+    apiServer.use(http.get(`${TEST_API}/PaymentHistory`, () => HttpResponse.json(envelope([]))));
+    render();
+    expect(await screen.findByText('No payment history found.')).toBeTruthy();
+  });
+
+  it('shows "Error: {message}", the fallback for a server fault', async () => {
+    apiServer.use(http.get(`${TEST_API}/PaymentHistory`, () => HttpResponse.json(failure('x'), { status: 500 })));
+    render();
+    expect((await screen.findByRole('alert')).textContent).toBe('Error: Failed to load payment history');
+  });
+
+  it('asks to log in when nobody is signed in, without calling the API', () => {
+    renderWithProviders(<PaymentHistorySection />);
+    expect(screen.getByText('Please log in to view your payment history')).toBeTruthy();
+  });
+
+  it('shows cards with Products, Date and Status on a narrow screen', async () => {
+    vi.spyOn(window, 'matchMedia').mockImplementation(
+      (query) =>
+        ({
+          matches: true,
+          media: query,
+          addEventListener: () => undefined,
+          removeEventListener: () => undefined,
+        }) as unknown as MediaQueryList,
+    );
+    apiServer.use(answer());
+    render();
+    const list = await screen.findByRole('list', { name: 'Payment History' });
+    expect(screen.queryByRole('table')).toBeNull();
+    const card = within(list).getAllByRole('listitem')[0]!;
+    expect(within(card).getByText('Products')).toBeTruthy();
+    expect(within(card).getByText('A1C, TSH')).toBeTruthy();
+    expect(within(card).getByText('May 1, 2026')).toBeTruthy();
+    expect(within(card).getByText('Refunded')).toBeTruthy();
+  });
+});

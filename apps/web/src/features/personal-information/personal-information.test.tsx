@@ -1,0 +1,184 @@
+import type { UserDetails } from '@ums/contracts';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { delay, http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { apiServer, envelope, failure, useApiServer } from '../../test/api-server.js';
+import { fakeAuth, renderWithProviders, signedInUser, TEST_API } from '../../test/render.js';
+import { PersonalInformationSection } from './components/personal-information-section.js';
+import { displayRows, toDraft, toInput } from './form-state.js';
+
+const morgan: UserDetails = {
+  firstName: 'Morgan',
+  lastName: 'Lee',
+  email: 'member@example.com',
+  biologicalSex: 'Female',
+  birthdate: '1988-07-14',
+  phoneNumber: '(555) 123-4567',
+  streetAddress: '1 Main St',
+  city: 'Austin',
+  countryRegion: 'United States',
+  stateProvince: 'TX',
+  postalCode: '78701',
+};
+const empty: UserDetails = {
+  firstName: null,
+  lastName: null,
+  email: 'member@example.com',
+  biologicalSex: null,
+  birthdate: null,
+  phoneNumber: null,
+  streetAddress: null,
+  city: null,
+  countryRegion: null,
+  stateProvince: null,
+  postalCode: null,
+};
+
+describe('personal information rows', () => {
+  it('show the name, the long US birthdate and the joined address', () => {
+    expect(displayRows(morgan).map((r) => r.value)).toEqual([
+      'Morgan Lee',
+      'member@example.com',
+      'Female',
+      'July 14, 1988',
+      '(555) 123-4567',
+      '1 Main St, Austin, TX, 78701',
+    ]);
+  });
+
+  it('say "Not provided" for empty values and "Invalid date" for a bad birthdate; a time part is fine', () => {
+    expect(displayRows(empty).map((r) => r.value)).toEqual([
+      'Not provided',
+      'member@example.com',
+      'Not provided',
+      'Not provided',
+      'Not provided',
+      'Not provided',
+    ]);
+    expect(displayRows({ ...empty, birthdate: '1990-02-31' })[3]!.value).toBe('Invalid date');
+    expect(displayRows({ ...empty, birthdate: '1990-04-23T00:00:00Z' })[3]!.value).toBe('April 23, 1990');
+    expect(displayRows({ ...empty, city: 'Austin', postalCode: '78701' })[5]!.value).toBe('Austin, 78701');
+  });
+});
+
+describe('the saved form', () => {
+  it('sends empty optional fields as absent, names and email as strings', () => {
+    const draft = { ...toDraft(empty), city: '  ', phoneNumber: '555' };
+    expect(toInput(draft, 'member@example.com')).toEqual({
+      firstName: '',
+      lastName: '',
+      email: 'member@example.com',
+      phoneNumber: '555',
+    });
+    expect(toInput(toDraft(morgan), null)).toEqual({ ...morgan, email: '' });
+  });
+
+  it('drops a birthdate time part in the draft', () => {
+    expect(toDraft({ ...morgan, birthdate: '1988-07-14T10:00:00' }).birthdate).toBe('1988-07-14');
+  });
+});
+
+describe('the Personal Information section', () => {
+  useApiServer();
+  const render = () =>
+    renderWithProviders(<PersonalInformationSection />, { auth: fakeAuth({ user: signedInUser() }) });
+
+  it('shows the spinner text, then the rows', async () => {
+    apiServer.use(http.get(`${TEST_API}/userdetails/`, () => HttpResponse.json(envelope(morgan))));
+    render();
+    expect(screen.getByText('Loading personal information...')).toBeTruthy();
+    expect(await screen.findByText('Morgan Lee')).toBeTruthy();
+    expect(screen.getByText('July 14, 1988')).toBeTruthy();
+  });
+
+  it('shows a load failure in a banner: the fallback for server faults', async () => {
+    apiServer.use(http.get(`${TEST_API}/userdetails/`, () => HttpResponse.json(failure('boom'), { status: 500 })));
+    render();
+    expect((await screen.findByRole('alert')).textContent).toBe('Failed to load user details');
+  });
+
+  it('Cancel discards the draft', async () => {
+    apiServer.use(http.get(`${TEST_API}/userdetails/`, () => HttpResponse.json(envelope(morgan))));
+    render();
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Full Name' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Personal Information' });
+    expect(within(dialog).getByPlaceholderText('Select birthdate')).toBeTruthy();
+    expect(within(dialog).getByPlaceholderText('(000) 000-0000')).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText('First Name'), { target: { value: 'Somebody' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(screen.getByText('Morgan Lee')).toBeTruthy();
+    expect(screen.queryByText('Somebody Lee')).toBeNull();
+  });
+
+  it('Save sends the draft, says "Saving..." and shows the saved values', async () => {
+    let sent: unknown;
+    apiServer.use(
+      http.get(`${TEST_API}/userdetails/`, () => HttpResponse.json(envelope(morgan))),
+      http.post(`${TEST_API}/userdetails/internal`, async ({ request }) => {
+        sent = await request.json();
+        await delay(50);
+        return HttpResponse.json(envelope({ ...morgan, firstName: 'Robin', city: null }));
+      }),
+    );
+    render();
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Address' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Personal Information' });
+    expect((within(dialog).getByLabelText('First Name') as HTMLInputElement).value).toBe('Morgan');
+    fireEvent.change(within(dialog).getByLabelText('First Name'), { target: { value: 'Robin' } });
+    fireEvent.change(within(dialog).getByLabelText('City'), { target: { value: '' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+    expect(await within(dialog).findByRole('button', { name: 'Saving...' })).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(screen.getByText('Robin Lee')).toBeTruthy();
+    expect(screen.getByText('1 Main St, TX, 78701')).toBeTruthy();
+    expect(sent).toEqual({ ...morgan, firstName: 'Robin', city: undefined });
+    expect(sent).not.toHaveProperty('city');
+  });
+
+  it("keeps the dialog open with the API's message when a save is refused", async () => {
+    apiServer.use(
+      http.get(`${TEST_API}/userdetails/`, () => HttpResponse.json(envelope(morgan))),
+      http.post(`${TEST_API}/userdetails/internal`, () =>
+        HttpResponse.json(failure('Invalid request. phoneNumber: Phone number is too long'), { status: 400 }),
+      ),
+    );
+    render();
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Phone Number' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Personal Information' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(
+      'Invalid request. phoneNumber: Phone number is too long',
+    );
+  });
+
+  it('says "Failed to save user details" when the server fails', async () => {
+    apiServer.use(
+      http.get(`${TEST_API}/userdetails/`, () => HttpResponse.json(envelope(morgan))),
+      http.post(`${TEST_API}/userdetails/internal`, () => HttpResponse.text('oops', { status: 502 })),
+    );
+    render();
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Email' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Personal Information' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('Failed to save user details');
+  });
+
+  it('shows the date picker messages for text that is not a date and for a date out of bounds', async () => {
+    apiServer.use(http.get(`${TEST_API}/userdetails/`, () => HttpResponse.json(envelope(morgan))));
+    render();
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Birthdate' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Personal Information' });
+    const input = within(dialog).getByLabelText('Birthdate');
+    fireEvent.change(input, { target: { value: 'someday' } });
+    fireEvent.blur(input);
+    expect(await within(dialog).findByText('Enter a date such as 4/23/1990.')).toBeTruthy();
+    expect((within(dialog).getByRole('button', { name: 'Save Changes' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(input, { target: { value: '1/1/1850' } });
+    fireEvent.blur(input);
+    expect(await within(dialog).findByText('Enter a date between 1/1/1900 and today.')).toBeTruthy();
+    fireEvent.change(input, { target: { value: '4/23/1990' } });
+    fireEvent.blur(input);
+    await waitFor(() => expect(within(dialog).queryByText('Enter a date between 1/1/1900 and today.')).toBeNull());
+  });
+});

@@ -1,0 +1,134 @@
+import {
+  Button,
+  Card,
+  Dialog,
+  DialogActions,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
+  Image,
+  makeStyles,
+  mergeClasses,
+  Spinner,
+  Text,
+  tokens,
+} from '@fluentui/react-components';
+import { BoxRegular, DeleteRegular } from '@fluentui/react-icons';
+import type { Subscription } from '@ums/contracts';
+import { useState } from 'react';
+import { ErrorBanner } from '../../../components/error-banner.js';
+import { useSectionStyles } from '../../../components/section-styles.js';
+import { errorText } from '../../../lib/error-text.js';
+import { useDeleteSubscription, useSubscriptions } from '../api/subscriptions.js';
+import { priceLine, subscriptionName, SUBSCRIPTIONS as T } from '../messages.js';
+
+const useStyles = makeStyles({
+  subtitle: { color: tokens.colorNeutralForeground3, marginBlockEnd: tokens.spacingVerticalS },
+  grid: {
+    listStyle: 'none',
+    margin: 0,
+    padding: 0,
+    display: 'grid',
+    gridTemplateColumns: 'repeat(auto-fill, minmax(240px, 1fr))',
+    gap: tokens.spacingHorizontalL,
+  },
+  card: { display: 'grid', gridTemplateColumns: '64px 1fr auto', alignItems: 'center', gap: tokens.spacingHorizontalM },
+  image: { width: '64px', height: '64px', objectFit: 'contain', borderRadius: tokens.borderRadiusMedium },
+  placeholder: {
+    width: '64px',
+    height: '64px',
+    display: 'grid',
+    placeItems: 'center',
+    borderRadius: tokens.borderRadiusMedium,
+    backgroundColor: tokens.colorBrandBackground2,
+    color: tokens.colorBrandForeground2,
+    fontSize: '28px',
+  },
+  name: { fontWeight: tokens.fontWeightSemibold, overflowWrap: 'anywhere' },
+  message: { margin: 0 },
+});
+
+function SubscriptionCard({ subscription, onDelete }: { subscription: Subscription; onDelete: () => void }) {
+  const styles = useStyles();
+  const name = subscriptionName(subscription);
+  const image = subscription.products.find((p) => p.imageUrl)?.imageUrl;
+  return (
+    <Card className={styles.card} appearance="outline">
+      {image ? (
+        <Image src={image} alt="" className={styles.image} />
+      ) : (
+        <span className={styles.placeholder} role="img" aria-label={T.noImage}>
+          <BoxRegular />
+        </span>
+      )}
+      <div>
+        <Text as="p" block className={mergeClasses(styles.message, styles.name)}>
+          {name}
+        </Text>
+        <Text as="p" block className={styles.message}>
+          {priceLine(subscription)}
+        </Text>
+      </div>
+      <Button appearance="subtle" icon={<DeleteRegular />} aria-label={T.deleteLabel(name)} onClick={onDelete} />
+    </Card>
+  );
+}
+
+export function SubscriptionsSection() {
+  const section = useSectionStyles();
+  const styles = useStyles();
+  const subscriptions = useSubscriptions();
+  const remove = useDeleteSubscription();
+  const [pending, setPending] = useState<Subscription | null>(null);
+
+  const confirm = () => {
+    if (!pending) return;
+    remove.mutate(pending.subscriptionId, { onSettled: () => setPending(null) });
+  };
+
+  let body;
+  if (subscriptions.isPending) body = <Spinner label={T.loading} />;
+  else if (subscriptions.isError) body = <ErrorBanner message={errorText(subscriptions.error, T.loadFailed)} />;
+  else if (subscriptions.data.length === 0) body = <p className={styles.message}>{T.empty}</p>;
+  else
+    body = (
+      <ul className={styles.grid} aria-label={T.title}>
+        {subscriptions.data.map((subscription) => (
+          <li key={subscription.subscriptionId}>
+            <SubscriptionCard subscription={subscription} onDelete={() => setPending(subscription)} />
+          </li>
+        ))}
+      </ul>
+    );
+
+  return (
+    <Card className={section.card}>
+      <Text as="p" block className={styles.subtitle}>
+        {T.subtitle}
+      </Text>
+      {remove.isError ? <ErrorBanner message={errorText(remove.error, T.deleteFailed)} /> : null}
+      {body}
+      <Dialog
+        open={pending !== null}
+        modalType="alert"
+        onOpenChange={(_, data) => (data.open || remove.isPending ? undefined : setPending(null))}
+      >
+        <DialogSurface>
+          <DialogBody>
+            <DialogTitle>{T.deleteTitle}</DialogTitle>
+            <DialogContent>{T.deleteBody}</DialogContent>
+            <DialogActions>
+              <Button appearance="secondary" disabled={remove.isPending} onClick={() => setPending(null)}>
+                {T.cancel}
+              </Button>
+              <Button appearance="primary" disabled={remove.isPending} onClick={confirm}>
+                {T.delete}
+              </Button>
+            </DialogActions>
+          </DialogBody>
+        </DialogSurface>
+      </Dialog>
+    </Card>
+  );
+}
