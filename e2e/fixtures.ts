@@ -30,6 +30,8 @@ export const shot = (page: Page, name: string) =>
  * invisible focus sentinels marked aria-hidden on purpose; they are not content and are left out.
  */
 export async function accessibilityViolations(page: Page): Promise<string[]> {
+  // Measured at rest: half-faded text mid-animation would fail contrast for no real reason.
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
   const results = await new AxeBuilder({ page }).exclude('[data-tabster-dummy]').analyze();
   return results.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
 }

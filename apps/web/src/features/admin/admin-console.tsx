@@ -8,12 +8,17 @@ import {
 } from '@fluentui/react-icons';
 import type { ReactElement } from 'react';
 import { Route, Routes, useLocation } from 'react-router';
-import { ComingSoon } from '../../components/coming-soon.js';
 import { NotFound } from '../../components/not-found.js';
 import { paths } from '../../config/paths.js';
 import { AppShell, type NavEntry } from '../shell/app-shell.js';
 import { ADMIN_ENTRIES, ADMIN_NAV_LABEL, ADMIN_TITLE } from './admin-navigation.js';
 import { AdminDashboard } from './dashboard/admin-dashboard.js';
+import { DiscountPackagesList } from './discount-packages/discount-packages-list.js';
+import { MembershipFormPage } from './memberships/membership-form-page.js';
+import { MembershipsList } from './memberships/memberships-list.js';
+import { ProductsPage } from './products/products-page.js';
+import { PromotionalProductsPage } from './promotional-products/promotional-products-page.js';
+import { SettingsPage } from './settings/settings-page.js';
 
 const icons: Record<(typeof ADMIN_ENTRIES)[number]['key'], ReactElement> = {
   dashboard: <HomeRegular />,
@@ -37,11 +42,12 @@ export default function AdminConsole() {
     <AppShell title={ADMIN_TITLE} navLabel={ADMIN_NAV_LABEL} entries={entries}>
       <Routes>
         <Route index element={<AdminDashboard />} />
-        <Route path="memberships" element={<ComingSoon title="Memberships" />} />
-        <Route path="discount-packages" element={<ComingSoon title="Discount Packages" />} />
-        <Route path="products" element={<ComingSoon title="Products" />} />
-        <Route path="promotional-products" element={<ComingSoon title="Promotional Products" />} />
-        <Route path="settings" element={<ComingSoon title="Settings" />} />
+        <Route path="memberships" element={<MembershipsList />} />
+        <Route path="memberships/:membershipId" element={<MembershipFormPage />} />
+        <Route path="discount-packages" element={<DiscountPackagesList />} />
+        <Route path="products" element={<ProductsPage />} />
+        <Route path="promotional-products" element={<PromotionalProductsPage />} />
+        <Route path="settings" element={<SettingsPage />} />
         <Route path="*" element={<NotFound home={paths.admin.dashboard} />} />
       </Routes>
     </AppShell>

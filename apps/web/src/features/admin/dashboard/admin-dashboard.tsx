@@ -1,6 +1,9 @@
 import { makeStyles, Tab, TabList, Text, tokens } from '@fluentui/react-components';
 import { useState } from 'react';
 import { DASHBOARD_TEXT } from '../admin-navigation.js';
+import { DiscountPackagesList } from '../discount-packages/discount-packages-list.js';
+import { MembershipsList } from '../memberships/memberships-list.js';
+import { Overview } from './overview.js';
 
 const useStyles = makeStyles({
   page: { display: 'grid', gap: tokens.spacingVerticalL },
@@ -27,7 +30,11 @@ export function AdminDashboard() {
           </Tab>
         ))}
       </TabList>
-      <div role="tabpanel" aria-label={DASHBOARD_TEXT.tabs[tab]} />
+      <div role="tabpanel" aria-label={DASHBOARD_TEXT.tabs[tab]}>
+        {tab === 'overview' ? <Overview /> : null}
+        {tab === 'memberships' ? <MembershipsList headingLevel={2} /> : null}
+        {tab === 'discountPackages' ? <DiscountPackagesList headingLevel={2} /> : null}
+      </div>
     </div>
   );
 }

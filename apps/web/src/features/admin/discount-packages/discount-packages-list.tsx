@@ -1,0 +1,122 @@
+import { Button, Card, CardHeader, Spinner, Text } from '@fluentui/react-components';
+import { AddRegular, DeleteRegular, EditRegular } from '@fluentui/react-icons';
+import type { DiscountPackage } from '@ums/contracts';
+import { useState } from 'react';
+import { ErrorBanner } from '../../../components/error-banner.js';
+import { errorText } from '../../../lib/error-text.js';
+import { formatUsd } from '../../../lib/format.js';
+import { useAdminCalls, useDiscountPackages, useProducts, useRefreshAdminLists } from '../api/admin-queries.js';
+import { useAdminStyles } from '../components/admin-styles.js';
+import { ManageProductsDialog } from './manage-products-dialog.js';
+import { DISCOUNT_PACKAGES as T } from './messages.js';
+import { PackageDialog } from './package-dialog.js';
+
+const CARD_PRODUCT_LIMIT = 3;
+
+export interface DiscountPackagesListProps {
+  headingLevel?: 1 | 2;
+  /** The browser's confirm, replaceable in tests. */
+  confirm?: (message: string) => boolean;
+}
+
+export function DiscountPackagesList({
+  headingLevel = 1,
+  confirm = (m) => window.confirm(m),
+}: DiscountPackagesListProps) {
+  const styles = useAdminStyles();
+  const packages = useDiscountPackages();
+  const products = useProducts();
+  const calls = useAdminCalls();
+  const refreshLists = useRefreshAdminLists();
+  const [editing, setEditing] = useState<{ pkg: DiscountPackage | null } | null>(null);
+  const [managingId, setManagingId] = useState<number | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const Heading = headingLevel === 1 ? 'h1' : 'h2';
+  const CardHeading = headingLevel === 1 ? 'h2' : 'h3';
+  const managing = packages.data?.find((p) => p.discountPackageId === managingId) ?? null;
+
+  const remove = async (pkg: DiscountPackage) => {
+    if (!confirm(T.deleteConfirm(pkg.name))) return;
+    setFailure(null);
+    try {
+      await calls.deletePackage(pkg.discountPackageId);
+    } catch (error) {
+      setFailure(errorText(error, T.deleteFailed));
+    } finally {
+      await refreshLists();
+    }
+  };
+
+  const create = (
+    <Button appearance="primary" icon={<AddRegular />} onClick={() => setEditing({ pkg: null })}>
+      {T.create}
+    </Button>
+  );
+
+  return (
+    <div className={styles.page}>
+      <div className={styles.header}>
+        <Heading className={styles.title}>{T.title}</Heading>
+        {packages.data && packages.data.length > 0 ? create : null}
+      </div>
+      {failure ? <ErrorBanner message={failure} /> : null}
+      {packages.isPending ? (
+        <Spinner label={T.loading} />
+      ) : packages.isError ? (
+        <ErrorBanner message={errorText(packages.error, T.loadFailed)} />
+      ) : packages.data.length === 0 ? (
+        <div className={styles.empty}>
+          <p>{T.empty}</p>
+          {create}
+        </div>
+      ) : (
+        <ul className={styles.grid} aria-label={T.title}>
+          {packages.data.map((pkg) => (
+            <li key={pkg.discountPackageId}>
+              <Card className={styles.card}>
+                <CardHeader
+                  header={<CardHeading className={styles.cardTitle}>{pkg.name}</CardHeading>}
+                  description={pkg.description ? <Text className={styles.muted}>{pkg.description}</Text> : null}
+                  action={
+                    <span>
+                      <Button
+                        appearance="subtle"
+                        icon={<EditRegular />}
+                        aria-label={T.edit(pkg.name)}
+                        onClick={() => setEditing({ pkg })}
+                      />
+                      <Button
+                        appearance="subtle"
+                        icon={<DeleteRegular />}
+                        aria-label={T.remove(pkg.name)}
+                        onClick={() => void remove(pkg)}
+                      />
+                    </span>
+                  }
+                />
+                <Text weight="semibold">{T.productCount(pkg.products.length)}</Text>
+                {pkg.products.length > 0 ? (
+                  <ul className={styles.list}>
+                    {pkg.products.slice(0, CARD_PRODUCT_LIMIT).map((product) => (
+                      <li key={product.productId}>
+                        {`${product.productName}: ${product.price === null ? T.noPrice : formatUsd(product.price)}`}
+                      </li>
+                    ))}
+                    {pkg.products.length > CARD_PRODUCT_LIMIT ? (
+                      <li>{T.more(pkg.products.length - CARD_PRODUCT_LIMIT)}</li>
+                    ) : null}
+                  </ul>
+                ) : null}
+                <div>
+                  <Button onClick={() => setManagingId(pkg.discountPackageId)}>{T.manage}</Button>
+                </div>
+              </Card>
+            </li>
+          ))}
+        </ul>
+      )}
+      <PackageDialog open={editing !== null} pkg={editing?.pkg ?? null} onClose={() => setEditing(null)} />
+      <ManageProductsDialog pkg={managing} products={products.data ?? []} onClose={() => setManagingId(null)} />
+    </div>
+  );
+}

@@ -1,0 +1,224 @@
+import {
+  Button,
+  Checkbox,
+  Dialog,
+  DialogActions,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
+  Input,
+  makeStyles,
+  Table,
+  TableBody,
+  TableCell,
+  TableHeader,
+  TableHeaderCell,
+  TableRow,
+  Text,
+  tokens,
+} from '@fluentui/react-components';
+import { AddRegular, DeleteRegular } from '@fluentui/react-icons';
+import type { DiscountPackage, Product } from '@ums/contracts';
+import { useState } from 'react';
+import { ErrorBanner } from '../../../components/error-banner.js';
+import { errorText } from '../../../lib/error-text.js';
+import { formatUsd } from '../../../lib/format.js';
+import { useAdminCalls, useRefreshAdminLists } from '../api/admin-queries.js';
+import { DISCOUNT_PACKAGES as T } from './messages.js';
+import { usePriceAutosave } from './use-price-autosave.js';
+
+const useStyles = makeStyles({
+  surface: { maxWidth: '900px', width: 'calc(100vw - 32px)' },
+  tableWrap: { overflowX: 'auto' },
+  price: { width: '140px' },
+  status: { minWidth: '90px' },
+  error: { color: tokens.colorPaletteRedForeground1 },
+  picker: {
+    display: 'grid',
+    gap: tokens.spacingVerticalS,
+    marginBlockStart: tokens.spacingVerticalL,
+    maxHeight: '240px',
+    overflowY: 'auto',
+  },
+  addRow: { display: 'flex', gap: tokens.spacingHorizontalS, marginBlockStart: tokens.spacingVerticalM },
+});
+
+/** The table of a package's products with debounced price edits, add and remove. */
+export function ManageProductsDialog({
+  pkg,
+  products,
+  onClose,
+}: {
+  pkg: DiscountPackage | null;
+  products: Product[];
+  onClose: () => void;
+}) {
+  const styles = useStyles();
+  return (
+    <Dialog open={pkg !== null} onOpenChange={(_, data) => (data.open ? undefined : onClose())}>
+      <DialogSurface className={styles.surface}>
+        {pkg ? <ManageProducts pkg={pkg} products={products} onClose={onClose} /> : null}
+      </DialogSurface>
+    </Dialog>
+  );
+}
+
+function ManageProducts({
+  pkg,
+  products,
+  onClose,
+}: {
+  pkg: DiscountPackage;
+  products: Product[];
+  onClose: () => void;
+}) {
+  const styles = useStyles();
+  const calls = useAdminCalls();
+  const refreshLists = useRefreshAdminLists();
+  const autosave = usePriceAutosave(async (productId, price) => {
+    await calls.setPackagePrice(pkg.discountPackageId, productId, price);
+    void refreshLists();
+  });
+  const [picking, setPicking] = useState(false);
+  const [chosen, setChosen] = useState<number[]>([]);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const inPackage = new Set(pkg.products.map((p) => p.productId));
+  const available = products.filter((p) => !inPackage.has(p.productId));
+
+  const run = async (work: () => Promise<unknown>, fallback: string) => {
+    setBusy(true);
+    setFailure(null);
+    try {
+      await work();
+    } catch (error) {
+      setFailure(errorText(error, fallback));
+    } finally {
+      await refreshLists();
+      setBusy(false);
+    }
+  };
+
+  const addChosen = () =>
+    run(async () => {
+      for (const productId of chosen) await calls.addPackageProduct(pkg.discountPackageId, productId);
+      setChosen([]);
+      setPicking(false);
+    }, T.addFailed);
+
+  return (
+    <DialogBody>
+      <DialogTitle>{T.manageTitle(pkg.name)}</DialogTitle>
+      <DialogContent>
+        {failure ? <ErrorBanner message={failure} /> : null}
+        {pkg.products.length === 0 ? (
+          <Text as="p" block>
+            {T.noProducts}
+          </Text>
+        ) : (
+          <div className={styles.tableWrap}>
+            <Table aria-label={T.manageTitle(pkg.name)} size="small">
+              <TableHeader>
+                <TableRow>
+                  {Object.values(T.columns).map((column) => (
+                    <TableHeaderCell key={column}>{column}</TableHeaderCell>
+                  ))}
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {pkg.products.map((product) => {
+                  const status = autosave.statuses[product.productId];
+                  const value =
+                    autosave.drafts[product.productId] ?? (product.price === null ? '' : product.price.toFixed(2));
+                  return (
+                    <TableRow key={product.productId}>
+                      <TableCell>{product.productName}</TableCell>
+                      <TableCell>{formatUsd(product.retailPrice)}</TableCell>
+                      <TableCell>
+                        <Input
+                          className={styles.price}
+                          type="number"
+                          step="0.01"
+                          min={0}
+                          inputMode="decimal"
+                          placeholder={T.noPrice}
+                          aria-label={T.priceLabel(product.productName)}
+                          value={value}
+                          onChange={(_, data) => autosave.edit(product.productId, data.value)}
+                        />
+                      </TableCell>
+                      <TableCell className={styles.status} aria-live="polite">
+                        {status?.kind === 'saving' ? T.status.saving : null}
+                        {status?.kind === 'saved' ? T.status.saved : null}
+                        {status?.kind === 'error' ? <span className={styles.error}>{status.message}</span> : null}
+                      </TableCell>
+                      <TableCell>
+                        <Button
+                          appearance="subtle"
+                          icon={<DeleteRegular />}
+                          disabled={busy}
+                          aria-label={T.removeProductLabel(product.productName)}
+                          onClick={() =>
+                            run(
+                              () => calls.removePackageProduct(pkg.discountPackageId, product.productId),
+                              T.removeFailed,
+                            )
+                          }
+                        >
+                          {T.removeProduct}
+                        </Button>
+                      </TableCell>
+                    </TableRow>
+                  );
+                })}
+              </TableBody>
+            </Table>
+          </div>
+        )}
+        {picking ? (
+          available.length === 0 ? (
+            <Text as="p" block>
+              {T.allAdded}
+            </Text>
+          ) : (
+            <>
+              <div className={styles.picker} role="group" aria-label={T.chooseProducts}>
+                {available.map((product) => (
+                  <Checkbox
+                    key={product.productId}
+                    label={`${product.name} (${formatUsd(product.retailPrice)})`}
+                    checked={chosen.includes(product.productId)}
+                    onChange={(_, data) =>
+                      setChosen((current) =>
+                        data.checked === true
+                          ? [...current, product.productId]
+                          : current.filter((id) => id !== product.productId),
+                      )
+                    }
+                  />
+                ))}
+              </div>
+              <div className={styles.addRow}>
+                <Button appearance="primary" disabled={busy || chosen.length === 0} onClick={() => void addChosen()}>
+                  {T.addSelected(chosen.length)}
+                </Button>
+                <Button onClick={() => setPicking(false)}>{T.cancel}</Button>
+              </div>
+            </>
+          )
+        ) : null}
+      </DialogContent>
+      <DialogActions>
+        {!picking ? (
+          <Button icon={<AddRegular />} onClick={() => setPicking(true)}>
+            {T.addProducts}
+          </Button>
+        ) : null}
+        <Button appearance="primary" onClick={onClose}>
+          {T.close}
+        </Button>
+      </DialogActions>
+    </DialogBody>
+  );
+}

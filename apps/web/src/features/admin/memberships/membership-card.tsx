@@ -1,0 +1,50 @@
+import { Card, CardHeader, Text } from '@fluentui/react-components';
+import type { Membership } from '@ums/contracts';
+import { Link } from 'react-router';
+import { paths } from '../../../config/paths.js';
+import { useAdminStyles } from '../components/admin-styles.js';
+import { promotionalSummary } from './form-state.js';
+import { CARD_PRODUCT_LIMIT, MEMBERSHIPS as T } from './messages.js';
+
+/** One membership; the whole card opens its edit form. */
+export function MembershipCard({ membership, headingLevel }: { membership: Membership; headingLevel: 2 | 3 }) {
+  const Heading = headingLevel === 2 ? 'h2' : 'h3';
+  const styles = useAdminStyles();
+  const names = membership.promotionalProducts.map((p) => p.name);
+  const { shown, more } = promotionalSummary(names, CARD_PRODUCT_LIMIT);
+  return (
+    <Card className={styles.card}>
+      <CardHeader
+        header={
+          <Heading className={styles.cardTitle}>
+            <Link className={styles.cardLink} to={`${paths.admin.memberships}/${membership.membershipId}`}>
+              {membership.name}
+            </Link>
+          </Heading>
+        }
+        description={membership.description ? <Text className={styles.muted}>{membership.description}</Text> : null}
+      />
+      <dl className={styles.facts}>
+        <dt className={styles.term}>{T.card.product}</dt>
+        <dd className={styles.definition}>
+          {membership.productName} (#{membership.productId})
+        </dd>
+        <dt className={styles.term}>{T.card.discountPackage}</dt>
+        <dd className={styles.definition}>{membership.discountPackageName ?? T.none}</dd>
+        <dt className={styles.term}>{T.card.freeItems}</dt>
+        <dd className={styles.definition}>{membership.numberOfFreeEligibleItems}</dd>
+        <dt className={styles.term}>{T.card.length}</dt>
+        <dd className={styles.definition}>{T.card.months(membership.membershipLengthInMonths)}</dd>
+      </dl>
+      <Text weight="semibold">{T.card.promotional(names.length)}</Text>
+      {shown.length > 0 ? (
+        <ul className={styles.list}>
+          {shown.map((name) => (
+            <li key={name}>{name}</li>
+          ))}
+          {more > 0 ? <li>{T.card.more(more)}</li> : null}
+        </ul>
+      ) : null}
+    </Card>
+  );
+}

@@ -1,0 +1,210 @@
+import {
+  Button,
+  Checkbox,
+  Field,
+  Input,
+  makeStyles,
+  Select,
+  shorthands,
+  Spinner,
+  Text,
+  Textarea,
+  tokens,
+} from '@fluentui/react-components';
+import { ArrowLeftRegular } from '@fluentui/react-icons';
+import type { Membership } from '@ums/contracts';
+import { useState, type FormEvent } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { ErrorBanner } from '../../../components/error-banner.js';
+import { paths } from '../../../config/paths.js';
+import { errorText } from '../../../lib/error-text.js';
+import { formatUsd } from '../../../lib/format.js';
+import {
+  useAdminCalls,
+  useDiscountPackages,
+  useMembership,
+  useProducts,
+  useRefreshAdminLists,
+} from '../api/admin-queries.js';
+import { useAdminStyles } from '../components/admin-styles.js';
+import { toDraft, toInput, validate, type MembershipDraft, type MembershipErrors } from './form-state.js';
+import { MEMBERSHIPS as T } from './messages.js';
+import { MembershipSaveError, saveMembership, type SavedState } from './save-membership.js';
+
+const useStyles = makeStyles({
+  form: { display: 'grid', gap: tokens.spacingVerticalL, maxWidth: '720px' },
+  row: {
+    display: 'grid',
+    gridTemplateColumns: 'repeat(2, minmax(0, 1fr))',
+    gap: tokens.spacingHorizontalL,
+    '@media (max-width: 600px)': { gridTemplateColumns: '1fr' },
+  },
+  checklist: {
+    maxHeight: '400px',
+    overflowY: 'auto',
+    display: 'grid',
+    paddingBlock: tokens.spacingVerticalXS,
+    paddingInline: tokens.spacingHorizontalS,
+    ...shorthands.border('1px', 'solid', tokens.colorNeutralStroke1),
+    borderRadius: tokens.borderRadiusMedium,
+  },
+  legend: { fontWeight: tokens.fontWeightSemibold, paddingInline: tokens.spacingHorizontalXS },
+  fieldset: { border: 'none', margin: 0, padding: 0, display: 'grid', gap: tokens.spacingVerticalS },
+  actions: { display: 'flex', gap: tokens.spacingHorizontalM },
+});
+
+/** /admin/memberships/new and /admin/memberships/:id */
+export function MembershipFormPage() {
+  const { membershipId } = useParams();
+  const id = membershipId && membershipId !== 'new' ? Number(membershipId) : null;
+  const membership = useMembership(id);
+  const products = useProducts();
+  const packages = useDiscountPackages();
+  const styles = useAdminStyles();
+
+  if (id !== null && Number.isNaN(id)) return <ErrorBanner message={T.loadDataFailed} />;
+  const failed = [membership, products, packages].find((q) => q.isError);
+  if (failed) return <ErrorBanner message={errorText(failed.error, T.loadDataFailed)} />;
+  if ((id !== null && membership.isPending) || !products.data || !packages.data) {
+    return <Spinner label={T.loading} />;
+  }
+  return (
+    <div className={styles.page}>
+      <MembershipForm
+        key={id ?? 'new'}
+        membership={id !== null ? (membership.data ?? null) : null}
+        products={products.data}
+        packages={packages.data}
+      />
+    </div>
+  );
+}
+
+function MembershipForm({
+  membership,
+  products,
+  packages,
+}: {
+  membership: Membership | null;
+  products: { productId: number; name: string; retailPrice: number }[];
+  packages: { discountPackageId: number; name: string }[];
+}) {
+  const styles = useStyles();
+  const admin = useAdminStyles();
+  const navigate = useNavigate();
+  const calls = useAdminCalls();
+  const refreshLists = useRefreshAdminLists();
+  const [draft, setDraft] = useState<MembershipDraft>(() => toDraft(membership));
+  const [errors, setErrors] = useState<MembershipErrors>({});
+  const [saved, setSaved] = useState<SavedState>({
+    membershipId: membership?.membershipId ?? null,
+    promotional: membership?.promotionalProducts.map((p) => p.productId) ?? [],
+  });
+  const [saving, setSaving] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const set = <K extends keyof MembershipDraft>(key: K, value: MembershipDraft[K]) =>
+    setDraft((current) => ({ ...current, [key]: value }));
+  const selected = new Set(draft.promotional);
+  const back = () => navigate(paths.admin.memberships);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const found = validate(draft);
+    setErrors(found);
+    if (Object.keys(found).length > 0 || saving) return;
+    setSaving(true);
+    setFailure(null);
+    try {
+      await saveMembership(calls, saved, toInput(draft), draft.promotional);
+      await refreshLists();
+      back();
+    } catch (error) {
+      const cause = error instanceof MembershipSaveError ? error.failure : error;
+      const message = errorText(cause, T.saveFailed);
+      if (error instanceof MembershipSaveError) {
+        // The list must tell the truth about what did reach the server.
+        setSaved(error.saved);
+        setFailure(error.membershipSaved ? T.partialSave(message) : message);
+      } else {
+        setFailure(message);
+      }
+      await refreshLists();
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const toggle = (productId: number, checked: boolean) =>
+    set('promotional', checked ? [...draft.promotional, productId] : draft.promotional.filter((p) => p !== productId));
+
+  return (
+    <form className={styles.form} onSubmit={submit} noValidate>
+      <div>
+        <Button appearance="subtle" icon={<ArrowLeftRegular />} onClick={back}>
+          {T.back}
+        </Button>
+      </div>
+      <h1 className={admin.title}>{membership ? T.editTitle : T.newTitle}</h1>
+      {failure ? <ErrorBanner message={failure} /> : null}
+      <Field label={T.fields.name} required validationMessage={errors.name}>
+        <Input value={draft.name} onChange={(_, data) => set('name', data.value)} />
+      </Field>
+      <Field label={T.fields.description}>
+        <Textarea value={draft.description} onChange={(_, data) => set('description', data.value)} resize="vertical" />
+      </Field>
+      <div className={styles.row}>
+        <Field label={T.fields.product} required validationMessage={errors.productId}>
+          <Select value={draft.productId} onChange={(_, data) => set('productId', data.value)}>
+            <option value="">{T.selectProduct}</option>
+            {products.map((product) => (
+              <option key={product.productId} value={String(product.productId)}>
+                {`${product.name} (${formatUsd(product.retailPrice)})`}
+              </option>
+            ))}
+          </Select>
+        </Field>
+        <Field label={T.fields.discountPackage}>
+          <Select value={draft.discountPackageId} onChange={(_, data) => set('discountPackageId', data.value)}>
+            <option value="">{T.none}</option>
+            {packages.map((pkg) => (
+              <option key={pkg.discountPackageId} value={String(pkg.discountPackageId)}>
+                {pkg.name}
+              </option>
+            ))}
+          </Select>
+        </Field>
+        <Field label={T.fields.freeItems}>
+          <Input type="number" min={0} value={draft.freeItems} onChange={(_, data) => set('freeItems', data.value)} />
+        </Field>
+        <Field label={T.fields.length} required hint="1-120; anything else is saved as 12">
+          <Input
+            type="number"
+            min={1}
+            max={120}
+            value={draft.length}
+            onChange={(_, data) => set('length', data.value)}
+          />
+        </Field>
+      </div>
+      <fieldset className={styles.fieldset}>
+        <legend className={styles.legend}>{T.promotionalProducts}</legend>
+        <Text>{T.selected(draft.promotional.length)}</Text>
+        <div className={styles.checklist} role="group" aria-label={T.promotionalProducts}>
+          {products.map((product) => (
+            <Checkbox
+              key={product.productId}
+              label={`${product.name} (${formatUsd(product.retailPrice)})`}
+              checked={selected.has(product.productId)}
+              onChange={(_, data) => toggle(product.productId, data.checked === true)}
+            />
+          ))}
+        </div>
+      </fieldset>
+      <div className={styles.actions}>
+        <Button appearance="primary" type="submit" disabled={saving}>
+          {saving ? T.saving : T.save}
+        </Button>
+      </div>
+    </form>
+  );
+}

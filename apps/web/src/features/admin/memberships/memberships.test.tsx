@@ -1,0 +1,163 @@
+import type { Membership } from '@ums/contracts';
+import { within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { fakeAuth, renderWithProviders, signedInUser } from '../../../test/render.js';
+import type { AdminCalls } from '../api/admin-queries.js';
+import { normalizeFreeItems, normalizeLength, toDraft, toInput, validate } from './form-state.js';
+import { MembershipCard } from './membership-card.js';
+import { MembershipSaveError, planPromotions, saveMembership } from './save-membership.js';
+
+const membership: Membership = {
+  membershipId: 9,
+  name: 'Health Plus',
+  description: 'Quarterly check-ins',
+  productId: 1002,
+  productName: 'Comprehensive Metabolic Panel',
+  productRetailPrice: 59,
+  discountPackageId: 2,
+  discountPackageName: 'Family Wellness',
+  numberOfFreeEligibleItems: 3,
+  membershipLengthInMonths: 12,
+  promotionalProducts: ['A', 'B', 'C', 'D', 'E'].map((name, i) => ({ productId: 1001 + i, name })),
+};
+
+describe('membership form rules', () => {
+  it('falls back to 12 months for a length outside 1-120 or not a whole number', () => {
+    expect(normalizeLength('0')).toBe(12);
+    expect(normalizeLength('121')).toBe(12);
+    expect(normalizeLength('abc')).toBe(12);
+    expect(normalizeLength('6.5')).toBe(12);
+    expect(normalizeLength('')).toBe(12);
+    expect(normalizeLength('1')).toBe(1);
+    expect(normalizeLength('120')).toBe(120);
+  });
+
+  it('counts free items from 0, 0 by default', () => {
+    expect(normalizeFreeItems('-1')).toBe(0);
+    expect(normalizeFreeItems('x')).toBe(0);
+    expect(normalizeFreeItems('4')).toBe(4);
+    expect(toDraft(null)).toMatchObject({ freeItems: '0', length: '12', productId: '', discountPackageId: '' });
+  });
+
+  it('requires a name (not blank) and a product', () => {
+    expect(validate({ ...toDraft(null), name: '   ' })).toEqual({
+      name: 'Name is required',
+      productId: 'Product is required',
+    });
+    expect(validate(toDraft(membership))).toEqual({});
+  });
+
+  it('sends "None" as a null discount package', () => {
+    expect(toInput({ ...toDraft(membership), discountPackageId: '', length: '500' })).toEqual({
+      name: 'Health Plus',
+      description: 'Quarterly check-ins',
+      productId: 1002,
+      discountPackageId: null,
+      numberOfFreeEligibleItems: 3,
+      membershipLengthInMonths: 12,
+    });
+  });
+});
+
+function fakeCalls(overrides: Partial<AdminCalls> = {}) {
+  const log: string[] = [];
+  const calls = {
+    createMembership: vi.fn(async () => {
+      log.push('create');
+      return { ...membership, membershipId: 42 };
+    }),
+    updateMembership: vi.fn(async (id: number) => {
+      log.push(`update ${id}`);
+      return membership;
+    }),
+    addPromotionalProducts: vi.fn(async (links: { productId: number }[]) => {
+      log.push(`batch ${links.map((l) => l.productId).join(',')}`);
+      return null;
+    }),
+    removePromotionalProduct: vi.fn(async (link: { productId: number }) => {
+      log.push(`remove ${link.productId}`);
+      return null;
+    }),
+    ...overrides,
+  } as unknown as AdminCalls;
+  return { calls, log };
+}
+
+describe('saving a membership', () => {
+  it('plans added and removed promotional products', () => {
+    expect(planPromotions([1, 2, 3], [2, 3, 4, 5])).toEqual({ added: [4, 5], removed: [1] });
+  });
+
+  it('creates, then adds every checked product in one batch call', async () => {
+    const { calls, log } = fakeCalls();
+    const saved = await saveMembership(
+      calls,
+      { membershipId: null, promotional: [] },
+      toInput(toDraft(membership)),
+      [1, 2, 3, 4, 5],
+    );
+    expect(log).toEqual(['create', 'batch 1,2,3,4,5']);
+    expect(saved).toEqual({ membershipId: 42, promotional: [1, 2, 3, 4, 5] });
+  });
+
+  it('updates, adds new ones in one batch and removes unchecked ones one call each', async () => {
+    const { calls, log } = fakeCalls();
+    const saved = await saveMembership(
+      calls,
+      { membershipId: 9, promotional: [1, 2, 3, 4, 5] },
+      toInput(toDraft(membership)),
+      [1, 3, 5, 6],
+    );
+    expect(log).toEqual(['update 9', 'batch 6', 'remove 2', 'remove 4']);
+    expect(saved.promotional.sort()).toEqual([1, 3, 5, 6]);
+  });
+
+  it('makes no promotional calls when nothing changed', async () => {
+    const { calls, log } = fakeCalls();
+    await saveMembership(calls, { membershipId: 9, promotional: [1] }, toInput(toDraft(membership)), [1]);
+    expect(log).toEqual(['update 9']);
+  });
+
+  it('reports what reached the server when a call fails part-way', async () => {
+    const { calls } = fakeCalls({
+      removePromotionalProduct: vi.fn(async (link: { productId: number }) => {
+        if (link.productId === 4) throw new Error('network down');
+        return null;
+      }) as unknown as AdminCalls['removePromotionalProduct'],
+    });
+    const attempt = saveMembership(calls, { membershipId: null, promotional: [] }, toInput(toDraft(membership)), [1]);
+    await expect(attempt).resolves.toEqual({ membershipId: 42, promotional: [1] });
+    const failing = saveMembership(
+      calls,
+      { membershipId: 42, promotional: [1, 2, 4] },
+      toInput(toDraft(membership)),
+      [7],
+    );
+    const error = (await failing.catch((e: unknown) => e)) as MembershipSaveError;
+    expect(error).toBeInstanceOf(MembershipSaveError);
+    expect(error.membershipSaved).toBe(true);
+    // 7 was added and 1, 2 removed before 4 failed.
+    expect(error.saved).toEqual({ membershipId: 42, promotional: [4, 7] });
+  });
+});
+
+describe('a membership card', () => {
+  it('shows every field, the first 3 promotional products and "... and N more"', () => {
+    const { container } = renderWithProviders(<MembershipCard membership={membership} headingLevel={2} />, {
+      auth: fakeAuth({ user: signedInUser(['Admin']) }),
+    });
+    const card = container;
+    expect(within(card).getByRole('heading', { name: 'Health Plus' })).toBeTruthy();
+    expect(within(card).getByText('Quarterly check-ins')).toBeTruthy();
+    expect(within(card).getByText('Comprehensive Metabolic Panel (#1002)')).toBeTruthy();
+    expect(within(card).getByText('Family Wellness')).toBeTruthy();
+    expect(within(card).getByText('3')).toBeTruthy();
+    expect(within(card).getByText('12 months')).toBeTruthy();
+    expect(within(card).getByText('5 promotional products')).toBeTruthy();
+    const names = within(card)
+      .getAllByRole('listitem')
+      .map((li) => li.textContent);
+    expect(names).toEqual(['A', 'B', 'C', '... and 2 more']);
+    expect(within(card).getByRole('link', { name: 'Health Plus' }).getAttribute('href')).toBe('/admin/memberships/9');
+  });
+});

@@ -1,0 +1,119 @@
+import {
+  Button,
+  Image,
+  makeStyles,
+  MessageBar,
+  MessageBarBody,
+  SearchBox,
+  Spinner,
+  Table,
+  TableBody,
+  TableCell,
+  TableHeader,
+  TableHeaderCell,
+  TableRow,
+  tokens,
+} from '@fluentui/react-components';
+import { ArrowSyncRegular } from '@fluentui/react-icons';
+import { useState } from 'react';
+import { ErrorBanner } from '../../../components/error-banner.js';
+import { errorText } from '../../../lib/error-text.js';
+import { formatUsd } from '../../../lib/format.js';
+import { useProducts, useRefreshCatalog } from '../api/admin-queries.js';
+import { useAdminStyles } from '../components/admin-styles.js';
+
+export const PRODUCTS = {
+  title: 'Products',
+  loading: 'Loading products...',
+  loadFailed: 'Failed to load products',
+  refreshFailed: 'Failed to refresh the catalog',
+  refresh: 'Refresh',
+  refreshing: 'Refreshing...',
+  search: 'Search products',
+  noMatch: (query: string) => `No products match "${query}".`,
+  empty: 'The catalog is empty. Refresh it from its source.',
+  columns: { name: 'Name', retailPrice: 'Retail Price', image: 'Image', productId: 'Product ID' },
+} as const;
+
+const useStyles = makeStyles({
+  tools: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalM, alignItems: 'center' },
+  search: { minWidth: '260px' },
+  image: { width: '40px', height: '40px', objectFit: 'contain' },
+  number: { textAlign: 'end', fontVariantNumeric: 'tabular-nums' },
+  tableWrap: { overflowX: 'auto' },
+});
+
+/** The product catalog, searchable, with a refresh from the catalog source. */
+export function ProductsPage() {
+  const admin = useAdminStyles();
+  const styles = useStyles();
+  const products = useProducts();
+  const refresh = useRefreshCatalog();
+  const [query, setQuery] = useState('');
+  const needle = query.trim().toLowerCase();
+  const shown = (products.data ?? []).filter(
+    (p) => !needle || p.name.toLowerCase().includes(needle) || String(p.productId).includes(needle),
+  );
+
+  return (
+    <div className={admin.page}>
+      <div className={admin.header}>
+        <h1 className={admin.title}>{PRODUCTS.title}</h1>
+        <div className={styles.tools}>
+          <SearchBox
+            className={styles.search}
+            aria-label={PRODUCTS.search}
+            placeholder={PRODUCTS.search}
+            value={query}
+            onChange={(_, data) => setQuery(data.value)}
+          />
+          <Button icon={<ArrowSyncRegular />} disabled={refresh.isPending} onClick={() => refresh.mutate()}>
+            {refresh.isPending ? PRODUCTS.refreshing : PRODUCTS.refresh}
+          </Button>
+        </div>
+      </div>
+      {refresh.isSuccess ? (
+        <MessageBar intent="success" role="status">
+          <MessageBarBody>{refresh.data.message}</MessageBarBody>
+        </MessageBar>
+      ) : null}
+      {refresh.isError ? <ErrorBanner message={errorText(refresh.error, PRODUCTS.refreshFailed)} /> : null}
+      {products.isPending ? (
+        <Spinner label={PRODUCTS.loading} />
+      ) : products.isError ? (
+        <ErrorBanner message={errorText(products.error, PRODUCTS.loadFailed)} />
+      ) : products.data.length === 0 ? (
+        <p>{PRODUCTS.empty}</p>
+      ) : shown.length === 0 ? (
+        <p>{PRODUCTS.noMatch(query.trim())}</p>
+      ) : (
+        <div className={styles.tableWrap}>
+          <Table aria-label={PRODUCTS.title}>
+            <TableHeader>
+              <TableRow>
+                <TableHeaderCell>{PRODUCTS.columns.name}</TableHeaderCell>
+                <TableHeaderCell className={styles.number}>{PRODUCTS.columns.retailPrice}</TableHeaderCell>
+                <TableHeaderCell>{PRODUCTS.columns.image}</TableHeaderCell>
+                <TableHeaderCell className={styles.number}>{PRODUCTS.columns.productId}</TableHeaderCell>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {shown.map((product) => (
+                <TableRow key={product.productId}>
+                  <TableCell>{product.name}</TableCell>
+                  <TableCell className={styles.number}>{formatUsd(product.retailPrice)}</TableCell>
+                  <TableCell>
+                    {product.imageUrl ? (
+                      <Image className={styles.image} src={product.imageUrl} alt={product.name} />
+                    ) : null}
+                  </TableCell>
+                  <TableCell className={styles.number}>{product.productId}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,59 @@
+import { Card, Link as FluentLink } from '@fluentui/react-components';
+import { useAuth } from 'react-oidc-context';
+import { useClientConfig } from '../../../app/client-config-context.js';
+import { useAdminStyles } from '../components/admin-styles.js';
+
+export const SETTINGS = {
+  title: 'Settings',
+  intro: 'How this installation is configured. Operators change these with environment variables (see the README).',
+  rows: {
+    issuer: 'Identity provider (issuer)',
+    clientId: 'Web client id',
+    adminGroup: 'Admin group',
+    groupsClaim: 'Groups claim',
+    roleClaim: 'Role claim',
+    signedInAs: 'Signed in as',
+    analytics: 'Analytics',
+    companions: 'Companion apps signed out on logout',
+  },
+  analyticsOff: 'Off: nothing is sent',
+  none: 'None',
+  apiDocs: 'API documentation',
+} as const;
+
+/** A read-only view of the run-time configuration the app received from the server. */
+export function SettingsPage() {
+  const styles = useAdminStyles();
+  const config = useClientConfig();
+  const auth = useAuth();
+  const email = auth.user?.profile.email;
+  const rows: [string, string][] = [
+    [SETTINGS.rows.issuer, config.authority],
+    [SETTINGS.rows.clientId, config.clientId],
+    [SETTINGS.rows.adminGroup, config.adminGroup],
+    [SETTINGS.rows.groupsClaim, config.groupsClaim],
+    [SETTINGS.rows.roleClaim, config.roleClaim],
+    [SETTINGS.rows.signedInAs, typeof email === 'string' ? email : (auth.user?.profile.sub ?? '')],
+    [SETTINGS.rows.analytics, config.analyticsUrl ?? SETTINGS.analyticsOff],
+    [SETTINGS.rows.companions, config.companionApps.map((a) => a.name).join(', ') || SETTINGS.none],
+  ];
+  return (
+    <div className={styles.page}>
+      <h1 className={styles.title}>{SETTINGS.title}</h1>
+      <p className={styles.muted}>{SETTINGS.intro}</p>
+      <Card className={styles.card}>
+        <dl className={styles.facts}>
+          {rows.map(([term, value]) => (
+            <div key={term} style={{ display: 'contents' }}>
+              <dt className={styles.term}>{term}</dt>
+              <dd className={styles.definition}>{value}</dd>
+            </div>
+          ))}
+        </dl>
+        <FluentLink href={`${config.apiBase}/docs`} target="_blank" rel="noopener noreferrer">
+          {SETTINGS.apiDocs}
+        </FluentLink>
+      </Card>
+    </div>
+  );
+}
