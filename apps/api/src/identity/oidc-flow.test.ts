@@ -1,28 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import { afterAll, describe, expect, it } from 'vitest';
-import { testDatabase } from '../../test/helper.js';
-import { buildApp } from '../app.js';
-import { loadConfig } from '../config/env.js';
-import { paths } from '../runtime.js';
+import { describe, expect, it } from 'vitest';
+import { attemptSignIn, authorizeUrl, browser, pkce, providerApp } from '../../test/oidc-client.js';
 import { createAccountService } from './accounts.service.js';
 import { SIGN_IN_ERROR } from './pages.js';
 
-// The real provider on a loopback port: the issuer must match the address the test calls.
-const database = await testDatabase();
-const probe = (await import('node:net')).createServer();
-const port = await new Promise<number>((resolve) =>
-  probe.listen(0, '127.0.0.1', () => resolve((probe.address() as AddressInfo).port)),
-);
-await new Promise<void>((resolve) => probe.close(() => resolve()));
-const base = `http://127.0.0.1:${port}`;
-const config = loadConfig(
-  { PORT: String(port), PUBLIC_URL: base, HOST: '127.0.0.1' },
-  { catalogFile: paths.catalogFile },
-);
-let app = await buildApp({ config, db: database.db, embeddedIdentity: true, logger: false });
-await app.listen({ port, host: '127.0.0.1' });
-afterAll(() => app.close());
+const server = await providerApp();
+const { base, database, port } = server;
 await createAccountService({ db: database.db }).add({
   email: 'flow@example.com',
   password: 'Flow-Pass-42',
@@ -31,51 +13,12 @@ await createAccountService({ db: database.db }).add({
   lastName: 'Wright',
 });
 
-const REDIRECT = `${base}/auth/callback`;
-
-/** A browser's cookie jar, enough for the provider's cookies. */
-function browser() {
-  const jar = new Map<string, string>();
-  return async (url: string, init: RequestInit = {}) => {
-    const response = await fetch(url, {
-      ...init,
-      redirect: 'manual',
-      headers: {
-        ...(init.headers as Record<string, string>),
-        cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '),
-      },
-    });
-    for (const cookie of response.headers.getSetCookie()) {
-      const [pair] = cookie.split(';');
-      const [name, ...value] = pair!.split('=');
-      jar.set(name!.trim(), value.join('='));
-    }
-    return response;
-  };
-}
-
-const pkce = () => {
-  const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
-};
-
-function authorizeUrl(challenge: string, extra: Record<string, string> = {}) {
-  const params = new URLSearchParams({
-    client_id: 'ums-web',
-    response_type: 'code',
-    redirect_uri: REDIRECT,
-    scope: 'openid email phone profile',
-    state: 'state-1',
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-    ...extra,
-  });
-  return `${base}/oidc/auth?${params}`;
-}
+const REDIRECT = server.redirect;
+const authorize = (challenge: string, extra: Record<string, string> = {}) => authorizeUrl(base, challenge, extra);
 
 /** Authorize -> our sign-in page -> credentials -> the code at the redirect URI. */
 async function signIn(go: ReturnType<typeof browser>, challenge: string, password = 'Flow-Pass-42') {
-  let response = await go(authorizeUrl(challenge));
+  let response = await go(authorize(challenge));
   expect(response.status).toBe(303);
   const interaction = new URL(response.headers.get('location')!, base).toString();
   response = await go(interaction);
@@ -202,9 +145,7 @@ describe('embedded OpenID provider', () => {
       redirect_uri: REDIRECT,
       code_verifier: verifier,
     });
-    await app.close();
-    app = await buildApp({ config, db: database.db, embeddedIdentity: true, logger: false });
-    await app.listen({ port, host: '127.0.0.1' });
+    await server.restart();
     // The access token from before the restart still verifies, and the refresh token still works.
     const api = await fetch(`${base}/api/test/auth`, {
       headers: { authorization: `Bearer ${tokens.body['access_token']}` },
@@ -223,17 +164,7 @@ describe('embedded OpenID provider', () => {
 
   it('slows down guessing: after 5 failures for one account the sign-in answers 429', async () => {
     await createAccountService({ db: database.db }).add({ email: 'guess@example.com', password: 'Guess-Pass-42' });
-    const attempt = async (password: string) => {
-      const go = browser();
-      const first = await go(authorizeUrl(pkce().challenge));
-      const page = await go(new URL(first.headers.get('location')!, base).toString());
-      const action = /action="([^"]+)"/.exec(await page.text())![1]!;
-      return go(new URL(action, base).toString(), {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ email: 'guess@example.com', password }).toString(),
-      });
-    };
+    const attempt = (password: string) => attemptSignIn(base, 'guess@example.com', password);
     // The failures of the earlier test came from this same address: count from a fresh account only.
     let status = 0;
     for (let i = 0; i < 6 && status !== 429; i++) status = (await attempt(`Wrong-Pass-${i}`)).status;
@@ -251,18 +182,18 @@ describe('embedded OpenID provider', () => {
       // Either an error page, or a redirect carrying an error: never the sign-in interaction.
       expect(location.includes('/interaction/'), url).toBe(false);
     };
-    const noPkce = new URL(authorizeUrl(challenge));
+    const noPkce = new URL(authorize(challenge));
     noPkce.searchParams.delete('code_challenge');
     noPkce.searchParams.delete('code_challenge_method');
     await refused(noPkce.toString());
-    await refused(authorizeUrl(challenge, { code_challenge_method: 'plain' }));
+    await refused(authorize(challenge, { code_challenge_method: 'plain' }));
     for (const redirect of [
       `${REDIRECT}/`,
       REDIRECT.replace(String(port), String(port + 1)),
       REDIRECT.replace('127.0.0.1', 'localhost'),
       `${REDIRECT}/extra`,
     ]) {
-      await refused(authorizeUrl(challenge, { redirect_uri: redirect }));
+      await refused(authorize(challenge, { redirect_uri: redirect }));
     }
   });
 });

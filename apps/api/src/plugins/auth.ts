@@ -132,9 +132,12 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) 
   });
 
   app.addHook('onRequest', async (request, reply) => {
+    // API answers are never stored by a browser or a proxy, errors and unknown addresses included;
+    // a public route may relax this for itself (GET /api/config answers no-cache).
+    if (request.url.startsWith('/api/') && !request.url.startsWith('/api/docs'))
+      reply.header('cache-control', 'no-store');
     const policy = request.routeOptions.config.policy;
     if (!policy || policy === 'public') return;
-    reply.header('cache-control', 'no-store');
     const token = bearerToken(request);
     if (!token) {
       throw new HttpError(401, 'Sign in to continue: this call needs a bearer access token');

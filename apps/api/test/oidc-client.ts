@@ -1,0 +1,102 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
+import { afterAll } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config/env.js';
+import { paths } from '../src/runtime.js';
+import { testDatabase } from './helper.js';
+
+/**
+ * The product with its embedded provider on a loopback port (the issuer must match the address the test calls).
+ * Each call gets its own database and its own in-memory sign-in counters.
+ */
+export async function providerApp(env: Record<string, string> = {}) {
+  const database = await testDatabase();
+  const probe = createServer();
+  const port = await new Promise<number>((resolve) =>
+    probe.listen(0, '127.0.0.1', () => resolve((probe.address() as AddressInfo).port)),
+  );
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  const base = `http://127.0.0.1:${port}`;
+  const config = loadConfig(
+    { PORT: String(port), PUBLIC_URL: base, HOST: '127.0.0.1', ...env },
+    { catalogFile: paths.catalogFile },
+  );
+  const state = { app: await buildApp({ config, db: database.db, embeddedIdentity: true, logger: false }) };
+  await state.app.listen({ port, host: '127.0.0.1' });
+  afterAll(() => state.app.close());
+  return {
+    base,
+    port,
+    config,
+    database,
+    state,
+    redirect: `${base}/auth/callback`,
+    /** Stops this instance and starts another on the same database and port (a restart). */
+    async restart() {
+      await state.app.close();
+      state.app = await buildApp({ config, db: database.db, embeddedIdentity: true, logger: false });
+      await state.app.listen({ port, host: '127.0.0.1' });
+    },
+  };
+}
+
+/** A browser's cookie jar, enough for the provider's cookies. */
+export function browser(defaultHeaders: Record<string, string> = {}) {
+  const jar = new Map<string, string>();
+  return async (url: string, init: RequestInit = {}) => {
+    const response = await fetch(url, {
+      ...init,
+      redirect: 'manual',
+      headers: {
+        ...defaultHeaders,
+        ...(init.headers as Record<string, string>),
+        cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '),
+      },
+    });
+    for (const cookie of response.headers.getSetCookie()) {
+      const [pair] = cookie.split(';');
+      const [name, ...value] = pair!.split('=');
+      jar.set(name!.trim(), value.join('='));
+    }
+    return response;
+  };
+}
+
+export const pkce = () => {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+};
+
+export function authorizeUrl(base: string, challenge: string, extra: Record<string, string> = {}) {
+  const params = new URLSearchParams({
+    client_id: 'ums-web',
+    response_type: 'code',
+    redirect_uri: `${base}/auth/callback`,
+    scope: 'openid email phone profile',
+    state: 'state-1',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    ...extra,
+  });
+  return `${base}/oidc/auth?${params}`;
+}
+
+/** One sign-in attempt from a fresh browser: authorize, open our page, post the credentials. */
+export async function attemptSignIn(
+  base: string,
+  email: string,
+  password: string,
+  headers: Record<string, string> = {},
+) {
+  const go = browser(headers);
+  const first = await go(authorizeUrl(base, pkce().challenge));
+  const page = await go(new URL(first.headers.get('location')!, base).toString());
+  const action = /action="([^"]+)"/.exec(await page.text())![1]!;
+  return go(new URL(action, base).toString(), {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ email, password }).toString(),
+  });
+}

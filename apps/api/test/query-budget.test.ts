@@ -1,0 +1,95 @@
+import type pg from 'pg';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { growData } from '../src/seed/grow-data.js';
+import { seedDemoData } from '../src/seed/demo-data.js';
+import { paths } from '../src/runtime.js';
+import { ADMIN, MEMBER, testApp } from './helper.js';
+
+const ctx = await testApp();
+
+/** Counts every statement sent to PostgreSQL through the app's pool. */
+function countQueries(pool: pg.Pool) {
+  let count = 0;
+  const wrapped = new WeakSet<pg.PoolClient>();
+  pool.on('acquire', (client) => {
+    if (wrapped.has(client)) return;
+    wrapped.add(client);
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+      count++;
+      return query(...args);
+    };
+  });
+  return {
+    async during(work: () => Promise<unknown>) {
+      const before = count;
+      await work();
+      return count - before;
+    },
+  };
+}
+
+const counter = countQueries(ctx.pool);
+/** The most statements any call may need (a write: begin, the work, commit and its answer). */
+const BUDGET = 8;
+
+async function call(method: 'GET' | 'PUT', url: string, who: typeof ADMIN, body?: unknown) {
+  const headers = { ...(await ctx.bearer(who)), 'content-type': 'application/json' };
+  const response = await ctx.app.inject({ method, url, headers, ...(body ? { payload: JSON.stringify(body) } : {}) });
+  expect(response.statusCode, `${method} ${url}: ${response.body.slice(0, 200)}`).toBe(200);
+  return response.json() as { data: { discountPackageId?: number; membershipId?: number; products?: unknown[] }[] };
+}
+
+let packageId = 0;
+let membershipId = 0;
+const calls = () =>
+  [
+    ['GET', '/api/membership', ADMIN],
+    ['GET', `/api/membership/${membershipId}`, ADMIN],
+    ['GET', '/api/discountPackage', ADMIN],
+    ['GET', `/api/discountPackage/${packageId}`, ADMIN],
+    ['GET', '/api/product', ADMIN],
+    ['GET', '/api/promotionalProduct', ADMIN],
+    ['GET', `/api/promotionalProduct/${membershipId}`, ADMIN],
+    ['GET', '/api/userdetails/', MEMBER],
+    ['GET', '/api/UserSubscriptions', MEMBER],
+    ['GET', '/api/PaymentHistory', MEMBER],
+    ['PUT', '/api/discountPackageProduct', ADMIN, { discountPackageId: packageId, productId: 1001, price: 12.5 }],
+  ] as [method: 'GET' | 'PUT', url: string, who: typeof ADMIN, body?: unknown][];
+
+async function measure() {
+  const counts: Record<string, number> = {};
+  for (const [method, url, who, body] of calls()) {
+    counts[`${method} ${url.replace(/\d+$/, ':id')}`] = await counter.during(() => call(method, url, who, body));
+  }
+  return counts;
+}
+
+describe('SQL statements per call do not grow with the data', () => {
+  beforeAll(async () => {
+    await seedDemoData(ctx.db, paths.catalogFile, MEMBER.sub);
+    const packages = await call('GET', '/api/discountPackage', ADMIN);
+    packageId = packages.data[0]!.discountPackageId!;
+    const memberships = await call('GET', '/api/membership', ADMIN);
+    membershipId = memberships.data[0]!.membershipId!;
+  });
+
+  it('answers with the same number of statements for about 10 rows and for 1,000', async () => {
+    const small = await measure();
+    await growData(ctx.pool, {
+      products: 1000,
+      memberships: 1000,
+      promotionalPerMembership: 10,
+      discountPackages: 10,
+      productsPerPackage: 100,
+      member: { subject: MEMBER.sub, orders: 1000, subscriptions: 50 },
+    });
+    const large = await measure();
+    // The lists really grew.
+    expect((await call('GET', '/api/membership', ADMIN)).data.length).toBeGreaterThan(1000);
+    expect((await call('GET', '/api/PaymentHistory', MEMBER)).data.length).toBeGreaterThan(1000);
+    expect(large).toEqual(small);
+    for (const [name, count] of Object.entries(large)) expect(count, name).toBeLessThanOrEqual(BUDGET);
+    console.info('SQL statements per call:', large);
+  });
+});

@@ -1,0 +1,219 @@
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config/env.js';
+import { paths } from '../src/runtime.js';
+import { seedDemoData } from '../src/seed/demo-data.js';
+import { ADMIN, MEMBER, OTHER_MEMBER, testApp, testDatabase, testKeys } from './helper.js';
+
+const ctx = await testApp();
+await seedDemoData(ctx.db, paths.catalogFile, MEMBER.sub);
+
+/** Everything no write in the fuzz may change, whatever extra fields it sends. */
+async function protectedState(targets: { membershipId: number; packageId: number }) {
+  const q = async (sql: string, params: unknown[] = []) => JSON.stringify((await ctx.pool.query(sql, params)).rows);
+  return {
+    products: await q('select product_id, name, retail_price, image_url from products order by product_id'),
+    otherMember: await q('select * from user_details where subject = $1', [OTHER_MEMBER.sub]),
+    otherMemberships: await q(
+      `select membership_id, name, product_id, discount_package_id from memberships
+       where membership_id <> $1 and membership_id <= $1 + 100 order by membership_id`,
+      [targets.membershipId],
+    ),
+    otherPackages: await q(
+      'select discount_package_id, name from discount_packages where discount_package_id <> $1 order by 1',
+      [targets.packageId],
+    ),
+    subscriptionsOfOthers: await q('select * from subscriptions where subject <> $1 order by 1', [MEMBER.sub]),
+    accounts: await q('select account_id, email, groups, role from accounts order by account_id'),
+  };
+}
+
+const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+
+/** Values of every JSON type, odd numbers, NUL, huge strings and deep nesting. */
+const junk = fc.oneof(
+  fc.jsonValue({ maxDepth: 3 }),
+  fc.string({ maxLength: 300 }),
+  fc.string({ maxLength: 20 }).map((s) => `${s}\u0000${s}`),
+  fc.constantFrom('x'.repeat(5000), '9'.repeat(400), '-0', '1e309', '12.345', ' ', '<script>', "' or 1=1 --"),
+  fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constant(2 ** 53 + 1)),
+  fc.integer({ min: 1, max: 3000 }).map((depth) => JSON.parse(nested(depth)) as unknown),
+);
+
+/** Plausible field names plus fields a client must never control. */
+const shaped = fc.record(
+  {
+    name: junk,
+    description: junk,
+    productId: junk,
+    membershipId: junk,
+    discountPackageId: junk,
+    price: junk,
+    numberOfFreeEligibleItems: junk,
+    membershipLengthInMonths: junk,
+    firstName: junk,
+    email: junk,
+    birthdate: junk,
+    biologicalSex: junk,
+    previousPassword: junk,
+    proposedPassword: junk,
+    subject: fc.constant(OTHER_MEMBER.sub),
+    sub: fc.constant(OTHER_MEMBER.sub),
+    owner: fc.constant(OTHER_MEMBER.sub),
+    groups: fc.constant(['Admin']),
+    isAdmin: fc.constant(true),
+    retailPrice: fc.constant(0),
+    __proto__: fc.constant({ polluted: true }),
+    constructor: fc.constant({ prototype: { polluted: true } }),
+  },
+  { requiredKeys: [] },
+);
+const body = fc.oneof(junk, shaped, fc.array(shaped, { maxLength: 5 }));
+
+describe('fuzzing every write endpoint', () => {
+  let targets = { membershipId: 0, packageId: 0 };
+  beforeAll(async () => {
+    const membership = await ctx.pool.query('select min(membership_id) as id from memberships');
+    const pkg = await ctx.pool.query('select min(discount_package_id) as id from discount_packages');
+    targets = { membershipId: membership.rows[0].id, packageId: pkg.rows[0].id };
+    await ctx.pool.query(
+      `insert into user_details (subject, first_name, email) values ($1, 'Other', 'other@example.com')`,
+      [OTHER_MEMBER.sub],
+    );
+  });
+
+  const endpoints = () =>
+    [
+      ['POST', '/api/membership', ADMIN],
+      ['PUT', `/api/membership/${targets.membershipId}`, ADMIN],
+      ['POST', '/api/discountPackage', ADMIN],
+      ['PUT', `/api/discountPackage/${targets.packageId}`, ADMIN],
+      ['PUT', '/api/discountPackageProduct', ADMIN],
+      ['POST', '/api/discountPackageProduct', ADMIN],
+      ['DELETE', '/api/discountPackageProduct', ADMIN],
+      ['POST', '/api/promotionalProduct', ADMIN],
+      ['POST', '/api/promotionalProduct/batch', ADMIN],
+      ['DELETE', '/api/promotionalProduct', ADMIN],
+      ['POST', '/api/userdetails/internal', MEMBER],
+      ['POST', '/api/PasswordReset', MEMBER],
+      // A member's writes to admin endpoints are refused before the body matters.
+      ['POST', '/api/membership', MEMBER],
+    ] as const;
+
+  it('never answers 5xx, always answers the envelope, and changes no protected field', async () => {
+    const before = await protectedState(targets);
+    for (const [method, url, who] of endpoints()) {
+      const headers = { ...(await ctx.bearer(who)), 'content-type': 'application/json' };
+      await fc.assert(
+        fc.asyncProperty(body, async (payload) => {
+          const response = await ctx.app.inject({ method, url, headers, payload: JSON.stringify(payload) ?? 'null' });
+          let answer: { isError?: unknown; message?: unknown; data?: unknown } = {};
+          try {
+            answer = response.json();
+          } catch {
+            throw new Error(`${method} ${url} answered ${response.statusCode} with ${JSON.stringify(response.body)}`);
+          }
+          return (
+            response.statusCode < 500 &&
+            typeof answer.isError === 'boolean' &&
+            typeof answer.message === 'string' &&
+            Array.isArray(answer.data) &&
+            (who !== MEMBER || !url.startsWith('/api/membership') || response.statusCode === 403)
+          );
+        }),
+        { numRuns: 40, seed: 20261121 },
+      );
+    }
+    expect(await protectedState(targets)).toEqual(before);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+
+  it("saves a member's details under the token's subject, whatever the body says", async () => {
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/userdetails/internal',
+      headers: { ...(await ctx.bearer(MEMBER)), 'content-type': 'application/json' },
+      payload: JSON.stringify({ firstName: 'Mine', lastName: '', email: '' }),
+    });
+    // Unknown fields are refused outright rather than silently dropped.
+    const sneaky = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/userdetails/internal',
+      headers: { ...(await ctx.bearer(MEMBER)), 'content-type': 'application/json' },
+      payload: JSON.stringify({ firstName: 'Sneaky', subject: OTHER_MEMBER.sub }),
+    });
+    expect(response.statusCode).toBe(200);
+    expect([200, 400]).toContain(sneaky.statusCode);
+    const { rows } = await ctx.pool.query('select first_name from user_details where subject = $1', [OTHER_MEMBER.sub]);
+    expect(rows[0].first_name).toBe('Other');
+  });
+});
+
+const SECURITY_HEADERS = {
+  'content-security-policy': expect.stringContaining("default-src 'self'"),
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'SAMEORIGIN',
+  'strict-transport-security': expect.stringContaining('max-age='),
+  'referrer-policy': 'strict-origin-when-cross-origin',
+  'cross-origin-opener-policy': 'same-origin',
+};
+
+describe('security headers and cross-origin requests', () => {
+  it('are on 200, 401, 403, 404, 413, 429 and 500 answers alike', async () => {
+    // An app of its own with one route that fails, to see a 500 as a client would.
+    const database = await testDatabase();
+    const keys = await testKeys();
+    const config = loadConfig({}, { catalogFile: paths.catalogFile });
+    const app = await buildApp({ config, db: database.db, keys: keys.keys, logger: false });
+    app.get('/api/fails', { config: { policy: 'public' } }, async () => {
+      throw new Error('secret internal detail');
+    });
+    await app.ready();
+    const member = { authorization: `Bearer ${await keys.token(MEMBER)}`, 'content-type': 'application/json' };
+    const answers: Record<number, Awaited<ReturnType<typeof app.inject>>> = {
+      200: await app.inject({ url: '/api/userdetails/', headers: member }),
+      401: await app.inject({ url: '/api/membership' }),
+      403: await app.inject({ url: '/api/membership', headers: member }),
+      404: await app.inject({ url: '/api/no-such-thing' }),
+      413: await app.inject({
+        method: 'POST',
+        url: '/api/userdetails/internal',
+        headers: member,
+        payload: JSON.stringify({ firstName: 'x'.repeat(300_000) }),
+      }),
+      500: await app.inject({ url: '/api/fails' }),
+    };
+    let limited = await app.inject({ method: 'POST', url: '/api/PasswordReset', headers: member, payload: '{}' });
+    for (let i = 0; i < 10 && limited.statusCode !== 429; i++) {
+      limited = await app.inject({
+        method: 'POST',
+        url: '/api/PasswordReset',
+        headers: member,
+        payload: JSON.stringify({ previousPassword: 'Wrong-Pass-1!', proposedPassword: 'Next-Pass-2!' }),
+      });
+    }
+    answers[429] = limited;
+    for (const [status, response] of Object.entries(answers)) {
+      expect(response.statusCode, `status ${status}`).toBe(Number(status));
+      expect(response.headers, `status ${status}`).toMatchObject(SECURITY_HEADERS);
+      expect(response.headers['cache-control'], `status ${status}`).toBe('no-store');
+    }
+    expect(answers[500]!.body).not.toContain('secret internal detail');
+    await app.close();
+  });
+
+  it('gives a foreign origin no CORS permission, on a call or a preflight', async () => {
+    const origin = { origin: 'https://evil.example.com' };
+    const call = await ctx.app.inject({ url: '/api/membership', headers: { ...origin, ...(await ctx.bearer(ADMIN)) } });
+    const preflight = await ctx.app.inject({
+      method: 'OPTIONS',
+      url: '/api/membership',
+      headers: { ...origin, 'access-control-request-method': 'DELETE' },
+    });
+    for (const response of [call, preflight]) {
+      expect(response.headers['access-control-allow-origin']).toBeUndefined();
+      expect(response.headers['access-control-allow-credentials']).toBeUndefined();
+    }
+  });
+});
