@@ -1,4 +1,11 @@
 import { z } from 'zod';
+import {
+  BIOLOGICAL_SEXES,
+  FREE_ITEMS_DEFAULT,
+  MEMBERSHIP_LENGTH_DEFAULT,
+  MEMBERSHIP_LENGTH_MAX,
+  MEMBERSHIP_LENGTH_MIN,
+} from './constants.js';
 import { idParamSchema, idSchema, moneyOutput, moneySchema, optionalText, requiredText } from './common.js';
 
 // ---- Products -------------------------------------------------------------------------------
@@ -75,11 +82,6 @@ export type DiscountPackageProductKey = z.input<typeof discountPackageProductKey
 
 // ---- Memberships ----------------------------------------------------------------------------
 
-export const MEMBERSHIP_LENGTH_MIN = 1;
-export const MEMBERSHIP_LENGTH_MAX = 120;
-export const MEMBERSHIP_LENGTH_DEFAULT = 12;
-export const FREE_ITEMS_DEFAULT = 0;
-
 export const membershipPromotionalProductSchema = z.object({
   productId: z.number().int(),
   name: z.string(),
@@ -147,8 +149,6 @@ export type PromotionalProduct = z.infer<typeof promotionalProductSchema>;
 export const membershipIdParamsSchema = z.object({ membershipId: idParamSchema });
 
 // ---- User details ---------------------------------------------------------------------------
-
-export const BIOLOGICAL_SEXES = ['Male', 'Female'] as const;
 
 export const userDetailsSchema = z.object({
   firstName: z.string().nullable(),

@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /** Every API answer: `data` is always an array, a single object being a one-element array. */
 export interface Envelope<T> {
   isError: boolean;
@@ -8,22 +6,6 @@ export interface Envelope<T> {
   /** Only on validation failures: field name -> messages. */
   errors?: Record<string, string[]>;
 }
-
-export const envelopeSchema = <T extends z.ZodType>(item: T) =>
-  z.object({
-    isError: z.boolean(),
-    message: z.string(),
-    data: z.array(item),
-  });
-
-export const errorEnvelopeSchema = z.object({
-  isError: z.literal(true),
-  message: z.string(),
-  data: z.array(z.never()),
-  errors: z.record(z.string(), z.array(z.string())).optional(),
-});
-
-export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
 
 export function ok<T>(data: T | T[], message = ''): Envelope<T> {
   return { isError: false, message, data: Array.isArray(data) ? data : [data] };

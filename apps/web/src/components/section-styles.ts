@@ -1,8 +1,24 @@
-import { makeStyles, tokens } from '@fluentui/react-components';
+import { makeStyles, shorthands, tokens } from '@fluentui/react-components';
 
 /** Card and label/value rows shared by the account sections. */
 export const useSectionStyles = makeStyles({
-  card: { padding: tokens.spacingHorizontalXL, gap: tokens.spacingVerticalM },
+  /** A plain panel rather than Fluent's Card: the account page's first load has a JavaScript budget. */
+  card: {
+    display: 'flex',
+    flexDirection: 'column',
+    padding: tokens.spacingHorizontalXL,
+    gap: tokens.spacingVerticalM,
+    backgroundColor: tokens.colorNeutralBackground1,
+    borderRadius: tokens.borderRadiusLarge,
+    boxShadow: tokens.shadow4,
+  },
+  outlined: {
+    display: 'flex',
+    flexDirection: 'column',
+    backgroundColor: tokens.colorNeutralBackground1,
+    borderRadius: tokens.borderRadiusMedium,
+    ...shorthands.border('1px', 'solid', tokens.colorNeutralStroke1),
+  },
   list: { margin: 0, display: 'grid', gap: 0 },
   row: {
     display: 'grid',

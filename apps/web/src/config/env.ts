@@ -1,12 +1,37 @@
-import { clientConfigSchema, type ClientConfig } from '@ums/contracts';
+import type { ClientConfig } from '@ums/contracts';
 
 export type { ClientConfig };
 
 export const CONFIG_ERROR = 'The application could not load its configuration. Please reload the page.';
 
-/** The run-time configuration the server publishes: one build serves every environment. */
+const REQUIRED_TEXT: (keyof ClientConfig)[] = [
+  'authority',
+  'clientId',
+  'scope',
+  'redirectPath',
+  'silentRenewPath',
+  'logoutUrl',
+  'groupsClaim',
+  'roleClaim',
+  'adminGroup',
+  'apiBase',
+];
+
+/**
+ * The run-time configuration the server publishes: one build serves every environment. The server answers it
+ * through the contracts' zod schema; the browser checks only what it cannot work without, keeping zod out of
+ * the bundle.
+ */
 export async function loadClientConfig(fetchImpl: typeof fetch = fetch): Promise<ClientConfig> {
   const response = await fetchImpl('/api/config', { headers: { accept: 'application/json' } });
   if (!response.ok) throw new Error(`${CONFIG_ERROR} (status ${response.status})`);
-  return clientConfigSchema.parse(await response.json());
+  const config = (await response.json()) as Partial<ClientConfig> | null;
+  const missing = REQUIRED_TEXT.filter((key) => typeof config?.[key] !== 'string' || !config[key]);
+  if (!config || missing.length > 0) throw new Error(`${CONFIG_ERROR} (missing ${missing.join(', ')})`);
+  return {
+    ...(config as ClientConfig),
+    analyticsUrl: config.analyticsUrl ?? null,
+    companionApps: Array.isArray(config.companionApps) ? config.companionApps : [],
+    company: config.company ?? { name: '', termsUrl: '/legal/terms.html', privacyUrl: '/legal/privacy.html' },
+  };
 }

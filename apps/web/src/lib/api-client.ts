@@ -1,4 +1,4 @@
-import { envelopeFirst, envelopeList } from '@ums/contracts';
+import { envelopeFirst, envelopeList } from '@ums/contracts/envelope';
 
 export const API_MESSAGES = {
   notInitialized: 'API client not initialized. Please wait for authentication to complete.',

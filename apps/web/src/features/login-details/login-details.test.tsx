@@ -1,4 +1,4 @@
-import { PASSWORD_RULES } from '@ums/contracts';
+import { PASSWORD_RULES } from '@ums/contracts/password-policy';
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { delay, http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';

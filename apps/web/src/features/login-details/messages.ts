@@ -1,4 +1,4 @@
-import { PASSWORD_HELPER_TEXT, PASSWORD_MISMATCH_MESSAGE } from '@ums/contracts';
+import { PASSWORD_HELPER_TEXT, PASSWORD_MISMATCH_MESSAGE } from '@ums/contracts/password-policy';
 import { ApiError } from '../../lib/api-client.js';
 
 export const LOGIN_DETAILS = {

@@ -1,4 +1,5 @@
-import { BIOLOGICAL_SEXES, type UserDetails, type UserDetailsInput } from '@ums/contracts';
+import { BIOLOGICAL_SEXES } from '@ums/contracts/constants';
+import type { UserDetails, UserDetailsInput } from '@ums/contracts';
 import { formatLongDate, parseCalendarDate } from '../../lib/format.js';
 import { PERSONAL_INFORMATION } from './messages.js';
 

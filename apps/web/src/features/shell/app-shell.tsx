@@ -4,7 +4,6 @@ import {
   DrawerHeader,
   DrawerHeaderTitle,
   InlineDrawer,
-  Link as FluentLink,
   makeStyles,
   mergeClasses,
   OverlayDrawer,
@@ -117,6 +116,11 @@ const useStyles = makeStyles({
     color: tokens.colorNeutralForeground3,
   },
   footerLinks: { display: 'flex', gap: tokens.spacingHorizontalL },
+  footerLink: {
+    color: tokens.colorBrandForegroundLink,
+    textDecoration: 'none',
+    ':hover': { textDecoration: 'underline', color: tokens.colorBrandForegroundLinkHover },
+  },
 });
 
 function Navigation({
@@ -164,12 +168,12 @@ export function Footer() {
     <footer className={styles.footer}>
       <Text size={200}>{SHELL_MESSAGES.copyright(new Date().getFullYear(), company.name)}</Text>
       <span className={styles.footerLinks}>
-        <FluentLink href={company.termsUrl} target="_blank" rel="noopener noreferrer">
+        <a className={styles.footerLink} href={company.termsUrl} target="_blank" rel="noopener noreferrer">
           {SHELL_MESSAGES.terms}
-        </FluentLink>
-        <FluentLink href={company.privacyUrl} target="_blank" rel="noopener noreferrer">
+        </a>
+        <a className={styles.footerLink} href={company.privacyUrl} target="_blank" rel="noopener noreferrer">
           {SHELL_MESSAGES.privacy}
-        </FluentLink>
+        </a>
       </span>
     </footer>
   );

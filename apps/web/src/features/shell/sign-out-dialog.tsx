@@ -1,45 +1,7 @@
-import {
-  Button,
-  Dialog,
-  DialogActions,
-  DialogBody,
-  DialogContent,
-  DialogSurface,
-  DialogTitle,
-} from '@fluentui/react-components';
-import { createContext, useContext, useState, type ReactNode } from 'react';
-import { useNavigate } from 'react-router';
-import { paths } from '../../config/paths.js';
-import { clearTokenEntries } from '../auth/token-storage.js';
-import { SHELL_MESSAGES } from './shell-constants.js';
+import { createContext, lazy, Suspense, useContext, useState, type ReactNode } from 'react';
 
-/** "Sign Out" confirmation: confirming removes the stored access tokens and starts the logout screen. */
-export function SignOutDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
-  const navigate = useNavigate();
-  const confirm = () => {
-    clearTokenEntries();
-    onOpenChange(false);
-    navigate(paths.logoutFromApp);
-  };
-  return (
-    <Dialog open={open} onOpenChange={(_, data) => onOpenChange(data.open)} modalType="alert">
-      <DialogSurface>
-        <DialogBody>
-          <DialogTitle>{SHELL_MESSAGES.signOut}</DialogTitle>
-          <DialogContent>{SHELL_MESSAGES.signOutQuestion}</DialogContent>
-          <DialogActions>
-            <Button appearance="secondary" onClick={() => onOpenChange(false)}>
-              {SHELL_MESSAGES.cancel}
-            </Button>
-            <Button appearance="primary" onClick={confirm}>
-              {SHELL_MESSAGES.signOut}
-            </Button>
-          </DialogActions>
-        </DialogBody>
-      </DialogSurface>
-    </Dialog>
-  );
-}
+// Fetched on the first "Sign Out": dialogs are not part of the account page's first load.
+const SignOutDialog = lazy(() => import('./sign-out-confirm.js').then((m) => ({ default: m.SignOutDialog })));
 
 const SignOutContext = createContext<(() => void) | null>(null);
 
@@ -49,10 +11,19 @@ const SignOutContext = createContext<(() => void) | null>(null);
  */
 export function SignOutProvider({ children }: { children: ReactNode }) {
   const [open, setOpen] = useState(false);
+  const [used, setUsed] = useState(false);
+  const show = () => {
+    setUsed(true);
+    setOpen(true);
+  };
   return (
-    <SignOutContext.Provider value={() => setOpen(true)}>
+    <SignOutContext.Provider value={show}>
       {children}
-      <SignOutDialog open={open} onOpenChange={setOpen} />
+      {used ? (
+        <Suspense fallback={null}>
+          <SignOutDialog open={open} onOpenChange={setOpen} />
+        </Suspense>
+      ) : null}
     </SignOutContext.Provider>
   );
 }

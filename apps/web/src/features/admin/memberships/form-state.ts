@@ -1,11 +1,10 @@
+import type { Membership, MembershipInput } from '@ums/contracts';
 import {
   FREE_ITEMS_DEFAULT,
   MEMBERSHIP_LENGTH_DEFAULT,
   MEMBERSHIP_LENGTH_MAX,
   MEMBERSHIP_LENGTH_MIN,
-  type Membership,
-  type MembershipInput,
-} from '@ums/contracts';
+} from '@ums/contracts/constants';
 import { MEMBERSHIPS as T } from './messages.js';
 
 /** The form's fields as typed: numbers stay text until saved. */

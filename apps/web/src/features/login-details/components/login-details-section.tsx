@@ -1,9 +1,9 @@
-import { Button, Card, Field, Input, MessageBar, MessageBarBody, makeStyles, tokens } from '@fluentui/react-components';
+import { Button, Field, Input, makeStyles, tokens } from '@fluentui/react-components';
 import { EditRegular } from '@fluentui/react-icons';
-import { passwordProblemText } from '@ums/contracts';
+import { passwordProblemText } from '@ums/contracts/password-policy';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useAuth } from 'react-oidc-context';
-import { ErrorBanner } from '../../../components/error-banner.js';
+import { ErrorBanner, SuccessBanner } from '../../../components/error-banner.js';
 import { useSectionStyles } from '../../../components/section-styles.js';
 import { useChangePassword } from '../api/change-password.js';
 import { LOGIN_DETAILS as T, PASSWORD_SUCCESS_MS, passwordChangeError } from '../messages.js';
@@ -81,7 +81,7 @@ export function LoginDetailsSection() {
   );
 
   return (
-    <Card className={rows.card}>
+    <div className={rows.card}>
       <dl className={rows.list}>
         <div className={rows.row}>
           <dt className={rows.label}>{T.email}</dt>
@@ -112,11 +112,7 @@ export function LoginDetailsSection() {
           <PasswordChecklist password={fields.next} />
           {input('confirm', T.confirmPassword, 'new-password')}
           {error ? <ErrorBanner message={error} /> : null}
-          {changed ? (
-            <MessageBar intent="success" role="status">
-              <MessageBarBody>{T.changed}</MessageBarBody>
-            </MessageBar>
-          ) : null}
+          {changed ? <SuccessBanner message={T.changed} /> : null}
           <div className={styles.actions}>
             <Button appearance="primary" type="submit" disabled={!filled || busy || changed}>
               {busy ? T.changing : T.reset}
@@ -127,6 +123,6 @@ export function LoginDetailsSection() {
           </div>
         </form>
       ) : null}
-    </Card>
+    </div>
   );
 }

@@ -1,6 +1,6 @@
 import { makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { CheckmarkCircle16Filled, Circle16Regular } from '@fluentui/react-icons';
-import { PASSWORD_RULES } from '@ums/contracts';
+import { PASSWORD_RULES } from '@ums/contracts/password-policy';
 import { LOGIN_DETAILS as T } from '../messages.js';
 
 const useStyles = makeStyles({

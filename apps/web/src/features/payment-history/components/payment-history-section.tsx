@@ -1,16 +1,5 @@
-import {
-  Badge,
-  Card,
-  makeStyles,
-  Spinner,
-  Table,
-  TableBody,
-  TableCell,
-  TableHeader,
-  TableHeaderCell,
-  TableRow,
-  tokens,
-} from '@fluentui/react-components';
+import { makeStyles, mergeClasses, shorthands, Spinner, tokens } from '@fluentui/react-components';
+import { ArrowSortDown16Regular, ArrowSortUp16Regular } from '@fluentui/react-icons';
 import type { PaymentHistoryEntry } from '@ums/contracts';
 import { useState } from 'react';
 import { useAuth } from 'react-oidc-context';
@@ -25,7 +14,33 @@ import { DEFAULT_PAYMENT_SORT, nextSort, sortPayments, type PaymentColumn } from
 
 const useStyles = makeStyles({
   tableWrap: { overflowX: 'auto' },
-  amount: { textAlign: 'end', fontVariantNumeric: 'tabular-nums' },
+  /** A native table (not Fluent's): the account page's first load has a JavaScript budget. */
+  table: { width: '100%', borderCollapse: 'collapse', fontSize: tokens.fontSizeBase300 },
+  th: {
+    textAlign: 'start',
+    fontWeight: tokens.fontWeightSemibold,
+    ...shorthands.borderBottom('1px', 'solid', tokens.colorNeutralStroke1),
+    padding: 0,
+  },
+  sortButton: {
+    display: 'inline-flex',
+    alignItems: 'center',
+    gap: tokens.spacingHorizontalXS,
+    width: '100%',
+    justifyContent: 'inherit',
+    paddingBlock: tokens.spacingVerticalS,
+    paddingInline: tokens.spacingHorizontalS,
+    border: 'none',
+    background: 'none',
+    font: 'inherit',
+    color: 'inherit',
+    cursor: 'pointer',
+    ':hover': { backgroundColor: tokens.colorNeutralBackground1Hover },
+    ':focus-visible': { outline: `2px solid ${tokens.colorStrokeFocus2}` },
+  },
+  tr: { ...shorthands.borderBottom('1px', 'solid', tokens.colorNeutralStroke2) },
+  td: { paddingBlock: tokens.spacingVerticalS, paddingInline: tokens.spacingHorizontalS },
+  amount: { textAlign: 'end', justifyContent: 'flex-end', fontVariantNumeric: 'tabular-nums' },
   cards: { listStyle: 'none', margin: 0, padding: 0, display: 'grid', gap: tokens.spacingVerticalM },
   card: { padding: tokens.spacingHorizontalL, gap: tokens.spacingVerticalXS },
   cardHeader: { display: 'flex', justifyContent: 'space-between', fontWeight: tokens.fontWeightSemibold },
@@ -33,11 +48,20 @@ const useStyles = makeStyles({
   term: { color: tokens.colorNeutralForeground3 },
   message: { margin: 0 },
   error: { margin: 0, color: tokens.colorPaletteRedForeground1 },
+  status: {
+    display: 'inline-block',
+    paddingInline: tokens.spacingHorizontalS,
+    borderRadius: tokens.borderRadiusCircular,
+    ...shorthands.border('1px', 'solid', tokens.colorBrandStroke1),
+    color: tokens.colorBrandForeground1,
+    fontSize: tokens.fontSizeBase200,
+    lineHeight: tokens.lineHeightBase300,
+  },
 });
 
 const COLUMNS = Object.keys(T.columns) as PaymentColumn[];
 
-function cell(entry: PaymentHistoryEntry, column: PaymentColumn) {
+function cell(entry: PaymentHistoryEntry, column: PaymentColumn, statusClass: string) {
   switch (column) {
     case 'orderId':
       return T.order(entry.orderId);
@@ -48,7 +72,7 @@ function cell(entry: PaymentHistoryEntry, column: PaymentColumn) {
     case 'date':
       return formatShortDate(entry.date);
     case 'status':
-      return <Badge appearance="outline">{entry.status}</Badge>;
+      return <span className={statusClass}>{entry.status}</span>;
   }
 }
 
@@ -76,7 +100,7 @@ export function PaymentHistorySection() {
       <ul className={styles.cards} aria-label={T.title}>
         {sortPayments(history.data, sort).map((entry) => (
           <li key={entry.orderId}>
-            <Card className={styles.card} appearance="outline">
+            <div className={mergeClasses(section.outlined, styles.card)}>
               <div className={styles.cardHeader}>
                 <span>{T.order(entry.orderId)}</span>
                 <span>{formatUsd(entry.totalAmount)}</span>
@@ -89,7 +113,7 @@ export function PaymentHistorySection() {
                 <dt className={styles.term}>{T.columns.status}</dt>
                 <dd className={styles.message}>{entry.status}</dd>
               </dl>
-            </Card>
+            </div>
           </li>
         ))}
       </ul>
@@ -97,36 +121,45 @@ export function PaymentHistorySection() {
   } else {
     body = (
       <div className={styles.tableWrap}>
-        <Table aria-label={T.title} sortable>
-          <TableHeader>
-            <TableRow>
+        <table className={styles.table} aria-label={T.title}>
+          <thead>
+            <tr>
               {COLUMNS.map((column) => (
-                <TableHeaderCell
+                <th
                   key={column}
-                  sortDirection={sort.column === column ? sort.direction : undefined}
-                  onClick={() => setSort(nextSort(sort, column))}
-                  className={column === 'totalAmount' ? styles.amount : undefined}
+                  scope="col"
+                  aria-sort={sort.column === column ? sort.direction : undefined}
+                  className={mergeClasses(styles.th, column === 'totalAmount' && styles.amount)}
                 >
-                  {T.columns[column]}
-                </TableHeaderCell>
+                  <button type="button" className={styles.sortButton} onClick={() => setSort(nextSort(sort, column))}>
+                    {T.columns[column]}
+                    {sort.column === column ? (
+                      sort.direction === 'ascending' ? (
+                        <ArrowSortUp16Regular aria-hidden />
+                      ) : (
+                        <ArrowSortDown16Regular aria-hidden />
+                      )
+                    ) : null}
+                  </button>
+                </th>
               ))}
-            </TableRow>
-          </TableHeader>
-          <TableBody>
+            </tr>
+          </thead>
+          <tbody>
             {sortPayments(history.data, sort).map((entry) => (
-              <TableRow key={entry.orderId}>
+              <tr key={entry.orderId} className={styles.tr}>
                 {COLUMNS.map((column) => (
-                  <TableCell key={column} className={column === 'totalAmount' ? styles.amount : undefined}>
-                    {cell(entry, column)}
-                  </TableCell>
+                  <td key={column} className={mergeClasses(styles.td, column === 'totalAmount' && styles.amount)}>
+                    {cell(entry, column, styles.status)}
+                  </td>
                 ))}
-              </TableRow>
+              </tr>
             ))}
-          </TableBody>
-        </Table>
+          </tbody>
+        </table>
       </div>
     );
   }
 
-  return <Card className={section.card}>{body}</Card>;
+  return <div className={section.card}>{body}</div>;
 }

@@ -13,7 +13,8 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { DatePicker, type DatePickerErrorType } from '@fluentui/react-datepicker-compat';
-import { BIOLOGICAL_SEXES, type UserDetails } from '@ums/contracts';
+import { BIOLOGICAL_SEXES } from '@ums/contracts/constants';
+import type { UserDetails } from '@ums/contracts';
 import { useState, type FormEvent } from 'react';
 import { ErrorBanner } from '../../../components/error-banner.js';
 import { errorText } from '../../../lib/error-text.js';

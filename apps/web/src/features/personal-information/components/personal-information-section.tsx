@@ -1,21 +1,25 @@
-import { Button, Card, Spinner } from '@fluentui/react-components';
+import { Button, Spinner } from '@fluentui/react-components';
 import { EditRegular } from '@fluentui/react-icons';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { ErrorBanner } from '../../../components/error-banner.js';
 import { useSectionStyles } from '../../../components/section-styles.js';
 import { errorText } from '../../../lib/error-text.js';
 import { useUserDetails } from '../api/user-details.js';
 import { displayRows } from '../form-state.js';
 import { PERSONAL_INFORMATION as T } from '../messages.js';
-import { EditPersonalInformationDialog } from './edit-personal-information-dialog.js';
+// The dialog (with its calendar) is fetched on the first edit, keeping it out of the account page's first load.
+const EditPersonalInformationDialog = lazy(() =>
+  import('./edit-personal-information-dialog.js').then((m) => ({ default: m.EditPersonalInformationDialog })),
+);
 
 export function PersonalInformationSection() {
   const styles = useSectionStyles();
   const details = useUserDetails();
   const [editing, setEditing] = useState(false);
+  const [everEdited, setEverEdited] = useState(false);
 
   return (
-    <Card className={styles.card}>
+    <div className={styles.card}>
       {details.isPending ? (
         <Spinner label={T.loading} />
       ) : details.isError ? (
@@ -31,14 +35,25 @@ export function PersonalInformationSection() {
                   appearance="subtle"
                   icon={<EditRegular />}
                   aria-label={T.edit(row.label)}
-                  onClick={() => setEditing(true)}
+                  onClick={() => {
+                    setEverEdited(true);
+                    setEditing(true);
+                  }}
                 />
               </dd>
             </div>
           ))}
         </dl>
       )}
-      <EditPersonalInformationDialog details={details.data ?? null} open={editing} onClose={() => setEditing(false)} />
-    </Card>
+      {everEdited ? (
+        <Suspense fallback={<Spinner size="tiny" label={T.loading} />}>
+          <EditPersonalInformationDialog
+            details={details.data ?? null}
+            open={editing}
+            onClose={() => setEditing(false)}
+          />
+        </Suspense>
+      ) : null}
+    </div>
   );
 }

@@ -1,27 +1,17 @@
-import {
-  Button,
-  Card,
-  Dialog,
-  DialogActions,
-  DialogBody,
-  DialogContent,
-  DialogSurface,
-  DialogTitle,
-  Image,
-  makeStyles,
-  mergeClasses,
-  Spinner,
-  Text,
-  tokens,
-} from '@fluentui/react-components';
+import { Button, Image, makeStyles, mergeClasses, Spinner, Text, tokens } from '@fluentui/react-components';
 import { BoxRegular, DeleteRegular } from '@fluentui/react-icons';
 import type { Subscription } from '@ums/contracts';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { ErrorBanner } from '../../../components/error-banner.js';
 import { useSectionStyles } from '../../../components/section-styles.js';
 import { errorText } from '../../../lib/error-text.js';
 import { useDeleteSubscription, useSubscriptions } from '../api/subscriptions.js';
 import { priceLine, subscriptionName, SUBSCRIPTIONS as T } from '../messages.js';
+
+// Fetched on the first delete: dialogs are not part of the account page's first load.
+const DeleteSubscriptionDialog = lazy(() =>
+  import('./delete-subscription-dialog.js').then((m) => ({ default: m.DeleteSubscriptionDialog })),
+);
 
 const useStyles = makeStyles({
   subtitle: { color: tokens.colorNeutralForeground3, marginBlockEnd: tokens.spacingVerticalS },
@@ -33,7 +23,13 @@ const useStyles = makeStyles({
     gridTemplateColumns: 'repeat(auto-fill, minmax(240px, 1fr))',
     gap: tokens.spacingHorizontalL,
   },
-  card: { display: 'grid', gridTemplateColumns: '64px 1fr auto', alignItems: 'center', gap: tokens.spacingHorizontalM },
+  card: {
+    display: 'grid',
+    gridTemplateColumns: '64px 1fr auto',
+    alignItems: 'center',
+    gap: tokens.spacingHorizontalM,
+    padding: tokens.spacingHorizontalM,
+  },
   image: { width: '64px', height: '64px', objectFit: 'contain', borderRadius: tokens.borderRadiusMedium },
   placeholder: {
     width: '64px',
@@ -51,10 +47,11 @@ const useStyles = makeStyles({
 
 function SubscriptionCard({ subscription, onDelete }: { subscription: Subscription; onDelete: () => void }) {
   const styles = useStyles();
+  const section = useSectionStyles();
   const name = subscriptionName(subscription);
   const image = subscription.products.find((p) => p.imageUrl)?.imageUrl;
   return (
-    <Card className={styles.card} appearance="outline">
+    <div className={mergeClasses(section.outlined, styles.card)}>
       {image ? (
         <Image src={image} alt="" className={styles.image} />
       ) : (
@@ -71,7 +68,7 @@ function SubscriptionCard({ subscription, onDelete }: { subscription: Subscripti
         </Text>
       </div>
       <Button appearance="subtle" icon={<DeleteRegular />} aria-label={T.deleteLabel(name)} onClick={onDelete} />
-    </Card>
+    </div>
   );
 }
 
@@ -81,6 +78,12 @@ export function SubscriptionsSection() {
   const subscriptions = useSubscriptions();
   const remove = useDeleteSubscription();
   const [pending, setPending] = useState<Subscription | null>(null);
+  // Once shown, the dialog stays mounted so its closing animation can finish.
+  const [used, setUsed] = useState(false);
+  const ask = (subscription: Subscription) => {
+    setUsed(true);
+    setPending(subscription);
+  };
 
   const confirm = () => {
     if (!pending) return;
@@ -96,39 +99,29 @@ export function SubscriptionsSection() {
       <ul className={styles.grid} aria-label={T.title}>
         {subscriptions.data.map((subscription) => (
           <li key={subscription.subscriptionId}>
-            <SubscriptionCard subscription={subscription} onDelete={() => setPending(subscription)} />
+            <SubscriptionCard subscription={subscription} onDelete={() => ask(subscription)} />
           </li>
         ))}
       </ul>
     );
 
   return (
-    <Card className={section.card}>
+    <div className={section.card}>
       <Text as="p" block className={styles.subtitle}>
         {T.subtitle}
       </Text>
       {remove.isError ? <ErrorBanner message={errorText(remove.error, T.deleteFailed)} /> : null}
       {body}
-      <Dialog
-        open={pending !== null}
-        modalType="alert"
-        onOpenChange={(_, data) => (data.open || remove.isPending ? undefined : setPending(null))}
-      >
-        <DialogSurface>
-          <DialogBody>
-            <DialogTitle>{T.deleteTitle}</DialogTitle>
-            <DialogContent>{T.deleteBody}</DialogContent>
-            <DialogActions>
-              <Button appearance="secondary" disabled={remove.isPending} onClick={() => setPending(null)}>
-                {T.cancel}
-              </Button>
-              <Button appearance="primary" disabled={remove.isPending} onClick={confirm}>
-                {T.delete}
-              </Button>
-            </DialogActions>
-          </DialogBody>
-        </DialogSurface>
-      </Dialog>
-    </Card>
+      {used ? (
+        <Suspense fallback={null}>
+          <DeleteSubscriptionDialog
+            open={pending !== null}
+            busy={remove.isPending}
+            onCancel={() => setPending(null)}
+            onConfirm={confirm}
+          />
+        </Suspense>
+      ) : null}
+    </div>
   );
 }

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { testConfig } from '../test/render.js';
+import { CONFIG_ERROR, loadClientConfig } from './env.js';
+
+const answer =
+  (body: unknown, status = 200) =>
+  async () =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+describe('the run-time configuration', () => {
+  it('is read from /api/config', async () => {
+    expect(await loadClientConfig(answer(testConfig))).toEqual(testConfig);
+  });
+
+  it('names what is missing, and says so when the server fails', async () => {
+    const partial: Partial<typeof testConfig> = { ...testConfig };
+    delete partial.clientId;
+    delete partial.authority;
+    await expect(loadClientConfig(answer(partial))).rejects.toThrow(`${CONFIG_ERROR} (missing authority, clientId)`);
+    await expect(loadClientConfig(answer({}, 503))).rejects.toThrow(`${CONFIG_ERROR} (status 503)`);
+  });
+});
