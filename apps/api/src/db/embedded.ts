@@ -35,6 +35,14 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** The connection URL of the embedded PostgreSQL running on this data directory (for tools), if any. */
+export async function runningEmbeddedUrl(dataDir: string): Promise<string | null> {
+  const running = await runningPostmaster(path.join(dataDir, 'pg'));
+  const password = await fs.readFile(path.join(dataDir, 'pg-password'), 'utf8').catch(() => null);
+  if (!running || !password) return null;
+  return `postgres://${USER}:${encodeURIComponent(password.trim())}@127.0.0.1:${running.port}/${DATABASE}`;
+}
+
 /** The pid and port of a PostgreSQL still running on this data directory, if any. */
 export async function runningPostmaster(pgData: string): Promise<{ pid: number; port: number } | null> {
   const text = await fs.readFile(path.join(pgData, 'postmaster.pid'), 'utf8').catch(() => null);

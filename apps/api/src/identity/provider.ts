@@ -63,6 +63,8 @@ export async function createEmbeddedProvider(config: AppConfig, db: Database) {
       phone: ['phone_number'],
     },
     conformIdTokenClaims: false,
+    // Only the web app's own origin may call the provider's endpoints from a browser.
+    clientBasedCORS: (_ctx, origin) => origin === new URL(publicUrl).origin,
     rotateRefreshToken: true,
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     ttl: {

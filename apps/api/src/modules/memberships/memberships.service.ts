@@ -4,7 +4,7 @@ import {
   type PromotionalProduct,
   type PromotionalProductLink,
 } from '@ums/contracts';
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
 import { toMoney } from '../../db/money.js';
@@ -14,33 +14,56 @@ import { badRequest, notFound } from '../../plugins/http-errors.js';
 type MembershipFields = z.output<typeof membershipInputSchema>;
 type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
 
-const withRelations = {
-  product: true,
-  discountPackage: true,
-  promotionalProducts: { with: { product: true } },
-} as const;
-
-type MembershipRow = NonNullable<Awaited<ReturnType<Database['query']['memberships']['findFirst']>>> & {
-  product: typeof products.$inferSelect;
-  discountPackage: typeof discountPackages.$inferSelect | null;
-  promotionalProducts: { product: typeof products.$inferSelect }[];
+type MembershipRow = {
+  membership_id: number;
+  name: string;
+  description: string | null;
+  product_id: number;
+  product_name: string;
+  product_retail_price: string;
+  discount_package_id: number | null;
+  discount_package_name: string | null;
+  number_of_free_eligible_items: number;
+  membership_length_in_months: number;
+  promotional_products: { productId: number; name: string }[];
 };
+
+/**
+ * Memberships with product, package name and promotional products (sorted by name) in one statement; PostgreSQL
+ * builds the nested lists, which keeps the 500-membership list fast (see bench/results).
+ */
+function membershipsQuery(where: SQL | undefined) {
+  return sql`
+    select m.membership_id, m.name, m.description, m.product_id,
+           p.name as product_name, p.retail_price as product_retail_price,
+           m.discount_package_id, dp.name as discount_package_name,
+           m.number_of_free_eligible_items, m.membership_length_in_months,
+           coalesce((
+             select json_agg(json_build_object('productId', pp.product_id, 'name', pr.name)
+                             order by lower(pr.name), pr.name, pr.product_id)
+             from promotional_products pp join products pr on pr.product_id = pp.product_id
+             where pp.membership_id = m.membership_id
+           ), '[]'::json) as promotional_products
+    from memberships m
+    join products p on p.product_id = m.product_id
+    left join discount_packages dp on dp.discount_package_id = m.discount_package_id
+    ${where ? sql`where ${where}` : sql``}
+    order by m.name, m.membership_id`;
+}
 
 function toMembership(row: MembershipRow): Membership {
   return {
-    membershipId: row.membershipId,
+    membershipId: row.membership_id,
     name: row.name,
     description: row.description,
-    productId: row.productId,
-    productName: row.product.name,
-    productRetailPrice: toMoney(row.product.retailPrice),
-    discountPackageId: row.discountPackageId,
-    discountPackageName: row.discountPackage?.name ?? null,
-    numberOfFreeEligibleItems: row.numberOfFreeEligibleItems,
-    membershipLengthInMonths: row.membershipLengthInMonths,
-    promotionalProducts: row.promotionalProducts
-      .map((p) => ({ productId: p.product.productId, name: p.product.name }))
-      .sort((a, b) => a.name.localeCompare(b.name)),
+    productId: row.product_id,
+    productName: row.product_name,
+    productRetailPrice: toMoney(row.product_retail_price),
+    discountPackageId: row.discount_package_id,
+    discountPackageName: row.discount_package_name,
+    numberOfFreeEligibleItems: row.number_of_free_eligible_items,
+    membershipLengthInMonths: row.membership_length_in_months,
+    promotionalProducts: row.promotional_products,
   };
 }
 
@@ -71,12 +94,9 @@ const columns = (f: MembershipFields) => ({
 
 export function createMembershipService({ db }: { db: Database }) {
   async function get(id: number, tx: Tx | Database = db): Promise<Membership> {
-    const row = await tx.query.memberships.findFirst({
-      where: eq(memberships.membershipId, id),
-      with: withRelations,
-    });
-    if (!row) throw notFound(`Membership ${id}`);
-    return toMembership(row as MembershipRow);
+    const { rows } = await tx.execute<MembershipRow>(membershipsQuery(sql`m.membership_id = ${id}`));
+    if (!rows[0]) throw notFound(`Membership ${id}`);
+    return toMembership(rows[0]);
   }
 
   async function assertProductsExist(tx: Tx | Database, ids: number[]) {
@@ -100,11 +120,8 @@ export function createMembershipService({ db }: { db: Database }) {
   return {
     /** Every membership with its product, package name and promotional products, in one query. */
     async list(): Promise<Membership[]> {
-      const rows = await db.query.memberships.findMany({
-        with: withRelations,
-        orderBy: [asc(memberships.name), asc(memberships.membershipId)],
-      });
-      return rows.map((r) => toMembership(r as MembershipRow));
+      const { rows } = await db.execute<MembershipRow>(membershipsQuery(undefined));
+      return rows.map(toMembership);
     },
 
     get,

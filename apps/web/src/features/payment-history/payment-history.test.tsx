@@ -71,6 +71,21 @@ describe('the Payment History section', () => {
     expect(screen.getByRole('columnheader', { name: 'Order#' }).getAttribute('aria-sort')).toBe('descending');
   });
 
+  it('shows 25 orders first, sorted across all of them, and the rest on request', async () => {
+    const many = Array.from({ length: 30 }, (_, i) => ({ ...orders[0]!, orderId: i + 1, totalAmount: i + 1 }));
+    apiServer.use(http.get(`${TEST_API}/PaymentHistory`, () => HttpResponse.json(envelope(many))));
+    render();
+    await screen.findByRole('table');
+    expect(screen.getAllByRole('row')).toHaveLength(26);
+    fireEvent.click(screen.getByText('Amount (USD)'));
+    fireEvent.click(screen.getByText('Amount (USD)'));
+    // The largest amount of all 30 comes first, though it was not among the first 25 shown.
+    expect(firstColumn()[0]).toBe('#30');
+    fireEvent.click(screen.getByRole('button', { name: 'Show 5 more (5 not shown)' }));
+    expect(screen.getAllByRole('row')).toHaveLength(31);
+    expect(screen.queryByRole('button', { name: /Show \d+ more/ })).toBeNull();
+  });
+
   it('says "No payment history found." for a member without orders', async () => {
     apiServer.use(http.get(`${TEST_API}/PaymentHistory`, () => HttpResponse.json(envelope([]))));
     render();

@@ -1,4 +1,4 @@
-import { makeStyles, mergeClasses, shorthands, Spinner, tokens } from '@fluentui/react-components';
+import { Button, makeStyles, mergeClasses, shorthands, Spinner, tokens } from '@fluentui/react-components';
 import { ArrowSortDown16Regular, ArrowSortUp16Regular } from '@fluentui/react-icons';
 import type { PaymentHistoryEntry } from '@ums/contracts';
 import { useState } from 'react';
@@ -9,11 +9,12 @@ import { formatShortDate, formatUsd } from '../../../lib/format.js';
 import { useMediaQuery } from '../../../lib/use-media-query.js';
 import { MOBILE_QUERY } from '../../../config/layout.js';
 import { usePaymentHistory } from '../api/payment-history.js';
-import { PAYMENT_HISTORY as T } from '../messages.js';
+import { PAYMENT_HISTORY as T, PAYMENT_PAGE_SIZE } from '../messages.js';
 import { DEFAULT_PAYMENT_SORT, nextSort, sortPayments, type PaymentColumn } from '../sort.js';
 
 const useStyles = makeStyles({
   tableWrap: { overflowX: 'auto' },
+  more: { alignSelf: 'center', marginBlockStart: tokens.spacingVerticalM },
   /** A native table (not Fluent's): the account page's first load has a JavaScript budget. */
   table: { width: '100%', borderCollapse: 'collapse', fontSize: tokens.fontSizeBase300 },
   th: {
@@ -84,6 +85,16 @@ export function PaymentHistorySection() {
   const history = usePaymentHistory(signedIn);
   const mobile = useMediaQuery(MOBILE_QUERY);
   const [sort, setSort] = useState(DEFAULT_PAYMENT_SORT);
+  const [shown, setShown] = useState(PAYMENT_PAGE_SIZE);
+  const sorted = history.data ? sortPayments(history.data, sort) : [];
+  const visible = sorted.slice(0, shown);
+  const more = sorted.length - visible.length;
+  const showMore =
+    more > 0 ? (
+      <Button className={styles.more} onClick={() => setShown(shown + PAYMENT_PAGE_SIZE)}>
+        {T.showMore(Math.min(more, PAYMENT_PAGE_SIZE), sorted.length - visible.length)}
+      </Button>
+    ) : null;
 
   let body;
   if (!signedIn) body = <p className={styles.message}>{T.signInFirst}</p>;
@@ -98,7 +109,7 @@ export function PaymentHistorySection() {
   else if (mobile) {
     body = (
       <ul className={styles.cards} aria-label={T.title}>
-        {sortPayments(history.data, sort).map((entry) => (
+        {visible.map((entry) => (
           <li key={entry.orderId}>
             <div className={mergeClasses(section.outlined, styles.card)}>
               <div className={styles.cardHeader}>
@@ -146,7 +157,7 @@ export function PaymentHistorySection() {
             </tr>
           </thead>
           <tbody>
-            {sortPayments(history.data, sort).map((entry) => (
+            {visible.map((entry) => (
               <tr key={entry.orderId} className={styles.tr}>
                 {COLUMNS.map((column) => (
                   <td key={column} className={mergeClasses(styles.td, column === 'totalAmount' && styles.amount)}>
@@ -161,5 +172,10 @@ export function PaymentHistorySection() {
     );
   }
 
-  return <div className={section.card}>{body}</div>;
+  return (
+    <div className={section.card}>
+      {body}
+      {history.data && history.data.length > 0 ? showMore : null}
+    </div>
+  );
 }

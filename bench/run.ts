@@ -1,0 +1,263 @@
+// `npm run bench`: load on the production build with realistic data, plus front-end weight and Lighthouse.
+// Figures go to bench/results/latest.md and latest.json. Not part of `npm test`.
+import { execSync, spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import lighthouse from 'lighthouse';
+import pg from 'pg';
+import { chromium } from 'playwright-core';
+import { runningEmbeddedUrl } from '../apps/api/src/db/embedded.js';
+import { DEMO_MEMBER_SUBJECT } from '../apps/api/src/seed/demo-data.js';
+import { growData, REALISTIC } from '../apps/api/src/seed/grow-data.js';
+import { accessToken, authorizeUrl, pkce } from '../apps/api/test/oidc-browser.js';
+import { webBundles } from '../scripts/lib/web-bundles.mjs';
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const DURATION = Number(process.env['BENCH_DURATION'] ?? 10);
+const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 10);
+const ADMIN = { email: 'admin@example.com', password: 'Bench-Admin-2026!' };
+const MEMBER = { email: 'member@example.com', password: 'Bench-Member-2026!' };
+const log = (message: string) => console.log(`[bench] ${message}`);
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+
+interface LoadResult {
+  name: string;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+  non2xx: number;
+  total: number;
+  ratioToReference?: number;
+}
+
+async function load(name: string, options: autocannon.Options): Promise<LoadResult> {
+  log(`${name}: ${DURATION} s, ${CONNECTIONS} connections`);
+  const result = await autocannon({ duration: DURATION, connections: CONNECTIONS, ...options });
+  return {
+    name,
+    requestsPerSecond: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    total: result.requests.total,
+  };
+}
+
+/** The HTML of the element Lighthouse took as the largest contentful paint, so a reader knows what was timed. */
+function lcpElement(details: unknown): string {
+  const list = details as { items?: { type?: string; snippet?: string }[] } | undefined;
+  const node = list?.items?.find((item) => item.type === 'node');
+  return (node?.snippet ?? '(not reported for a load that went through redirects)').replace(/\s+/g, ' ').slice(0, 120);
+}
+
+async function main() {
+  if (!process.env['BENCH_SKIP_BUILD']) execSync('npm run build', { cwd: root, stdio: 'inherit' });
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ums-bench-'));
+  await fs.chmod(dataDir, 0o755);
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const server = spawn(process.execPath, ['apps/api/dist/server.js'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: base,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      DEMO_ADMIN_PASSWORD: ADMIN.password,
+      DEMO_MEMBER_PASSWORD: MEMBER.password,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  try {
+    for (let i = 0; ; i++) {
+      const ready = await fetch(`${base}/api/ready`).catch(() => null);
+      if (ready?.ok) break;
+      if (i > 600) throw new Error('the server did not become ready');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+
+    log('growing the demo data to realistic size');
+    const pool = new pg.Pool({ connectionString: (await runningEmbeddedUrl(dataDir))! });
+    await growData(pool, {
+      ...REALISTIC,
+      member: { subject: DEMO_MEMBER_SUBJECT, orders: REALISTIC.orders, subscriptions: REALISTIC.subscriptions },
+    });
+    const counts = (
+      await pool.query(
+        `select (select count(*) from products)::int as products,
+        (select count(*) from memberships)::int as memberships,
+        (select count(*) from promotional_products)::int as promotional,
+        (select count(*) from orders where subject = $1)::int as orders`,
+        [DEMO_MEMBER_SUBJECT],
+      )
+    ).rows[0] as Record<string, number>;
+    await pool.end();
+
+    const admin = `Bearer ${await accessToken(base, ADMIN.email, ADMIN.password)}`;
+    const member = `Bearer ${await accessToken(base, MEMBER.email, MEMBER.password)}`;
+    const packages = (await (
+      await fetch(`${base}/api/discountPackage`, { headers: { authorization: admin } })
+    ).json()) as {
+      data: { discountPackageId: number; products: { productId: number }[] }[];
+    };
+    const target = packages.data.find((p) => p.products.length > 0)!;
+    const json = { 'content-type': 'application/json' };
+
+    const reference = await load('reference: token check + constant JSON (GET /api/test/auth)', {
+      url: `${base}/api/test/auth`,
+      headers: { authorization: member },
+    });
+    const endpoints = [
+      await load('GET /api/membership', { url: `${base}/api/membership`, headers: { authorization: admin } }),
+      await load('GET /api/PaymentHistory', { url: `${base}/api/PaymentHistory`, headers: { authorization: member } }),
+      await load('GET /api/userdetails/', { url: `${base}/api/userdetails/`, headers: { authorization: member } }),
+      await load('PUT /api/discountPackageProduct', {
+        url: `${base}/api/discountPackageProduct`,
+        method: 'PUT',
+        headers: { authorization: admin, ...json },
+        body: JSON.stringify({
+          discountPackageId: target.discountPackageId,
+          productId: target.products[0]!.productId,
+          price: 12.34,
+        }),
+      }),
+    ].map((r) => ({ ...r, ratioToReference: Number((r.requestsPerSecond / reference.requestsPerSecond).toFixed(3)) }));
+
+    const bundles = webBundles(path.join(root, 'apps/web/dist'));
+
+    log('Lighthouse (mobile) in Debian Chromium');
+    const debuggingPort = await freePort();
+    const browser = await chromium.launch({
+      executablePath: process.env['CHROME_PATH'] ?? '/usr/bin/chromium',
+      args: [
+        `--remote-debugging-port=${debuggingPort}`,
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    const page = await browser.newPage();
+    await page.goto(`${base}/admin`);
+    await page.getByLabel('Email').fill(ADMIN.email);
+    await page.getByLabel('Password').fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${base}/admin`);
+    const audit = async (name: string, url: string) => {
+      const result = await lighthouse(url, {
+        port: debuggingPort,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance'],
+        // Keep the provider session: a signed-in member opening the page in a new tab.
+        disableStorageReset: true,
+      });
+      const lhr = result!.lhr;
+      return {
+        name,
+        score: lhr.categories['performance']?.score ?? null,
+        lcpMs: Math.round(lhr.audits['largest-contentful-paint']?.numericValue ?? 0),
+        tbtMs: Math.round(lhr.audits['total-blocking-time']?.numericValue ?? 0),
+        cls: Number((lhr.audits['cumulative-layout-shift']?.numericValue ?? 0).toFixed(3)),
+        lcpElement: lcpElement(lhr.audits['lcp-breakdown-insight']?.details),
+      };
+    };
+    const lighthouseResults = [
+      await audit('Sign-in page', authorizeUrl(base, pkce().challenge)),
+      await audit('Account page (signed in)', `${base}/`),
+      await audit('Admin dashboard (signed in)', `${base}/admin`),
+    ];
+    await browser.close();
+
+    const report = {
+      date: new Date().toISOString(),
+      machine: { cpus: os.cpus().length, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+      settings: { durationSeconds: DURATION, connections: CONNECTIONS },
+      data: counts,
+      load: { reference, endpoints },
+      frontEnd: {
+        accountPage: { jsGzipBytes: bundles.account.jsGzipBytes, cssGzipBytes: bundles.account.cssGzipBytes },
+        adminConsole: { jsGzipBytes: bundles.admin.jsGzipBytes, cssGzipBytes: bundles.admin.cssGzipBytes },
+      },
+      lighthouse: lighthouseResults,
+    };
+    await fs.writeFile(path.join(root, 'bench/results/latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+    await fs.writeFile(path.join(root, 'bench/results/latest.md'), markdown(report));
+    log('wrote bench/results/latest.md and latest.json');
+  } finally {
+    server.kill('SIGTERM');
+    await new Promise((r) => server.once('exit', r));
+    await fs.rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+function markdown(report: {
+  date: string;
+  machine: { cpus: number; memoryGiB: number; node: string };
+  settings: { durationSeconds: number; connections: number };
+  data: Record<string, number>;
+  load: { reference: LoadResult; endpoints: LoadResult[] };
+  frontEnd: Record<string, { jsGzipBytes: number; cssGzipBytes: number }>;
+  lighthouse: { name: string; score: number | null; lcpMs: number; tbtMs: number; cls: number; lcpElement: string }[];
+}): string {
+  const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+  const row = (r: LoadResult) =>
+    `| ${r.name} | ${r.requestsPerSecond} | ${r.p50Ms} | ${r.p99Ms} | ${r.errors} | ${r.non2xx} | ${r.ratioToReference ?? 1} |`;
+  return `# Benchmark results
+
+Run ${report.date} on ${report.machine.cpus} cores, ${report.machine.memoryGiB} GiB, Node ${report.machine.node}.
+Production build, embedded PostgreSQL, load generator (autocannon, ${report.settings.connections} connections,
+${report.settings.durationSeconds} s each) on the same machine over loopback.
+
+Data: ${report.data['products']} products, ${report.data['memberships']} memberships with ${report.data['promotional']} promotional links, the demo member has ${report.data['orders']} orders.
+
+## API
+
+| Call | Requests/s | p50 ms | p99 ms | Errors | Non-2xx | Ratio to reference |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: |
+${row(report.load.reference)}
+${report.load.endpoints.map(row).join('\n')}
+
+The reference route verifies the bearer token and answers a small JSON without touching the database.
+GET /api/membership returns every membership with its promotional products (the whole list, by design of the
+API), so its throughput is bound by serialising that list.
+
+## Front end (gzip)
+
+| Screen | JavaScript | CSS |
+| --- | ---: | ---: |
+| Account page | ${kb(report.frontEnd['accountPage']!.jsGzipBytes)} | ${kb(report.frontEnd['accountPage']!.cssGzipBytes)} |
+| Admin console | ${kb(report.frontEnd['adminConsole']!.jsGzipBytes)} | ${kb(report.frontEnd['adminConsole']!.cssGzipBytes)} |
+
+## Lighthouse (mobile emulation, simulated throttling, Debian Chromium)
+
+| Page | Performance | LCP ms | TBT ms | CLS | LCP element |
+| --- | ---: | ---: | ---: | ---: | --- |
+${report.lighthouse.map((l) => `| ${l.name} | ${l.score === null ? 'n/a' : Math.round(l.score * 100)} | ${l.lcpMs} | ${l.tbtMs} | ${l.cls} | \`${l.lcpElement.replaceAll('|', '\\|').replaceAll('`', "'")}\` |`).join('\n')}
+
+Signed-in pages are audited in a new tab of a browser that has signed in: the tab has no tokens yet, so the
+load includes the silent trip through the provider (its session cookie) and back, under Lighthouse's simulated
+slow 4G. The largest paint of the account page is its content (sections, payment table) after the API answers;
+the dashboard's largest paint comes earlier in that sequence.
+`;
+}
+
+await main();
