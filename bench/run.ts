@@ -2,7 +2,6 @@
 // Figures go to bench/results/latest.md and latest.json. Not part of `npm test`.
 import { execSync, spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +12,9 @@ import { chromium } from 'playwright-core';
 import { runningEmbeddedUrl } from '../apps/api/src/db/embedded.js';
 import { DEMO_MEMBER_SUBJECT } from '../apps/api/src/seed/demo-data.js';
 import { growData, REALISTIC } from '../apps/api/src/seed/grow-data.js';
+import { freePort } from '../apps/api/test/net.js';
 import { accessToken, authorizeUrl, pkce } from '../apps/api/test/oidc-browser.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/chromium.js';
 import { webBundles } from '../scripts/lib/web-bundles.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -22,14 +23,6 @@ const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 10);
 const ADMIN = { email: 'admin@example.com', password: 'Bench-Admin-2026!' };
 const MEMBER = { email: 'member@example.com', password: 'Bench-Member-2026!' };
 const log = (message: string) => console.log(`[bench] ${message}`);
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 
 interface LoadResult {
   name: string;
@@ -143,17 +136,8 @@ async function main() {
     log('Lighthouse (mobile) in Debian Chromium');
     const debuggingPort = await freePort();
     const browser = await chromium.launch({
-      executablePath: process.env['CHROME_PATH'] ?? '/usr/bin/chromium',
-      args: [
-        `--remote-debugging-port=${debuggingPort}`,
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      executablePath: CHROMIUM_PATH,
+      args: [`--remote-debugging-port=${debuggingPort}`, ...CHROMIUM_ARGS],
     });
     const page = await browser.newPage();
     await page.goto(`${base}/admin`);

@@ -1,10 +1,9 @@
-import type { AddressInfo } from 'node:net';
-import { createServer } from 'node:net';
 import { afterAll } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config/env.js';
 import { paths } from '../src/runtime.js';
 import { testDatabase } from './helper.js';
+import { freePort } from './net.js';
 
 /**
  * The product with its embedded provider on a loopback port (the issuer must match the address the test calls).
@@ -12,11 +11,7 @@ import { testDatabase } from './helper.js';
  */
 export async function providerApp(env: Record<string, string> = {}) {
   const database = await testDatabase();
-  const probe = createServer();
-  const port = await new Promise<number>((resolve) =>
-    probe.listen(0, '127.0.0.1', () => resolve((probe.address() as AddressInfo).port)),
-  );
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const config = loadConfig(
     { PORT: String(port), PUBLIC_URL: base, HOST: '127.0.0.1', ...env },

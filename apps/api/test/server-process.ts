@@ -1,20 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll } from 'vitest';
 import { runningPostmaster } from '../src/db/embedded.js';
+import { freePort } from './net.js';
+
+export { freePort };
 
 const apiRoot = path.resolve(import.meta.dirname, '..');
-
-export const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 
 export const exited = (child: ChildProcess) =>
   new Promise<number | null>((resolve) =>

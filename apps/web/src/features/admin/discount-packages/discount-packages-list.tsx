@@ -1,4 +1,4 @@
-import { Button, Card, CardHeader, Spinner, Text } from '@fluentui/react-components';
+import { Button, Card, CardHeader, Text } from '@fluentui/react-components';
 import { AddRegular, DeleteRegular, EditRegular } from '@fluentui/react-icons';
 import type { DiscountPackage } from '@ums/contracts';
 import { useState } from 'react';
@@ -7,6 +7,7 @@ import { errorText } from '../../../lib/error-text.js';
 import { formatUsd } from '../../../lib/format.js';
 import { useAdminCalls, useDiscountPackages, useProducts, useRefreshAdminLists } from '../api/admin-queries.js';
 import { useAdminStyles } from '../components/admin-styles.js';
+import { CardGridPage } from '../components/card-grid-page.js';
 import { ManageProductsDialog } from './manage-products-dialog.js';
 import { DISCOUNT_PACKAGES as T } from './messages.js';
 import { PackageDialog } from './package-dialog.js';
@@ -31,7 +32,6 @@ export function DiscountPackagesList({
   const [editing, setEditing] = useState<{ pkg: DiscountPackage | null } | null>(null);
   const [managingId, setManagingId] = useState<number | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  const Heading = headingLevel === 1 ? 'h1' : 'h2';
   const CardHeading = headingLevel === 1 ? 'h2' : 'h3';
   const managing = packages.data?.find((p) => p.discountPackageId === managingId) ?? null;
 
@@ -54,69 +54,58 @@ export function DiscountPackagesList({
   );
 
   return (
-    <div className={styles.page}>
-      <div className={styles.header}>
-        <Heading className={styles.title}>{T.title}</Heading>
-        {packages.data && packages.data.length > 0 ? create : null}
-      </div>
-      {failure ? <ErrorBanner message={failure} /> : null}
-      {packages.isPending ? (
-        <Spinner label={T.loading} />
-      ) : packages.isError ? (
-        <ErrorBanner message={errorText(packages.error, T.loadFailed)} />
-      ) : packages.data.length === 0 ? (
-        <div className={styles.empty}>
-          <p>{T.empty}</p>
-          {create}
-        </div>
-      ) : (
-        <ul className={styles.grid} aria-label={T.title}>
-          {packages.data.map((pkg) => (
-            <li key={pkg.discountPackageId}>
-              <Card className={styles.card}>
-                <CardHeader
-                  header={<CardHeading className={styles.cardTitle}>{pkg.name}</CardHeading>}
-                  description={pkg.description ? <Text className={styles.muted}>{pkg.description}</Text> : null}
-                  action={
-                    <span>
-                      <Button
-                        appearance="subtle"
-                        icon={<EditRegular />}
-                        aria-label={T.edit(pkg.name)}
-                        onClick={() => setEditing({ pkg })}
-                      />
-                      <Button
-                        appearance="subtle"
-                        icon={<DeleteRegular />}
-                        aria-label={T.remove(pkg.name)}
-                        onClick={() => void remove(pkg)}
-                      />
-                    </span>
-                  }
-                />
-                <Text weight="semibold">{T.productCount(pkg.products.length)}</Text>
-                {pkg.products.length > 0 ? (
-                  <ul className={styles.list}>
-                    {pkg.products.slice(0, CARD_PRODUCT_LIMIT).map((product) => (
-                      <li key={product.productId}>
-                        {`${product.productName}: ${product.price === null ? T.noPrice : formatUsd(product.price)}`}
-                      </li>
-                    ))}
-                    {pkg.products.length > CARD_PRODUCT_LIMIT ? (
-                      <li>{T.more(pkg.products.length - CARD_PRODUCT_LIMIT)}</li>
-                    ) : null}
-                  </ul>
+    <>
+      <CardGridPage
+        title={T.title}
+        headingLevel={headingLevel}
+        query={packages}
+        texts={T}
+        create={create}
+        notice={failure ? <ErrorBanner message={failure} /> : null}
+        itemKey={(pkg) => pkg.discountPackageId}
+        renderItem={(pkg) => (
+          <Card className={styles.card}>
+            <CardHeader
+              header={<CardHeading className={styles.cardTitle}>{pkg.name}</CardHeading>}
+              description={pkg.description ? <Text className={styles.muted}>{pkg.description}</Text> : null}
+              action={
+                <span>
+                  <Button
+                    appearance="subtle"
+                    icon={<EditRegular />}
+                    aria-label={T.edit(pkg.name)}
+                    onClick={() => setEditing({ pkg })}
+                  />
+                  <Button
+                    appearance="subtle"
+                    icon={<DeleteRegular />}
+                    aria-label={T.remove(pkg.name)}
+                    onClick={() => void remove(pkg)}
+                  />
+                </span>
+              }
+            />
+            <Text weight="semibold">{T.productCount(pkg.products.length)}</Text>
+            {pkg.products.length > 0 ? (
+              <ul className={styles.list}>
+                {pkg.products.slice(0, CARD_PRODUCT_LIMIT).map((product) => (
+                  <li key={product.productId}>
+                    {`${product.productName}: ${product.price === null ? T.noPrice : formatUsd(product.price)}`}
+                  </li>
+                ))}
+                {pkg.products.length > CARD_PRODUCT_LIMIT ? (
+                  <li>{T.more(pkg.products.length - CARD_PRODUCT_LIMIT)}</li>
                 ) : null}
-                <div>
-                  <Button onClick={() => setManagingId(pkg.discountPackageId)}>{T.manage}</Button>
-                </div>
-              </Card>
-            </li>
-          ))}
-        </ul>
-      )}
+              </ul>
+            ) : null}
+            <div>
+              <Button onClick={() => setManagingId(pkg.discountPackageId)}>{T.manage}</Button>
+            </div>
+          </Card>
+        )}
+      />
       <PackageDialog open={editing !== null} pkg={editing?.pkg ?? null} onClose={() => setEditing(null)} />
       <ManageProductsDialog pkg={managing} products={products.data ?? []} onClose={() => setManagingId(null)} />
-    </div>
+    </>
   );
 }
