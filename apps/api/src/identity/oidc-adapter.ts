@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Database } from '../db/client.js';
 import { oidcPayloads } from '../db/schema/index.js';
@@ -62,4 +62,13 @@ export function postgresAdapterFactory(db: Database) {
       await db.delete(oidcPayloads).where(eq(oidcPayloads.grantId, grantId));
     }
   };
+}
+
+/** Deletes what oidc-provider stored that has expired (it ignores such rows, but they would pile up). */
+export async function sweepExpiredPayloads(db: Database): Promise<number> {
+  const removed = await db
+    .delete(oidcPayloads)
+    .where(lt(oidcPayloads.expiresAt, new Date()))
+    .returning({ id: oidcPayloads.id });
+  return removed.length;
 }

@@ -5,6 +5,7 @@ import type { Database } from '../db/client.js';
 import { oidcPayloads } from '../db/schema/index.js';
 import type { AuthUser } from '../plugins/auth.js';
 import { HttpError } from '../plugins/http-errors.js';
+import { createAttemptLimiter } from './attempt-limiter.js';
 import { createAccountService } from './accounts.service.js';
 import { hashPassword, verifyPassword } from './password-hash.js';
 
@@ -67,18 +68,16 @@ export async function cognitoChangePassword(endpoint: string, accessToken: strin
 
 export function createPasswordChangeService({ db, config }: { db: Database; config: AppConfig }) {
   const accounts = createAccountService({ db });
-  const attempts = new Map<string, number[]>();
+  const attempts = createAttemptLimiter({ db, max: MAX_PASSWORD_ATTEMPTS, windowMs: ATTEMPT_WINDOW_MS });
 
-  function countAttempt(subject: string) {
-    const recent = (attempts.get(subject) ?? []).filter((t) => t > Date.now() - ATTEMPT_WINDOW_MS);
-    if (recent.length >= MAX_PASSWORD_ATTEMPTS) throw new HttpError(429, PASSWORD_MESSAGES.tooMany);
-    attempts.set(subject, [...recent, Date.now()]);
+  async function countAttempt(subject: string) {
+    if (await attempts.consume(`password:${subject}`)) throw new HttpError(429, PASSWORD_MESSAGES.tooMany);
   }
 
   return {
     async change(user: AuthUser, accessToken: string, change: PasswordChange): Promise<void> {
       if (config.auth.provider === 'oidc') throw new HttpError(400, PASSWORD_MESSAGES.managedElsewhere);
-      countAttempt(user.subject);
+      await countAttempt(user.subject);
       const problems = passwordProblemText(change.proposedPassword);
       if (problems) throw new HttpError(400, problems);
       if (config.auth.provider === 'cognito') {

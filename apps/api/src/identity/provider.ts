@@ -5,7 +5,8 @@ import Provider, { type Configuration } from 'oidc-provider';
 import type { AppConfig } from '../config/env.js';
 import type { Database } from '../db/client.js';
 import { createAccountService } from './accounts.service.js';
-import { postgresAdapterFactory } from './oidc-adapter.js';
+import { createAttemptLimiter } from './attempt-limiter.js';
+import { postgresAdapterFactory, sweepExpiredPayloads } from './oidc-adapter.js';
 import { loadProviderKeys } from './oidc-keys.js';
 import {
   FONT_FILES,
@@ -20,17 +21,6 @@ import {
 export const SCOPES = ['openid', 'email', 'phone', 'profile'];
 const MAX_FAILURES = 5;
 const FAILURE_WINDOW_MS = 15 * 60 * 1000;
-
-/** Failed sign-ins per email and per address in a sliding window. */
-function failureCounter() {
-  const failures = new Map<string, number[]>();
-  const recent = (key: string) => (failures.get(key) ?? []).filter((t) => t > Date.now() - FAILURE_WINDOW_MS);
-  return {
-    blocked: (...keys: string[]) => keys.some((k) => recent(k).length >= MAX_FAILURES),
-    record: (...keys: string[]) => keys.forEach((k) => failures.set(k, [...recent(k), Date.now()])),
-    clear: (key: string) => failures.delete(key),
-  };
-}
 
 export async function createEmbeddedProvider(config: AppConfig, db: Database) {
   const accounts = createAccountService({ db });
@@ -173,7 +163,13 @@ export async function registerEmbeddedProvider(app: FastifyInstance, config: App
   const { provider, accounts } = await createEmbeddedProvider(config, db);
   const callback = provider.callback();
   const mount = new URL(config.auth.issuer).pathname.replace(/\/$/, '');
-  const failures = failureCounter();
+  // Expired sessions, codes and tokens are removed every 10 minutes (and once at start).
+  const sweep = () => void sweepExpiredPayloads(db).catch(() => undefined);
+  sweep();
+  const sweeper = setInterval(sweep, 10 * 60 * 1000);
+  sweeper.unref();
+  app.addHook('onClose', async () => clearInterval(sweeper));
+  const failures = createAttemptLimiter({ db, max: MAX_FAILURES, windowMs: FAILURE_WINDOW_MS });
 
   app.addHook('onRequest', (request, reply, done) => {
     const url = request.raw.url ?? '';
@@ -227,7 +223,7 @@ export async function registerEmbeddedProvider(app: FastifyInstance, config: App
         const action = `${mount}/interaction/${details.uid}/login`;
         const emailKey = `email:${email.toLowerCase()}`;
         const ipKey = `ip:${request.ip}`;
-        if (failures.blocked(emailKey, ipKey)) {
+        if (await failures.blocked(emailKey, ipKey)) {
           return reply
             .status(429)
             .type('text/html')
@@ -235,13 +231,13 @@ export async function registerEmbeddedProvider(app: FastifyInstance, config: App
         }
         const account = email && password ? await accounts.verifyCredentials(email, password) : null;
         if (!account) {
-          failures.record(emailKey, ipKey);
+          await failures.record(emailKey, ipKey);
           return reply
             .status(401)
             .type('text/html')
             .send(signInPage(action, { email, error: SIGN_IN_ERROR }));
         }
-        failures.clear(emailKey);
+        await failures.clear(emailKey);
         reply.hijack();
         await provider.interactionFinished(
           request.raw,

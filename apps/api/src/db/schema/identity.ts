@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { check, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  check,
+  index,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { timestamps } from './columns.js';
 
 /** Accounts of the embedded identity provider. */
@@ -52,3 +63,17 @@ export const oidcKeys = pgTable('oidc_keys', {
   value: jsonb('value').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Failed sign-ins and password change attempts, per key (account or address), in PostgreSQL so that every API
+ * process counts the same attempts. Old rows are deleted as new ones are recorded.
+ */
+export const attemptEvents = pgTable(
+  'attempt_events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    key: text('key').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('attempt_events_key_at_idx').on(t.key, t.at)],
+);
