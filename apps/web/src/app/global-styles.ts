@@ -9,6 +9,9 @@ export const useGlobalStyles = makeStaticStyles({
   h2: { fontSize: '1.5rem' },
   h3: { fontSize: '1.2rem' },
   html: { scrollPaddingTop: '80px' },
+  // Plain links take the brand's link colour (Fluent's tokens are CSS variables on the provider).
+  a: { color: 'var(--colorBrandForegroundLink)' },
+  'a:hover': { color: 'var(--colorBrandForegroundLinkHover)' },
   '.visually-hidden': {
     position: 'absolute',
     width: '1px',

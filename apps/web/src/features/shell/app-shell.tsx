@@ -62,6 +62,8 @@ const useStyles = makeStyles({
     height: `calc(100vh - ${HEADER_HEIGHT}px)`,
     flexShrink: 0,
   },
+  // Narrow side padding so the longest entry ("Promotional Products") fits the 240px drawer.
+  drawerBody: { paddingInline: tokens.spacingHorizontalS },
   overlayDrawer: { width: `${MOBILE_DRAWER_WIDTH}px`, maxWidth: '100vw' },
   nav: {
     display: 'flex',
@@ -249,11 +251,11 @@ export function AppShell({
                 {SHELL_MESSAGES.menu}
               </DrawerHeaderTitle>
             </DrawerHeader>
-            <DrawerBody>{navigation}</DrawerBody>
+            <DrawerBody className={styles.drawerBody}>{navigation}</DrawerBody>
           </OverlayDrawer>
         ) : (
           <InlineDrawer open={desktopOpen} separator className={styles.inlineDrawer}>
-            <DrawerBody>{navigation}</DrawerBody>
+            <DrawerBody className={styles.drawerBody}>{navigation}</DrawerBody>
           </InlineDrawer>
         )}
         <div className={styles.content}>
