@@ -1,6 +1,6 @@
 // `npm run bench`: load on the production build with realistic data, plus front-end weight and Lighthouse.
 // Figures go to bench/results/latest.md and latest.json. Not part of `npm test`.
-import { execSync, spawn } from 'node:child_process';
+import { execSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +13,7 @@ import { runningEmbeddedUrl } from '../apps/api/src/db/embedded.js';
 import { DEMO_MEMBER_SUBJECT } from '../apps/api/src/seed/demo-data.js';
 import { growData, REALISTIC } from '../apps/api/src/seed/grow-data.js';
 import { freePort } from '../apps/api/test/net.js';
+import { exited, prepareServer } from '../apps/api/test/spawn-server.js';
 import { accessToken, authorizeUrl, pkce } from '../apps/api/test/oidc-browser.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/chromium.js';
 import { webBundles } from '../scripts/lib/web-bundles.mjs';
@@ -58,31 +59,15 @@ function lcpElement(details: unknown): string {
 
 async function main() {
   if (!process.env['BENCH_SKIP_BUILD']) execSync('npm run build', { cwd: root, stdio: 'inherit' });
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ums-bench-'));
-  await fs.chmod(dataDir, 0o755);
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, ['apps/api/dist/server.js'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: base,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      DEMO_ADMIN_PASSWORD: ADMIN.password,
-      DEMO_MEMBER_PASSWORD: MEMBER.password,
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
+  const prepared = await prepareServer({
+    entry: 'build',
+    env: { DEMO_ADMIN_PASSWORD: ADMIN.password, DEMO_MEMBER_PASSWORD: MEMBER.password },
+    output: 'inherit',
   });
+  const { base, dataDir } = prepared;
+  const server = prepared.start().child;
   try {
-    for (let i = 0; ; i++) {
-      const ready = await fetch(`${base}/api/ready`).catch(() => null);
-      if (ready?.ok) break;
-      if (i > 600) throw new Error('the server did not become ready');
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await prepared.waitReady();
 
     log('growing the demo data to realistic size');
     const pool = new pg.Pool({ connectionString: (await runningEmbeddedUrl(dataDir))! });
@@ -188,8 +173,8 @@ async function main() {
     log('wrote bench/results/latest.md and latest.json');
   } finally {
     server.kill('SIGTERM');
-    await new Promise((r) => server.once('exit', r));
-    await fs.rm(dataDir, { recursive: true, force: true });
+    await exited(server);
+    await prepared.cleanup();
   }
 }
 

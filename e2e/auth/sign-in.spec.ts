@@ -1,19 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { expect, test } from '@playwright/test';
+import { authorizeUrl, pkce } from '../../apps/api/test/oidc-browser.js';
 
-/** Starts an authorization-code + PKCE request as the web app will. */
+/** An authorization-code + PKCE request as the web app makes it, as a path on the server under test. */
 function authorizePath(baseURL: string) {
-  const verifier = randomBytes(32).toString('base64url');
-  const params = new URLSearchParams({
-    client_id: 'ums-web',
-    response_type: 'code',
-    redirect_uri: `${baseURL}/auth/callback`,
-    scope: 'openid email phone profile',
-    state: 'e2e-state',
-    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
-    code_challenge_method: 'S256',
-  });
-  return `/oidc/auth?${params}`;
+  const url = new URL(authorizeUrl(baseURL, pkce().challenge, { state: 'e2e-state' }));
+  return `${url.pathname}${url.search}`;
 }
 
 test('the embedded provider signs the demo member in and returns a code to the web app', async ({ page, baseURL }) => {

@@ -17,7 +17,7 @@ import { z } from 'zod';
 import type { AppConfig } from './config/env.js';
 import type { Database } from './db/client.js';
 import { loadProviderKeys } from './identity/oidc-keys.js';
-import { registerEmbeddedProvider } from './identity/provider.js';
+import { registerEmbeddedProvider, SCOPES } from './identity/provider.js';
 import { createPasswordChangeService } from './identity/password-change.js';
 import { passwordChangeRoutes } from './identity/password-change.routes.js';
 import { createCatalogService } from './modules/catalog/catalog.service.js';
@@ -139,7 +139,7 @@ export async function buildApp(options: AppOptions) {
       return {
         authority: config.auth.issuer,
         clientId: config.auth.clientId,
-        scope: 'openid email phone profile',
+        scope: SCOPES.join(' '),
         redirectPath: '/auth/callback',
         silentRenewPath: '/auth/silent-renew',
         logoutUrl: config.auth.logoutUrl,
@@ -188,11 +188,7 @@ export async function buildApp(options: AppOptions) {
     await app.register(fastifyStatic, { root: webRoot, prefix: '/', wildcard: false, index: false });
     // The single-page app answers every other GET that is not under /api.
     app.get('/*', { config: { policy: 'public' }, schema: { hide: true } }, (request, reply) => {
-      if (request.url.startsWith('/api/')) {
-        return reply
-          .status(404)
-          .send({ isError: true, message: `No such address: GET ${request.url.split('?')[0]}`, data: [] });
-      }
+      if (request.url.startsWith('/api/')) return reply.callNotFound();
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     });
   }

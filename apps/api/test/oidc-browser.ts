@@ -43,15 +43,16 @@ export function authorizeUrl(base: string, challenge: string, extra: Record<stri
   return `${base}/oidc/auth?${params}`;
 }
 
-/** One sign-in attempt from a fresh browser: authorize, open our page, post the credentials. */
+/** One sign-in attempt: authorize, open our page, post the credentials (a fresh browser unless one is given). */
 export async function attemptSignIn(
   base: string,
   email: string,
   password: string,
   headers: Record<string, string> = {},
+  go = browser(headers),
+  challenge = pkce().challenge,
 ) {
-  const go = browser(headers);
-  const first = await go(authorizeUrl(base, pkce().challenge));
+  const first = await go(authorizeUrl(base, challenge));
   const page = await go(new URL(first.headers.get('location')!, base).toString());
   const action = /action="([^"]+)"/.exec(await page.text())![1]!;
   return go(new URL(action, base).toString(), {
@@ -65,14 +66,8 @@ export async function attemptSignIn(
 export async function accessToken(base: string, email: string, password: string): Promise<string> {
   const go = browser();
   const { verifier, challenge } = pkce();
-  let response = await go(authorizeUrl(base, challenge));
-  response = await go(new URL(response.headers.get('location')!, base).toString());
-  const action = /action="([^"]+)"/.exec(await response.text())![1]!;
-  response = await go(new URL(action, base).toString(), {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ email, password }).toString(),
-  });
+  let response = await attemptSignIn(base, email, password, {}, go, challenge);
+  // Back through the authorization endpoint, which redirects to the app with the code.
   let code: string | null = null;
   for (let hops = 0; hops < 6 && !code; hops++) {
     const location = response.headers.get('location');

@@ -45,6 +45,11 @@ export const SIGN_OUT_SCRIPT_SOURCE = `const form = document.getElementById('op.
 if (form) form.requestSubmit(form.querySelector('button[name="logout"]'));
 `;
 
+/** The provider's error page (bad authorization request and the like); the message is escaped, not trusted. */
+export function errorPage(message: string): string {
+  return page('Sign-in problem', `<h1>Something went wrong</h1><p>${escapeHtml(message)}</p>`);
+}
+
 export const SIGN_IN_ERROR = 'The email or password is incorrect.';
 export const TOO_MANY_ATTEMPTS = 'Too many sign-in attempts. Please wait a few minutes and try again.';
 

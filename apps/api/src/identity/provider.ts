@@ -9,6 +9,7 @@ import { createAttemptLimiter } from './attempt-limiter.js';
 import { postgresAdapterFactory, sweepExpiredPayloads } from './oidc-adapter.js';
 import { loadProviderKeys } from './oidc-keys.js';
 import {
+  errorPage,
   FONT_FILES,
   page,
   SIGN_IN_ERROR,
@@ -146,10 +147,7 @@ export async function createEmbeddedProvider(config: AppConfig, db: Database) {
     },
     renderError: async (ctx, out) => {
       ctx.type = 'html';
-      ctx.body = page(
-        'Sign-in problem',
-        `<h1>Something went wrong</h1><p>${String(out['error_description'] ?? out['error'] ?? 'Please try again.').replace(/[<>&"']/g, '')}</p>`,
-      );
+      ctx.body = errorPage(String(out['error_description'] ?? out['error'] ?? 'Please try again.'));
     },
   };
 

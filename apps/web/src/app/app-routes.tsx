@@ -7,7 +7,7 @@ import { AUTH_MESSAGES } from '../features/auth/auth-messages.js';
 import { CallbackPage } from '../features/auth/callback-page.js';
 import { RequireAuth } from '../features/auth/require-auth.js';
 import { useSilentRenewRetry } from '../features/auth/silent-renew-retry.js';
-import { SignOutProvider } from '../features/shell/sign-out-dialog.js';
+import { SignOutProvider } from '../features/shell/sign-out-provider.js';
 import { PageViewReporter } from './page-view-reporter.js';
 
 // Each area is its own chunk: a member never downloads the admin console.

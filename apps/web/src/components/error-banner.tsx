@@ -26,27 +26,23 @@ const useStyles = makeStyles({
   successIcon: { color: tokens.colorPaletteGreenForeground1, flexShrink: 0 },
 });
 
-/**
- * A failed load or save, in a banner a screen reader announces. Deliberately light (not Fluent's MessageBar):
- * it is on the account page's first load, which has a JavaScript budget.
- */
-export function ErrorBanner({ message }: { message: string }) {
+/** A banner a screen reader announces; errors interrupt (alert), successes wait their turn (status). */
+function Banner({ message, kind }: { message: string; kind: 'error' | 'success' }) {
   const styles = useStyles();
+  const Icon = kind === 'error' ? ErrorCircle20Filled : CheckmarkCircle20Filled;
   return (
-    <div role="alert" className={mergeClasses(styles.banner, styles.error)}>
-      <ErrorCircle20Filled className={styles.errorIcon} aria-hidden />
+    <div role={kind === 'error' ? 'alert' : 'status'} className={mergeClasses(styles.banner, styles[kind])}>
+      <Icon className={kind === 'error' ? styles.errorIcon : styles.successIcon} aria-hidden />
       <span>{message}</span>
     </div>
   );
 }
 
-/** A completed action, announced politely. */
-export function SuccessBanner({ message }: { message: string }) {
-  const styles = useStyles();
-  return (
-    <div role="status" className={mergeClasses(styles.banner, styles.success)}>
-      <CheckmarkCircle20Filled className={styles.successIcon} aria-hidden />
-      <span>{message}</span>
-    </div>
-  );
-}
+/**
+ * A failed load or save. Deliberately light (not Fluent's MessageBar): it is on the account page's first load,
+ * which has a JavaScript budget.
+ */
+export const ErrorBanner = ({ message }: { message: string }) => <Banner message={message} kind="error" />;
+
+/** A completed action. */
+export const SuccessBanner = ({ message }: { message: string }) => <Banner message={message} kind="success" />;

@@ -93,7 +93,8 @@ export function listOf<T>(answer: unknown): T[] {
   return envelopeList<T>(answer);
 }
 
-export const firstOf = <T>(answer: unknown): T | null => envelopeFirst<T>(answer);
+/** The first element of an envelope's data, or null. */
+export { envelopeFirst as firstOf };
 
 export const READINESS_TRIES = 50;
 export const READINESS_INTERVAL_MS = 100;

@@ -3,7 +3,7 @@ import { Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LocationProbe, renderWithProviders } from '../../test/render.js';
 import { AppShell } from './app-shell.js';
-import { SignOutProvider } from './sign-out-dialog.js';
+import { SignOutProvider } from './sign-out-provider.js';
 
 const entries = (active: string) =>
   ['Dashboard', 'Memberships'].map((label) => ({

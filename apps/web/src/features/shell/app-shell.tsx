@@ -17,8 +17,9 @@ import { useClientConfig } from '../../app/client-config-context.js';
 import { HEADING_FONT } from '../../app/theme.js';
 import { paths } from '../../config/paths.js';
 import { useMediaQuery } from '../../lib/use-media-query.js';
-import { DRAWER_WIDTH, HEADER_HEIGHT, MOBILE_DRAWER_WIDTH, MOBILE_QUERY, SHELL_MESSAGES } from './shell-constants.js';
-import { useSignOut } from './sign-out-dialog.js';
+import { DRAWER_WIDTH, HEADER_HEIGHT, MOBILE_DRAWER_WIDTH, MOBILE_QUERY } from '../../config/layout.js';
+import { SHELL_MESSAGES } from './shell-constants.js';
+import { useSignOut } from './sign-out-provider.js';
 
 export interface NavEntry {
   key: string;

@@ -1,11 +1,3 @@
-export {
-  DRAWER_WIDTH,
-  HEADER_HEIGHT,
-  MOBILE_BREAKPOINT,
-  MOBILE_DRAWER_WIDTH,
-  MOBILE_QUERY,
-} from '../../config/layout.js';
-
 export const SHELL_MESSAGES = {
   menu: 'Menu',
   toggleMenu: 'Toggle menu',

@@ -64,31 +64,29 @@ export function useMembership(id: number | null) {
 
 /** The API calls of SPEC section 7 the admin screens make, without caching concerns. */
 export function adminCalls(api: Api) {
-  const call = async () => api();
   return {
     createMembership: async (input: MembershipInput) =>
-      firstOf<Membership>(await (await call()).post('/membership', input)),
+      firstOf<Membership>(await (await api()).post('/membership', input)),
     updateMembership: async (id: number, input: MembershipInput) =>
-      firstOf<Membership>(await (await call()).put(`/membership/${id}`, { ...input, membershipId: id })),
-    deleteMembership: async (id: number) => (await call()).delete(`/membership/${id}`),
+      firstOf<Membership>(await (await api()).put(`/membership/${id}`, { ...input, membershipId: id })),
+    deleteMembership: async (id: number) => (await api()).delete(`/membership/${id}`),
     addPromotionalProducts: async (links: PromotionalProductLink[]) =>
-      (await call()).post('/promotionalProduct/batch', links),
-    removePromotionalProduct: async (link: PromotionalProductLink) =>
-      (await call()).delete('/promotionalProduct', link),
+      (await api()).post('/promotionalProduct/batch', links),
+    removePromotionalProduct: async (link: PromotionalProductLink) => (await api()).delete('/promotionalProduct', link),
     createPackage: async (input: DiscountPackageInput) =>
-      firstOf<DiscountPackage>(await (await call()).post('/discountPackage', input)),
+      firstOf<DiscountPackage>(await (await api()).post('/discountPackage', input)),
     updatePackage: async (id: number, input: DiscountPackageInput) =>
-      firstOf<DiscountPackage>(await (await call()).put(`/discountPackage/${id}`, { ...input, discountPackageId: id })),
-    deletePackage: async (id: number) => (await call()).delete(`/discountPackage/${id}`),
+      firstOf<DiscountPackage>(await (await api()).put(`/discountPackage/${id}`, { ...input, discountPackageId: id })),
+    deletePackage: async (id: number) => (await api()).delete(`/discountPackage/${id}`),
     setPackagePrice: async (discountPackageId: number, productId: number, price: number | null) =>
-      (await call()).put('/discountPackageProduct', { discountPackageId, productId, price }),
+      (await api()).put('/discountPackageProduct', { discountPackageId, productId, price }),
     addPackageProduct: async (discountPackageId: number, productId: number) =>
-      (await call()).post('/discountPackageProduct', { discountPackageId, productId }),
+      (await api()).post('/discountPackageProduct', { discountPackageId, productId }),
     removePackageProduct: async (discountPackageId: number, productId: number) =>
-      (await call()).delete('/discountPackageProduct', { discountPackageId, productId }),
+      (await api()).delete('/discountPackageProduct', { discountPackageId, productId }),
     /** The refresh's counts and the server's one-line summary of them. */
     refreshCatalog: async () => {
-      const answer = await (await call()).get<{ message?: string }>('/product/refresh');
+      const answer = await (await api()).get<{ message?: string }>('/product/refresh');
       return { result: firstOf<CatalogRefreshResult>(answer), message: answer?.message ?? '' };
     },
   };

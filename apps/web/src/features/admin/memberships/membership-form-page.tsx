@@ -114,24 +114,20 @@ function MembershipForm({
     if (Object.keys(found).length > 0 || saving) return;
     setSaving(true);
     setFailure(null);
+    let failed: MembershipSaveError | null = null;
     try {
       await saveMembership(calls, saved, toInput(draft), draft.promotional);
-      await refreshLists();
-      back();
     } catch (error) {
-      const cause = error instanceof MembershipSaveError ? error.failure : error;
-      const message = errorText(cause, T.saveFailed);
-      if (error instanceof MembershipSaveError) {
-        // The list must tell the truth about what did reach the server.
-        setSaved(error.saved);
-        setFailure(error.membershipSaved ? T.partialSave(message) : message);
-      } else {
-        setFailure(message);
-      }
-      await refreshLists();
-    } finally {
-      setSaving(false);
+      if (!(error instanceof MembershipSaveError)) throw error;
+      failed = error;
     }
+    // Saved or not, the list must tell the truth about what reached the server.
+    await refreshLists();
+    setSaving(false);
+    if (!failed) return back();
+    setSaved(failed.saved);
+    const message = errorText(failed.failure, T.saveFailed);
+    setFailure(failed.membershipSaved ? T.partialSave(message) : message);
   };
 
   const toggle = (productId: number, checked: boolean) =>

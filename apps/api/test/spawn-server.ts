@@ -1,0 +1,77 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { runningPostmaster } from '../src/db/embedded.js';
+import { freePort } from './net.js';
+
+// The real server as a process of its own, for the fault tests and the benchmark (no test runner here).
+
+const apiRoot = path.resolve(import.meta.dirname, '..');
+
+export const exited = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) =>
+    child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code)),
+  );
+
+export interface ServerProcessOptions {
+  /** The sources through tsx (tests, before any build) or the production build (benchmark). */
+  entry: 'sources' | 'build';
+  env?: Record<string, string>;
+  /** Capture the output for assertions, or pass it through to this process's terminal. */
+  output?: 'capture' | 'inherit';
+}
+
+/** A loopback port, a throw-away data directory for the embedded PostgreSQL, and a way to (re)start the server. */
+export async function prepareServer({ entry, env = {}, output = 'capture' }: ServerProcessOptions) {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ums-process-'));
+  await fs.chmod(dataDir, 0o755);
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const pgData = path.join(dataDir, 'pg');
+  const args = entry === 'sources' ? ['--import', 'tsx', 'src/server.ts'] : ['dist/server.js'];
+  return {
+    base,
+    port,
+    dataDir,
+    pgData,
+    start(): { child: ChildProcess; output: () => string } {
+      let text = '';
+      const child = spawn(process.execPath, args, {
+        cwd: apiRoot,
+        env: {
+          ...process.env,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          PUBLIC_URL: base,
+          DATA_DIR: dataDir,
+          LOG_LEVEL: 'warn',
+          ...env,
+        },
+        stdio: ['ignore', output === 'capture' ? 'pipe' : 'inherit', output === 'capture' ? 'pipe' : 'inherit'],
+      });
+      child.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      child.stderr?.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      return { child, output: () => text };
+    },
+    async waitReady(timeoutMs = 60_000): Promise<void> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        try {
+          if ((await fetch(`${base}/api/ready`)).ok) return;
+        } catch {
+          // not listening yet
+        }
+        if (Date.now() > deadline) throw new Error('server did not become ready');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+    /** Stops a PostgreSQL a killed server left behind and removes the data directory. */
+    async cleanup(): Promise<void> {
+      const left = await runningPostmaster(pgData);
+      if (left) process.kill(left.pid, 'SIGINT');
+      await new Promise((r) => setTimeout(r, 500));
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
