@@ -4,7 +4,7 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { sql } from 'drizzle-orm';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -17,7 +17,10 @@ import { z } from 'zod';
 import type { AppConfig } from './config/env.js';
 import type { Database } from './db/client.js';
 import { loadProviderKeys } from './identity/oidc-keys.js';
-import { registerEmbeddedProvider, SCOPES } from './identity/provider.js';
+import { sweepAttempts } from './identity/attempt-limiter.js';
+import { sweepExpiredPayloads } from './identity/oidc-adapter.js';
+import { redactUrl, registerEmbeddedProvider, SCOPES } from './identity/provider.js';
+import { createRevocationCache, sweepRevocations } from './identity/revocations.js';
 import { createPasswordChangeService } from './identity/password-change.js';
 import { passwordChangeRoutes } from './identity/password-change.routes.js';
 import { createCatalogService } from './modules/catalog/catalog.service.js';
@@ -45,22 +48,48 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
-/** Origins the browser may reach besides ours: the analytics sink and companion apps' logout pages. */
-const origins = (urls: string[]) => urls.map((url) => new URL(url).origin);
+/** Origins the browser may reach besides ours: the provider, the analytics sink and companion apps' logout pages. */
+const origins = (urls: (string | null | undefined)[]) => [
+  ...new Set(urls.filter((url): url is string => Boolean(url)).map((url) => new URL(url).origin)),
+];
+
+/** Expired provider rows, attempts older than a day and spent revocations go every 10 minutes (and once at start). */
+const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
 export async function buildApp(options: AppOptions) {
   const { config, db } = options;
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    logger: options.logger ?? {
+      level: config.logLevel,
+      // Addresses are logged without the tokens, codes and hints some of them carry in their query.
+      serializers: {
+        req: (request: FastifyRequest) => ({
+          method: request.method,
+          url: redactUrl(request.url),
+          host: request.host,
+          remoteAddress: request.ip,
+          remotePort: request.socket?.remotePort,
+        }),
+      },
+    },
     bodyLimit: config.bodyLimit,
-    trustProxy: config.trustProxy,
+    // A hop count trusts that many proxies nearest to the server (proxy-addr's meaning of a number).
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (
+            (hops: number) => (_address: string, index: number) =>
+              index < hops
+          )(config.trustProxy)
+        : config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
     return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  // Security headers on every answer, errors included.
+  // Security headers on every answer, errors included. Every origin is named: the app ('self'), the identity
+  // provider, the analytics sink, companion apps' logout pages and configured image hosts; nothing else.
+  const issuer = config.auth.embedded ? null : config.auth.issuer;
   await app.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: false,
@@ -68,15 +97,17 @@ export async function buildApp(options: AppOptions) {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'https:'],
+        imgSrc: ["'self'", 'data:', ...origins(config.imageOrigins)],
         fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'", 'https:', ...origins(config.web.analyticsUrl ? [config.web.analyticsUrl] : [])],
-        frameSrc: ["'self'", 'https:', ...origins(config.web.companionApps.map((app) => app.logoutUrl))],
+        connectSrc: ["'self'", ...origins([issuer, config.web.analyticsUrl])],
+        frameSrc: ["'self'", ...origins([issuer, ...config.web.companionApps.map((app) => app.logoutUrl)])],
         objectSrc: ["'none'"],
         baseUri: ["'none'"],
-        formAction: ["'self'", 'https:'],
+        formAction: ["'self'", ...origins([issuer])],
         // Our own pages only: silent renew loads the provider and /auth/silent-renew in a hidden frame.
         frameAncestors: ["'self'"],
+        // No string ever reaches an HTML or script sink in the app's pages.
+        requireTrustedTypesFor: ["'script'"],
       },
     },
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
@@ -94,12 +125,32 @@ export async function buildApp(options: AppOptions) {
 
   registerErrorHandling(app);
   let keys = options.keys;
+  let algorithms: string[] | undefined;
   if (options.embeddedIdentity && !keys) {
     // The API trusts the embedded provider's own public keys directly: no HTTP round trip to itself.
     const { signing } = await loadProviderKeys(db);
     keys = createLocalJWKSet({ keys: signing.map(({ kty, n, e, kid, alg, use }) => ({ kty, n, e, kid, alg, use })) });
+    algorithms = [...new Set(signing.map((key) => String(key.alg)))];
   }
-  await app.register(authPlugin, { config: config.auth, ...(keys ? { keys } : {}) });
+  const revocations = createRevocationCache({ db, log: (message) => app.log.warn(message) });
+  await revocations.start();
+  app.addHook('onClose', () => revocations.stop());
+  await app.register(authPlugin, {
+    config: config.auth,
+    revocations,
+    ...(keys ? { keys } : {}),
+    ...(algorithms ? { algorithms } : {}),
+  });
+
+  const sweep = () => {
+    void sweepAttempts(db).catch(() => undefined);
+    void sweepRevocations(db, config.sessions.accessTokenTtl).catch(() => undefined);
+    if (options.embeddedIdentity) void sweepExpiredPayloads(db).catch(() => undefined);
+  };
+  sweep();
+  const sweeper = setInterval(sweep, SWEEP_INTERVAL_MS);
+  sweeper.unref();
+  app.addHook('onClose', async () => clearInterval(sweeper));
   if (options.embeddedIdentity) await registerEmbeddedProvider(app, config, db);
 
   await app.register(swagger, {

@@ -10,6 +10,8 @@ let jwks: { keys: JWK[] } = { keys: [] };
 let jwksFetches = 0;
 /** While true the provider is unreachable: every connection is dropped. */
 let down = false;
+/** What the discovery document advertises in id_token_signing_alg_values_supported (omitted when undefined). */
+let advertised: string[] | undefined;
 const server = http.createServer((request, response) => {
   if (down) {
     request.socket.destroy();
@@ -18,7 +20,9 @@ const server = http.createServer((request, response) => {
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   response.setHeader('content-type', 'application/json');
   if (request.url === '/.well-known/openid-configuration') {
-    response.end(JSON.stringify({ issuer: base, jwks_uri: `${base}/jwks` }));
+    response.end(
+      JSON.stringify({ issuer: base, jwks_uri: `${base}/jwks`, id_token_signing_alg_values_supported: advertised }),
+    );
   } else if (request.url === '/jwks') {
     jwksFetches += 1;
     response.end(JSON.stringify(jwks));
@@ -34,14 +38,16 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 async function key(kid: string) {
   const pair = await generateKeyPair('RS256', { extractable: true });
   const jwk = { ...(await exportJWK(pair.publicKey)), kid, alg: 'RS256', use: 'sig' };
-  const sign = (sub: string) =>
-    new SignJWT({ groups: ['Admin'] })
+  const sign = (sub: string, options: { audience?: string | null } = {}) => {
+    const jwt = new SignJWT({ groups: ['Admin'], client_id: 'ums-web' })
       .setProtectedHeader({ alg: 'RS256', kid, typ: 'at+jwt' })
       .setSubject(sub)
       .setIssuer(issuer)
-      .setAudience(AUDIENCE)
-      .setExpirationTime('5m')
-      .sign(pair.privateKey);
+      .setIssuedAt()
+      .setExpirationTime('5m');
+    if (options.audience !== null) jwt.setAudience(options.audience ?? AUDIENCE);
+    return jwt.sign(pair.privateKey);
+  };
   return { jwk, sign };
 }
 
@@ -88,6 +94,34 @@ describe("verification against the issuer's JWKS", () => {
     } finally {
       down = false;
     }
+  });
+
+  it('accepts only the algorithms the issuer advertises', async () => {
+    const signer = await key('k6');
+    jwks = { keys: [signer.jwk] };
+    advertised = ['ES256'];
+    try {
+      const verify = createTokenVerifier({ config, jwksCooldownMs: 0 });
+      await expect(verify(await signer.sign('rs256-not-advertised'))).rejects.toThrow(/alg/);
+    } finally {
+      advertised = undefined;
+    }
+    advertised = ['RS256', 'HS256'];
+    try {
+      const verify = createTokenVerifier({ config, jwksCooldownMs: 0 });
+      expect((await verify(await signer.sign('rs256-advertised'))).subject).toBe('rs256-advertised');
+    } finally {
+      advertised = undefined;
+    }
+  });
+
+  it('refuses a token without aud from an OpenID provider, and accepts one with our client_id only from Cognito', async () => {
+    const signer = await key('k7');
+    jwks = { keys: [signer.jwk] };
+    const token = await signer.sign('no-aud', { audience: null });
+    await expect(createTokenVerifier({ config, jwksCooldownMs: 0 })(token)).rejects.toThrow(/audience/);
+    const cognito = createTokenVerifier({ config: { ...config, provider: 'cognito' }, jwksCooldownMs: 0 });
+    expect((await cognito(token)).subject).toBe('no-aud');
   });
 
   it('fails closed, quickly, when the issuer cannot be reached with a cold cache', async () => {

@@ -43,6 +43,8 @@ export function authorizeUrl(base: string, challenge: string, extra: Record<stri
   return `${base}/oidc/auth?${params}`;
 }
 
+export type Browser = ReturnType<typeof browser>;
+
 /** One sign-in attempt: authorize, open our page, post the credentials (a fresh browser unless one is given). */
 export async function attemptSignIn(
   base: string,
@@ -51,6 +53,7 @@ export async function attemptSignIn(
   headers: Record<string, string> = {},
   go = browser(headers),
   challenge = pkce().challenge,
+  extra: Record<string, string> = {},
 ) {
   const first = await go(authorizeUrl(base, challenge));
   const page = await go(new URL(first.headers.get('location')!, base).toString());
@@ -58,15 +61,51 @@ export async function attemptSignIn(
   return go(new URL(action, base).toString(), {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ email, password }).toString(),
+    body: new URLSearchParams({ email, password, ...extra }).toString(),
   });
 }
 
-/** Signs in through the real provider (authorization code + PKCE) and returns the access token. */
-export async function accessToken(base: string, email: string, password: string): Promise<string> {
-  const go = browser();
+export interface Tokens {
+  access_token: string;
+  refresh_token: string;
+  id_token: string;
+}
+
+/** Posts to the provider's token endpoint; the answer's body, whatever its status. */
+async function tokenRequest(base: string, params: Record<string, string>) {
+  const response = await fetch(`${base}/oidc/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ client_id: 'ums-web', ...params }).toString(),
+  });
+  return { status: response.status, body: (await response.json()) as Partial<Tokens> & { error?: string } };
+}
+
+/** Uses a refresh token (on any server process of the product). */
+export const refresh = (base: string, refreshToken: string) =>
+  tokenRequest(base, { grant_type: 'refresh_token', refresh_token: refreshToken });
+
+/**
+ * Signs in through the real provider (authorization code + PKCE) in a browser of its own, or the one given: the
+ * tokens, and the browser with its provider session cookie. `remember` ticks "Keep me signed in".
+ */
+export async function signIn(
+  base: string,
+  email: string,
+  password: string,
+  options: { go?: Browser; remember?: boolean } = {},
+): Promise<Tokens & { go: Browser }> {
+  const go = options.go ?? browser();
   const { verifier, challenge } = pkce();
-  let response = await attemptSignIn(base, email, password, {}, go, challenge);
+  let response = await attemptSignIn(
+    base,
+    email,
+    password,
+    {},
+    go,
+    challenge,
+    options.remember ? { remember: 'yes' } : {},
+  );
   // Back through the authorization endpoint, which redirects to the app with the code.
   let code: string | null = null;
   for (let hops = 0; hops < 6 && !code; hops++) {
@@ -76,18 +115,39 @@ export async function accessToken(base: string, email: string, password: string)
     code = url.pathname === '/auth/callback' ? url.searchParams.get('code') : null;
     if (!code) response = await go(url.toString());
   }
-  const tokens = await fetch(`${base}/oidc/token`, {
+  const { body } = await tokenRequest(base, {
+    grant_type: 'authorization_code',
+    code: code!,
+    redirect_uri: `${base}/auth/callback`,
+    code_verifier: verifier,
+  });
+  if (!body.access_token || !body.refresh_token || !body.id_token) {
+    throw new Error(`no tokens for ${email}: ${JSON.stringify(body)}`);
+  }
+  return { access_token: body.access_token, refresh_token: body.refresh_token, id_token: body.id_token, go };
+}
+
+/** Signs in through the real provider and returns the access token. */
+export async function accessToken(base: string, email: string, password: string): Promise<string> {
+  return (await signIn(base, email, password)).access_token;
+}
+
+/** The provider's sign-out page for this browser, as the web app opens it (with the ID token as hint). */
+export async function openSignOut(base: string, go: Browser, idTokenHint?: string) {
+  const params = new URLSearchParams({ client_id: 'ums-web', post_logout_redirect_uri: `${base}/` });
+  if (idTokenHint) params.set('id_token_hint', idTokenHint);
+  const response = await go(`${base}/oidc/session/end?${params}`);
+  return { status: response.status, html: await response.text() };
+}
+
+/** Signs this browser out at the provider: opens the sign-out page and confirms it, as its script does. */
+export async function signOut(base: string, go: Browser, idTokenHint: string) {
+  const { html } = await openSignOut(base, go, idTokenHint);
+  const xsrf = /name="xsrf" value="([^"]+)"/.exec(html)?.[1];
+  if (!xsrf) throw new Error(`no sign-out form: ${html.slice(0, 200)}`);
+  return go(`${base}/oidc/session/end/confirm`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      client_id: 'ums-web',
-      grant_type: 'authorization_code',
-      code: code!,
-      redirect_uri: `${base}/auth/callback`,
-      code_verifier: verifier,
-    }).toString(),
+    body: new URLSearchParams({ xsrf, logout: 'yes' }).toString(),
   });
-  const body = (await tokens.json()) as { access_token?: string };
-  if (!body.access_token) throw new Error(`no access token for ${email}: ${JSON.stringify(body)}`);
-  return body.access_token;
 }

@@ -36,4 +36,15 @@ export async function providerApp(env: Record<string, string> = {}) {
   };
 }
 
-export { accessToken, attemptSignIn, authorizeUrl, browser, pkce } from './oidc-browser.js';
+export {
+  accessToken,
+  attemptSignIn,
+  authorizeUrl,
+  browser,
+  openSignOut,
+  pkce,
+  refresh,
+  signIn,
+  signOut,
+  type Browser,
+} from './oidc-browser.js';

@@ -12,6 +12,8 @@ Commands:
   users set-password --email E --password P
   users list
   users remove --email E
+  users end-sessions --email E
+            Sign the account out everywhere: its sessions end and its tokens stop working at once
   users grant-admin --email E
   users revoke-admin --email E
   seed      Load the demo catalog, packages, memberships and the demo member's data
@@ -108,6 +110,13 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
         return await withAccounts(ctx, async (accounts) => {
           await accounts.remove(f.email!);
           ctx.out(`Removed ${f.email}.`);
+        });
+      }
+      case 'end-sessions': {
+        const f = parse(rest, ['email'], ['email']);
+        return await withAccounts(ctx, async (accounts) => {
+          await accounts.endSessions(f.email!);
+          ctx.out(`Every session of ${f.email} has ended.`);
         });
       }
       case 'grant-admin':

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { companionAppSchema, passwordProblemText, type CompanionApp } from '@ums/contracts';
 import { z } from 'zod';
@@ -9,6 +10,63 @@ const port = z.coerce
   .max(65535, 'must be between 1 and 65535');
 
 const url = z.url({ error: 'must be an absolute URL such as http://localhost:8080' });
+
+/** "10m", "600s", "1h" or a number of seconds. */
+const duration = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .transform((value, ctx) => {
+      const match = /^(\d+)\s*(s|m|h)?$/i.exec(value);
+      const seconds = match ? Number(match[1]) * { s: 1, m: 60, h: 3600 }[(match[2] ?? 's').toLowerCase() as 's'] : NaN;
+      if (!(seconds >= min && seconds <= max)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `must be a duration such as 10m, 600s or 1h, from ${min} s to ${max / 60} minutes`,
+        });
+        return z.NEVER;
+      }
+      return seconds;
+    });
+
+const positiveNumber = (unit: string, max: number) =>
+  z.coerce
+    .number({ error: `must be a number of ${unit}` })
+    .positive(`must be a positive number of ${unit}`)
+    .max(max, `must be at most ${max} ${unit}`);
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const isProxyAddress = (entry: string) => {
+  if (PROXY_NAMES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (!family || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d+$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+};
+
+/**
+ * Which proxies may say who the client is: none (false), the number of proxies in front of the server, or their
+ * addresses and ranges. "true" would believe any X-Forwarded-For a client makes up, so it is refused.
+ */
+const trustProxy = z
+  .string()
+  .trim()
+  .default('false')
+  .transform((value, ctx): false | number | string[] => {
+    if (value === 'false' || value === '0' || value === '') return false;
+    if (/^\d+$/.test(value) && Number(value) <= 10) return Number(value);
+    const entries = value.split(',').map((e) => e.trim());
+    if (value !== 'true' && entries.every(isProxyAddress)) return entries;
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        value === 'true'
+          ? 'true would trust a forwarded address that any client can make up: give the number of proxies in front of the server (such as 1) or their addresses (such as 10.0.0.0/8,192.168.1.10)'
+          : 'must be false, a number of proxies from 1 to 10, or a comma-separated list of proxy addresses or CIDR ranges',
+    });
+    return z.NEVER;
+  });
 
 const policyPassword = z.string().superRefine((password, ctx) => {
   const problems = passwordProblemText(password);
@@ -45,10 +103,28 @@ const envSchema = z.object({
     .min(1024, 'must be at least 1024 bytes')
     .max(10 * 1024 * 1024, 'must be at most 10485760 bytes')
     .default(102_400),
-  TRUST_PROXY: z
-    .enum(['true', 'false'], { error: 'must be true or false' })
-    .default('false')
-    .transform((v) => v === 'true'),
+  TRUST_PROXY: trustProxy,
+  ACCESS_TOKEN_TTL: duration(30, 3600).default(600),
+  SESSION_IDLE_MINUTES: positiveNumber('minutes', 7 * 24 * 60).default(30),
+  SESSION_MAX_HOURS: positiveNumber('hours', 30 * 24).default(12),
+  IMAGE_ORIGINS: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const list = (value ?? '')
+        .split(',')
+        .map((e) => e.trim())
+        .filter(Boolean);
+      const bad = list.filter((e) => !/^https?:\/\/[^/\s]+$/.test(e));
+      if (bad.length > 0) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'must be a comma-separated list of origins such as https://images.example.com',
+        });
+        return z.NEVER;
+      }
+      return list;
+    }),
   DEMO_ADMIN_PASSWORD: policyPassword.optional(),
   DEMO_MEMBER_PASSWORD: policyPassword.optional(),
   ANALYTICS_URL: url.optional(),
@@ -107,8 +183,20 @@ export interface AppConfig {
     companionApps: CompanionApp[];
     company: { name: string; termsUrl: string; privacyUrl: string };
   };
+  /** Signed-in sessions of the embedded provider (the browser's session with the provider, not a token). */
+  sessions: {
+    /** Access tokens live this long (seconds); refresh tokens renew them. */
+    accessTokenTtl: number;
+    /** A session nobody used for this long ends (seconds). */
+    idle: number;
+    /** A session ends this long after sign-in whatever happens (seconds). */
+    max: number;
+  };
+  /** Origins outside the app that catalog images may come from. */
+  imageOrigins: string[];
   bodyLimit: number;
-  trustProxy: boolean;
+  /** Fastify's trust-proxy setting: false, a hop count or the proxies' addresses. */
+  trustProxy: false | number | string[];
   logLevel: string;
   demoPasswords: { admin: string | undefined; member: string | undefined };
 }
@@ -130,6 +218,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { cat
   const provider = e.AUTH_PROVIDER ?? (e.AUTH_ISSUER === undefined ? 'embedded' : 'oidc');
   if (provider !== 'embedded' && !e.AUTH_ISSUER) {
     throw new ConfigError(`Invalid configuration:\n  AUTH_ISSUER: required when AUTH_PROVIDER is ${provider}`);
+  }
+  if (e.SESSION_IDLE_MINUTES * 60 > e.SESSION_MAX_HOURS * 3600) {
+    throw new ConfigError(
+      `Invalid configuration:\n  SESSION_IDLE_MINUTES: must not be longer than SESSION_MAX_HOURS (${e.SESSION_MAX_HOURS} hours)`,
+    );
   }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return {
@@ -162,6 +255,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { cat
       companionApps: e.LOGOUT_COMPANION_APPS,
       company: { name: e.COMPANY_NAME, termsUrl: e.TERMS_URL, privacyUrl: e.PRIVACY_URL },
     },
+    sessions: {
+      accessTokenTtl: e.ACCESS_TOKEN_TTL,
+      idle: Math.round(e.SESSION_IDLE_MINUTES * 60),
+      max: Math.round(e.SESSION_MAX_HOURS * 3600),
+    },
+    imageOrigins: e.IMAGE_ORIGINS,
     bodyLimit: e.BODY_LIMIT,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,

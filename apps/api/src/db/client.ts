@@ -3,7 +3,7 @@ import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from './schema/index.js';
 
-export type Database = NodePgDatabase<typeof schema>;
+export type Database = NodePgDatabase<typeof schema> & { $client: pg.Pool };
 
 // numeric(10,2) comes back as text; the services turn it into numbers with Number().
 export function createDatabase(connectionString: string): { db: Database; pool: pg.Pool } {

@@ -1,10 +1,12 @@
 import { passwordProblemText } from '@ums/contracts';
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../db/client.js';
 import { accounts } from '../db/schema/index.js';
 import { badRequest, conflict, notFound } from '../plugins/http-errors.js';
-import { hashPassword, verifyPassword } from './password-hash.js';
+import { hashPassword, needsRehash, verifyPassword } from './password-hash.js';
+import { revokeAccount } from './revocations.js';
+import { endAccountSessions } from './sessions.js';
 
 export const ADMIN_GROUP = 'Admin';
 
@@ -54,14 +56,20 @@ export function createAccountService({ db }: { db: Database }) {
     if (!row) throw notFound(`Account ${email}`);
     return row;
   }
+  /** A group change voids the account's access tokens at once; its next token carries the new groups. */
   async function setGroups(email: string, change: (groups: string[]) => string[]) {
     const row = await mustFind(email);
-    const [updated] = await db
-      .update(accounts)
-      .set({ groups: change(row.groups), updatedAt: new Date() })
-      .where(eq(accounts.accountId, row.accountId))
-      .returning();
-    return toAccount(updated!);
+    const groups = change(row.groups);
+    if (groups.length === row.groups.length && groups.every((g, i) => g === row.groups[i])) return toAccount(row);
+    return db.transaction(async (tx) => {
+      const [updated] = await tx
+        .update(accounts)
+        .set({ groups, updatedAt: new Date() })
+        .where(eq(accounts.accountId, row.accountId))
+        .returning();
+      await revokeAccount(tx, row.accountId);
+      return toAccount(updated!);
+    });
   }
 
   return {
@@ -91,13 +99,24 @@ export function createAccountService({ db }: { db: Database }) {
       return toAccount(row!);
     },
 
+    /** An operator's password reset: every session of the account ends with it. */
     async setPassword(email: string, password: string): Promise<void> {
       checkPassword(password);
       const row = await mustFind(email);
-      await db
-        .update(accounts)
-        .set({ passwordHash: await hashPassword(password), updatedAt: new Date() })
-        .where(eq(accounts.accountId, row.accountId));
+      const passwordHash = await hashPassword(password);
+      await db.transaction(async (tx) => {
+        await tx
+          .update(accounts)
+          .set({ passwordHash, updatedAt: new Date() })
+          .where(eq(accounts.accountId, row.accountId));
+        await endAccountSessions(tx, row.accountId);
+      });
+    },
+
+    /** Signs the account out everywhere: sessions, grants and refresh tokens end, access tokens stop working. */
+    async endSessions(email: string): Promise<void> {
+      const row = await mustFind(email);
+      await db.transaction((tx) => endAccountSessions(tx, row.accountId));
     },
 
     async list(): Promise<Account[]> {
@@ -106,19 +125,32 @@ export function createAccountService({ db }: { db: Database }) {
 
     async remove(email: string): Promise<void> {
       const row = await mustFind(email);
-      await db.delete(accounts).where(eq(accounts.accountId, row.accountId));
+      await db.transaction(async (tx) => {
+        await tx.delete(accounts).where(eq(accounts.accountId, row.accountId));
+        await endAccountSessions(tx, row.accountId);
+      });
     },
 
     grantAdmin: (email: string) =>
       setGroups(email, (groups) => (groups.includes(ADMIN_GROUP) ? groups : [...groups, ADMIN_GROUP])),
     revokeAdmin: (email: string) => setGroups(email, (groups) => groups.filter((g) => g !== ADMIN_GROUP)),
 
-    /** The account when email and password match; null otherwise, without saying which part was wrong. */
+    /**
+     * The account when email and password match; null otherwise, without saying which part was wrong. A hash made
+     * with older parameters is replaced by one with the current ones while the password is at hand.
+     */
     async verifyCredentials(email: string, password: string): Promise<Account | null> {
       const row = await find(email);
       // Hash even for an unknown email so the answer takes as long either way.
       const ok = await verifyPassword(password, row?.passwordHash ?? (await unknownAccountHash));
-      return row && ok ? toAccount(row) : null;
+      if (!row || !ok) return null;
+      if (needsRehash(row.passwordHash)) {
+        await db
+          .update(accounts)
+          .set({ passwordHash: await hashPassword(password) })
+          .where(and(eq(accounts.accountId, row.accountId), eq(accounts.passwordHash, row.passwordHash)));
+      }
+      return toAccount(row);
     },
 
     async findById(accountId: string) {

@@ -1,36 +1,74 @@
 import { describe, expect, it } from 'vitest';
 import { testDatabase } from '../../test/helper.js';
-import { createAttemptLimiter } from './attempt-limiter.js';
+import { attemptKey, createAttemptLimiter, LONGEST_WINDOW_MS, sweepAttempts, type Limit } from './attempt-limiter.js';
 import { sweepExpiredPayloads } from './oidc-adapter.js';
 
 const database = await testDatabase();
+const rowsUnder = async (key: string) =>
+  (await database.pool.query<{ n: number }>('select count(*)::int as n from attempt_events where key = $1', [key]))
+    .rows[0]!.n;
 
 describe('attempt limits kept in PostgreSQL', () => {
-  it('are shared by every process on the same database', async () => {
-    // Two limiters stand for two API processes behind a load balancer.
-    const first = createAttemptLimiter({ db: database.db, max: 3, windowMs: 60_000 });
-    const second = createAttemptLimiter({ db: database.db, max: 3, windowMs: 60_000 });
-    await first.record('email:a@example.com', 'ip:203.0.113.7');
-    await second.record('email:b@example.com', 'ip:203.0.113.7');
-    expect(await first.blocked('ip:203.0.113.7')).toBe(false);
-    await first.record('email:c@example.com', 'ip:203.0.113.7');
-    expect(await second.blocked('email:z@example.com', 'ip:203.0.113.7')).toBe(true);
-    expect(await second.blocked('email:a@example.com')).toBe(false);
-    await second.clear('ip:203.0.113.7');
-    expect(await first.blocked('ip:203.0.113.7')).toBe(false);
+  it('reserve exactly max attempts out of 50 sent at once, on two limiters standing for two processes', async () => {
+    const limit: Limit = { key: attemptKey('test', 'concurrent'), max: 5, windowMs: 60_000 };
+    const first = createAttemptLimiter({ db: database.db });
+    const second = createAttemptLimiter({ db: database.db });
+    const outcomes = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 ? first : second).reserve([limit])));
+    expect(outcomes.filter((o) => o.reserved)).toHaveLength(5);
+    expect(await rowsUnder(limit.key)).toBe(5);
   });
 
-  it('refuse the attempt after the maximum, forget attempts older than the window and sweep them', async () => {
-    const limiter = createAttemptLimiter({ db: database.db, max: 2, windowMs: 300 });
-    expect(await limiter.consume('password:m1')).toBe(false);
-    expect(await limiter.consume('password:m1')).toBe(false);
-    expect(await limiter.consume('password:m1')).toBe(true);
-    await new Promise((r) => setTimeout(r, 350));
-    expect(await limiter.consume('password:m1')).toBe(false);
-    const { rows } = await database.pool.query(
-      `select count(*)::int as n from attempt_events where key = 'password:m1'`,
-    );
-    expect(rows[0].n).toBe(1);
+  it('reserve under every key or under none, and name the key that is full', async () => {
+    const limiter = createAttemptLimiter({ db: database.db });
+    const full: Limit = { key: attemptKey('test', 'full'), max: 1, windowMs: 60_000 };
+    const open: Limit = { key: attemptKey('test', 'open'), max: 10, windowMs: 60_000 };
+    expect((await limiter.reserve([full])).reserved).toBe(true);
+    const refused = await limiter.reserve([open, full]);
+    expect(refused).toEqual({ reserved: false, refused: full });
+    expect(await rowsUnder(open.key)).toBe(0);
+  });
+
+  it('forget a released attempt (a success is not a failure) and attempts older than the window', async () => {
+    const limiter = createAttemptLimiter({ db: database.db });
+    const limit: Limit = { key: attemptKey('test', 'window'), max: 2, windowMs: 1000 };
+    const kept = await limiter.reserve([limit]);
+    const released = await limiter.reserve([limit]);
+    await limiter.release(released);
+    expect(kept.reserved && released.reserved).toBe(true);
+    expect(await limiter.count(limit.key, 60_000)).toBe(1);
+    expect((await limiter.reserve([limit])).reserved).toBe(true);
+    expect((await limiter.reserve([limit])).reserved).toBe(false);
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await limiter.reserve([limit])).reserved).toBe(true);
+  });
+
+  it('store hashes of fixed length, never the email or address itself', () => {
+    const key = attemptKey('pair', `${'a'.repeat(6000)}@example.com`, '203.0.113.7');
+    expect(key).toMatch(/^pair:[A-Za-z0-9_-]{43}$/);
+    expect(attemptKey('account', 'member@example.com')).not.toContain('member');
+  });
+
+  it('leave the table bounded: 10,000 failures for distinct emails are gone after a sweep a day later', async () => {
+    const limiter = createAttemptLimiter({ db: database.db });
+    for (let batch = 0; batch < 100; batch++) {
+      await Promise.all(
+        Array.from({ length: 100 }, (_, i) =>
+          limiter.reserve([
+            { key: attemptKey('pair', `spray-${batch}-${i}@example.com`, '198.51.100.1'), max: 5, windowMs: 900_000 },
+            { key: attemptKey('account', `spray-${batch}-${i}@example.com`), max: 100, windowMs: LONGEST_WINDOW_MS },
+          ]),
+        ),
+      );
+    }
+    const count = async () =>
+      (await database.pool.query<{ n: number }>('select count(*)::int as n from attempt_events')).rows[0]!.n;
+    const before = await count();
+    expect(before).toBeGreaterThanOrEqual(20_000);
+    // Nothing is within a day yet: a sweep now keeps them all.
+    expect(await sweepAttempts(database.db)).toBe(0);
+    // A day and a minute later every one of them is past the longest window.
+    expect(await sweepAttempts(database.db, Date.now() + LONGEST_WINDOW_MS + 60_000)).toBe(before);
+    expect(await count()).toBe(0);
   });
 });
 

@@ -1,44 +1,59 @@
+import { createHash } from 'node:crypto';
 import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import { attemptEvents } from '../db/schema/index.js';
 
+/** One thing that is limited: at most `max` attempts under `key` within `windowMs`. */
+export interface Limit {
+  key: string;
+  max: number;
+  windowMs: number;
+}
+
+/** The longest window any limit uses; rows older than this are swept. */
+export const LONGEST_WINDOW_MS = 24 * 60 * 60 * 1000;
+
 /**
- * A sliding-window attempt counter per key, kept in PostgreSQL: several API processes behind a load balancer
- * refuse the same guesses. Keys name what is limited, such as "email:a@b.c", "ip:203.0.113.7" or "password:sub".
+ * A key that names what is limited without storing it: `attemptKey('pair', email, address)`. Emails and addresses
+ * never rest in the attempts table, and a key has a fixed length whatever the input.
  */
-export function createAttemptLimiter({ db, max, windowMs }: { db: Database; max: number; windowMs: number }) {
-  const since = () => new Date(Date.now() - windowMs);
+export function attemptKey(kind: string, ...parts: string[]): string {
+  return `${kind}:${createHash('sha256').update(parts.join('\u0000')).digest('base64url')}`;
+}
 
-  async function counts(keys: string[]): Promise<Map<string, number>> {
-    const rows = await db
-      .select({ key: attemptEvents.key, count: sql<number>`count(*)::int` })
-      .from(attemptEvents)
-      .where(and(inArray(attemptEvents.key, keys), gt(attemptEvents.at, since())))
-      .groupBy(attemptEvents.key);
-    return new Map(rows.map((r) => [r.key, r.count]));
-  }
+export type Reservation = { reserved: true; ids: number[] } | { reserved: false; refused: Limit };
 
-  /** Records one attempt for each key, and forgets their attempts older than the window. */
-  async function record(...keys: string[]): Promise<void> {
-    await db.transaction(async (tx) => {
-      await tx.delete(attemptEvents).where(and(inArray(attemptEvents.key, keys), lt(attemptEvents.at, since())));
-      await tx.insert(attemptEvents).values(keys.map((key) => ({ key })));
-    });
-  }
-
+/**
+ * Sliding-window attempt limits kept in PostgreSQL, shared by every API process. An attempt is reserved before the
+ * password is checked, by one atomic call that counts and decides for all its keys at once, so concurrent guesses
+ * cannot all pass a check made before any of them is recorded. A successful attempt is released again: only failures
+ * count.
+ */
+export function createAttemptLimiter({ db }: { db: Database }) {
   return {
-    /** Whether any of the keys has used up its attempts in the window. */
-    async blocked(...keys: string[]): Promise<boolean> {
-      const found = await counts(keys);
-      return keys.some((key) => (found.get(key) ?? 0) >= max);
+    async reserve(limits: Limit[]): Promise<Reservation> {
+      const { rows } = await db.$client.query<{ refused: number; ids: string[] }>(
+        'select refused, ids from attempt_reserve($1::text[], $2::int[], $3::int[])',
+        [limits.map((l) => l.key), limits.map((l) => l.max), limits.map((l) => Math.ceil(l.windowMs / 1000))],
+      );
+      const row = rows[0]!;
+      if (row.refused > 0) return { reserved: false, refused: limits[row.refused - 1]! };
+      return { reserved: true, ids: row.ids.map(Number) };
     },
 
-    record,
+    /** Forgets a reserved attempt that turned out not to be a failure. */
+    async release(reservation: Reservation): Promise<void> {
+      if (!reservation.reserved || reservation.ids.length === 0) return;
+      await db.delete(attemptEvents).where(inArray(attemptEvents.id, reservation.ids));
+    },
 
-    /** Counts this attempt and says whether it is over the limit (the attempt that makes max + 1 is refused). */
-    async consume(key: string): Promise<boolean> {
-      await record(key);
-      return ((await counts([key])).get(key) ?? 0) > max;
+    /** Failures recorded under the key within the window. */
+    async count(key: string, windowMs: number): Promise<number> {
+      const [row] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(attemptEvents)
+        .where(and(eq(attemptEvents.key, key), gt(attemptEvents.at, new Date(Date.now() - windowMs))));
+      return row?.n ?? 0;
     },
 
     async clear(key: string): Promise<void> {
@@ -47,3 +62,12 @@ export function createAttemptLimiter({ db, max, windowMs }: { db: Database; max:
   };
 }
 export type AttemptLimiter = ReturnType<typeof createAttemptLimiter>;
+
+/** Deletes attempts older than the longest window: the table holds at most a day of failures. */
+export async function sweepAttempts(db: Database, now = Date.now()): Promise<number> {
+  const removed = await db
+    .delete(attemptEvents)
+    .where(lt(attemptEvents.at, new Date(now - LONGEST_WINDOW_MS)))
+    .returning({ id: attemptEvents.id });
+  return removed.length;
+}

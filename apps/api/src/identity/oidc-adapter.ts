@@ -2,6 +2,7 @@ import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Database } from '../db/client.js';
 import { oidcPayloads } from '../db/schema/index.js';
+import { revokeGrant } from './revocations.js';
 
 /** oidc-provider's storage in PostgreSQL, so restarts sign nobody out and processes share state. */
 export function postgresAdapterFactory(db: Database) {
@@ -55,7 +56,16 @@ export function postgresAdapterFactory(db: Database) {
     }
 
     async destroy(id: string) {
-      await db.delete(oidcPayloads).where(this.key(id));
+      if (this.model !== 'Grant') {
+        await db.delete(oidcPayloads).where(this.key(id));
+        return;
+      }
+      // A grant ends (sign-out, a replayed refresh token, a revoked one): its access tokens stop working at once, on
+      // every API process.
+      await db.transaction(async (tx) => {
+        await tx.delete(oidcPayloads).where(this.key(id));
+        await revokeGrant(tx, id);
+      });
     }
 
     async revokeByGrantId(grantId: string) {

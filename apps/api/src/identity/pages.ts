@@ -30,6 +30,8 @@ const STYLE = `
   button { margin-top: 24px; width: 100%; padding: 12px; font: inherit; font-weight: 600; color: #fff;
     background: #6f4428; border: 0; border-radius: 6px; cursor: pointer; }
   button:hover { background: #5a361f; }
+  .remember { display: flex; align-items: center; gap: 8px; margin: 16px 0 0; font-weight: 400; }
+  .remember input { width: 20px; height: 20px; margin: 0; accent-color: #6f4428; }
   .error { background: #fde7e7; color: #8a1c1c; border-radius: 6px; padding: 10px 12px; margin: 0 0 8px; }`;
 
 export function page(title: string, body: string): string {
@@ -53,7 +55,12 @@ export function errorPage(message: string): string {
 export const SIGN_IN_ERROR = 'The email or password is incorrect.';
 export const TOO_MANY_ATTEMPTS = 'Too many sign-in attempts. Please wait a few minutes and try again.';
 
-export function signInPage(action: string, options: { email?: string; error?: string } = {}): string {
+export const KEEP_SIGNED_IN = 'Keep me signed in';
+
+export function signInPage(
+  action: string,
+  options: { email?: string; error?: string; remember?: boolean } = {},
+): string {
   return page(
     'Sign in',
     `<h1>Sign in</h1><p>to your membership account</p>
@@ -63,6 +70,7 @@ ${options.error ? `<div class="error" role="alert">${escapeHtml(options.error)}<
   <input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(options.email ?? '')}" ${options.email ? '' : 'autofocus'}>
   <label for="password">Password</label>
   <input id="password" name="password" type="password" autocomplete="current-password" required ${options.email ? 'autofocus' : ''}>
+  <label class="remember" for="remember"><input id="remember" name="remember" type="checkbox" value="yes"${options.remember ? ' checked' : ''}>${KEEP_SIGNED_IN}</label>
   <button type="submit">Sign in</button>
 </form>`,
   );

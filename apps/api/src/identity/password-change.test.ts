@@ -73,6 +73,18 @@ describe('password change with the embedded provider', async () => {
     });
   });
 
+  it(`checks at most ${MAX_PASSWORD_ATTEMPTS} of 50 wrong current passwords sent at once; the rest answer 429 unchecked`, async () => {
+    const who = await make('burst@example.com');
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        change(who, { previousPassword: 'Wrong-Pass-1', proposedPassword: 'Brand-New-2' }),
+      ),
+    );
+    const messages = results.map((r) => `${r.status} ${r.body.message}`);
+    expect(messages.filter((m) => m === `400 ${PASSWORD_MESSAGES.wrongCurrent}`)).toHaveLength(MAX_PASSWORD_ATTEMPTS);
+    expect(messages.filter((m) => m === `429 ${PASSWORD_MESSAGES.tooMany}`)).toHaveLength(50 - MAX_PASSWORD_ATTEMPTS);
+  });
+
   it('answers 401 without a token', async () => {
     const response = await ctx.app.inject({ method: 'POST', url: '/api/PasswordReset', payload: {} });
     expect(response.statusCode).toBe(401);

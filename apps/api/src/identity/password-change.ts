@@ -1,13 +1,12 @@
 import { passwordProblemText } from '@ums/contracts';
-import { and, eq, sql } from 'drizzle-orm';
 import type { AppConfig } from '../config/env.js';
 import type { Database } from '../db/client.js';
-import { oidcPayloads } from '../db/schema/index.js';
 import type { AuthUser } from '../plugins/auth.js';
 import { HttpError } from '../plugins/http-errors.js';
-import { createAttemptLimiter } from './attempt-limiter.js';
+import { attemptKey, createAttemptLimiter } from './attempt-limiter.js';
 import { createAccountService } from './accounts.service.js';
 import { hashPassword, verifyPassword } from './password-hash.js';
+import { endAccountSessions } from './sessions.js';
 
 export const MAX_PASSWORD_ATTEMPTS = 5;
 const ATTEMPT_WINDOW_MS = 15 * 60 * 1000;
@@ -68,38 +67,38 @@ export async function cognitoChangePassword(endpoint: string, accessToken: strin
 
 export function createPasswordChangeService({ db, config }: { db: Database; config: AppConfig }) {
   const accounts = createAccountService({ db });
-  const attempts = createAttemptLimiter({ db, max: MAX_PASSWORD_ATTEMPTS, windowMs: ATTEMPT_WINDOW_MS });
-
-  async function countAttempt(subject: string) {
-    if (await attempts.consume(`password:${subject}`)) throw new HttpError(429, PASSWORD_MESSAGES.tooMany);
-  }
+  const attempts = createAttemptLimiter({ db });
 
   return {
+    /**
+     * Changes the caller's password. The attempt is reserved before the current password is checked (concurrent
+     * guesses cannot all pass one count) and released when it succeeds. A change ends every other session of the
+     * account, with its grants, refresh tokens and access tokens; the session that made it goes on.
+     */
     async change(user: AuthUser, accessToken: string, change: PasswordChange): Promise<void> {
       if (config.auth.provider === 'oidc') throw new HttpError(400, PASSWORD_MESSAGES.managedElsewhere);
-      await countAttempt(user.subject);
       const problems = passwordProblemText(change.proposedPassword);
       if (problems) throw new HttpError(400, problems);
+      const reservation = await attempts.reserve([
+        { key: attemptKey('password', user.subject), max: MAX_PASSWORD_ATTEMPTS, windowMs: ATTEMPT_WINDOW_MS },
+      ]);
+      if (!reservation.reserved) throw new HttpError(429, PASSWORD_MESSAGES.tooMany);
       if (config.auth.provider === 'cognito') {
-        return cognitoChangePassword(config.auth.cognitoEndpoint!, accessToken, change);
+        await cognitoChangePassword(config.auth.cognitoEndpoint!, accessToken, change);
+        await attempts.release(reservation);
+        return;
       }
       const account = await accounts.findById(user.subject);
       const stored = account ? await accounts.passwordHashOf(account.accountId) : null;
       if (!account || !stored || !(await verifyPassword(change.previousPassword, stored))) {
         throw new HttpError(400, PASSWORD_MESSAGES.wrongCurrent);
       }
+      const hash = await hashPassword(change.proposedPassword);
       await db.transaction(async (tx) => {
-        await accounts.storeHash(account.accountId, await hashPassword(change.proposedPassword), tx);
-        // Every refresh token of the account stops working: other sessions must sign in again.
-        await tx
-          .delete(oidcPayloads)
-          .where(
-            and(
-              eq(oidcPayloads.model, 'RefreshToken'),
-              sql`${oidcPayloads.payload}->>'accountId' = ${account.accountId}`,
-            ),
-          );
+        await accounts.storeHash(account.accountId, hash, tx);
+        await endAccountSessions(tx, account.accountId, { keepGrant: user.grantId });
       });
+      await attempts.release(reservation);
     },
   };
 }

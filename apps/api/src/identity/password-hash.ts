@@ -1,29 +1,41 @@
-import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { hash, verify, type Algorithm } from '@node-rs/argon2';
 
-const N = 16_384;
-const R = 8;
-const P = 1;
-const KEY_LENGTH = 64;
+/** OWASP's current first choice for password storage: argon2id, 19 MiB, 2 iterations, 1 lane. */
+// Algorithm is a const enum the package declares ambiently: 2 is its Argon2id.
+export const ARGON2 = { algorithm: 2 as Algorithm.Argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+const CURRENT_PREFIX = `$argon2id$v=19$m=${ARGON2.memoryCost},t=${ARGON2.timeCost},p=${ARGON2.parallelism}$`;
 
-function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
+const normalize = (password: string) => password.normalize('NFKC');
+
+/** A PHC string: `$argon2id$v=19$m=19456,t=2,p=1$salt$hash`. */
+export function hashPassword(password: string): Promise<string> {
+  return hash(normalize(password), ARGON2);
+}
+
+function deriveScrypt(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) =>
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...options, maxmem: 64 * 1024 * 1024 }, (error, key) =>
+    scrypt(normalize(password), salt, 64, { ...options, maxmem: 256 * 1024 * 1024 }, (error, key) =>
       error ? reject(error) : resolve(key),
     ),
   );
 }
 
-/** scrypt with a per-password random salt: `scrypt$N$r$p$salt$hash` (base64url). */
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
-  const key = await derive(password, salt, { N, r: R, p: P });
-  return ['scrypt', N, R, P, salt.toString('base64url'), key.toString('base64url')].join('$');
+/** Checks a password against a current argon2id hash or an older `scrypt$N$r$p$salt$hash` one. */
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  if (stored.startsWith('$argon2')) return verify(stored, normalize(password)).catch(() => false);
+  const [scheme, n, r, p, salt, expectedText] = stored.split('$');
+  if (scheme !== 'scrypt' || !salt || !expectedText) return false;
+  const expected = Buffer.from(expectedText, 'base64url');
+  const key = await deriveScrypt(password, Buffer.from(salt, 'base64url'), {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+  });
+  return key.length === expected.length && timingSafeEqual(key, expected);
 }
 
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [scheme, n, r, p, salt, hash] = stored.split('$');
-  if (scheme !== 'scrypt' || !salt || !hash) return false;
-  const expected = Buffer.from(hash, 'base64url');
-  const key = await derive(password, Buffer.from(salt, 'base64url'), { N: Number(n), r: Number(r), p: Number(p) });
-  return key.length === expected.length && timingSafeEqual(key, expected);
+/** Whether a stored hash was made with other parameters than today's (it is replaced at the next sign-in). */
+export function needsRehash(stored: string): boolean {
+  return !stored.startsWith(CURRENT_PREFIX);
 }

@@ -6,22 +6,23 @@ import type { AppConfig } from '../config/env.js';
 import type { Database } from '../db/client.js';
 import { createAccountService } from './accounts.service.js';
 import { createAttemptLimiter } from './attempt-limiter.js';
-import { postgresAdapterFactory, sweepExpiredPayloads } from './oidc-adapter.js';
+import { postgresAdapterFactory } from './oidc-adapter.js';
 import { loadProviderKeys } from './oidc-keys.js';
-import {
-  errorPage,
-  FONT_FILES,
-  page,
-  SIGN_IN_ERROR,
-  SIGN_OUT_SCRIPT,
-  SIGN_OUT_SCRIPT_SOURCE,
-  signInPage,
-  TOO_MANY_ATTEMPTS,
-} from './pages.js';
+import { errorPage, FONT_FILES, page, SIGN_OUT_SCRIPT, SIGN_OUT_SCRIPT_SOURCE } from './pages.js';
+import { limitsFor, REMEMBERED, sessionTtl, touchSession } from './session-lifetime.js';
+import { registerSignIn } from './sign-in.js';
 
 export const SCOPES = ['openid', 'email', 'phone', 'profile'];
-const MAX_FAILURES = 5;
-const FAILURE_WINDOW_MS = 15 * 60 * 1000;
+
+/** Query parameters whose values never reach a log line: tokens, codes, hints that name a person. */
+const SECRET_PARAMS =
+  /([?&](?:id_token_hint|logout_hint|login_hint|code|code_verifier|access_token|refresh_token|token|state)=)[^&#]*/gi;
+export const redactUrl = (url: string) => url.replace(SECRET_PARAMS, '$1[redacted]');
+
+interface HintPayload {
+  sub?: unknown;
+  sid?: unknown;
+}
 
 export async function createEmbeddedProvider(config: AppConfig, db: Database) {
   const accounts = createAccountService({ db });
@@ -58,14 +59,15 @@ export async function createEmbeddedProvider(config: AppConfig, db: Database) {
     clientBasedCORS: (_ctx, origin) => origin === new URL(publicUrl).origin,
     rotateRefreshToken: true,
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    // Refresh tokens expire with their session (no offline_access), so the session's limits bound them too.
     ttl: {
-      AccessToken: 3600,
+      AccessToken: config.sessions.accessTokenTtl,
       AuthorizationCode: 60,
       IdToken: 3600,
-      RefreshToken: 14 * 24 * 3600,
+      RefreshToken: REMEMBERED.max,
       Interaction: 3600,
-      Session: 14 * 24 * 3600,
-      Grant: 14 * 24 * 3600,
+      Session: (_ctx, session) => sessionTtl(limitsFor(config.sessions, session.transient), session.loginTs),
+      Grant: REMEMBERED.max,
     },
     findAccount: async (_ctx, sub) => {
       const account = await accounts.findById(sub);
@@ -89,7 +91,13 @@ export async function createEmbeddedProvider(config: AppConfig, db: Database) {
       if (token.kind !== 'AccessToken' || !token.accountId) return undefined;
       const account = await accounts.findById(token.accountId);
       if (!account) return undefined;
-      return { email: account.email, [config.auth.groupsClaim]: account.groups, [config.auth.roleClaim]: account.role };
+      return {
+        email: account.email,
+        [config.auth.groupsClaim]: account.groups,
+        [config.auth.roleClaim]: account.role,
+        // The grant is the signed-in browser session: the API voids a session's tokens by it.
+        grant_id: (token as { grantId?: string }).grantId,
+      };
     },
     // Our own client needs no consent screen: grant the requested scopes at once.
     loadExistingGrant: async (ctx) => {
@@ -120,15 +128,22 @@ export async function createEmbeddedProvider(config: AppConfig, db: Database) {
           scope: SCOPES.join(' '),
           audience,
           accessTokenFormat: 'jwt',
-          accessTokenTTL: 3600,
+          accessTokenTTL: config.sessions.accessTokenTtl,
           jwt: { sign: { alg: 'RS256' } },
         }),
       },
       rpInitiatedLogout: {
         enabled: true,
         logoutSource: async (ctx, form) => {
-          // A valid id_token_hint proves our own app asked (the provider checked it): no second question.
-          const hinted = Boolean(ctx.oidc.params?.['id_token_hint']);
+          // The provider checked the hint's signature (an expired one passes). Only a hint for this very session
+          // proves our own app asked: then no second question. Anyone else's link gets the confirmation page.
+          const hint = (ctx.oidc.entities as { IdTokenHint?: { payload: HintPayload } }).IdTokenHint?.payload;
+          const session = ctx.oidc.session;
+          const hinted =
+            hint !== undefined &&
+            session?.accountId !== undefined &&
+            hint.sub === session.accountId &&
+            (hint.sid === undefined || hint.sid === session.sidFor(clientId));
           ctx.body = page(
             'Sign out',
             `<h1>Sign out</h1><p>${hinted ? 'Signing you out...' : 'Do you want to sign out of your membership account?'}</p>${form.replace(
@@ -152,7 +167,13 @@ export async function createEmbeddedProvider(config: AppConfig, db: Database) {
   };
 
   const provider = new Provider(config.auth.issuer, configuration);
-  provider.proxy = config.trustProxy;
+  // The forwarding headers the provider sees are the ones Fastify derived under TRUST_PROXY (see the mount below).
+  provider.proxy = true;
+  // Using a refresh token is using the session: its idle time starts again.
+  provider.on('grant.success', (ctx) => {
+    const used = ctx.oidc.entities.RotatedRefreshToken ?? ctx.oidc.entities.RefreshToken;
+    if (used?.sessionUid) void touchSession(db, config.sessions, used.sessionUid).catch(() => undefined);
+  });
   return { provider, accounts };
 }
 
@@ -161,19 +182,18 @@ export async function registerEmbeddedProvider(app: FastifyInstance, config: App
   const { provider, accounts } = await createEmbeddedProvider(config, db);
   const callback = provider.callback();
   const mount = new URL(config.auth.issuer).pathname.replace(/\/$/, '');
-  // Expired sessions, codes and tokens are removed every 10 minutes (and once at start).
-  const sweep = () => void sweepExpiredPayloads(db).catch(() => undefined);
-  sweep();
-  const sweeper = setInterval(sweep, 10 * 60 * 1000);
-  sweeper.unref();
-  app.addHook('onClose', async () => clearInterval(sweeper));
-  const failures = createAttemptLimiter({ db, max: MAX_FAILURES, windowMs: FAILURE_WINDOW_MS });
+  const publicUrl = new URL(config.publicUrl);
 
   app.addHook('onRequest', (request, reply, done) => {
     const url = request.raw.url ?? '';
     if (!url.startsWith(`${mount}/`) || url.startsWith(`${mount}/interaction/`)) return done();
     reply.hijack();
     const raw = request.raw as typeof request.raw & { originalUrl?: string };
+    // The provider believes only what Fastify worked out under TRUST_PROXY: the client's address, and https when
+    // the public address is https (TLS ends at a proxy in front), so its cookies are marked Secure.
+    raw.headers['x-forwarded-for'] = request.ip;
+    raw.headers['x-forwarded-proto'] = publicUrl.protocol === 'https:' ? 'https' : request.protocol;
+    raw.headers['x-forwarded-host'] = publicUrl.host;
     raw.originalUrl = url;
     raw.url = url.slice(mount.length) || '/';
     void callback(raw, reply.raw);
@@ -193,58 +213,6 @@ export async function registerEmbeddedProvider(app: FastifyInstance, config: App
       .send(await readFile(fontPath(file)));
   });
 
-  await app.register(async (scope) => {
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
-      done(null, Object.fromEntries(new URLSearchParams(String(body)))),
-    );
-    const interactionPath = `${mount}/interaction/:uid`;
-    scope.get(interactionPath, { config: { policy: 'public' }, schema: { hide: true } }, async (request, reply) => {
-      const details = await provider.interactionDetails(request.raw, reply.raw);
-      if (details.prompt.name !== 'login') {
-        // Consent is granted by loadExistingGrant; anything else just continues.
-        reply.hijack();
-        return provider.interactionFinished(request.raw, reply.raw, {}, { mergeWithLastSubmission: true });
-      }
-      return reply
-        .type('text/html')
-        .header('cache-control', 'no-store')
-        .send(signInPage(`${mount}/interaction/${details.uid}/login`));
-    });
-    scope.post(
-      `${interactionPath}/login`,
-      { config: { policy: 'public' }, schema: { hide: true } },
-      async (request, reply) => {
-        const details = await provider.interactionDetails(request.raw, reply.raw);
-        const body = (request.body ?? {}) as Record<string, string | undefined>;
-        const email = String(body['email'] ?? '').trim();
-        const password = String(body['password'] ?? '');
-        const action = `${mount}/interaction/${details.uid}/login`;
-        const emailKey = `email:${email.toLowerCase()}`;
-        const ipKey = `ip:${request.ip}`;
-        if (await failures.blocked(emailKey, ipKey)) {
-          return reply
-            .status(429)
-            .type('text/html')
-            .send(signInPage(action, { email, error: TOO_MANY_ATTEMPTS }));
-        }
-        const account = email && password ? await accounts.verifyCredentials(email, password) : null;
-        if (!account) {
-          await failures.record(emailKey, ipKey);
-          return reply
-            .status(401)
-            .type('text/html')
-            .send(signInPage(action, { email, error: SIGN_IN_ERROR }));
-        }
-        await failures.clear(emailKey);
-        reply.hijack();
-        await provider.interactionFinished(
-          request.raw,
-          reply.raw,
-          { login: { accountId: account.accountId } },
-          { mergeWithLastSubmission: false },
-        );
-      },
-    );
-  });
+  await registerSignIn(app, { provider, accounts, limiter: createAttemptLimiter({ db }), mount });
   return provider;
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import type { AppConfig } from '../config/env.js';
+import type { RevocationCache } from '../identity/revocations.js';
 import { HttpError } from './http-errors.js';
 
 export type Policy = 'public' | 'member' | 'admin';
@@ -12,6 +13,8 @@ export interface AuthUser {
   groups: string[];
   role: string | null;
   isAdmin: boolean;
+  /** The provider grant (one signed-in browser session) the token belongs to, when the provider says so. */
+  grantId: string | null;
 }
 
 export interface RouteEntry {
@@ -40,32 +43,63 @@ export interface AuthOptions {
   keys?: JWTVerifyGetKey;
   /** Least time between two key set fetches; an unknown key id refetches once it has passed. */
   jwksCooldownMs?: number;
+  /** Signature algorithms accepted with `keys`; by default those the issuer advertises (RS256 when it says none). */
+  algorithms?: string[];
+  /** Revoked sessions and accounts; without it no token is refused for having been revoked. */
+  revocations?: RevocationCache;
 }
 
-const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'EdDSA'];
+/** Public-key algorithms only: a symmetric or "none" algorithm is never accepted, whatever the issuer says. */
+const ASYMMETRIC = new Set(['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA']);
+/** What OpenID Connect Discovery says an issuer supports when its document names no algorithm. */
+const DEFAULT_ALGORITHMS = ['RS256'];
 
-/** Resolves the issuer's JWKS once (discovery when no URI is configured); jose caches keys and refetches on an unknown kid. */
-export function remoteKeySet(config: AppConfig['auth'], cooldownMs = 30_000): JWTVerifyGetKey {
-  let keySet: Promise<JWTVerifyGetKey> | null = null;
-  const load = async (): Promise<JWTVerifyGetKey> => {
-    let uri = config.jwksUri;
-    if (!uri) {
-      const response = await fetch(`${config.issuer}/.well-known/openid-configuration`, {
-        signal: AbortSignal.timeout(3000),
-      });
-      if (!response.ok) throw new Error(`discovery answered ${response.status}`);
-      const document = (await response.json()) as { jwks_uri?: unknown };
-      if (typeof document.jwks_uri !== 'string') throw new Error('discovery has no jwks_uri');
-      uri = document.jwks_uri;
-    }
-    return createRemoteJWKSet(new URL(uri), { timeoutDuration: 3000, cooldownDuration: cooldownMs });
+export interface IssuerKeys {
+  keys: JWTVerifyGetKey;
+  /** The algorithms the issuer advertises for signing (those in ASYMMETRIC). */
+  algorithms: () => Promise<string[]>;
+}
+
+/**
+ * Resolves the issuer's discovery document and JWKS once; jose caches keys and refetches on an unknown kid. The
+ * accepted algorithms are those the issuer advertises in `id_token_signing_alg_values_supported`.
+ */
+export function remoteIssuerKeys(config: AppConfig['auth'], cooldownMs = 30_000): IssuerKeys {
+  let loaded: Promise<{ keySet: JWTVerifyGetKey; algorithms: string[] }> | null = null;
+  type Discovery = { jwks_uri?: unknown; id_token_signing_alg_values_supported?: unknown };
+  const discover = async (): Promise<Discovery> => {
+    const response = await fetch(`${config.issuer}/.well-known/openid-configuration`, {
+      signal: AbortSignal.timeout(3000),
+    });
+    if (!response.ok) throw new Error(`discovery answered ${response.status}`);
+    return (await response.json()) as Discovery;
   };
-  return async (header, token) => {
-    keySet ??= load().catch((error: unknown) => {
-      keySet = null;
+  const load = async () => {
+    const document = await discover().catch((error: unknown) => {
+      // A configured key set works without discovery; then only the default algorithm is accepted.
+      if (config.jwksUri) return {} as Discovery;
       throw error;
     });
-    return (await keySet)(header, token);
+    const uri = config.jwksUri ?? document.jwks_uri;
+    if (typeof uri !== 'string') throw new Error('discovery has no jwks_uri');
+    const advertised = Array.isArray(document.id_token_signing_alg_values_supported)
+      ? document.id_token_signing_alg_values_supported.filter(
+          (a): a is string => typeof a === 'string' && ASYMMETRIC.has(a),
+        )
+      : [];
+    return {
+      keySet: createRemoteJWKSet(new URL(uri), { timeoutDuration: 3000, cooldownDuration: cooldownMs }),
+      algorithms: advertised.length > 0 ? advertised : DEFAULT_ALGORITHMS,
+    };
+  };
+  const current = () =>
+    (loaded ??= load().catch((error: unknown) => {
+      loaded = null;
+      throw error;
+    }));
+  return {
+    keys: async (header, token) => (await current()).keySet(header, token),
+    algorithms: async () => (await current()).algorithms,
   };
 }
 
@@ -76,23 +110,33 @@ function groupsOf(payload: JWTPayload, claim: string): string[] {
   return [];
 }
 
+export class RevokedTokenError extends Error {}
+
 export function createTokenVerifier(options: AuthOptions) {
-  const { config } = options;
-  const keys = options.keys ?? remoteKeySet(config, options.jwksCooldownMs);
+  const { config, revocations } = options;
+  const issuer: IssuerKeys = options.keys
+    ? { keys: options.keys, algorithms: async () => options.algorithms ?? DEFAULT_ALGORITHMS }
+    : remoteIssuerKeys(config, options.jwksCooldownMs);
   return async (token: string): Promise<AuthUser> => {
-    const { payload, protectedHeader } = await jwtVerify(token, keys, {
+    const { payload, protectedHeader } = await jwtVerify(token, issuer.keys, {
       issuer: config.issuer,
-      algorithms: ALGORITHMS,
+      algorithms: await issuer.algorithms(),
       clockTolerance: 5,
-      requiredClaims: ['sub', 'exp'],
+      requiredClaims: ['sub', 'exp', 'iat'],
     });
     // Only access tokens: RFC 9068 typ (embedded provider) or Cognito's token_use.
     const isAccessToken = protectedHeader.typ?.toLowerCase() === 'at+jwt' || payload['token_use'] === 'access';
     if (!isAccessToken || payload['token_use'] === 'id') throw new Error('not an access token');
     const audiences = Array.isArray(payload.aud) ? payload.aud : payload.aud ? [payload.aud] : [];
+    // Cognito's access tokens carry no aud, only client_id; every other issuer must name this API.
     const forUs =
-      audiences.includes(config.audience) || (audiences.length === 0 && payload['client_id'] === config.clientId);
+      audiences.includes(config.audience) ||
+      (config.provider === 'cognito' && audiences.length === 0 && payload['client_id'] === config.clientId);
     if (!forUs) throw new Error('token is for another audience');
+    const grantId = typeof payload['grant_id'] === 'string' ? payload['grant_id'] : null;
+    if (revocations?.isRevoked({ subject: payload.sub!, grantId, issuedAt: payload.iat! })) {
+      throw new RevokedTokenError('token was revoked');
+    }
     const groups = groupsOf(payload, config.groupsClaim);
     const email = payload['email'];
     const role = payload[config.roleClaim];
@@ -102,6 +146,7 @@ export function createTokenVerifier(options: AuthOptions) {
       groups,
       role: typeof role === 'string' ? role : null,
       isAdmin: groups.includes(config.adminGroup),
+      grantId,
     };
   };
 }
@@ -145,13 +190,15 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) 
     try {
       request.user = await verify(token);
     } catch (error) {
-      const expired = error instanceof joseErrors.JWTExpired;
+      if (error instanceof HttpError) throw error;
       request.log.info({ reason: (error as Error).message }, 'token refused');
       throw new HttpError(
         401,
-        expired
-          ? 'Your session has expired. Please sign in again.'
-          : 'The access token is not valid. Please sign in again.',
+        error instanceof RevokedTokenError
+          ? 'Your session has ended. Please sign in again.'
+          : error instanceof joseErrors.JWTExpired
+            ? 'Your session has expired. Please sign in again.'
+            : 'The access token is not valid. Please sign in again.',
       );
     }
     if (policy === 'admin' && !request.user.isAdmin) {

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { HttpError } from './http-errors.js';
+import { DATABASE_UNAVAILABLE, HttpError } from './http-errors.js';
 
 interface Failure {
   status: number;
@@ -57,13 +57,13 @@ export function toFailure(error: unknown): Failure {
   }
   const code = err.code ?? err.cause?.code;
   if (code && DATABASE_DOWN_CODES.has(code)) {
-    return { status: 503, message: 'The database is unavailable. Please try again shortly.' };
+    return { status: 503, message: DATABASE_UNAVAILABLE };
   }
   if (
     err.message?.includes('timeout exceeded when trying to connect') ||
     err.message?.includes('Connection terminated')
   ) {
-    return { status: 503, message: 'The database is unavailable. Please try again shortly.' };
+    return { status: 503, message: DATABASE_UNAVAILABLE };
   }
   const pgFailure = postgresFailure(
     err.cause && typeof err.cause === 'object' ? (err.cause as { code?: string }) : err,

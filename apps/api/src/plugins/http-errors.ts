@@ -12,3 +12,5 @@ export class HttpError extends Error {
 export const notFound = (what: string) => new HttpError(404, `${what} was not found`);
 export const badRequest = (message: string, errors?: Record<string, string[]>) => new HttpError(400, message, errors);
 export const conflict = (message: string) => new HttpError(409, message);
+
+export const DATABASE_UNAVAILABLE = 'The database is unavailable. Please try again shortly.';

@@ -48,18 +48,29 @@ export interface ApiClientOptions {
   baseUrl: string;
   /** The current access token; the client is unusable without one. */
   getToken: () => string | null | undefined;
+  /**
+   * Called when the API refuses the token (401: expired, or revoked on the server). Resolves to a renewed token to
+   * retry the call once with, or null when the session is over (the caller then sends the member to sign in).
+   */
+  onUnauthorized?: () => Promise<string | null>;
   fetch?: typeof fetch;
 }
 
-export function createApiClient({ baseUrl, getToken, fetch: fetchImpl = fetch }: ApiClientOptions) {
+export function createApiClient({ baseUrl, getToken, onUnauthorized, fetch: fetchImpl = fetch }: ApiClientOptions) {
   async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
     const token = getToken();
     if (!token) throw new Error(API_MESSAGES.notInitialized);
-    const response = await fetchImpl(`${baseUrl}${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
+    const send = (bearer: string) =>
+      fetchImpl(`${baseUrl}${path}`, {
+        method,
+        headers: { Authorization: `Bearer ${bearer}`, 'Content-Type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    let response = await send(token);
+    if (response.status === 401 && onUnauthorized) {
+      const renewed = await onUnauthorized();
+      if (renewed) response = await send(renewed);
+    }
     const raw = await response.text();
     let parsed: unknown;
     try {

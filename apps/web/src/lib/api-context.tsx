@@ -1,4 +1,13 @@
-import { createContext, useCallback, useContext, useLayoutEffect, useMemo, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import { useAuth } from 'react-oidc-context';
 import { createApiClient, waitForApiClient, type ApiClient } from './api-client.js';
 
@@ -21,7 +30,30 @@ export function ApiProvider({ baseUrl, children }: { baseUrl: string; children: 
   // The client reads the token when a request is made, not during render.
   const [session] = useState(tokenHolder);
   useLayoutEffect(() => session.set(token), [session, token]);
-  const client = useMemo(() => createApiClient({ baseUrl, getToken: session.get }), [baseUrl, session]);
+  // A refused token (revoked on the server: another device changed the password, an administrator ended the
+  // session, the member's groups changed) is renewed once; when that fails the session is over, the stored user is
+  // removed and RequireAuth sends the member to sign in, back to this address afterwards.
+  const { signinSilent, removeUser } = auth;
+  const renewing = useRef<Promise<string | null> | null>(null);
+  const renew = useCallback(
+    () =>
+      (renewing.current ??= signinSilent()
+        .then((user) => user?.access_token ?? null)
+        .catch(() => null)
+        .then(async (renewed) => {
+          if (renewed) session.set(renewed);
+          else await removeUser().catch(() => undefined);
+          return renewed;
+        })
+        .finally(() => {
+          renewing.current = null;
+        })),
+    [signinSilent, removeUser, session],
+  );
+  const client = useMemo(
+    () => createApiClient({ baseUrl, getToken: session.get, onUnauthorized: renew }),
+    [baseUrl, session, renew],
+  );
   const current = useCallback(() => (session.get() ? client : null), [client, session]);
   return <ApiContext.Provider value={current}>{children}</ApiContext.Provider>;
 }

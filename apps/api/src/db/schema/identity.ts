@@ -65,8 +65,10 @@ export const oidcKeys = pgTable('oidc_keys', {
 });
 
 /**
- * Failed sign-ins and password change attempts, per key (account or address), in PostgreSQL so that every API
- * process counts the same attempts. Old rows are deleted as new ones are recorded.
+ * Sign-in and password change attempts, per key (a hash of what is limited: an account, an address, or both), in
+ * PostgreSQL so that every API process counts the same attempts. An attempt is reserved before the password is
+ * checked (`attempt_reserve`, one atomic call) and forgotten again when it succeeds; rows older than the longest
+ * window are swept on a timer.
  */
 export const attemptEvents = pgTable(
   'attempt_events',
@@ -76,4 +78,22 @@ export const attemptEvents = pgTable(
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('attempt_events_key_at_idx').on(t.key, t.at)],
+);
+
+/**
+ * "Access tokens issued before this instant are void", per account (`account:<id>`) or per grant (`grant:<id>`, one
+ * provider session of the web app). `others_not_before` voids the tokens of every grant but `except_grant` (the
+ * session that changed the password keeps working). Every API process keeps the table in memory and hears changes
+ * through LISTEN/NOTIFY; a row is swept once every access token issued before it has expired.
+ */
+export const tokenRevocations = pgTable(
+  'token_revocations',
+  {
+    key: text('key').primaryKey(),
+    notBefore: timestamp('not_before', { withTimezone: true }),
+    othersNotBefore: timestamp('others_not_before', { withTimezone: true }),
+    exceptGrant: text('except_grant'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('token_revocations_updated_idx').on(t.updatedAt)],
 );

@@ -1,0 +1,217 @@
+import { lt, sql } from 'drizzle-orm';
+import pg from 'pg';
+import type { Database } from '../db/client.js';
+import { tokenRevocations } from '../db/schema/index.js';
+import { DATABASE_UNAVAILABLE, HttpError } from '../plugins/http-errors.js';
+
+export const REVOCATION_CHANNEL = 'ums_token_revocations';
+/** How often the table is read again while LISTEN is connected (a safety net), and while it is not. */
+const POLL_CONNECTED_MS = 30_000;
+const POLL_DISCONNECTED_MS = 500;
+
+interface Mark {
+  /** Epoch seconds: tokens issued before this are void for every grant. */
+  all: number | null;
+  /** Epoch seconds: tokens issued before this are void for every grant but `exceptGrant`. */
+  others: number | null;
+  exceptGrant: string | null;
+}
+
+/** What the API knows of an access token when it checks it. */
+export interface TokenFacts {
+  subject: string;
+  grantId: string | null;
+  /** Epoch seconds. */
+  issuedAt: number;
+}
+
+type Executor = Pick<Database, 'execute'>;
+
+// JWT iat has one-second precision: a token issued in the same second as the event is treated as issued before it.
+const toSeconds = (date: Date | null) => (date ? Math.ceil(date.getTime() / 1000) : null);
+
+function markOf(row: { notBefore: Date | null; othersNotBefore: Date | null; exceptGrant: string | null }): Mark {
+  return { all: toSeconds(row.notBefore), others: toSeconds(row.othersNotBefore), exceptGrant: row.exceptGrant };
+}
+
+/**
+ * Writes revocations. Each goes in the caller's transaction when one is given, and is announced to every API process
+ * with NOTIFY, which PostgreSQL delivers only when that transaction commits.
+ */
+export async function revokeAccount(db: Executor, accountId: string, options: { exceptGrant?: string | null } = {}) {
+  const key = `account:${accountId}`;
+  if (options.exceptGrant) {
+    await db.execute(sql`
+      insert into token_revocations (key, others_not_before, except_grant, updated_at)
+      values (${key}, clock_timestamp(), ${options.exceptGrant}, clock_timestamp())
+      on conflict (key) do update set others_not_before = excluded.others_not_before,
+        except_grant = excluded.except_grant, updated_at = excluded.updated_at`);
+  } else {
+    await db.execute(sql`
+      insert into token_revocations (key, not_before, updated_at)
+      values (${key}, clock_timestamp(), clock_timestamp())
+      on conflict (key) do update set not_before = excluded.not_before, updated_at = excluded.updated_at`);
+  }
+  await notify(db, key);
+}
+
+export async function revokeGrant(db: Executor, grantId: string) {
+  const key = `grant:${grantId}`;
+  await db.execute(sql`
+    insert into token_revocations (key, not_before, updated_at)
+    values (${key}, clock_timestamp(), clock_timestamp())
+    on conflict (key) do update set not_before = excluded.not_before, updated_at = excluded.updated_at`);
+  await notify(db, key);
+}
+
+const notify = (db: Executor, key: string) => db.execute(sql`select pg_notify(${REVOCATION_CHANNEL}, ${key})`);
+
+/** Rows that no longer void any live token: every access token issued before them has expired. */
+export async function sweepRevocations(db: Database, accessTokenTtlSeconds: number): Promise<number> {
+  const removed = await db
+    .delete(tokenRevocations)
+    .where(lt(tokenRevocations.updatedAt, new Date(Date.now() - (accessTokenTtlSeconds + 60) * 1000)))
+    .returning({ key: tokenRevocations.key });
+  return removed.length;
+}
+
+/**
+ * Every revocation in memory, so that checking a token costs no database round trip. A dedicated connection LISTENs
+ * for changes (each notification names the row to read again); the table is read whole at start, after every
+ * reconnection, and on a timer: every 30 s while listening, every 0.5 s while the listening connection is down.
+ */
+export function createRevocationCache({
+  db,
+  log = () => undefined,
+}: {
+  db: Database;
+  log?: (message: string) => void;
+}) {
+  const marks = new Map<string, Mark>();
+  /** False until the table has been read once: no token is let through on unknown revocation state. */
+  let loaded = false;
+  let listener: pg.Client | null = null;
+  let stopped = false;
+  let pollTimer: NodeJS.Timeout | null = null;
+  let reconnectTimer: NodeJS.Timeout | null = null;
+
+  async function loadAll() {
+    const rows = await db.select().from(tokenRevocations);
+    marks.clear();
+    for (const row of rows) marks.set(row.key, markOf(row));
+    loaded = true;
+  }
+
+  async function loadOne(key: string) {
+    const { rows } = await db.$client.query<{
+      not_before: Date | null;
+      others_not_before: Date | null;
+      except_grant: string | null;
+    }>('select not_before, others_not_before, except_grant from token_revocations where key = $1', [key]);
+    const row = rows[0];
+    if (!row) marks.delete(key);
+    else
+      marks.set(
+        key,
+        markOf({ notBefore: row.not_before, othersNotBefore: row.others_not_before, exceptGrant: row.except_grant }),
+      );
+  }
+
+  function schedulePoll() {
+    if (stopped) return;
+    if (pollTimer) clearTimeout(pollTimer);
+    pollTimer = setTimeout(
+      () => {
+        loadAll()
+          .catch(() => undefined)
+          .finally(schedulePoll);
+      },
+      listener ? POLL_CONNECTED_MS : POLL_DISCONNECTED_MS,
+    );
+    pollTimer.unref();
+  }
+
+  /** Polls quickly meanwhile, and tries to listen again every second until it can. */
+  function reconnectSoon() {
+    if (stopped) return;
+    schedulePoll();
+    if (reconnectTimer) clearTimeout(reconnectTimer);
+    reconnectTimer = setTimeout(() => void listen().catch(reconnectSoon), 1000);
+    reconnectTimer.unref();
+  }
+
+  async function listen() {
+    const client = new pg.Client(db.$client.options);
+    client.on('error', () => undefined);
+    client.on('end', () => {
+      if (listener === client) listener = null;
+      if (stopped) return;
+      log('revocation listener disconnected: reading the table every 0.5 s until it is back');
+      reconnectSoon();
+    });
+    client.on('notification', (message) => {
+      if (message.channel === REVOCATION_CHANNEL && message.payload) {
+        void loadOne(message.payload).catch(() => void loadAll().catch(() => undefined));
+      }
+    });
+    try {
+      await client.connect();
+      await client.query(`listen ${REVOCATION_CHANNEL}`);
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    if (stopped) {
+      await client.end().catch(() => undefined);
+      return;
+    }
+    listener = client;
+    // Whatever changed while nobody listened.
+    await loadAll();
+    schedulePoll();
+  }
+
+  function revoked(key: string, grantId: string | null, issuedAt: number): boolean {
+    const mark = marks.get(key);
+    if (!mark) return false;
+    if (mark.all !== null && issuedAt < mark.all) return true;
+    return mark.others !== null && issuedAt < mark.others && grantId !== mark.exceptGrant;
+  }
+
+  return {
+    /** Reads the table and starts listening; with the database unreachable it keeps trying in the background. */
+    async start() {
+      await listen().catch(() => {
+        log('revocation listener could not connect: reading the table every 0.5 s until it can');
+        reconnectSoon();
+      });
+    },
+
+    async stop() {
+      stopped = true;
+      if (pollTimer) clearTimeout(pollTimer);
+      if (reconnectTimer) clearTimeout(reconnectTimer);
+      const client = listener;
+      listener = null;
+      await client?.end().catch(() => undefined);
+    },
+
+    /**
+     * Whether a token with these facts was issued before a revocation that covers it. Throws a 503 while the
+     * revocations have never been read (the database was unreachable since the start): nobody is let in unchecked.
+     */
+    isRevoked(token: TokenFacts): boolean {
+      if (!loaded) throw new HttpError(503, DATABASE_UNAVAILABLE);
+      return (
+        revoked(`account:${token.subject}`, token.grantId, token.issuedAt) ||
+        (token.grantId !== null && revoked(`grant:${token.grantId}`, token.grantId, token.issuedAt))
+      );
+    },
+
+    /** Whether changes are being heard as they happen (false: polling every 0.5 s). */
+    get listening() {
+      return listener !== null;
+    },
+  };
+}
+export type RevocationCache = ReturnType<typeof createRevocationCache>;

@@ -1,0 +1,45 @@
+import { sql } from 'drizzle-orm';
+import type { AppConfig } from '../config/env.js';
+import type { Database } from '../db/client.js';
+
+/** "Keep me signed in": the session cookie outlives the browser, for at most 30 days after sign-in. */
+export const REMEMBERED = { idle: 7 * 24 * 3600, max: 30 * 24 * 3600 } as const;
+
+export interface SessionLimits {
+  /** Seconds a session may go unused. */
+  idle: number;
+  /** Seconds after sign-in at which a session ends whatever happens. */
+  max: number;
+}
+
+/** Ordinary sessions use the configured limits; remembered ones (not transient) the longer fixed ones. */
+export const limitsFor = (sessions: AppConfig['sessions'], transient: boolean | undefined): SessionLimits =>
+  transient ? { idle: sessions.idle, max: sessions.max } : REMEMBERED;
+
+/** Seconds the session may live from now: the idle limit, cut short by the absolute one (at least 1 s). */
+export function sessionTtl(limits: SessionLimits, loginTs: number | undefined, now = Math.floor(Date.now() / 1000)) {
+  const left = (loginTs ?? now) + limits.max - now;
+  return Math.max(1, Math.min(limits.idle, left));
+}
+
+/**
+ * A refresh is use of the session: its idle time starts again, never past the absolute limit. The web app renews its
+ * tokens through the token endpoint, which does not save the session itself.
+ */
+export async function touchSession(db: Database, sessions: AppConfig['sessions'], sessionUid: string) {
+  const ordinary = limitsFor(sessions, true);
+  await db.execute(sql`
+    with s as (
+      select id, least(
+        clock_timestamp() + make_interval(secs => case when (payload->>'transient')::boolean then ${ordinary.idle} else ${REMEMBERED.idle} end),
+        to_timestamp((payload->>'loginTs')::double precision
+          + case when (payload->>'transient')::boolean then ${ordinary.max} else ${REMEMBERED.max} end)
+      ) as until
+      from oidc_payloads
+      where model = 'Session' and uid = ${sessionUid} and expires_at > clock_timestamp()
+    )
+    update oidc_payloads p
+    set expires_at = s.until, payload = jsonb_set(p.payload, '{exp}', to_jsonb(floor(extract(epoch from s.until))::bigint))
+    from s
+    where p.model = 'Session' and p.id = s.id and s.until > p.expires_at`);
+}

@@ -1,0 +1,141 @@
+import type { FastifyInstance } from 'fastify';
+import type Provider from 'oidc-provider';
+import type { AccountService } from './accounts.service.js';
+import { attemptKey, type AttemptLimiter, type Limit, LONGEST_WINDOW_MS } from './attempt-limiter.js';
+import { SIGN_IN_ERROR, signInPage, TOO_MANY_ATTEMPTS } from './pages.js';
+
+const MINUTE = 60 * 1000;
+/** The sign-in limits, documented in the README's security section. */
+export const SIGN_IN_LIMITS = {
+  /** Failed guesses for one account from one address. */
+  pair: { max: 5, windowMs: 15 * MINUTE },
+  /** Failed guesses from one address, whatever the account. */
+  address: { max: 30, windowMs: 15 * MINUTE },
+  /** Failed guesses for one account from all addresses (not applied to an address with no failures for it). */
+  account: { max: 100, windowMs: LONGEST_WINDOW_MS },
+  /** Once an account has this many failures in 15 minutes, every attempt on it waits longer, up to 2 s. */
+  slowDownAfter: 5,
+  slowDownStepMs: 250,
+  slowDownMaxMs: 2000,
+} as const;
+const MAX_EMAIL_LENGTH = 254;
+const MAX_PASSWORD_LENGTH = 1024;
+const NO_LIMIT = 2_147_483_647;
+
+/** IPv6 clients are limited per /64 (one customer's network), IPv4 per address. */
+export function addressBucket(ip: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) return mapped[1]!;
+  if (!ip.includes(':')) return ip;
+  const [head = '', tail = ''] = ip.split('::');
+  const first = head ? head.split(':') : [];
+  const last = ip.includes('::') && tail ? tail.split(':') : [];
+  const groups = ip.includes('::')
+    ? [...first, ...Array<string>(8 - first.length - last.length).fill('0'), ...last]
+    : first;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => parseInt(g || '0', 16).toString(16))
+    .join(':')}::/64`;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Our sign-in page for the provider's login prompt. Every guess is reserved under its limits before the password is
+ * checked, in one atomic call, so concurrent guesses cannot slip past a count made before any of them was recorded.
+ * An address that has never failed for an account is not refused for that account's failures elsewhere (only slowed
+ * down), so nobody can lock a member out by guessing at their email.
+ */
+export async function registerSignIn(
+  app: FastifyInstance,
+  {
+    provider,
+    accounts,
+    limiter,
+    mount,
+  }: { provider: Provider; accounts: AccountService; limiter: AttemptLimiter; mount: string },
+) {
+  await app.register(async (scope) => {
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
+      done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+    );
+    const interactionPath = `${mount}/interaction/:uid`;
+    scope.get(interactionPath, { config: { policy: 'public' }, schema: { hide: true } }, async (request, reply) => {
+      const details = await provider.interactionDetails(request.raw, reply.raw);
+      if (details.prompt.name !== 'login') {
+        // Consent is granted by loadExistingGrant; anything else just continues.
+        reply.hijack();
+        return provider.interactionFinished(request.raw, reply.raw, {}, { mergeWithLastSubmission: true });
+      }
+      return reply
+        .type('text/html')
+        .header('cache-control', 'no-store')
+        .send(signInPage(`${mount}/interaction/${details.uid}/login`));
+    });
+
+    scope.post(
+      `${interactionPath}/login`,
+      { config: { policy: 'public' }, schema: { hide: true } },
+      async (request, reply) => {
+        const details = await provider.interactionDetails(request.raw, reply.raw);
+        const body = (request.body ?? {}) as Record<string, string | undefined>;
+        const typed = String(body['email'] ?? '').trim();
+        const email = typed.toLowerCase();
+        const password = String(body['password'] ?? '');
+        const remember = body['remember'] === 'yes';
+        const answer = (status: number, error: string) =>
+          reply
+            .status(status)
+            .type('text/html')
+            .header('cache-control', 'no-store')
+            .send(
+              signInPage(`${mount}/interaction/${details.uid}/login`, {
+                email: typed.slice(0, MAX_EMAIL_LENGTH),
+                error,
+                remember,
+              }),
+            );
+
+        const address = addressBucket(request.ip);
+        const perAddress: Limit = { key: attemptKey('address', address), ...SIGN_IN_LIMITS.address };
+        if (!email || email.length > MAX_EMAIL_LENGTH || !password || password.length > MAX_PASSWORD_LENGTH) {
+          // Not a possible account: a wrong sign-in like any other, counted against the address only.
+          const reservation = await limiter.reserve([perAddress]);
+          if (!reservation.reserved) return answer(429, TOO_MANY_ATTEMPTS);
+          await accounts.verifyCredentials('', 'not-a-possible-password');
+          return answer(401, SIGN_IN_ERROR);
+        }
+
+        const pair: Limit = { key: attemptKey('pair', email, address), ...SIGN_IN_LIMITS.pair };
+        const familiar = (await limiter.count(pair.key, LONGEST_WINDOW_MS)) > 0;
+        const account: Limit = {
+          key: attemptKey('account', email),
+          windowMs: SIGN_IN_LIMITS.account.windowMs,
+          // Counted always, enforced only for addresses that have already failed for this account.
+          max: familiar ? SIGN_IN_LIMITS.account.max : NO_LIMIT,
+        };
+        const reservation = await limiter.reserve([pair, perAddress, account]);
+        if (!reservation.reserved) return answer(429, TOO_MANY_ATTEMPTS);
+
+        const recent = (await limiter.count(account.key, SIGN_IN_LIMITS.pair.windowMs)) - 1;
+        if (recent >= SIGN_IN_LIMITS.slowDownAfter) {
+          const over = recent - SIGN_IN_LIMITS.slowDownAfter + 1;
+          await sleep(Math.min(SIGN_IN_LIMITS.slowDownMaxMs, over * SIGN_IN_LIMITS.slowDownStepMs));
+        }
+
+        const found = await accounts.verifyCredentials(email, password);
+        if (!found) return answer(401, SIGN_IN_ERROR);
+        await limiter.release(reservation);
+        await limiter.clear(pair.key);
+        reply.hijack();
+        await provider.interactionFinished(
+          request.raw,
+          reply.raw,
+          { login: { accountId: found.accountId, remember } },
+          { mergeWithLastSubmission: false },
+        );
+      },
+    );
+  });
+}

@@ -1,0 +1,140 @@
+import { randomBytes } from 'node:crypto';
+import type { ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccountService } from '../src/identity/accounts.service.js';
+import { testDatabase } from './helper.js';
+import { authorizeUrl, browser, pkce, refresh, signIn, signOut, type Browser } from './oidc-client.js';
+import { exited } from './server-process.js';
+import { prepareServer } from './spawn-server.js';
+
+// Two server processes on one PostgreSQL database, as behind a load balancer: both answer for the same public
+// address (the issuer), the provider's state and the revocations are shared through the database.
+const database = await testDatabase();
+const accounts = createAccountService({ db: database.db });
+const first = await prepareServer({ entry: 'sources', env: { DATABASE_URL: database.url } });
+const second = await prepareServer({ entry: 'sources', env: { DATABASE_URL: database.url, PUBLIC_URL: first.base } });
+const children: ChildProcess[] = [];
+const PASSWORD = 'Revoke-Pass-2026!';
+
+beforeAll(async () => {
+  children.push(first.start().child, second.start().child);
+  await Promise.all([first.waitReady(), second.waitReady()]);
+}, 90_000);
+
+afterAll(async () => {
+  for (const child of children) child.kill('SIGTERM');
+  await Promise.all(children.map(exited));
+  await Promise.all([first.cleanup(), second.cleanup()]);
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const call = (base: string, path: string, token: string, init: RequestInit = {}) =>
+  fetch(`${base}${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...init.headers },
+  });
+
+/** Milliseconds until the call answers 401, polled every 20 ms; fails after 3 s. */
+async function refusedAfter(base: string, path: string, token: string): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    const status = (await call(base, path, token)).status;
+    if (status === 401) return Date.now() - started;
+    if (Date.now() - started > 3000) throw new Error(`still answering ${status} after 3 s`);
+    await sleep(20);
+  }
+}
+
+/** Tokens carry whole seconds: a token issued in the same second as a revocation counts as issued before it. */
+const nextSecond = () => sleep(1100);
+
+async function newAccount(admin = false) {
+  const email = `revoke-${randomBytes(4).toString('hex')}@example.com`;
+  await accounts.add({ email, password: PASSWORD, admin });
+  return email;
+}
+
+/** Whether this browser's provider session still signs it in without asking (a code comes straight back). */
+async function sessionAlive(go: Browser): Promise<boolean> {
+  let response = await go(authorizeUrl(first.base, pkce().challenge));
+  for (let hops = 0; hops < 5; hops++) {
+    const location = response.headers.get('location');
+    if (!location) return false;
+    const url = new URL(location, first.base);
+    if (url.pathname === '/auth/callback') return url.searchParams.has('code');
+    if (url.pathname.startsWith('/oidc/interaction/')) {
+      // Our sign-in page means the session is gone; anything else continues.
+      const page = await go(url.toString());
+      if ((await page.clone().text()).includes('name="password"')) return false;
+      response = page;
+    } else response = await go(url.toString());
+  }
+  return false;
+}
+
+describe('revocation across server processes', () => {
+  it('refuses a demoted administrator’s token on the other process within 1 s; a later token works as a member', async () => {
+    const email = await newAccount(true);
+    const tokens = await signIn(first.base, email, PASSWORD);
+    expect((await call(second.base, '/api/membership', tokens.access_token)).status).toBe(200);
+
+    await accounts.revokeAdmin(email);
+    expect(await refusedAfter(second.base, '/api/membership', tokens.access_token)).toBeLessThan(1000);
+    expect((await call(first.base, '/api/PaymentHistory', tokens.access_token)).status).toBe(401);
+
+    await nextSecond();
+    const renewed = await refresh(second.base, tokens.refresh_token);
+    expect(renewed.status).toBe(200);
+    expect((await call(second.base, '/api/membership', renewed.body.access_token!)).status).toBe(403);
+    expect((await call(first.base, '/api/PaymentHistory', renewed.body.access_token!)).status).toBe(200);
+  });
+
+  it('ends a signed-out session everywhere: its access token within 1 s, its refresh token at once', async () => {
+    const email = await newAccount();
+    const session = await signIn(first.base, email, PASSWORD);
+    const other = await signIn(first.base, email, PASSWORD);
+    expect((await signOut(first.base, session.go, session.id_token)).status).toBe(303);
+    expect(await refusedAfter(second.base, '/api/PaymentHistory', session.access_token)).toBeLessThan(1000);
+    expect((await refresh(second.base, session.refresh_token)).status).toBe(400);
+    // Signing out one browser leaves the member's other devices alone.
+    expect((await call(second.base, '/api/PaymentHistory', other.access_token)).status).toBe(200);
+  });
+
+  it('ends every other session on a password change; the session that made it keeps working on either process', async () => {
+    const email = await newAccount();
+    const changing = await signIn(first.base, email, PASSWORD);
+    const elsewhere = await signIn(first.base, email, PASSWORD);
+    const change = await call(second.base, '/api/PasswordReset', changing.access_token, {
+      method: 'POST',
+      body: JSON.stringify({ previousPassword: PASSWORD, proposedPassword: 'Changed-Pass-2027!' }),
+    });
+    expect(change.status).toBe(200);
+
+    expect(await refusedAfter(first.base, '/api/PaymentHistory', elsewhere.access_token)).toBeLessThan(1000);
+    expect((await refresh(first.base, elsewhere.refresh_token)).status).toBe(400);
+    expect(await sessionAlive(elsewhere.go)).toBe(false);
+
+    expect((await call(first.base, '/api/PaymentHistory', changing.access_token)).status).toBe(200);
+    const renewed = await refresh(first.base, changing.refresh_token);
+    expect(renewed.status).toBe(200);
+    const again = await refresh(second.base, renewed.body.refresh_token!);
+    expect(again.status).toBe(200);
+    expect((await call(second.base, '/api/PaymentHistory', again.body.access_token!)).status).toBe(200);
+    expect(await sessionAlive(changing.go)).toBe(true);
+  });
+
+  it('refuses every token of an account whose sessions an operator ended, and of a removed account', async () => {
+    const email = await newAccount();
+    const before = await signIn(first.base, email, PASSWORD);
+    await accounts.endSessions(email);
+    expect(await refusedAfter(second.base, '/api/PaymentHistory', before.access_token)).toBeLessThan(1000);
+    expect((await refresh(first.base, before.refresh_token)).status).toBe(400);
+    expect(await sessionAlive(before.go)).toBe(false);
+
+    await nextSecond();
+    const after = await signIn(first.base, email, PASSWORD, { go: browser() });
+    expect((await call(first.base, '/api/PaymentHistory', after.access_token)).status).toBe(200);
+    await accounts.remove(email);
+    expect(await refusedAfter(first.base, '/api/PaymentHistory', after.access_token)).toBeLessThan(1000);
+  });
+});

@@ -1,0 +1,82 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { createAccountService } from '../src/identity/accounts.service.js';
+import { SIGN_IN_ERROR, TOO_MANY_ATTEMPTS } from '../src/identity/pages.js';
+import { attemptSignIn, providerApp } from './oidc-client.js';
+
+const PASSWORD = 'Owner-Pass-42!';
+const WRONG = 'Wrong-Pass-1!';
+const from = (address: string) => ({ 'x-forwarded-for': address });
+const stranger = () => `nobody-${randomBytes(4).toString('hex')}@example.com`;
+/** A sign-in that succeeded leaves the sign-in page for the provider's authorization endpoint. */
+const signedIn = (response: Response) =>
+  response.status === 303 && /\/oidc\/auth\//.test(response.headers.get('location') ?? '');
+
+async function withOwner(env: Record<string, string> = {}) {
+  const app = await providerApp(env);
+  const email = `owner-${randomBytes(4).toString('hex')}@example.com`;
+  await createAccountService({ db: app.database.db }).add({ email, password: PASSWORD });
+  return { ...app, email };
+}
+
+describe('sign-in attempt limits', () => {
+  it('verify at most 5 of 50 wrong guesses sent at once for one account: the other 45 are refused unchecked', async () => {
+    const { base, email } = await withOwner();
+    const answers = await Promise.all(Array.from({ length: 50 }, () => attemptSignIn(base, email, WRONG)));
+    const statuses = answers.map((r) => r.status);
+    // 401 is a checked, wrong password; 429 was refused before any password was checked.
+    expect(statuses.filter((s) => s === 401)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(45);
+    const refused = answers.find((r) => r.status === 429)!;
+    expect(await refused.text()).toContain(TOO_MANY_ATTEMPTS);
+  });
+
+  it('refuse the 6th wrong guess for one account from one address, but not another account from there', async () => {
+    const { base, email } = await withOwner({ TRUST_PROXY: '1' });
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await attemptSignIn(base, email, WRONG, from('203.0.113.5'))).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+    expect((await attemptSignIn(base, stranger(), WRONG, from('203.0.113.5'))).status).toBe(401);
+  });
+
+  it('let the owner sign in from a clean address after 100 failures from other addresses, slowed down', async () => {
+    const { base, email } = await withOwner({ TRUST_PROXY: '1' });
+    // 20 addresses guess 5 times each, all at once (each guess past the 5th for the account is slowed down).
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => attemptSignIn(base, email, WRONG, from(`198.51.100.${(i % 20) + 1}`))),
+    );
+    expect(answers.map((r) => r.status)).toEqual(Array<number>(100).fill(401));
+    // The account has had its 100 failures today: an address that already failed for it is refused...
+    expect((await attemptSignIn(base, email, WRONG, from('198.51.100.1'))).status).toBe(429);
+    // ...but the owner, from an address that never failed, signs in; only slower.
+    const started = Date.now();
+    const owner = await attemptSignIn(base, email, PASSWORD, from('192.0.2.77'));
+    expect(signedIn(owner)).toBe(true);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
+  });
+
+  it('ignore X-Forwarded-For without a trusted proxy: a rotating header does not reset the count', async () => {
+    const { base, email } = await withOwner();
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      statuses.push((await attemptSignIn(base, email, WRONG, from(`203.0.113.${i + 1}`))).status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+  });
+
+  it('refuse a 6,000-character email as a wrong sign-in, not a server error', async () => {
+    const { base } = await withOwner();
+    const response = await attemptSignIn(base, `${'a'.repeat(6000)}@example.com`, WRONG);
+    expect(response.status).toBe(401);
+    expect(await response.text()).toContain(SIGN_IN_ERROR);
+  });
+
+  it('forget the failures of an address once its owner signs in there', async () => {
+    const { base, email } = await withOwner();
+    for (let i = 0; i < 4; i++) expect((await attemptSignIn(base, email, WRONG)).status).toBe(401);
+    expect(signedIn(await attemptSignIn(base, email, PASSWORD))).toBe(true);
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await attemptSignIn(base, email, WRONG)).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401]);
+  });
+});
