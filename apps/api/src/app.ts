@@ -53,34 +53,35 @@ const origins = (urls: (string | null | undefined)[]) => [
   ...new Set(urls.filter((url): url is string => Boolean(url)).map((url) => new URL(url).origin)),
 ];
 
+/** proxy-addr's meaning of a hop count: trust that many proxies nearest to the server. */
+const trustNearest = (hops: number) => (_address: string, index: number) => index < hops;
+
 /** Expired provider rows, attempts older than a day and spent revocations go every 10 minutes (and once at start). */
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
 export async function buildApp(options: AppOptions) {
   const { config, db } = options;
   const app = Fastify({
-    logger: options.logger ?? {
-      level: config.logLevel,
-      // Addresses are logged without the tokens, codes and hints some of them carry in their query.
-      serializers: {
-        req: (request: FastifyRequest) => ({
-          method: request.method,
-          url: redactUrl(request.url),
-          host: request.host,
-          remoteAddress: request.ip,
-          remotePort: request.socket?.remotePort,
-        }),
-      },
-    },
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            // Addresses are logged without the tokens, codes and hints some of them carry in their query.
+            serializers: {
+              req: (request: FastifyRequest) => ({
+                method: request.method,
+                url: redactUrl(request.url),
+                host: request.host,
+                remoteAddress: request.ip,
+                remotePort: request.socket?.remotePort,
+              }),
+            },
+            ...(typeof options.logger === 'object' ? options.logger : {}),
+          },
     bodyLimit: config.bodyLimit,
     // A hop count trusts that many proxies nearest to the server (proxy-addr's meaning of a number).
-    trustProxy:
-      typeof config.trustProxy === 'number'
-        ? (
-            (hops: number) => (_address: string, index: number) =>
-              index < hops
-          )(config.trustProxy)
-        : config.trustProxy,
+    trustProxy: typeof config.trustProxy === 'number' ? trustNearest(config.trustProxy) : config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
     return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>();

@@ -2,10 +2,11 @@ import { createHash, randomBytes } from 'node:crypto';
 
 // A scripted browser for the embedded provider: used by the tests and by the load benchmark (no test runner here).
 
-/** A browser's cookie jar, enough for the provider's cookies. */
+/** A browser's cookie jar, enough for the provider's cookies; `setCookies` keeps every Set-Cookie header as sent. */
 export function browser(defaultHeaders: Record<string, string> = {}) {
   const jar = new Map<string, string>();
-  return async (url: string, init: RequestInit = {}) => {
+  const setCookies: string[] = [];
+  const go = async (url: string, init: RequestInit = {}) => {
     const response = await fetch(url, {
       ...init,
       redirect: 'manual',
@@ -16,12 +17,14 @@ export function browser(defaultHeaders: Record<string, string> = {}) {
       },
     });
     for (const cookie of response.headers.getSetCookie()) {
+      setCookies.push(cookie);
       const [pair] = cookie.split(';');
       const [name, ...value] = pair!.split('=');
       jar.set(name!.trim(), value.join('='));
     }
     return response;
   };
+  return Object.assign(go, { setCookies });
 }
 
 export const pkce = () => {

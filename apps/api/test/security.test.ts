@@ -203,6 +203,38 @@ describe('security headers and cross-origin requests', () => {
     await app.close();
   });
 
+  it('names every origin in the content security policy, and no scheme-wide source such as https:', async () => {
+    const database = await testDatabase();
+    const keys = await testKeys();
+    const config = loadConfig(
+      {
+        PUBLIC_URL: 'https://members.example.com',
+        AUTH_PROVIDER: 'cognito',
+        AUTH_ISSUER: 'https://cognito-idp.us-east-1.amazonaws.com/us-east-1_Pool',
+        ANALYTICS_URL: 'https://stats.example.com/collect',
+        LOGOUT_COMPANION_APPS: '[{"name":"Shop","logoutUrl":"https://shop.example.com/logout"}]',
+        IMAGE_ORIGINS: 'https://images.example.com',
+      },
+      { catalogFile: paths.catalogFile },
+    );
+    const app = await buildApp({ config, db: database.db, keys: keys.keys, logger: false });
+    const header = String((await app.inject({ url: '/api/health' })).headers['content-security-policy']);
+    await app.close();
+    const directives = Object.fromEntries(
+      header.split(';').map((d) => {
+        const [name, ...values] = d.trim().split(/\s+/);
+        return [name, values];
+      }),
+    );
+    const cognito = 'https://cognito-idp.us-east-1.amazonaws.com';
+    expect(directives['connect-src']).toEqual(["'self'", cognito, 'https://stats.example.com']);
+    expect(directives['frame-src']).toEqual(["'self'", cognito, 'https://shop.example.com']);
+    expect(directives['img-src']).toEqual(["'self'", 'data:', 'https://images.example.com']);
+    expect(directives['form-action']).toEqual(["'self'", cognito]);
+    expect(directives['require-trusted-types-for']).toEqual(["'script'"]);
+    expect(header).not.toMatch(/(^|\s)https:(\s|;|$)/);
+  });
+
   it('gives a foreign origin no CORS permission, on a call or a preflight', async () => {
     const origin = { origin: 'https://evil.example.com' };
     const call = await ctx.app.inject({ url: '/api/membership', headers: { ...origin, ...(await ctx.bearer(ADMIN)) } });

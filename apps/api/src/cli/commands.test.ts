@@ -80,6 +80,30 @@ describe('operator CLI', () => {
     expect(await accounts.verifyCredentials('keep@example.com', 'Keep-Pass-11')).not.toBeNull();
   });
 
+  it('ends every session of an account with end-sessions, and records a revocation each process hears', async () => {
+    const account = await accounts.add({ email: 'ends@example.com', password: 'Ends-Pass-11' });
+    await database.pool.query(
+      `insert into oidc_payloads (model, id, payload, grant_id) values
+         ('Session', 's-ends', $1, null), ('Grant', 'g-ends', $1, null), ('RefreshToken', 'r-ends', $1, 'g-ends')`,
+      [JSON.stringify({ accountId: account.accountId })],
+    );
+    expect(await cli('users', 'end-sessions', '--email', 'Ends@example.com')).toMatchObject({
+      code: 0,
+      out: 'Every session of Ends@example.com has ended.',
+    });
+    const left = await database.pool.query(`select id from oidc_payloads where payload->>'accountId' = $1`, [
+      account.accountId,
+    ]);
+    expect(left.rows).toEqual([]);
+    const revoked = await database.pool.query('select not_before from token_revocations where key = $1', [
+      `account:${account.accountId}`,
+    ]);
+    expect(revoked.rows[0]?.not_before).toBeInstanceOf(Date);
+    expect((await cli('users', 'end-sessions', '--email', 'ghost@example.com')).err).toContain(
+      'Account ghost@example.com was not found',
+    );
+  });
+
   it('loads the demo data with seed', async () => {
     expect(await cli('seed')).toMatchObject({ code: 0, out: 'Demo data loaded.' });
     const { rows } = await database.pool.query('select count(*)::int as n from memberships');

@@ -48,4 +48,38 @@ describe('configuration from the environment', () => {
     expect(attempt).toThrow(/DEMO_ADMIN_PASSWORD: Password must be at least 8 characters long/);
     expect(attempt).not.toThrow(/short"/);
   });
+
+  it('refuses TRUST_PROXY=true and takes a hop count or proxy addresses instead', () => {
+    expect(() => load({ TRUST_PROXY: 'true' })).toThrow(
+      /TRUST_PROXY: true would trust a forwarded address that any client can make up: give the number of proxies/,
+    );
+    expect(() => load({ TRUST_PROXY: '10.0.0.0/33' })).toThrow(/TRUST_PROXY: must be false, a number of proxies/);
+    expect(() => load({ TRUST_PROXY: 'proxy.internal' })).toThrow(/TRUST_PROXY: must be false, a number of proxies/);
+    expect(load({}).trustProxy).toBe(false);
+    expect(load({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(load({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.10,::1,loopback' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '192.168.1.10',
+      '::1',
+      'loopback',
+    ]);
+  });
+
+  it('reads token and session lifetimes, and refuses ones that make no sense', () => {
+    expect(load({}).sessions).toEqual({ accessTokenTtl: 600, idle: 30 * 60, max: 12 * 3600 });
+    expect(load({ ACCESS_TOKEN_TTL: '5m', SESSION_IDLE_MINUTES: '15', SESSION_MAX_HOURS: '8' }).sessions).toEqual({
+      accessTokenTtl: 300,
+      idle: 15 * 60,
+      max: 8 * 3600,
+    });
+    expect(load({ ACCESS_TOKEN_TTL: '900' }).sessions.accessTokenTtl).toBe(900);
+    expect(() => load({ ACCESS_TOKEN_TTL: '2h' })).toThrow(/ACCESS_TOKEN_TTL: must be a duration such as 10m/);
+    expect(() => load({ ACCESS_TOKEN_TTL: 'soon' })).toThrow(/ACCESS_TOKEN_TTL: must be a duration such as 10m/);
+    expect(() => load({ SESSION_IDLE_MINUTES: '0' })).toThrow(
+      /SESSION_IDLE_MINUTES: must be a positive number of minutes/,
+    );
+    expect(() => load({ SESSION_IDLE_MINUTES: '600', SESSION_MAX_HOURS: '2' })).toThrow(
+      /SESSION_IDLE_MINUTES: must not be longer than SESSION_MAX_HOURS \(2 hours\)/,
+    );
+  });
 });

@@ -31,9 +31,9 @@ export async function touchSession(db: Database, sessions: AppConfig['sessions']
   await db.execute(sql`
     with s as (
       select id, least(
-        clock_timestamp() + make_interval(secs => case when (payload->>'transient')::boolean then ${ordinary.idle} else ${REMEMBERED.idle} end),
+        clock_timestamp() + make_interval(secs => case when (payload->>'transient')::boolean then ${ordinary.idle}::double precision else ${REMEMBERED.idle}::double precision end),
         to_timestamp((payload->>'loginTs')::double precision
-          + case when (payload->>'transient')::boolean then ${ordinary.max} else ${REMEMBERED.max} end)
+          + case when (payload->>'transient')::boolean then ${ordinary.max}::double precision else ${REMEMBERED.max}::double precision end)
       ) as until
       from oidc_payloads
       where model = 'Session' and uid = ${sessionUid} and expires_at > clock_timestamp()
@@ -41,5 +41,5 @@ export async function touchSession(db: Database, sessions: AppConfig['sessions']
     update oidc_payloads p
     set expires_at = s.until, payload = jsonb_set(p.payload, '{exp}', to_jsonb(floor(extract(epoch from s.until))::bigint))
     from s
-    where p.model = 'Session' and p.id = s.id and s.until > p.expires_at`);
+    where p.model = 'Session' and p.id = s.id`);
 }
