@@ -24,6 +24,9 @@ const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 10);
 const ADMIN = { email: 'admin@example.com', password: 'Bench-Admin-2026!' };
 const MEMBER = { email: 'member@example.com', password: 'Bench-Member-2026!' };
 const log = (message: string) => console.log(`[bench] ${message}`);
+const REVOCATIONS = 10_000;
+/** BENCH_ONLY=api measures the API alone and prints it, writing no report (a quick look while working). */
+const API_ONLY = process.env['BENCH_ONLY'] === 'api';
 
 interface LoadResult {
   name: string;
@@ -80,10 +83,19 @@ async function main() {
         `select (select count(*) from products)::int as products,
         (select count(*) from memberships)::int as memberships,
         (select count(*) from promotional_products)::int as promotional,
-        (select count(*) from orders where subject = $1)::int as orders`,
+        (select count(*) from orders where subject = $1)::int as orders,
+        (select count(*) from subscriptions where subject = $1 and cancelled_at is null)::int as subscriptions`,
         [DEMO_MEMBER_SUBJECT],
       )
     ).rows[0] as Record<string, number>;
+    // Revocations as a busy day leaves them (sign-outs, password changes): every token check looks them up.
+    await pool.query(
+      `insert into token_revocations (key, not_before, updated_at)
+       select 'grant:bench-' || g, now(), now() from generate_series(1, $1::int) as g on conflict do nothing`,
+      [REVOCATIONS],
+    );
+    await pool.query(`select pg_notify('ums_token_revocations', key) from token_revocations`);
+    counts['revocations'] = REVOCATIONS;
     await pool.end();
 
     const admin = `Bearer ${await accessToken(base, ADMIN.email, ADMIN.password)}`;
@@ -104,6 +116,10 @@ async function main() {
       await load('GET /api/membership', { url: `${base}/api/membership`, headers: { authorization: admin } }),
       await load('GET /api/PaymentHistory', { url: `${base}/api/PaymentHistory`, headers: { authorization: member } }),
       await load('GET /api/userdetails/', { url: `${base}/api/userdetails/`, headers: { authorization: member } }),
+      await load('GET /api/UserSubscriptions', {
+        url: `${base}/api/UserSubscriptions`,
+        headers: { authorization: member },
+      }),
       await load('PUT /api/discountPackageProduct', {
         url: `${base}/api/discountPackageProduct`,
         method: 'PUT',
@@ -116,6 +132,11 @@ async function main() {
       }),
     ].map((r) => ({ ...r, ratioToReference: Number((r.requestsPerSecond / reference.requestsPerSecond).toFixed(3)) }));
 
+    if (API_ONLY) {
+      for (const r of [reference, ...endpoints])
+        log(`${r.name}: ${r.requestsPerSecond}/s, p99 ${r.p99Ms} ms, ratio ${r.ratioToReference ?? 1}`);
+      return;
+    }
     const bundles = webBundles(path.join(root, 'apps/web/dist'));
 
     log('Lighthouse (mobile) in Debian Chromium');
@@ -196,7 +217,7 @@ Run ${report.date} on ${report.machine.cpus} cores, ${report.machine.memoryGiB} 
 Production build, embedded PostgreSQL, load generator (autocannon, ${report.settings.connections} connections,
 ${report.settings.durationSeconds} s each) on the same machine over loopback.
 
-Data: ${report.data['products']} products, ${report.data['memberships']} memberships with ${report.data['promotional']} promotional links, the demo member has ${report.data['orders']} orders.
+Data: ${report.data['products']} products, ${report.data['memberships']} memberships with ${report.data['promotional']} promotional links, the demo member has ${report.data['orders']} orders and ${report.data['subscriptions']} active subscriptions; ${report.data['revocations']} revoked sessions are held in memory.
 
 ## API
 
@@ -205,7 +226,10 @@ Data: ${report.data['products']} products, ${report.data['memberships']} members
 ${row(report.load.reference)}
 ${report.load.endpoints.map(row).join('\n')}
 
-The reference route verifies the bearer token and answers a small JSON without touching the database.
+The reference route verifies the bearer token and answers a small JSON without touching the database. Every
+route's token check, the reference's included, also looks the token's account and session up among the revoked
+ones held in memory (no database round trip); the member reads (details, subscriptions) are compared with it.
+GET /api/PaymentHistory returns all of the member's orders at once (paging is issue 14's).
 GET /api/membership returns every membership with its promotional products (the whole list, by design of the
 API), so its throughput is bound by serialising that list.
 

@@ -210,6 +210,7 @@ describe('member account', () => {
     const list = (await call('GET', '/api/UserSubscriptions', MEMBER)).body.data;
     expect(list).toHaveLength(2);
     expect(list.map((s: { billingInterval: number }) => s.billingInterval)).toEqual([1, 3]);
+    expect(list.map((s: { pricePerInterval: number }) => s.pricePerInterval)).toEqual([35, 89]);
     expect(list[1].products[0]).toEqual({ productName: 'Lipid Panel', imageUrl: '/catalog-images/lipid-panel.svg' });
     expect((await call('DELETE', `/api/UserSubscriptions/${list[0].subscriptionId}`, MEMBER)).status).toBe(200);
     expect((await call('GET', '/api/UserSubscriptions', MEMBER)).body.data).toHaveLength(1);

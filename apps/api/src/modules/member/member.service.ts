@@ -1,5 +1,5 @@
 import { userDetailsInputSchema, type PaymentHistoryEntry, type Subscription, type UserDetails } from '@ums/contracts';
-import { and, asc, desc, eq, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
 import { toMoney } from '../../db/money.js';
@@ -26,8 +26,27 @@ const emptyDetails = (email: string | null): UserDetails => ({
 const blankToNull = (value: string) => (value === '' ? null : value);
 
 export function createMemberService({ db }: { db: Database }) {
+  // The member's reads are named prepared statements, parsed and planned once per connection.
+  const detailsOf = db.query.userDetails
+    .findFirst({ where: eq(userDetails.subject, sql.placeholder('subject')) })
+    .prepare('user_details_by_subject');
+  const activeSubscriptionsOf = db.query.subscriptions
+    .findMany({
+      columns: { subscriptionId: true, pricePerInterval: true, billingInterval: true, billingPeriod: true },
+      where: and(eq(subscriptions.subject, sql.placeholder('subject')), isNull(subscriptions.cancelledAt)),
+      with: {
+        products: {
+          columns: {},
+          with: { product: { columns: { name: true, imageUrl: true } } },
+          orderBy: [asc(subscriptionProducts.position)],
+        },
+      },
+      orderBy: [asc(subscriptions.createdAt), asc(subscriptions.subscriptionId)],
+    })
+    .prepare('active_subscriptions_by_subject');
+
   async function details(user: AuthUser): Promise<UserDetails> {
-    const row = await db.query.userDetails.findFirst({ where: eq(userDetails.subject, user.subject) });
+    const row = await detailsOf.execute({ subject: user.subject });
     if (!row) return emptyDetails(user.email);
     return {
       firstName: row.firstName,
@@ -71,11 +90,7 @@ export function createMemberService({ db }: { db: Database }) {
 
     /** Active subscriptions of the caller, with their products, in one query. */
     async subscriptions(user: AuthUser): Promise<Subscription[]> {
-      const rows = await db.query.subscriptions.findMany({
-        where: and(eq(subscriptions.subject, user.subject), isNull(subscriptions.cancelledAt)),
-        with: { products: { with: { product: true }, orderBy: [asc(subscriptionProducts.position)] } },
-        orderBy: [asc(subscriptions.createdAt), asc(subscriptions.subscriptionId)],
-      });
+      const rows = await activeSubscriptionsOf.execute({ subject: user.subject });
       return rows.map((r) => ({
         subscriptionId: r.subscriptionId,
         pricePerInterval: toMoney(r.pricePerInterval),
