@@ -33,6 +33,9 @@ export default defineConfig({
           setupFiles: ['./src/test/setup.ts'],
         },
       },
+      {
+        test: { name: 'tools', root: './e2e', include: ['**/*.test.ts'] },
+      },
       api('api', 'embedded'),
       // The same suite against another PostgreSQL server when TEST_DATABASE_URL names one.
       ...(process.env['TEST_DATABASE_URL'] ? [api('api-external', 'external')] : []),
