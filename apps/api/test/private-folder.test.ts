@@ -1,0 +1,81 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { clusterDir, SHARED_ROOT } from '../src/db/embedded.js';
+import { freePort } from './net.js';
+import { exited } from './spawn-server.js';
+import { spawn } from 'node:child_process';
+
+const repo = path.resolve(import.meta.dirname, '../../..');
+const asRoot = process.getuid?.() === 0;
+
+describe('npm start from a folder only its owner can open', () => {
+  // PostgreSQL refuses to run as root: the server runs it as the user postgres, who cannot open such a folder.
+  it.runIf(asRoot)(
+    'starts as root, with PostgreSQL and its files where the user postgres can reach them',
+    { timeout: 180_000 },
+    async () => {
+      const home = await fs.mkdtemp(path.join(os.tmpdir(), 'ums-private-'));
+      await fs.chmod(home, 0o700);
+      const project = path.join(home, 'ums');
+      await fs.mkdir(project);
+      // The checkout, hard-linked (the same files, in folders of the private one), as a clone there would be.
+      for (const entry of ['package.json', 'node_modules', 'packages', 'apps']) {
+        execFileSync('cp', ['-al', path.join(repo, entry), project]);
+      }
+      const dataDir = path.join(project, '.data');
+      await fs.rm(path.join(project, 'apps/api/dist'), { recursive: true, force: true });
+      // As on a machine where nothing was copied yet.
+      for (const name of await fs.readdir(SHARED_ROOT).catch(() => [] as string[])) {
+        if (name.startsWith('postgres-runtime-')) await fs.rm(path.join(SHARED_ROOT, name), { recursive: true });
+      }
+      const port = await freePort();
+      let output = '';
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+        cwd: path.join(project, 'apps/api'),
+        env: {
+          ...process.env,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          PUBLIC_URL: `http://127.0.0.1:${port}`,
+          DATA_DIR: dataDir,
+          LOG_LEVEL: 'warn',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      const cluster = clusterDir(dataDir);
+      try {
+        expect(cluster.startsWith(`${SHARED_ROOT}/clusters/`)).toBe(true);
+        let ready = false;
+        for (let i = 0; i < 600 && !ready && child.exitCode === null; i++) {
+          ready = await fetch(`http://127.0.0.1:${port}/api/ready`)
+            .then((r) => r.ok)
+            .catch(() => false);
+          if (!ready) await new Promise((r) => setTimeout(r, 200));
+        }
+        expect(ready, output).toBe(true);
+        expect(output).toContain(`PostgreSQL runs from a copy in ${SHARED_ROOT}/postgres-runtime-`);
+        expect(output).toContain(`the database files are in ${cluster}`);
+        expect(output).toContain('UMS is running at');
+        expect(existsSync(path.join(cluster, 'PG_VERSION'))).toBe(true);
+        // The operator CLI finds the same database.
+        const list = execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', 'users', 'list'], {
+          cwd: path.join(project, 'apps/api'),
+          env: { ...process.env, DATA_DIR: dataDir },
+          encoding: 'utf8',
+        });
+        expect(list).toContain('member@example.com');
+      } finally {
+        child.kill('SIGTERM');
+        expect(await exited(child)).toBe(0);
+        await fs.rm(cluster, { recursive: true, force: true });
+        await fs.rm(home, { recursive: true, force: true });
+      }
+    },
+  );
+});
