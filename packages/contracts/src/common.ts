@@ -32,8 +32,8 @@ export const optionalText = (label: string, max: number) =>
     .nullish()
     .transform((value) => (value === undefined || value === null || value === '' ? null : value));
 
-/** Largest amount a numeric(10,2) column holds. */
-export const MAX_MONEY = 99_999_999.99;
+/** An amount a numeric(10,2) column holds, as typed: up to 8 digits, at most 2 decimals, never negative. */
+export const MONEY_PATTERN = /^\d{1,8}(\.\d{1,2})?$/;
 
 /**
  * Money in USD: a number or a decimal string with at most 2 decimals, never negative.
@@ -43,7 +43,7 @@ export const moneySchema = z
   .union([z.number(), z.string()], { error: 'Price must be a decimal number such as 12.50' })
   .transform((value, ctx) => {
     const text = typeof value === 'number' ? String(value) : value.trim();
-    if (!/^\d{1,8}(\.\d{1,2})?$/.test(text) || !Number.isFinite(Number(text))) {
+    if (!MONEY_PATTERN.test(text) || !Number.isFinite(Number(text))) {
       ctx.addIssue({
         code: 'custom',
         message: 'Price must be a decimal number from 0 to 99999999.99 with at most 2 decimals',

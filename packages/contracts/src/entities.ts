@@ -26,7 +26,6 @@ export const catalogEntrySchema = z.object({
   imageUrl: z.string().trim().max(2000).nullish(),
 });
 export const catalogSchema = z.array(catalogEntrySchema);
-export type CatalogEntry = z.infer<typeof catalogEntrySchema>;
 
 export const catalogRefreshResultSchema = z.object({
   added: z.number().int(),
@@ -43,7 +42,6 @@ export const discountPackageProductSchema = z.object({
   retailPrice: moneyOutput,
   price: moneyOutput.nullable(),
 });
-export type DiscountPackageProduct = z.infer<typeof discountPackageProductSchema>;
 
 export const discountPackageSchema = z.object({
   discountPackageId: z.number().int(),
@@ -72,7 +70,6 @@ export const discountPackageProductAddSchema = z.strictObject({
   productId: idSchema,
   price: moneySchema.nullable().optional(),
 });
-export type DiscountPackageProductAdd = z.input<typeof discountPackageProductAddSchema>;
 
 export const discountPackageProductKeySchema = z.strictObject({
   discountPackageId: idSchema,
@@ -246,6 +243,5 @@ export const authCheckSchema = z.object({
   email: z.string().nullable(),
   groups: z.array(z.string()),
 });
-export type AuthCheck = z.infer<typeof authCheckSchema>;
 
 export const autologinSchema = z.object({ url: z.string() });

@@ -13,5 +13,3 @@ export const errorEnvelopeSchema = z.object({
   data: z.array(z.never()),
   errors: z.record(z.string(), z.array(z.string())).optional(),
 });
-
-export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;

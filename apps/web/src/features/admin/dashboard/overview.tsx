@@ -4,7 +4,10 @@ import { Link } from 'react-router';
 import { ErrorBanner } from '../../../components/error-banner.js';
 import { paths } from '../../../config/paths.js';
 import { errorText } from '../../../lib/error-text.js';
-import { useDiscountPackages, useMemberships, useProducts, usePromotionalProducts } from '../api/admin-queries.js';
+import { useDiscountPackages } from '../discount-packages/api.js';
+import { useMemberships } from '../memberships/api.js';
+import { useProducts } from '../products/api.js';
+import { usePromotionalProducts } from '../promotional-products/api.js';
 import { useAdminStyles } from '../components/admin-styles.js';
 
 export const OVERVIEW = {

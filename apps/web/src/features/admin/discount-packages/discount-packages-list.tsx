@@ -5,9 +5,10 @@ import { useState } from 'react';
 import { ErrorBanner } from '../../../components/error-banner.js';
 import { errorText } from '../../../lib/error-text.js';
 import { formatUsd } from '../../../lib/format.js';
-import { useAdminCalls, useDiscountPackages, useProducts, useRefreshAdminLists } from '../api/admin-queries.js';
 import { useAdminStyles } from '../components/admin-styles.js';
 import { CardGridPage } from '../components/card-grid-page.js';
+import { useProducts } from '../products/api.js';
+import { useDeletePackage, useDiscountPackages } from './api.js';
 import { ManageProductsDialog } from './manage-products-dialog.js';
 import { DISCOUNT_PACKAGES as T } from './messages.js';
 import { PackageDialog } from './package-dialog.js';
@@ -27,24 +28,14 @@ export function DiscountPackagesList({
   const styles = useAdminStyles();
   const packages = useDiscountPackages();
   const products = useProducts();
-  const calls = useAdminCalls();
-  const refreshLists = useRefreshAdminLists();
+  const deletion = useDeletePackage();
   const [editing, setEditing] = useState<{ pkg: DiscountPackage | null } | null>(null);
   const [managingId, setManagingId] = useState<number | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
   const CardHeading = headingLevel === 1 ? 'h2' : 'h3';
   const managing = packages.data?.find((p) => p.discountPackageId === managingId) ?? null;
 
-  const remove = async (pkg: DiscountPackage) => {
-    if (!confirm(T.deleteConfirm(pkg.name))) return;
-    setFailure(null);
-    try {
-      await calls.deletePackage(pkg.discountPackageId);
-    } catch (error) {
-      setFailure(errorText(error, T.deleteFailed));
-    } finally {
-      await refreshLists();
-    }
+  const remove = (pkg: DiscountPackage) => {
+    if (confirm(T.deleteConfirm(pkg.name))) deletion.mutate(pkg.discountPackageId);
   };
 
   const create = (
@@ -61,7 +52,7 @@ export function DiscountPackagesList({
         query={packages}
         texts={T}
         create={create}
-        notice={failure ? <ErrorBanner message={failure} /> : null}
+        notice={deletion.isError ? <ErrorBanner message={errorText(deletion.error, T.deleteFailed)} /> : null}
         itemKey={(pkg) => pkg.discountPackageId}
         renderItem={(pkg) => (
           <Card className={styles.card}>
@@ -80,7 +71,7 @@ export function DiscountPackagesList({
                     appearance="subtle"
                     icon={<DeleteRegular />}
                     aria-label={T.remove(pkg.name)}
-                    onClick={() => void remove(pkg)}
+                    onClick={() => remove(pkg)}
                   />
                 </span>
               }

@@ -24,7 +24,7 @@ import { useState } from 'react';
 import { ErrorBanner } from '../../../components/error-banner.js';
 import { errorText } from '../../../lib/error-text.js';
 import { formatUsd } from '../../../lib/format.js';
-import { useAdminCalls, useRefreshAdminLists } from '../api/admin-queries.js';
+import { useAddPackageProducts, useRemovePackageProduct, useSetPackagePrice } from './api.js';
 import { DISCOUNT_PACKAGES as T } from './messages.js';
 import { usePriceAutosave } from './use-price-autosave.js';
 
@@ -74,38 +74,39 @@ function ManageProducts({
   onClose: () => void;
 }) {
   const styles = useStyles();
-  const calls = useAdminCalls();
-  const refreshLists = useRefreshAdminLists();
-  const autosave = usePriceAutosave(async (productId, price) => {
-    await calls.setPackagePrice(pkg.discountPackageId, productId, price);
-    void refreshLists();
-  });
+  const { discountPackageId } = pkg;
+  const setPrice = useSetPackagePrice();
+  const autosave = usePriceAutosave((productId, price) =>
+    setPrice.mutateAsync({ discountPackageId, productId, price }),
+  );
+  const add = useAddPackageProducts();
+  const removal = useRemovePackageProduct();
   const [picking, setPicking] = useState(false);
   const [chosen, setChosen] = useState<number[]>([]);
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const busy = add.isPending || removal.isPending;
+  // Starting an add clears a removal's failure and the other way round, so at most one shows.
+  const failure = add.isError
+    ? errorText(add.error, T.addFailed)
+    : removal.isError
+      ? errorText(removal.error, T.removeFailed)
+      : null;
   const inPackage = new Set(pkg.products.map((p) => p.productId));
   const available = products.filter((p) => !inPackage.has(p.productId));
 
-  const run = async (work: () => Promise<unknown>, fallback: string) => {
-    setBusy(true);
-    setFailure(null);
-    try {
-      await work();
-    } catch (error) {
-      setFailure(errorText(error, fallback));
-    } finally {
-      await refreshLists();
-      setBusy(false);
-    }
-  };
-
   const addChosen = () =>
-    run(async () => {
-      for (const productId of chosen) await calls.addPackageProduct(pkg.discountPackageId, productId);
-      setChosen([]);
-      setPicking(false);
-    }, T.addFailed);
+    add.mutate(
+      { discountPackageId, productIds: chosen },
+      {
+        onSuccess: () => {
+          setChosen([]);
+          setPicking(false);
+        },
+      },
+    );
+  const remove = (productId: number) => {
+    add.reset();
+    removal.mutate({ discountPackageId, productId });
+  };
 
   return (
     <DialogBody>
@@ -159,12 +160,7 @@ function ManageProducts({
                           icon={<DeleteRegular />}
                           disabled={busy}
                           aria-label={T.removeProductLabel(product.productName)}
-                          onClick={() =>
-                            run(
-                              () => calls.removePackageProduct(pkg.discountPackageId, product.productId),
-                              T.removeFailed,
-                            )
-                          }
+                          onClick={() => remove(product.productId)}
                         >
                           {T.removeProduct}
                         </Button>
@@ -200,7 +196,14 @@ function ManageProducts({
                 ))}
               </div>
               <div className={styles.addRow}>
-                <Button appearance="primary" disabled={busy || chosen.length === 0} onClick={() => void addChosen()}>
+                <Button
+                  appearance="primary"
+                  disabled={busy || chosen.length === 0}
+                  onClick={() => {
+                    removal.reset();
+                    addChosen();
+                  }}
+                >
                   {T.addSelected(chosen.length)}
                 </Button>
                 <Button onClick={() => setPicking(false)}>{T.cancel}</Button>

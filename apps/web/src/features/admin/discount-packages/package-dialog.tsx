@@ -16,7 +16,7 @@ import type { DiscountPackage } from '@ums/contracts';
 import { useState, type FormEvent } from 'react';
 import { ErrorBanner } from '../../../components/error-banner.js';
 import { errorText } from '../../../lib/error-text.js';
-import { useAdminCalls, useRefreshAdminLists } from '../api/admin-queries.js';
+import { useSavePackage } from './api.js';
 import { DISCOUNT_PACKAGES as T } from './messages.js';
 
 const useStyles = makeStyles({ fields: { display: 'grid', gap: tokens.spacingVerticalM } });
@@ -40,29 +40,16 @@ export function PackageDialog({
 
 function PackageForm({ pkg, onClose }: { pkg: DiscountPackage | null; onClose: () => void }) {
   const styles = useStyles();
-  const calls = useAdminCalls();
-  const refreshLists = useRefreshAdminLists();
+  const save = useSavePackage();
   const [name, setName] = useState(pkg?.name ?? '');
   const [description, setDescription] = useState(pkg?.description ?? '');
-  const [saving, setSaving] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const saving = save.isPending;
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!name.trim() || saving) return;
-    setSaving(true);
-    setFailure(null);
     const input = { name: name.trim(), description: description.trim() || null };
-    try {
-      if (pkg) await calls.updatePackage(pkg.discountPackageId, input);
-      else await calls.createPackage(input);
-      await refreshLists();
-      onClose();
-    } catch (error) {
-      setFailure(errorText(error, T.saveFailed));
-    } finally {
-      setSaving(false);
-    }
+    save.mutate({ id: pkg?.discountPackageId ?? null, input }, { onSuccess: onClose });
   };
 
   return (
@@ -70,7 +57,7 @@ function PackageForm({ pkg, onClose }: { pkg: DiscountPackage | null; onClose: (
       <DialogBody>
         <DialogTitle>{pkg ? T.editTitle : T.createTitle}</DialogTitle>
         <DialogContent className={styles.fields}>
-          {failure ? <ErrorBanner message={failure} /> : null}
+          {save.isError ? <ErrorBanner message={errorText(save.error, T.saveFailed)} /> : null}
           <Field label={T.name} required>
             <Input value={name} onChange={(_, data) => setName(data.value)} />
           </Field>

@@ -1,16 +1,15 @@
+import { MONEY_PATTERN } from '@ums/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorText } from '../../../lib/error-text.js';
 import { DISCOUNT_PACKAGES as T, PRICE_DEBOUNCE_MS } from './messages.js';
 
 export type PriceStatus = { kind: 'saving' } | { kind: 'saved' } | { kind: 'error'; message: string };
 
-const PRICE = /^\d{1,8}(\.\d{1,2})?$/;
-
 /** '' means no package price (null); otherwise a decimal with at most 2 places. */
 export function parsePrice(text: string): number | null | undefined {
   const trimmed = text.trim();
   if (trimmed === '') return null;
-  return PRICE.test(trimmed) ? Number(trimmed) : undefined;
+  return MONEY_PATTERN.test(trimmed) ? Number(trimmed) : undefined;
 }
 
 /**

@@ -19,17 +19,13 @@ import { ErrorBanner } from '../../../components/error-banner.js';
 import { paths } from '../../../config/paths.js';
 import { errorText } from '../../../lib/error-text.js';
 import { formatUsd } from '../../../lib/format.js';
-import {
-  useAdminCalls,
-  useDiscountPackages,
-  useMembership,
-  useProducts,
-  useRefreshAdminLists,
-} from '../api/admin-queries.js';
 import { useAdminStyles } from '../components/admin-styles.js';
+import { useDiscountPackages } from '../discount-packages/api.js';
+import { useProducts } from '../products/api.js';
+import { useMembership, useSaveMembership } from './api.js';
 import { toDraft, toInput, validate, type MembershipDraft, type MembershipErrors } from './form-state.js';
 import { MEMBERSHIPS as T } from './messages.js';
-import { MembershipSaveError, saveMembership, type SavedState } from './save-membership.js';
+import { MembershipSaveError, type SavedState } from './save-membership.js';
 
 const useStyles = makeStyles({
   form: { display: 'grid', gap: tokens.spacingVerticalL, maxWidth: '720px' },
@@ -92,43 +88,36 @@ function MembershipForm({
   const styles = useStyles();
   const admin = useAdminStyles();
   const navigate = useNavigate();
-  const calls = useAdminCalls();
-  const refreshLists = useRefreshAdminLists();
+  const save = useSaveMembership();
   const [draft, setDraft] = useState<MembershipDraft>(() => toDraft(membership));
   const [errors, setErrors] = useState<MembershipErrors>({});
   const [saved, setSaved] = useState<SavedState>({
     membershipId: membership?.membershipId ?? null,
     promotional: membership?.promotionalProducts.map((p) => p.productId) ?? [],
   });
-  const [saving, setSaving] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const saving = save.isPending;
   const set = <K extends keyof MembershipDraft>(key: K, value: MembershipDraft[K]) =>
     setDraft((current) => ({ ...current, [key]: value }));
   const selected = new Set(draft.promotional);
   const back = () => navigate(paths.admin.memberships);
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     const found = validate(draft);
     setErrors(found);
     if (Object.keys(found).length > 0 || saving) return;
-    setSaving(true);
-    setFailure(null);
-    let failed: MembershipSaveError | null = null;
-    try {
-      await saveMembership(calls, saved, toInput(draft), draft.promotional);
-    } catch (error) {
-      if (!(error instanceof MembershipSaveError)) throw error;
-      failed = error;
-    }
-    // Saved or not, the list must tell the truth about what reached the server.
-    await refreshLists();
-    setSaving(false);
-    if (!failed) return back();
-    setSaved(failed.saved);
-    const message = errorText(failed.failure, T.saveFailed);
-    setFailure(failed.membershipSaved ? T.partialSave(message) : message);
+    save.mutate(
+      { saved, input: toInput(draft), selected: draft.promotional },
+      {
+        onSuccess: () => void back(),
+        // What reached the server before the failure is not sent again by the next Save.
+        onError: (error) => {
+          if (error instanceof MembershipSaveError) setSaved(error.saved);
+        },
+      },
+    );
   };
+  const failure = save.isError ? saveFailure(save.error) : null;
 
   const toggle = (productId: number, checked: boolean) =>
     set('promotional', checked ? [...draft.promotional, productId] : draft.promotional.filter((p) => p !== productId));
@@ -203,4 +192,11 @@ function MembershipForm({
       </div>
     </form>
   );
+}
+
+/** The banner after a failed save: what failed, and whether the membership itself was saved. */
+function saveFailure(error: Error): string {
+  if (!(error instanceof MembershipSaveError)) return errorText(error, T.saveFailed);
+  const message = errorText(error.failure, T.saveFailed);
+  return error.membershipSaved ? T.partialSave(message) : message;
 }

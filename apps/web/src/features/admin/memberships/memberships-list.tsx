@@ -2,7 +2,7 @@ import { Button } from '@fluentui/react-components';
 import { AddRegular } from '@fluentui/react-icons';
 import { useNavigate } from 'react-router';
 import { paths } from '../../../config/paths.js';
-import { useMemberships } from '../api/admin-queries.js';
+import { useMemberships } from './api.js';
 import { CardGridPage } from '../components/card-grid-page.js';
 import { MembershipCard } from './membership-card.js';
 import { MEMBERSHIPS as T } from './messages.js';

@@ -1,10 +1,14 @@
 import type { Membership } from '@ums/contracts';
-import { within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { Route, Routes } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
-import { fakeAuth, renderWithProviders, signedInUser } from '../../../test/render.js';
-import type { AdminCalls } from '../api/admin-queries.js';
+import { apiServer, envelope, failure, useApiServer } from '../../../test/api-server.js';
+import { fakeAuth, LocationProbe, renderWithProviders, signedInUser, TEST_API } from '../../../test/render.js';
+import type { MembershipCalls } from './api.js';
 import { normalizeFreeItems, normalizeLength, toDraft, toInput, validate } from './form-state.js';
 import { MembershipCard } from './membership-card.js';
+import { MembershipFormPage } from './membership-form-page.js';
 import { MembershipSaveError, planPromotions, saveMembership } from './save-membership.js';
 
 const membership: Membership = {
@@ -59,14 +63,14 @@ describe('membership form rules', () => {
   });
 });
 
-function fakeCalls(overrides: Partial<AdminCalls> = {}) {
+function fakeCalls(overrides: Partial<MembershipCalls> = {}) {
   const log: string[] = [];
   const calls = {
-    createMembership: vi.fn(async () => {
+    create: vi.fn(async () => {
       log.push('create');
       return { ...membership, membershipId: 42 };
     }),
-    updateMembership: vi.fn(async (id: number) => {
+    update: vi.fn(async (id: number) => {
       log.push(`update ${id}`);
       return membership;
     }),
@@ -79,7 +83,7 @@ function fakeCalls(overrides: Partial<AdminCalls> = {}) {
       return null;
     }),
     ...overrides,
-  } as unknown as AdminCalls;
+  } as unknown as MembershipCalls;
   return { calls, log };
 }
 
@@ -123,7 +127,7 @@ describe('saving a membership', () => {
       removePromotionalProduct: vi.fn(async (link: { productId: number }) => {
         if (link.productId === 4) throw new Error('network down');
         return null;
-      }) as unknown as AdminCalls['removePromotionalProduct'],
+      }) as unknown as MembershipCalls['removePromotionalProduct'],
     });
     const attempt = saveMembership(calls, { membershipId: null, promotional: [] }, toInput(toDraft(membership)), [1]);
     await expect(attempt).resolves.toEqual({ membershipId: 42, promotional: [1] });
@@ -159,5 +163,68 @@ describe('a membership card', () => {
       .map((li) => li.textContent);
     expect(names).toEqual(['A', 'B', 'C', '... and 2 more']);
     expect(within(card).getByRole('link', { name: 'Health Plus' }).getAttribute('href')).toBe('/admin/memberships/9');
+  });
+});
+
+describe('the membership form when a save fails part-way', () => {
+  useApiServer();
+
+  it('says the membership was saved but not its promotional products, and the next Save sends only what is missing', async () => {
+    const requests: string[] = [];
+    let batchAnswers = 0;
+    apiServer.use(
+      http.get(`${TEST_API}/product`, () =>
+        HttpResponse.json(envelope([{ productId: 1, name: 'Lipid Panel', retailPrice: 40, imageUrl: null }])),
+      ),
+      http.get(`${TEST_API}/discountPackage`, () => HttpResponse.json(envelope([]))),
+      http.post(`${TEST_API}/membership`, () => {
+        requests.push('create');
+        return HttpResponse.json(envelope({ ...membership, membershipId: 42, promotionalProducts: [] }), {
+          status: 201,
+        });
+      }),
+      http.put(`${TEST_API}/membership/42`, () => {
+        requests.push('update 42');
+        return HttpResponse.json(envelope({ ...membership, membershipId: 42 }));
+      }),
+      http.post(`${TEST_API}/promotionalProduct/batch`, async ({ request }) => {
+        requests.push(`batch ${JSON.stringify(await request.json())}`);
+        return batchAnswers++ === 0
+          ? HttpResponse.json(failure('Product 1 is already promoted'), { status: 409 })
+          : HttpResponse.json(envelope([]));
+      }),
+    );
+    renderWithProviders(
+      <>
+        <Routes>
+          <Route path="/admin/memberships/:membershipId" element={<MembershipFormPage />} />
+          <Route path="/admin/memberships" element={<p>list</p>} />
+        </Routes>
+        <LocationProbe />
+      </>,
+      { auth: fakeAuth({ user: signedInUser(['Admin']) }), path: '/admin/memberships/new' },
+    );
+
+    fireEvent.change(await screen.findByRole('textbox', { name: /Name/ }), { target: { value: 'Gold' } });
+    fireEvent.change(screen.getByRole('combobox', { name: /Product/ }), { target: { value: '1' } });
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Lipid Panel ($40.00)' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+
+    expect(
+      await screen.findByText(
+        'The membership was saved, but not all of its promotional products (Product 1 is already promoted). Press Save to try again.',
+      ),
+    ).toBeTruthy();
+    expect(screen.getByLabelText('location').textContent).toBe('/admin/memberships/new');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.getByLabelText('location').textContent).toBe('/admin/memberships'));
+    // The second Save updates the membership the first one created and retries only the promotional products.
+    expect(requests).toEqual([
+      'create',
+      'batch [{"productId":1,"membershipId":42}]',
+      'update 42',
+      'batch [{"productId":1,"membershipId":42}]',
+    ]);
   });
 });

@@ -4,7 +4,6 @@ export const MEMBERSHIPS = {
   loadFailed: 'Failed to load memberships',
   loadDataFailed: 'Failed to load data',
   saveFailed: 'Failed to save membership',
-  deleteFailed: 'Failed to delete membership',
   empty: 'No memberships found. Create your first membership to get started.',
   create: 'Create New Membership',
   newTitle: 'New Membership',
@@ -12,8 +11,6 @@ export const MEMBERSHIPS = {
   back: 'Back',
   save: 'Save',
   saving: 'Saving...',
-  delete: 'Delete',
-  deleteConfirm: (name: string) => `Are you sure you want to delete "${name}"?`,
   fields: {
     name: 'Name',
     description: 'Description',

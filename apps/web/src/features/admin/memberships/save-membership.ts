@@ -1,5 +1,5 @@
 import type { MembershipInput } from '@ums/contracts';
-import type { AdminCalls } from '../api/admin-queries.js';
+import type { MembershipCalls } from './api.js';
 
 export interface PromotionPlan {
   added: number[];
@@ -39,7 +39,7 @@ export class MembershipSaveError extends Error {
  * in its own call. A failure part-way throws what was saved so far.
  */
 export async function saveMembership(
-  calls: AdminCalls,
+  calls: MembershipCalls,
   state: SavedState,
   input: MembershipInput,
   selected: readonly number[],
@@ -49,11 +49,11 @@ export async function saveMembership(
   let membershipSaved = false;
   try {
     if (membershipId === null) {
-      const created = await calls.createMembership(input);
+      const created = await calls.create(input);
       if (!created) throw new Error('The server did not return the new membership');
       membershipId = created.membershipId;
     } else {
-      await calls.updateMembership(membershipId, input);
+      await calls.update(membershipId, input);
     }
     membershipSaved = true;
     const plan = planPromotions(promotional, selected);

@@ -19,7 +19,7 @@ import { useState } from 'react';
 import { ErrorBanner } from '../../../components/error-banner.js';
 import { errorText } from '../../../lib/error-text.js';
 import { formatUsd } from '../../../lib/format.js';
-import { useProducts, useRefreshCatalog } from '../api/admin-queries.js';
+import { useProducts, useRefreshCatalog } from './api.js';
 import { useAdminStyles } from '../components/admin-styles.js';
 
 export const PRODUCTS = {

@@ -15,7 +15,8 @@ import { Link } from 'react-router';
 import { ErrorBanner } from '../../../components/error-banner.js';
 import { paths } from '../../../config/paths.js';
 import { errorText } from '../../../lib/error-text.js';
-import { useMemberships, usePromotionalProducts } from '../api/admin-queries.js';
+import { useMemberships } from '../memberships/api.js';
+import { usePromotionalProducts } from './api.js';
 import { useAdminStyles } from '../components/admin-styles.js';
 
 export const PROMOTIONAL_PRODUCTS = {

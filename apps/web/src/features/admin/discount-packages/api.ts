@@ -1,0 +1,69 @@
+import type {
+  DiscountPackage,
+  DiscountPackageInput,
+  DiscountPackagePriceInput,
+  DiscountPackageProductKey,
+} from '@ums/contracts';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { firstOf, listOf, type ApiClient } from '../../../lib/api-client.js';
+import { useApi } from '../../../lib/api-context.js';
+import { membershipKeys } from '../memberships/api.js';
+
+export const discountPackageKeys = {
+  all: ['admin', 'discount-packages'] as const,
+  list: () => [...discountPackageKeys.all, 'list'] as const,
+};
+
+export const discountPackagesQuery = (api: () => Promise<ApiClient>) =>
+  queryOptions({
+    queryKey: discountPackageKeys.list(),
+    queryFn: async () => listOf<DiscountPackage>(await (await api()).get('/discountPackage')),
+  });
+
+export const useDiscountPackages = () => useQuery(discountPackagesQuery(useApi()));
+
+/** A write to packages or their products reloads the package list, whether it succeeded or not. */
+function usePackageMutation<Variables, Result>(
+  write: (api: ApiClient, variables: Variables) => Promise<Result>,
+  alsoChanges: readonly (readonly unknown[])[] = [],
+) {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (variables: Variables) => write(await api(), variables),
+    onSettled: () =>
+      Promise.all(
+        [discountPackageKeys.all, ...alsoChanges].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
+      ),
+  });
+}
+
+/** Creates (id null) or renames a package; memberships show their package's name, so they reload too. */
+export const useSavePackage = () =>
+  usePackageMutation(
+    async (api, { id, input }: { id: number | null; input: DiscountPackageInput }) =>
+      firstOf<DiscountPackage>(
+        id === null
+          ? await api.post('/discountPackage', input)
+          : await api.put(`/discountPackage/${id}`, { ...input, discountPackageId: id }),
+      ),
+    [membershipKeys.all],
+  );
+
+/** The server refuses (409) to delete a package a membership uses, so no membership changes. */
+export const useDeletePackage = () => usePackageMutation((api, id: number) => api.delete(`/discountPackage/${id}`));
+
+/** Sets a product's package price; null removes it. */
+export const useSetPackagePrice = () =>
+  usePackageMutation((api, input: DiscountPackagePriceInput) => api.put('/discountPackageProduct', input));
+
+/** Adds products one call each (SPEC section 7 has no batch call for package products). */
+export const useAddPackageProducts = () =>
+  usePackageMutation(
+    async (api, { discountPackageId, productIds }: { discountPackageId: number; productIds: number[] }) => {
+      for (const productId of productIds) await api.post('/discountPackageProduct', { discountPackageId, productId });
+    },
+  );
+
+export const useRemovePackageProduct = () =>
+  usePackageMutation((api, key: DiscountPackageProductKey) => api.delete('/discountPackageProduct', key));

@@ -1,0 +1,41 @@
+import type { CatalogRefreshResult, Product } from '@ums/contracts';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { firstOf, listOf, type ApiClient } from '../../../lib/api-client.js';
+import { useApi } from '../../../lib/api-context.js';
+import { discountPackageKeys } from '../discount-packages/api.js';
+import { membershipKeys } from '../memberships/api.js';
+import { promotionalProductKeys } from '../promotional-products/api.js';
+
+export const productKeys = {
+  all: ['admin', 'products'] as const,
+  list: () => [...productKeys.all, 'list'] as const,
+};
+
+export const productsQuery = (api: () => Promise<ApiClient>) =>
+  queryOptions({
+    queryKey: productKeys.list(),
+    queryFn: async () => listOf<Product>(await (await api()).get('/product')),
+  });
+
+export const useProducts = () => useQuery(productsQuery(useApi()));
+
+/**
+ * Reloads the catalog from its source: the refresh's counts and the server's one-line summary of them. Product
+ * names and prices appear in the package, membership and promotional lists too, so those reload as well.
+ */
+export function useRefreshCatalog() {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () => {
+      const answer = await (await api()).get<{ message?: string }>('/product/refresh');
+      return { result: firstOf<CatalogRefreshResult>(answer), message: answer?.message ?? '' };
+    },
+    onSettled: () =>
+      Promise.all(
+        [productKeys.all, discountPackageKeys.all, membershipKeys.all, promotionalProductKeys.all].map((queryKey) =>
+          queryClient.invalidateQueries({ queryKey }),
+        ),
+      ),
+  });
+}
