@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+import boundaries from './scripts/eslint-import-boundaries.mjs';
 
 export default tseslint.config(
   {
@@ -38,5 +39,10 @@ export default tseslint.config(
     files: ['apps/web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
+  },
+  {
+    files: ['apps/**/*.{ts,tsx}'],
+    plugins: { local: boundaries },
+    rules: { 'local/import-boundaries': 'error' },
   },
 );

@@ -34,7 +34,7 @@ export default defineConfig({
         },
       },
       {
-        test: { name: 'tools', root: './e2e', include: ['**/*.test.ts'] },
+        test: { name: 'tools', root: '.', include: ['e2e/**/*.test.ts', 'scripts/**/*.test.ts'] },
       },
       api('api', 'embedded'),
       // The same suite against another PostgreSQL server when TEST_DATABASE_URL names one.

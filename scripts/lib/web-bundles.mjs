@@ -41,8 +41,8 @@ export function webBundles(distDir) {
     };
   };
   return {
-    account: screen('features/account/account-area'),
-    admin: screen('features/admin/admin-console'),
-    adminChunk: manifest[chunkKey('features/admin/admin-console')].file,
+    account: screen('features/account/index.ts'),
+    admin: screen('features/admin/index.ts'),
+    adminChunk: manifest[chunkKey('features/admin/index.ts')].file,
   };
 }

@@ -4,8 +4,9 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App, ThemeRoot } from './app/app.js';
 import { StatusScreen } from './components/status-screen.js';
-import { CONFIG_ERROR, loadClientConfig } from './config/env.js';
-import { userManagerSettings } from './features/auth/oidc-settings.js';
+import { loadClientConfig } from './config/env.js';
+import { CONFIG_ERROR } from './lib/messages.js';
+import { userManagerSettings } from './features/auth/index.js';
 
 async function start(root: HTMLElement) {
   const view = createRoot(root);

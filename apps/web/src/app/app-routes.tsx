@@ -2,19 +2,15 @@ import { lazy, Suspense, type ReactNode } from 'react';
 import { Route, Routes } from 'react-router';
 import { StatusScreen } from '../components/status-screen.js';
 import { paths } from '../config/paths.js';
-import { AdminGate } from '../features/auth/admin-gate.js';
-import { AUTH_MESSAGES } from '../features/auth/auth-messages.js';
-import { CallbackPage } from '../features/auth/callback-page.js';
-import { RequireAuth } from '../features/auth/require-auth.js';
-import { useSilentRenewRetry } from '../features/auth/silent-renew-retry.js';
-import { SignOutProvider } from '../features/shell/sign-out-provider.js';
+import { AdminGate, AUTH_MESSAGES, CallbackPage, RequireAuth, useSilentRenewRetry } from '../features/auth/index.js';
+import { SignOutProvider } from '../features/shell/index.js';
 import { PageViewReporter } from './page-view-reporter.js';
 
 // Each area is its own chunk: a member never downloads the admin console.
-const AccountArea = lazy(() => import('../features/account/account-area.js'));
-const AdminConsole = lazy(() => import('../features/admin/admin-console.js'));
+const AccountArea = lazy(() => import('../features/account/index.js'));
+const AdminConsole = lazy(() => import('../features/admin/index.js'));
 const LogoutCompletePage = lazy(() =>
-  import('../features/logout/logout-complete-page.js').then((m) => ({ default: m.LogoutCompletePage })),
+  import('../features/logout/index.js').then((m) => ({ default: m.LogoutCompletePage })),
 );
 
 const chunk = (element: ReactNode) => (

@@ -4,13 +4,13 @@ import { useMemo, useState, type ReactNode } from 'react';
 import { AuthProvider } from 'react-oidc-context';
 import { BrowserRouter } from 'react-router';
 import type { ClientConfig } from '../config/env.js';
-import { oidcSettings } from '../features/auth/oidc-settings.js';
+import { oidcSettings } from '../features/auth/index.js';
 import { ApiProvider } from '../lib/api-context.js';
 import { createQueryClient } from '../lib/query-client.js';
 import { AppRoutes } from './app-routes.js';
-import { ClientConfigProvider } from './client-config-context.js';
+import { ClientConfigProvider } from '../lib/client-config-context.js';
 import { useGlobalStyles } from './global-styles.js';
-import { lightTheme } from './theme.js';
+import { lightTheme } from '../config/theme.js';
 
 export function ThemeRoot({ children }: { children: ReactNode }) {
   useGlobalStyles();

@@ -1,5 +1,5 @@
 import { makeStaticStyles } from '@fluentui/react-components';
-import { HEADING_FONT, TEXT_FONT } from './theme.js';
+import { HEADING_FONT, TEXT_FONT } from '../config/theme.js';
 
 /** Page-wide defaults: Figtree for text, Antonio for headings. */
 export const useGlobalStyles = makeStaticStyles({

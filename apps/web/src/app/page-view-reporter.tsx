@@ -2,7 +2,7 @@ import { useEffect, useMemo } from 'react';
 import { useAuth } from 'react-oidc-context';
 import { useLocation } from 'react-router';
 import { beaconSink, createAnalytics, roleOf } from '../lib/analytics.js';
-import { useClientConfig } from './client-config-context.js';
+import { useClientConfig } from '../lib/client-config-context.js';
 
 /** One page view per route change, with the member's role claim; nothing is sent without a configured sink. */
 export function PageViewReporter() {

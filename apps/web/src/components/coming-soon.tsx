@@ -1,5 +1,6 @@
 import { makeStyles, Text, tokens } from '@fluentui/react-components';
 import { ClockRegular } from '@fluentui/react-icons';
+import { COMING_SOON } from './messages.js';
 
 const useStyles = makeStyles({
   box: {
@@ -12,8 +13,6 @@ const useStyles = makeStyles({
   },
   icon: { fontSize: '40px', color: tokens.colorBrandForeground1 },
 });
-
-export const COMING_SOON = 'Coming soon';
 
 /** A page the SPEC announces but does not describe yet. */
 export function ComingSoon({ title }: { title: string }) {

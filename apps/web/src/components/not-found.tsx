@@ -1,16 +1,11 @@
 import { makeStyles, Text, tokens } from '@fluentui/react-components';
 import { Link } from 'react-router';
+import { NOT_FOUND } from './messages.js';
 
 const useStyles = makeStyles({
   box: { display: 'grid', justifyItems: 'center', gap: tokens.spacingVerticalM, padding: tokens.spacingVerticalXXXL },
   link: { color: tokens.colorBrandForegroundLink },
 });
-
-export const NOT_FOUND = {
-  title: 'Page not found',
-  detail: 'There is no page at this address.',
-  home: 'Go to the start page',
-} as const;
 
 export function NotFound({ home = '/' }: { home?: string }) {
   const styles = useStyles();

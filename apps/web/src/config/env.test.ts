@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { testConfig } from '../test/render.js';
-import { CONFIG_ERROR, loadClientConfig } from './env.js';
+import { CONFIG_ERROR } from '../lib/messages.js';
+import { loadClientConfig } from './env.js';
 
 const answer =
   (body: unknown, status = 200) =>

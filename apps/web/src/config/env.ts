@@ -1,8 +1,7 @@
 import type { ClientConfig } from '@ums/contracts';
+import { CONFIG_ERROR } from '../lib/messages.js';
 
 export type { ClientConfig };
-
-export const CONFIG_ERROR = 'The application could not load its configuration. Please reload the page.';
 
 const REQUIRED_TEXT: (keyof ClientConfig)[] = [
   'authority',

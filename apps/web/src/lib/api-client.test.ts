@@ -1,13 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  API_MESSAGES,
-  ApiError,
-  createApiClient,
-  errorMessage,
-  listOf,
-  waitForApiClient,
-  type ApiClient,
-} from './api-client.js';
+import { ApiError, createApiClient, errorMessage, listOf, waitForApiClient, type ApiClient } from './api-client.js';
+import { API_MESSAGES } from './messages.js';
 
 function clientAnswering(status: number, body: string, token: string | null = 'tok') {
   const calls: { url: string; init: RequestInit }[] = [];

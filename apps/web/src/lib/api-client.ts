@@ -1,11 +1,5 @@
 import { envelopeFirst, envelopeList } from '@ums/contracts/envelope';
-
-export const API_MESSAGES = {
-  notInitialized: 'API client not initialized. Please wait for authentication to complete.',
-  requestFailed: 'API request failed',
-  unableToInitialize: 'Unable to initialize API connection',
-  httpError: (status: number) => `HTTP error! status: ${status}`,
-} as const;
+import { API_MESSAGES } from './messages.js';
 
 /** A non-OK answer or an error envelope: carries the status and the message a person may read. */
 export class ApiError extends Error {

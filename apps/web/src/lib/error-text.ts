@@ -1,4 +1,5 @@
-import { API_MESSAGES, ApiError } from './api-client.js';
+import { ApiError } from './api-client.js';
+import { API_MESSAGES } from './messages.js';
 
 /**
  * What a person reads when a call failed: the API's own message for a request it refused (4xx), the readiness

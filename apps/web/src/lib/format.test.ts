@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatLongDate, formatShortDate, formatUsd, INVALID_DATE, parseCalendarDate } from './format.js';
+import { formatLongDate, formatShortDate, formatUsd, parseCalendarDate } from './format.js';
+import { INVALID_DATE } from './messages.js';
 
 describe('formats shown to people', () => {
   it('shows prices in USD with 2 decimals', () => {

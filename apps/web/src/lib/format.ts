@@ -1,8 +1,8 @@
+import { INVALID_DATE } from './messages.js';
+
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2 });
 const shortDate = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
 const longDate = new Intl.DateTimeFormat('en-US', { month: 'long', day: 'numeric', year: 'numeric' });
-
-export const INVALID_DATE = 'Invalid date';
 
 /** "$1,234.50": prices are always USD with 2 decimals. */
 export const formatUsd = (amount: number | string) => usd.format(Number(amount));

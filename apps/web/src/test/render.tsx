@@ -6,8 +6,8 @@ import type { ReactElement } from 'react';
 import { AuthContext, type AuthContextProps } from 'react-oidc-context';
 import { MemoryRouter, useLocation } from 'react-router';
 import { vi } from 'vitest';
-import { ClientConfigProvider } from '../app/client-config-context.js';
-import { lightTheme } from '../app/theme.js';
+import { ClientConfigProvider } from '../lib/client-config-context.js';
+import { lightTheme } from '../config/theme.js';
 import type { ClientConfig } from '../config/env.js';
 import { ApiProvider } from '../lib/api-context.js';
 

@@ -4,16 +4,10 @@ import { Route, Routes, useLocation } from 'react-router';
 import { ComingSoon } from '../../components/coming-soon.js';
 import { NotFound } from '../../components/not-found.js';
 import { useScrollSpy } from '../../lib/use-scroll-spy.js';
-import { AppShell, type NavEntry } from '../shell/app-shell.js';
+import { AppShell, type NavEntry } from '../shell/index.js';
 import { AccountPage } from './account-page.js';
-import {
-  ACCOUNT_NAV_LABEL,
-  ACCOUNT_PLACEHOLDERS,
-  ACCOUNT_SECTIONS,
-  ACCOUNT_TITLE,
-  scrollToSection,
-  type AccountSectionId,
-} from './account-sections.js';
+import { ACCOUNT_SECTIONS, scrollToSection, type AccountSectionId } from './account-sections.js';
+import { ACCOUNT_NAV_LABEL, ACCOUNT_PLACEHOLDERS, ACCOUNT_TITLE } from './messages.js';
 
 const icons: Record<AccountSectionId, ReactElement> = {
   'personal-information': <PersonRegular />,

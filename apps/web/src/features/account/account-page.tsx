@@ -1,11 +1,12 @@
 import { makeStyles, tokens } from '@fluentui/react-components';
 import { useEffect, type JSX } from 'react';
 import { useLocation } from 'react-router';
-import { LoginDetailsSection } from '../login-details/components/login-details-section.js';
-import { PaymentHistorySection } from '../payment-history/components/payment-history-section.js';
-import { PersonalInformationSection } from '../personal-information/components/personal-information-section.js';
-import { SubscriptionsSection } from '../subscriptions/components/subscriptions-section.js';
-import { ACCOUNT_SECTIONS, ACCOUNT_TITLE, scrollToSection, type AccountSectionId } from './account-sections.js';
+import { LoginDetailsSection } from '../login-details/index.js';
+import { PaymentHistorySection } from '../payment-history/index.js';
+import { PersonalInformationSection } from '../personal-information/index.js';
+import { SubscriptionsSection } from '../subscriptions/index.js';
+import { ACCOUNT_SECTIONS, scrollToSection, type AccountSectionId } from './account-sections.js';
+import { ACCOUNT_TITLE } from './messages.js';
 
 const sections: Record<AccountSectionId, () => JSX.Element> = {
   'personal-information': PersonalInformationSection,

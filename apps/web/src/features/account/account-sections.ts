@@ -7,16 +7,6 @@ export const ACCOUNT_SECTIONS = [
 ] as const;
 export type AccountSectionId = (typeof ACCOUNT_SECTIONS)[number]['id'];
 
-export const ACCOUNT_TITLE = 'My Account';
-export const ACCOUNT_NAV_LABEL = 'Account sections';
-
-export const ACCOUNT_PLACEHOLDERS = {
-  'login-details': 'Login Details',
-  'payment-information': 'Payment Information',
-  'payment-history': 'Payment History',
-  subscriptions: 'Subscriptions',
-} as const;
-
 /** Scrolls smoothly to a section, below the fixed header. */
 export function scrollToSection(id: string): void {
   document.getElementById(id)?.scrollIntoView({ behavior: 'smooth', block: 'start' });

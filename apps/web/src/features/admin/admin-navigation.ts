@@ -1,8 +1,5 @@
 import { paths } from '../../config/paths.js';
 
-export const ADMIN_TITLE = 'UMS Admin';
-export const ADMIN_NAV_LABEL = 'Admin console';
-
 /** SPEC section 2: the admin console's navigation set, highlighted by exact path. */
 export const ADMIN_ENTRIES = [
   { key: 'dashboard', href: paths.admin.dashboard, label: 'Dashboard' },
@@ -12,9 +9,3 @@ export const ADMIN_ENTRIES = [
   { key: 'promotional-products', href: paths.admin.promotionalProducts, label: 'Promotional Products' },
   { key: 'settings', href: paths.admin.settings, label: 'Settings' },
 ] as const;
-
-export const DASHBOARD_TEXT = {
-  title: 'User Management System',
-  subtitle: 'Admin Dashboard',
-  tabs: { overview: 'Overview', memberships: 'Memberships', discountPackages: 'Discount Packages' },
-} as const;

@@ -2,9 +2,9 @@ import { makeStyles, Text, tokens } from '@fluentui/react-components';
 import { ShieldErrorRegular } from '@fluentui/react-icons';
 import type { ReactNode } from 'react';
 import { useAuth } from 'react-oidc-context';
-import { useClientConfig } from '../../app/client-config-context.js';
+import { useClientConfig } from '../../lib/client-config-context.js';
 import { StatusScreen } from '../../components/status-screen.js';
-import { AUTH_MESSAGES } from './auth-messages.js';
+import { AUTH_MESSAGES } from './messages.js';
 import { isAdmin } from './oidc-settings.js';
 
 const useStyles = makeStyles({

@@ -4,7 +4,7 @@ import { Route, Routes } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeAuth, LocationProbe, renderWithProviders, signedInUser } from '../../test/render.js';
 import { AdminGate } from './admin-gate.js';
-import { AUTH_ERROR_PAUSE_MS, AUTH_MESSAGES } from './auth-messages.js';
+import { AUTH_ERROR_PAUSE_MS, AUTH_MESSAGES } from './messages.js';
 import { CallbackPage } from './callback-page.js';
 import { saveRedirectPath } from './redirect-path.js';
 import { RequireAuth } from './require-auth.js';

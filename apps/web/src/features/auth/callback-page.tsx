@@ -3,7 +3,7 @@ import { useAuth } from 'react-oidc-context';
 import { useNavigate } from 'react-router';
 import { StatusScreen } from '../../components/status-screen.js';
 import { paths } from '../../config/paths.js';
-import { AUTH_MESSAGES } from './auth-messages.js';
+import { AUTH_MESSAGES } from './messages.js';
 import { takeRedirectPath } from './redirect-path.js';
 
 /** The provider sends the member back here; the auth provider has already exchanged the code. */

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { hasAuthParams, useAuth } from 'react-oidc-context';
 import { Outlet, useLocation } from 'react-router';
 import { StatusScreen } from '../../components/status-screen.js';
-import { AUTH_ERROR_PAUSE_MS, AUTH_MESSAGES } from './auth-messages.js';
+import { AUTH_ERROR_PAUSE_MS, AUTH_MESSAGES } from './messages.js';
 import { saveRedirectPath } from './redirect-path.js';
 
 interface AuthFailedState {

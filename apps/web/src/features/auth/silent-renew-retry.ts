@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useAuth } from 'react-oidc-context';
-import { SILENT_RENEW_RETRY_MS } from './auth-messages.js';
+import { SILENT_RENEW_RETRY_MS } from './messages.js';
 
 /** oidc-client-ts renews before the access token expires; a renewal that timed out is tried again after 5 s. */
 export function useSilentRenewRetry(): void {

@@ -11,10 +11,10 @@ import {
 } from '@fluentui/react-components';
 import { useEffect, useState } from 'react';
 import { useAuth } from 'react-oidc-context';
-import { useClientConfig } from '../../app/client-config-context.js';
-import { clearAuthStorage, storedIdToken } from '../auth/token-storage.js';
+import { useClientConfig } from '../../lib/client-config-context.js';
+import { clearAuthStorage, storedIdToken } from '../auth/index.js';
 import { logoutInFrame } from './frame-logout.js';
-import { LOGOUT_MESSAGES, LOGOUT_STATUS, LOGOUT_TIMING, MAIN_APP_NAME, type LogoutStatus } from './logout-messages.js';
+import { LOGOUT_MESSAGES, LOGOUT_STATUS, LOGOUT_TIMING, MAIN_APP_NAME, type LogoutStatus } from './messages.js';
 import { buildLogoutUrl } from './logout-url.js';
 
 const useStyles = makeStyles({

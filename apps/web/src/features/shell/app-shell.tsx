@@ -13,12 +13,12 @@ import {
 import { Dismiss24Regular, Navigation24Regular, SignOut24Regular } from '@fluentui/react-icons';
 import { useState, type MouseEvent, type ReactElement, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { useClientConfig } from '../../app/client-config-context.js';
-import { HEADING_FONT } from '../../app/theme.js';
+import { useClientConfig } from '../../lib/client-config-context.js';
+import { HEADING_FONT } from '../../config/theme.js';
 import { paths } from '../../config/paths.js';
 import { useMediaQuery } from '../../lib/use-media-query.js';
 import { DRAWER_WIDTH, HEADER_HEIGHT, MOBILE_DRAWER_WIDTH, MOBILE_QUERY } from '../../config/layout.js';
-import { SHELL_MESSAGES } from './shell-constants.js';
+import { SHELL_MESSAGES } from './messages.js';
 import { useSignOut } from './sign-out-provider.js';
 
 export interface NavEntry {

@@ -1,8 +1,8 @@
 import { useNavigate } from 'react-router';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { paths } from '../../config/paths.js';
-import { clearTokenEntries } from '../auth/token-storage.js';
-import { SHELL_MESSAGES } from './shell-constants.js';
+import { clearTokenEntries } from '../auth/index.js';
+import { SHELL_MESSAGES } from './messages.js';
 
 /** "Sign Out" confirmation: confirming removes the stored access tokens and starts the logout screen. */
 export function SignOutDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {

@@ -1,6 +1,6 @@
 import { makeStyles, Tab, TabList, Text, tokens } from '@fluentui/react-components';
 import { useState } from 'react';
-import { DASHBOARD_TEXT } from '../admin-navigation.js';
+import { DASHBOARD_TEXT } from './messages.js';
 import { DiscountPackagesList } from '../discount-packages/discount-packages-list.js';
 import { MembershipsList } from '../memberships/memberships-list.js';
 import { Overview } from './overview.js';

@@ -9,20 +9,7 @@ import { useMemberships } from '../memberships/api.js';
 import { useProducts } from '../products/api.js';
 import { usePromotionalProducts } from '../promotional-products/api.js';
 import { useAdminStyles } from '../components/admin-styles.js';
-
-export const OVERVIEW = {
-  loading: 'Loading figures...',
-  loadFailed: 'Failed to load data',
-  figures: {
-    memberships: 'Memberships',
-    discountPackages: 'Discount Packages',
-    products: 'Products',
-    promotionalLinks: 'Promotional links',
-  },
-  mostPromoted: 'Most promoted products',
-  nonePromoted: 'No product is promoted yet.',
-  promotedBy: (n: number) => `${n} ${n === 1 ? 'membership' : 'memberships'}`,
-} as const;
+import { OVERVIEW } from './messages.js';
 
 export const TOP_PROMOTED = 5;
 

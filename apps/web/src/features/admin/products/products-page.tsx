@@ -21,19 +21,7 @@ import { errorText } from '../../../lib/error-text.js';
 import { formatUsd } from '../../../lib/format.js';
 import { useProducts, useRefreshCatalog } from './api.js';
 import { useAdminStyles } from '../components/admin-styles.js';
-
-export const PRODUCTS = {
-  title: 'Products',
-  loading: 'Loading products...',
-  loadFailed: 'Failed to load products',
-  refreshFailed: 'Failed to refresh the catalog',
-  refresh: 'Refresh',
-  refreshing: 'Refreshing...',
-  search: 'Search products',
-  noMatch: (query: string) => `No products match "${query}".`,
-  empty: 'The catalog is empty. Refresh it from its source.',
-  columns: { name: 'Name', retailPrice: 'Retail Price', image: 'Image', productId: 'Product ID' },
-} as const;
+import { PRODUCTS } from './messages.js';
 
 const useStyles = makeStyles({
   tools: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalM, alignItems: 'center' },

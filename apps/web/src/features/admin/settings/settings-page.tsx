@@ -1,25 +1,8 @@
 import { Card, Link as FluentLink } from '@fluentui/react-components';
 import { useAuth } from 'react-oidc-context';
-import { useClientConfig } from '../../../app/client-config-context.js';
+import { useClientConfig } from '../../../lib/client-config-context.js';
 import { useAdminStyles } from '../components/admin-styles.js';
-
-export const SETTINGS = {
-  title: 'Settings',
-  intro: 'How this installation is configured. Operators change these with environment variables (see the README).',
-  rows: {
-    issuer: 'Identity provider (issuer)',
-    clientId: 'Web client id',
-    adminGroup: 'Admin group',
-    groupsClaim: 'Groups claim',
-    roleClaim: 'Role claim',
-    signedInAs: 'Signed in as',
-    analytics: 'Analytics',
-    companions: 'Companion apps signed out on logout',
-  },
-  analyticsOff: 'Off: nothing is sent',
-  none: 'None',
-  apiDocs: 'API documentation',
-} as const;
+import { SETTINGS } from './messages.js';
 
 /** A read-only view of the run-time configuration the app received from the server. */
 export function SettingsPage() {

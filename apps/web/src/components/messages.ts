@@ -1,0 +1,7 @@
+export const NOT_FOUND = {
+  title: 'Page not found',
+  detail: 'There is no page at this address.',
+  home: 'Go to the start page',
+} as const;
+
+export const COMING_SOON = 'Coming soon';

@@ -1,0 +1,3 @@
+export const ADMIN_TITLE = 'UMS Admin';
+
+export const ADMIN_NAV_LABEL = 'Admin console';

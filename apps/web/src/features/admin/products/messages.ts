@@ -1,0 +1,12 @@
+export const PRODUCTS = {
+  title: 'Products',
+  loading: 'Loading products...',
+  loadFailed: 'Failed to load products',
+  refreshFailed: 'Failed to refresh the catalog',
+  refresh: 'Refresh',
+  refreshing: 'Refreshing...',
+  search: 'Search products',
+  noMatch: (query: string) => `No products match "${query}".`,
+  empty: 'The catalog is empty. Refresh it from its source.',
+  columns: { name: 'Name', retailPrice: 'Retail Price', image: 'Image', productId: 'Product ID' },
+} as const;

@@ -1,0 +1,8 @@
+// Sign-in state, the routes' guards and the browser's token storage.
+export { AdminGate } from './admin-gate.js';
+export { CallbackPage } from './callback-page.js';
+export { AUTH_MESSAGES } from './messages.js';
+export { oidcSettings, userManagerSettings } from './oidc-settings.js';
+export { RequireAuth } from './require-auth.js';
+export { useSilentRenewRetry } from './silent-renew-retry.js';
+export { clearAuthStorage, clearTokenEntries, storedIdToken } from './token-storage.js';

@@ -1,0 +1,1 @@
+export { LoginDetailsSection } from './components/login-details-section.js';

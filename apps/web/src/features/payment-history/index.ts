@@ -1,0 +1,1 @@
+export { PaymentHistorySection } from './components/payment-history-section.js';

@@ -1,0 +1,1 @@
+export { PersonalInformationSection } from './components/personal-information-section.js';
