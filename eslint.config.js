@@ -45,4 +45,22 @@ export default tseslint.config(
     plugins: { local: boundaries },
     rules: { 'local/import-boundaries': 'error' },
   },
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@ums/contracts',
+              allowTypeImports: true,
+              message:
+                'The package root brings zod into the browser bundle: import values from @ums/contracts/constants, /envelope or /password-policy.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

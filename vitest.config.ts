@@ -34,7 +34,11 @@ export default defineConfig({
         },
       },
       {
-        test: { name: 'tools', root: '.', include: ['e2e/**/*.test.ts', 'scripts/**/*.test.ts'] },
+        test: {
+          name: 'tools',
+          root: '.',
+          include: ['e2e/**/*.test.ts', 'scripts/**/*.test.ts', 'packages/testkit/**/*.test.ts'],
+        },
       },
       api('api', 'embedded'),
       // The same suite against another PostgreSQL server when TEST_DATABASE_URL names one.

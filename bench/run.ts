@@ -12,10 +12,10 @@ import { chromium } from 'playwright-core';
 import { runningEmbeddedUrl } from '../apps/api/src/db/embedded.js';
 import { DEMO_MEMBER_SUBJECT } from '../apps/api/src/seed/demo-data.js';
 import { growData, REALISTIC } from '../apps/api/src/seed/grow-data.js';
-import { freePort } from '../apps/api/test/net.js';
-import { exited, prepareServer } from '../apps/api/test/spawn-server.js';
-import { accessToken, authorizeUrl, pkce } from '../apps/api/test/oidc-browser.js';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/chromium.js';
+import { freePort } from '@ums/testkit/net';
+import { exited, prepareServer } from '@ums/testkit/server-process';
+import { accessToken, authorizeUrl, pkce } from '@ums/testkit/oidc-browser';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@ums/testkit/chromium';
 import { webBundles } from '../scripts/lib/web-bundles.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));

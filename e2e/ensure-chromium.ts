@@ -2,7 +2,7 @@
 // apt-get), or the run stops before anything else with one sentence saying what to run.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
-import { CHROMIUM_PATH, chromiumPlan, MISSING_CHROMIUM } from './chromium.js';
+import { CHROMIUM_PATH, chromiumPlan, MISSING_CHROMIUM } from '@ums/testkit/chromium';
 
 const executable = (file: string) => {
   try {

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@ums/testkit/chromium';
 
 const port = Number(process.env['E2E_PORT'] ?? 8090);
 

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { authorizeUrl, pkce } from '../../apps/api/test/oidc-browser.js';
+import { authorizeUrl, pkce } from '@ums/testkit/oidc-browser';
 
 /** An authorization-code + PKCE request as the web app makes it, as a path on the server under test. */
 function authorizePath(baseURL: string) {

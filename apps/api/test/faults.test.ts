@@ -1,8 +1,9 @@
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { runningPostmaster } from '../src/db/embedded.js';
-import { accessToken } from './oidc-client.js';
-import { exited, serverProcess } from './server-process.js';
+import { accessToken } from '@ums/testkit/oidc-browser';
+import { exited } from '@ums/testkit/server-process';
+import { serverProcess } from './server-process.js';
 
 const ADMIN_PASSWORD = 'Fault-Admin-2026!';
 const server = await serverProcess({ DEMO_ADMIN_PASSWORD: ADMIN_PASSWORD, DEMO_MEMBER_PASSWORD: 'Fault-Member-2026!' });

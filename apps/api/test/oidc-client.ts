@@ -3,7 +3,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config/env.js';
 import { paths } from '../src/runtime.js';
 import { testDatabase } from './helper.js';
-import { freePort } from './net.js';
+import { freePort } from '@ums/testkit/net';
 
 /**
  * The product with its embedded provider on a loopback port (the issuer must match the address the test calls).
@@ -35,16 +35,3 @@ export async function providerApp(env: Record<string, string> = {}) {
     },
   };
 }
-
-export {
-  accessToken,
-  attemptSignIn,
-  authorizeUrl,
-  browser,
-  openSignOut,
-  pkce,
-  refresh,
-  signIn,
-  signOut,
-  type Browser,
-} from './oidc-browser.js';

@@ -5,8 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { clusterDir, SHARED_ROOT } from '../src/db/embedded.js';
-import { freePort } from './net.js';
-import { exited } from './spawn-server.js';
+import { freePort } from '@ums/testkit/net';
+import { exited } from '@ums/testkit/server-process';
 import { spawn } from 'node:child_process';
 
 const repo = path.resolve(import.meta.dirname, '../../..');

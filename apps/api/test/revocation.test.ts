@@ -3,9 +3,9 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccountService } from '../src/identity/accounts.service.js';
 import { testDatabase } from './helper.js';
-import { authorizeUrl, browser, pkce, refresh, signIn, signOut, type Browser } from './oidc-client.js';
-import { exited } from './server-process.js';
-import { prepareServer } from './spawn-server.js';
+import { authorizeUrl, browser, pkce, refresh, signIn, signOut, type Browser } from '@ums/testkit/oidc-browser';
+import { exited } from '@ums/testkit/server-process';
+import { prepareServer } from '@ums/testkit/server-process';
 
 // Two server processes on one PostgreSQL database, as behind a load balancer: both answer for the same public
 // address (the issuer), the provider's state and the revocations are shared through the database.

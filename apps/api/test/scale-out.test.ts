@@ -6,9 +6,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../src/db/client.js';
 import { runningEmbeddedUrl } from '../src/db/embedded.js';
 import { createAccountService } from '../src/identity/accounts.service.js';
-import { attemptSignIn, authorizeUrl, browser, pkce, refresh, signIn, signOut, type Browser } from './oidc-client.js';
-import { exited } from './server-process.js';
-import { prepareServer } from './spawn-server.js';
+import {
+  attemptSignIn,
+  authorizeUrl,
+  browser,
+  pkce,
+  refresh,
+  signIn,
+  signOut,
+  type Browser,
+} from '@ums/testkit/oidc-browser';
+import { exited } from '@ums/testkit/server-process';
+import { prepareServer } from '@ums/testkit/server-process';
 
 // The production shape: two server processes behind a load balancer that sends each request to the next process in
 // turn, one PostgreSQL (the embedded cluster of the first, reached by the second through DATABASE_URL), one public

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runningPostmaster } from '../src/db/embedded.js';
-import { exited, serverProcess } from './server-process.js';
+import { exited } from '@ums/testkit/server-process';
+import { serverProcess } from './server-process.js';
 
 const server = await serverProcess();
 const { dataDir } = server;

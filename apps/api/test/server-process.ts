@@ -1,7 +1,5 @@
 import { afterAll } from 'vitest';
-import { prepareServer } from './spawn-server.js';
-
-export { exited } from './spawn-server.js';
+import { prepareServer } from '@ums/testkit/server-process';
 
 /**
  * The real server as its own process (from the sources through tsx) on a throw-away embedded PostgreSQL.

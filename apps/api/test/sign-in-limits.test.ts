@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createAccountService } from '../src/identity/accounts.service.js';
 import { SIGN_IN_ERROR, TOO_MANY_ATTEMPTS } from '../src/identity/pages.js';
-import { attemptSignIn, providerApp } from './oidc-client.js';
+import { attemptSignIn } from '@ums/testkit/oidc-browser';
+import { providerApp } from './oidc-client.js';
 
 const PASSWORD = 'Owner-Pass-42!';
 const WRONG = 'Wrong-Pass-1!';

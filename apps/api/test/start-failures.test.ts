@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { testDatabase } from './helper.js';
-import { exited, prepareServer } from './spawn-server.js';
+import { exited, prepareServer } from '@ums/testkit/server-process';
 
 const database = await testDatabase();
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MONEY_PATTERN } from './constants.js';
 
 /** Positive integer ids in bodies: numbers only. */
 export const idSchema = z
@@ -31,9 +32,6 @@ export const optionalText = (label: string, max: number) =>
     .max(max, `${label} must be at most ${max} characters`)
     .nullish()
     .transform((value) => (value === undefined || value === null || value === '' ? null : value));
-
-/** An amount a numeric(10,2) column holds, as typed: up to 8 digits, at most 2 decimals, never negative. */
-export const MONEY_PATTERN = /^\d{1,8}(\.\d{1,2})?$/;
 
 /**
  * Money in USD: a number or a decimal string with at most 2 decimals, never negative.

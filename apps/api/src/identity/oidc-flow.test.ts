@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { attemptSignIn, authorizeUrl, browser, pkce, providerApp } from '../../test/oidc-client.js';
+import { attemptSignIn, authorizeUrl, browser, pkce } from '@ums/testkit/oidc-browser';
+import { providerApp } from '../../test/oidc-client.js';
 import { createAccountService } from './accounts.service.js';
 import { SIGN_IN_ERROR } from './pages.js';
 

@@ -2,16 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
-import {
-  authorizeUrl,
-  browser,
-  openSignOut,
-  pkce,
-  providerApp,
-  refresh,
-  signIn,
-  type Browser,
-} from '../../test/oidc-client.js';
+import { authorizeUrl, browser, openSignOut, pkce, refresh, signIn, type Browser } from '@ums/testkit/oidc-browser';
+import { providerApp } from '../../test/oidc-client.js';
 import { createAccountService } from './accounts.service.js';
 
 const PASSWORD = 'Session-Pass-42!';

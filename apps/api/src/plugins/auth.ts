@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { groupsFromClaim } from '@ums/contracts/constants';
 import fp from 'fastify-plugin';
-import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import type { AppConfig } from '../config/env.js';
 import type { RevocationCache } from '../identity/revocations.js';
 import { HttpError } from './http-errors.js';
@@ -103,13 +104,6 @@ export function remoteIssuerKeys(config: AppConfig['auth'], cooldownMs = 30_000)
   };
 }
 
-function groupsOf(payload: JWTPayload, claim: string): string[] {
-  const value = payload[claim];
-  if (Array.isArray(value)) return value.filter((g): g is string => typeof g === 'string');
-  if (typeof value === 'string') return value.split(/[\s,]+/).filter(Boolean);
-  return [];
-}
-
 export class RevokedTokenError extends Error {}
 
 export function createTokenVerifier(options: AuthOptions) {
@@ -137,7 +131,7 @@ export function createTokenVerifier(options: AuthOptions) {
     if (revocations?.isRevoked({ subject: payload.sub!, grantId, issuedAt: payload.iat! })) {
       throw new RevokedTokenError('token was revoked');
     }
-    const groups = groupsOf(payload, config.groupsClaim);
+    const groups = groupsFromClaim(payload[config.groupsClaim]);
     const email = payload['email'];
     const role = payload[config.roleClaim];
     return {

@@ -1,3 +1,4 @@
+import { groupsFromClaim } from '@ums/contracts/constants';
 import { WebStorageStateStore, type UserManagerSettings } from 'oidc-client-ts';
 import type { AuthProviderProps } from 'react-oidc-context';
 import type { ClientConfig } from '../../config/env.js';
@@ -28,7 +29,5 @@ export function oidcSettings(config: ClientConfig, origin: string): AuthProvider
 
 /** Whether the profile's groups claim names the admin group. */
 export function isAdmin(profile: Record<string, unknown> | undefined, config: ClientConfig): boolean {
-  const groups = profile?.[config.groupsClaim];
-  if (Array.isArray(groups)) return groups.includes(config.adminGroup);
-  return typeof groups === 'string' && groups.split(/[\s,]+/).includes(config.adminGroup);
+  return groupsFromClaim(profile?.[config.groupsClaim]).includes(config.adminGroup);
 }

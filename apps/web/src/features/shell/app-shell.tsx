@@ -105,7 +105,7 @@ const useStyles = makeStyles({
   main: {
     flexGrow: 1,
     padding: tokens.spacingHorizontalXL,
-    '@media (max-width: 768px)': { padding: tokens.spacingHorizontalM },
+    [`@media ${MOBILE_QUERY}`]: { padding: tokens.spacingHorizontalM },
   },
   footer: {
     display: 'flex',

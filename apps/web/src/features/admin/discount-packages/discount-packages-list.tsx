@@ -7,13 +7,12 @@ import { errorText } from '../../../lib/error-text.js';
 import { formatUsd } from '../../../lib/format.js';
 import { useAdminStyles } from '../components/admin-styles.js';
 import { CardGridPage } from '../components/card-grid-page.js';
+import { CardItemList } from '../components/card-item-list.js';
 import { useProducts } from '../products/api.js';
 import { useDeletePackage, useDiscountPackages } from './api.js';
 import { ManageProductsDialog } from './manage-products-dialog.js';
 import { DISCOUNT_PACKAGES as T } from './messages.js';
 import { PackageDialog } from './package-dialog.js';
-
-const CARD_PRODUCT_LIMIT = 3;
 
 export interface DiscountPackagesListProps {
   headingLevel?: 1 | 2;
@@ -77,18 +76,13 @@ export function DiscountPackagesList({
               }
             />
             <Text weight="semibold">{T.productCount(pkg.products.length)}</Text>
-            {pkg.products.length > 0 ? (
-              <ul className={styles.list}>
-                {pkg.products.slice(0, CARD_PRODUCT_LIMIT).map((product) => (
-                  <li key={product.productId}>
-                    {`${product.productName}: ${product.price === null ? T.noPrice : formatUsd(product.price)}`}
-                  </li>
-                ))}
-                {pkg.products.length > CARD_PRODUCT_LIMIT ? (
-                  <li>{T.more(pkg.products.length - CARD_PRODUCT_LIMIT)}</li>
-                ) : null}
-              </ul>
-            ) : null}
+            <CardItemList
+              items={pkg.products.map((product) => ({
+                key: product.productId,
+                text: `${product.productName}: ${product.price === null ? T.noPrice : formatUsd(product.price)}`,
+              }))}
+              more={T.more}
+            />
             <div>
               <Button onClick={() => setManagingId(pkg.discountPackageId)}>{T.manage}</Button>
             </div>

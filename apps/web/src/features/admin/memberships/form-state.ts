@@ -66,8 +66,3 @@ export function toInput(draft: MembershipDraft): MembershipInput {
     membershipLengthInMonths: normalizeLength(draft.length),
   };
 }
-
-/** "A, B, C ... and 2 more" split for the card. */
-export function promotionalSummary(names: string[], limit: number) {
-  return { shown: names.slice(0, limit), more: Math.max(0, names.length - limit) };
-}

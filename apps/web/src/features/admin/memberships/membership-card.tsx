@@ -3,15 +3,14 @@ import type { Membership } from '@ums/contracts';
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths.js';
 import { useAdminStyles } from '../components/admin-styles.js';
-import { promotionalSummary } from './form-state.js';
-import { CARD_PRODUCT_LIMIT, MEMBERSHIPS as T } from './messages.js';
+import { CardItemList } from '../components/card-item-list.js';
+import { MEMBERSHIPS as T } from './messages.js';
 
 /** One membership; the whole card opens its edit form. */
 export function MembershipCard({ membership, headingLevel }: { membership: Membership; headingLevel: 2 | 3 }) {
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   const styles = useAdminStyles();
-  const names = membership.promotionalProducts.map((p) => p.name);
-  const { shown, more } = promotionalSummary(names, CARD_PRODUCT_LIMIT);
+  const promoted = membership.promotionalProducts.map((p) => ({ key: p.productId, text: p.name }));
   return (
     <Card className={styles.card}>
       <CardHeader
@@ -36,15 +35,8 @@ export function MembershipCard({ membership, headingLevel }: { membership: Membe
         <dt className={styles.term}>{T.card.length}</dt>
         <dd className={styles.definition}>{T.card.months(membership.membershipLengthInMonths)}</dd>
       </dl>
-      <Text weight="semibold">{T.card.promotional(names.length)}</Text>
-      {shown.length > 0 ? (
-        <ul className={styles.list}>
-          {shown.map((name) => (
-            <li key={name}>{name}</li>
-          ))}
-          {more > 0 ? <li>{T.card.more(more)}</li> : null}
-        </ul>
-      ) : null}
+      <Text weight="semibold">{T.card.promotional(promoted.length)}</Text>
+      <CardItemList items={promoted} more={T.card.more} />
     </Card>
   );
 }

@@ -37,6 +37,3 @@ export const MEMBERSHIPS = {
   partialSave: (reason: string) =>
     `The membership was saved, but not all of its promotional products (${reason}). Press Save to try again.`,
 } as const;
-
-/** Cards show the first 3 products (SPEC section 9). */
-export const CARD_PRODUCT_LIMIT = 3;

@@ -2,12 +2,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { clusterDir, runningPostmaster } from '../src/db/embedded.js';
+import { createRequire } from 'node:module';
+import { clusterDir, runningPostmaster } from '@ums/api/embedded-postgres';
 import { freePort } from './net.js';
 
 // The real server as a process of its own, for the fault tests and the benchmark (no test runner here).
 
-const apiRoot = path.resolve(import.meta.dirname, '..');
+const apiRoot = path.dirname(createRequire(import.meta.url).resolve('@ums/api/package.json'));
 
 export const exited = (child: ChildProcess) =>
   new Promise<number | null>((resolve) =>
