@@ -12,7 +12,7 @@ import { chromium } from 'playwright-core';
 import { runningEmbeddedUrl } from '../apps/api/src/db/embedded.js';
 import { DEMO_MEMBER_SUBJECT } from '../apps/api/src/seed/demo-data.js';
 import { growData, REALISTIC } from '../apps/api/src/seed/grow-data.js';
-import { freePort } from '@ums/testkit/net';
+import { freePort } from '@ums/api/net';
 import { exited, prepareServer } from '@ums/testkit/server-process';
 import { accessToken, authorizeUrl, pkce } from '@ums/testkit/oidc-browser';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@ums/testkit/chromium';

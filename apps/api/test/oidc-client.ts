@@ -3,7 +3,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config/env.js';
 import { paths } from '../src/runtime.js';
 import { testDatabase } from './helper.js';
-import { freePort } from '@ums/testkit/net';
+import { freePort } from '../src/net.js';
 
 /**
  * The product with its embedded provider on a loopback port (the issuer must match the address the test calls).

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { clusterDir, SHARED_ROOT } from '../src/db/embedded.js';
-import { freePort } from '@ums/testkit/net';
+import { freePort } from '../src/net.js';
 import { exited } from '@ums/testkit/server-process';
 import { spawn } from 'node:child_process';
 

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { clusterDir, runningPostmaster } from '@ums/api/embedded-postgres';
-import { freePort } from './net.js';
+import { freePort } from '@ums/api/net';
 
 // The real server as a process of its own, for the fault tests and the benchmark (no test runner here).
 

