@@ -20,7 +20,7 @@ async function member() {
 /** The account's provider session row: seconds it has left, and its payload. */
 async function storedSession(accountId: string) {
   const { rows } = await database.pool.query<{ left: number; payload: { loginTs: number; transient?: boolean } }>(
-    `select extract(epoch from expires_at - now())::int as left, payload from oidc_payloads
+    `select floor(extract(epoch from expires_at - now()))::int as left, payload from oidc_payloads
      where model = 'Session' and payload->>'accountId' = $1`,
     [accountId],
   );
@@ -84,7 +84,7 @@ describe('provider sessions', () => {
     const tokens = await signIn(base, email, PASSWORD);
     // Signed in 11 h 59 min 30 s ago.
     await database.pool.query(
-      `update oidc_payloads set payload = jsonb_set(payload, '{loginTs}', to_jsonb(extract(epoch from now())::bigint - 43170))
+      `update oidc_payloads set payload = jsonb_set(payload, '{loginTs}', to_jsonb(floor(extract(epoch from now()))::bigint - 43170))
        where model = 'Session' and payload->>'accountId' = $1`,
       [accountId],
     );

@@ -1,5 +1,3 @@
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import type { FastifyInstance } from 'fastify';
 import Provider, { type Configuration } from 'oidc-provider';
 import type { AppConfig } from '../config/env.js';
@@ -8,21 +6,13 @@ import { createAccountService } from './accounts.service.js';
 import { createAttemptLimiter } from './attempt-limiter.js';
 import { postgresAdapterFactory } from './oidc-adapter.js';
 import { loadProviderKeys } from './oidc-keys.js';
-import { errorPage, FONT_FILES, page, SIGN_OUT_SCRIPT, SIGN_OUT_SCRIPT_SOURCE } from './pages.js';
+import { logoutPages } from './logout-pages.js';
+import { errorPage } from './pages.js';
+import { mountProvider, registerProviderAssets } from './provider-mount.js';
 import { limitsFor, REMEMBERED, sessionTtl, touchSession } from './session-lifetime.js';
 import { registerSignIn } from './sign-in.js';
 
 export const SCOPES = ['openid', 'email', 'phone', 'profile'];
-
-/** Query parameters whose values never reach a log line: tokens, codes, hints that name a person. */
-const SECRET_PARAMS =
-  /([?&](?:id_token_hint|logout_hint|login_hint|code|code_verifier|access_token|refresh_token|token|state)=)[^&#]*/gi;
-export const redactUrl = (url: string) => url.replace(SECRET_PARAMS, '$1[redacted]');
-
-interface HintPayload {
-  sub?: unknown;
-  sid?: unknown;
-}
 
 export async function createEmbeddedProvider(config: AppConfig, db: Database) {
   const accounts = createAccountService({ db });
@@ -132,33 +122,7 @@ export async function createEmbeddedProvider(config: AppConfig, db: Database) {
           jwt: { sign: { alg: 'RS256' } },
         }),
       },
-      rpInitiatedLogout: {
-        enabled: true,
-        logoutSource: async (ctx, form) => {
-          // The provider checked the hint's signature (an expired one passes). Only a hint for this very session
-          // proves our own app asked: then no second question. Anyone else's link gets the confirmation page.
-          const hint = (ctx.oidc.entities as { IdTokenHint?: { payload: HintPayload } }).IdTokenHint?.payload;
-          const session = ctx.oidc.session;
-          const hinted =
-            hint !== undefined &&
-            session?.accountId !== undefined &&
-            hint.sub === session.accountId &&
-            (hint.sid === undefined || hint.sid === session.sidFor(clientId));
-          ctx.body = page(
-            'Sign out',
-            `<h1>Sign out</h1><p>${hinted ? 'Signing you out...' : 'Do you want to sign out of your membership account?'}</p>${form.replace(
-              '</form>',
-              '<button type="submit" name="logout" value="yes">Sign out</button></form>',
-            )}${hinted ? `<script src="/oidc-assets/${SIGN_OUT_SCRIPT}"></script>` : ''}`,
-          );
-        },
-        postLogoutSuccessSource: async (ctx) => {
-          ctx.body = page(
-            'Signed out',
-            `<h1>Signed out</h1><p>You have been signed out.</p><p><a href="${publicUrl}/">Sign in again</a></p>`,
-          );
-        },
-      },
+      rpInitiatedLogout: { enabled: true, ...logoutPages(publicUrl, clientId) },
     },
     renderError: async (ctx, out) => {
       ctx.type = 'html';
@@ -177,42 +141,11 @@ export async function createEmbeddedProvider(config: AppConfig, db: Database) {
   return { provider, accounts };
 }
 
-/** Mounts the provider under /oidc and serves our own sign-in interaction. */
+/** Mounts the provider under its issuer path, with our own sign-in interaction and the pages' files. */
 export async function registerEmbeddedProvider(app: FastifyInstance, config: AppConfig, db: Database) {
   const { provider, accounts } = await createEmbeddedProvider(config, db);
-  const callback = provider.callback();
-  const mount = new URL(config.auth.issuer).pathname.replace(/\/$/, '');
-  const publicUrl = new URL(config.publicUrl);
-
-  app.addHook('onRequest', (request, reply, done) => {
-    const url = request.raw.url ?? '';
-    if (!url.startsWith(`${mount}/`) || url.startsWith(`${mount}/interaction/`)) return done();
-    reply.hijack();
-    const raw = request.raw as typeof request.raw & { originalUrl?: string };
-    // The provider believes only what Fastify worked out under TRUST_PROXY: the client's address, and https when
-    // the public address is https (TLS ends at a proxy in front), so its cookies are marked Secure.
-    raw.headers['x-forwarded-for'] = request.ip;
-    raw.headers['x-forwarded-proto'] = publicUrl.protocol === 'https:' ? 'https' : request.protocol;
-    raw.headers['x-forwarded-host'] = publicUrl.host;
-    raw.originalUrl = url;
-    raw.url = url.slice(mount.length) || '/';
-    void callback(raw, reply.raw);
-  });
-
-  const require = createRequire(import.meta.url);
-  const fontPath = (file: string) => require.resolve(`@fontsource/${file.split('-')[0]}/files/${file}`);
-  app.get('/oidc-assets/:file', { config: { policy: 'public' }, schema: { hide: true } }, async (request, reply) => {
-    const { file } = request.params as { file: string };
-    if (file === SIGN_OUT_SCRIPT) {
-      return reply.type('text/javascript').header('cache-control', 'no-cache').send(SIGN_OUT_SCRIPT_SOURCE);
-    }
-    if (!(FONT_FILES as readonly string[]).includes(file)) return reply.callNotFound();
-    return reply
-      .type('font/woff2')
-      .header('cache-control', 'public, max-age=31536000, immutable')
-      .send(await readFile(fontPath(file)));
-  });
-
+  const mount = mountProvider(app, provider, config);
+  registerProviderAssets(app);
   await registerSignIn(app, { provider, accounts, limiter: createAttemptLimiter({ db }), mount });
   return provider;
 }

@@ -1,0 +1,49 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import type { FastifyInstance } from 'fastify';
+import type Provider from 'oidc-provider';
+import type { AppConfig } from '../config/env.js';
+import { FONT_FILES, SIGN_OUT_SCRIPT, SIGN_OUT_SCRIPT_SOURCE } from './pages.js';
+
+/**
+ * Hands every request under the issuer's path (but our own sign-in interaction) to the provider, which answers on
+ * the raw Node request; returns the mount path.
+ */
+export function mountProvider(app: FastifyInstance, provider: Provider, config: AppConfig): string {
+  const callback = provider.callback();
+  const mount = new URL(config.auth.issuer).pathname.replace(/\/$/, '');
+  const publicUrl = new URL(config.publicUrl);
+
+  app.addHook('onRequest', (request, reply, done) => {
+    const url = request.raw.url ?? '';
+    if (!url.startsWith(`${mount}/`) || url.startsWith(`${mount}/interaction/`)) return done();
+    reply.hijack();
+    const raw = request.raw as typeof request.raw & { originalUrl?: string };
+    // The provider believes only what Fastify worked out under TRUST_PROXY: the client's address, and https when
+    // the public address is https (TLS ends at a proxy in front), so its cookies are marked Secure.
+    raw.headers['x-forwarded-for'] = request.ip;
+    raw.headers['x-forwarded-proto'] = publicUrl.protocol === 'https:' ? 'https' : request.protocol;
+    raw.headers['x-forwarded-host'] = publicUrl.host;
+    raw.originalUrl = url;
+    raw.url = url.slice(mount.length) || '/';
+    void callback(raw, reply.raw);
+  });
+  return mount;
+}
+
+/** The provider pages' own files: the sign-out script and the self-hosted fonts. */
+export function registerProviderAssets(app: FastifyInstance): void {
+  const require = createRequire(import.meta.url);
+  const fontPath = (file: string) => require.resolve(`@fontsource/${file.split('-')[0]}/files/${file}`);
+  app.get('/oidc-assets/:file', { config: { policy: 'public' }, schema: { hide: true } }, async (request, reply) => {
+    const { file } = request.params as { file: string };
+    if (file === SIGN_OUT_SCRIPT) {
+      return reply.type('text/javascript').header('cache-control', 'no-cache').send(SIGN_OUT_SCRIPT_SOURCE);
+    }
+    if (!(FONT_FILES as readonly string[]).includes(file)) return reply.callNotFound();
+    return reply
+      .type('font/woff2')
+      .header('cache-control', 'public, max-age=31536000, immutable')
+      .send(await readFile(fontPath(file)));
+  });
+}
