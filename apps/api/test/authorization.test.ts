@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seedDemoData, DEMO_MEMBER_SUBJECT } from '../src/seed/demo-data.js';
+import { seedDemoData } from '../src/seed/demo-data.js';
 import { paths } from '../src/runtime.js';
 import { ADMIN, AUDIENCE, ISSUER, MEMBER, OTHER_MEMBER, testApp } from './helper.js';
 
@@ -60,6 +60,44 @@ const apiRoutes = ctx.app.routeTable.filter(
   (r) => r.url.startsWith('/api') && r.method !== 'HEAD' && !r.url.startsWith('/api/docs'),
 );
 
+/**
+ * Who may call what, written down here rather than read from the routes: a route that declares a looser policy than
+ * this table fails the matrix, and a new route fails until it is added here with a policy chosen on purpose.
+ */
+const POLICY: Record<string, 'public' | 'member' | 'admin'> = {
+  'GET /api/health': 'public',
+  'GET /api/ready': 'public',
+  'GET /api/config': 'public',
+  'GET /api/test/auth': 'member',
+  'GET /api/autologin': 'member',
+  'GET /api/userdetails/': 'member',
+  'POST /api/userdetails/internal': 'member',
+  'POST /api/PasswordReset': 'member',
+  'GET /api/UserSubscriptions': 'member',
+  'DELETE /api/UserSubscriptions/:id': 'member',
+  'GET /api/PaymentHistory': 'member',
+  'GET /api/membership': 'admin',
+  'GET /api/membership/:id': 'admin',
+  'POST /api/membership': 'admin',
+  'PUT /api/membership/:id': 'admin',
+  'DELETE /api/membership/:id': 'admin',
+  'GET /api/discountPackage': 'admin',
+  'GET /api/discountPackage/:id': 'admin',
+  'POST /api/discountPackage': 'admin',
+  'PUT /api/discountPackage/:id': 'admin',
+  'DELETE /api/discountPackage/:id': 'admin',
+  'PUT /api/discountPackageProduct': 'admin',
+  'POST /api/discountPackageProduct': 'admin',
+  'DELETE /api/discountPackageProduct': 'admin',
+  'GET /api/product': 'admin',
+  'GET /api/product/refresh': 'admin',
+  'GET /api/promotionalProduct': 'admin',
+  'GET /api/promotionalProduct/:membershipId': 'admin',
+  'POST /api/promotionalProduct': 'admin',
+  'POST /api/promotionalProduct/batch': 'admin',
+  'DELETE /api/promotionalProduct': 'admin',
+};
+
 function expected(policy: string | undefined, caller: keyof typeof callers): 'allowed' | 401 | 403 {
   if (policy === 'public') return 'allowed';
   if (caller === 'no token' || caller === 'expired token' || caller === 'wrong audience') return 401;
@@ -68,10 +106,9 @@ function expected(policy: string | undefined, caller: keyof typeof callers): 'al
 }
 
 describe('authorization matrix over the whole route table', () => {
-  it('gives every /api route an explicit policy', () => {
-    expect(apiRoutes.length).toBeGreaterThan(20);
-    for (const route of apiRoutes)
-      expect(route.policy, `${route.method} ${route.url}`).toMatch(/^(public|member|admin)$/);
+  it('gives every /api route an explicit policy, the one this file writes down for it', () => {
+    const declared = Object.fromEntries(apiRoutes.map((r) => [`${r.method} ${r.url}`, r.policy]));
+    expect(declared).toEqual(POLICY);
   });
 
   it('knows every call of SPEC section 7', () => {
@@ -110,7 +147,7 @@ describe('authorization matrix over the whole route table', () => {
   for (const caller of Object.keys(callers) as (keyof typeof callers)[]) {
     it(`answers ${caller} as the policy says, and refused calls change nothing`, async () => {
       for (const route of apiRoutes) {
-        const want = expected(route.policy, caller);
+        const want = expected(POLICY[`${route.method} ${route.url}`], caller);
         const before = want === 'allowed' ? null : await snapshot();
         const url = route.url.replace(':membershipId', '999999').replace(':id', '999999');
         const response = await ctx.app.inject({
@@ -163,6 +200,7 @@ describe('authorization matrix over the whole route table', () => {
     expect(await snapshot()).toBe(before);
     const otherHistory = await ctx.app.inject({ url: '/api/PaymentHistory', headers: await ctx.bearer(OTHER_MEMBER) });
     expect(otherHistory.json().data).toEqual([]);
-    expect(DEMO_MEMBER_SUBJECT).not.toBe(MEMBER.sub);
+    const ownHistory = await ctx.app.inject({ url: '/api/PaymentHistory', headers: await ctx.bearer(MEMBER) });
+    expect(ownHistory.json().data.length).toBeGreaterThan(0);
   });
 });

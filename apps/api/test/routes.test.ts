@@ -37,7 +37,7 @@ describe('memberships', () => {
     expect(body.data[2].promotionalProducts).toHaveLength(6);
   });
 
-  it('creates with defaults, updates in a transaction and deletes', async () => {
+  it('creates with defaults, updates every field (the answer and a later read agree) and deletes', async () => {
     const created = await call('POST', '/api/membership', ADMIN, { name: '  Starter  ', productId: 1003 });
     expect(created.status).toBe(201);
     expect(created.body.data).toHaveLength(1);

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, createApiClient, errorMessage, listOf, waitForApiClient, type ApiClient } from './api-client.js';
-import { API_MESSAGES } from './messages.js';
 
 function clientAnswering(status: number, body: string, token: string | null = 'tok') {
   const calls: { url: string; init: RequestInit }[] = [];
@@ -63,7 +62,7 @@ describe('api client', () => {
       expect(error.message, body).toBe(message);
       expect(error.status, body).toBe(status);
     }
-    expect(errorMessage(418, undefined, '')).toBe(API_MESSAGES.httpError(418));
+    expect(errorMessage(418, undefined, '')).toBe('HTTP error! status: 418');
   });
 
   it('raises an OK answer whose envelope says isError', async () => {

@@ -40,7 +40,7 @@ describe('silent renew', () => {
     expect(auth.signinSilent).toHaveBeenCalledOnce();
   });
 
-  it('does not retry other errors (they are reported as "Renew silent failed")', async () => {
+  it('does not retry errors other than a time-out, such as login_required', async () => {
     vi.useFakeTimers();
     const { auth, fire } = setup();
     fire(new Error('login_required'));

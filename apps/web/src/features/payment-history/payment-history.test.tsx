@@ -98,9 +98,19 @@ describe('the Payment History section', () => {
     expect((await screen.findByRole('alert')).textContent).toBe('Error: Failed to load payment history');
   });
 
-  it('asks to log in when nobody is signed in, without calling the API', () => {
+  it('asks to log in when nobody is signed in, without calling the API', async () => {
+    let calls = 0;
+    apiServer.use(
+      http.all(`${TEST_API}/*`, () => {
+        calls++;
+        return HttpResponse.json(envelope([]));
+      }),
+    );
     renderWithProviders(<PaymentHistorySection />);
     expect(screen.getByText('Please log in to view your payment history')).toBeTruthy();
+    // A query started anyway would have reached the stand-in API by now.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(calls).toBe(0);
   });
 
   it('shows cards with Products, Date and Status on a narrow screen', async () => {

@@ -86,17 +86,28 @@ describe('the Subscriptions section', () => {
     expect(screen.getByText('Unknown Product')).toBeTruthy();
   });
 
-  it('Cancel keeps the subscription', async () => {
-    const remove = http.delete(`${TEST_API}/UserSubscriptions/:id`, () => HttpResponse.json(envelope([])));
+  it('Cancel sends no delete and keeps the subscription', async () => {
+    const deletes: string[] = [];
+    let lists = 0;
     apiServer.use(
-      http.get(`${TEST_API}/UserSubscriptions`, () => HttpResponse.json(envelope([monthly]))),
-      remove,
+      http.get(`${TEST_API}/UserSubscriptions`, () => {
+        lists++;
+        return HttpResponse.json(envelope([monthly]));
+      }),
+      http.delete(`${TEST_API}/UserSubscriptions/:id`, ({ params }) => {
+        deletes.push(String(params['id']));
+        return HttpResponse.json(envelope([]));
+      }),
     );
     render();
     fireEvent.click(await screen.findByRole('button', { name: 'Delete subscription Lipid Panel' }));
     const dialog = await screen.findByRole('alertdialog', { name: 'Delete subscription?' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    // Give a wrongly sent delete (and the reload after it) the time to happen before asserting none did.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(deletes).toEqual([]);
+    expect(lists).toBe(1);
     expect(screen.getByText('Lipid Panel')).toBeTruthy();
   });
 
