@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { runningPostmaster } from '../src/db/embedded.js';
+import pg from 'pg';
+import { runningEmbeddedUrl, runningPostmaster } from '../src/db/embedded.js';
 import { accessToken } from '@ums/testkit/oidc-browser';
 import { exited } from '@ums/testkit/server-process';
 import { serverProcess } from './server-process.js';
@@ -8,6 +9,7 @@ import { serverProcess } from './server-process.js';
 const ADMIN_PASSWORD = 'Fault-Admin-2026!';
 const server = await serverProcess({ DEMO_ADMIN_PASSWORD: ADMIN_PASSWORD, DEMO_MEMBER_PASSWORD: 'Fault-Member-2026!' });
 const KILLS = 20;
+type Json = { data: unknown[] } | null;
 
 async function createPackage(token: string, name: string) {
   const response = await fetch(`${server.base}/api/discountPackage`, {
@@ -25,36 +27,148 @@ async function packageNames(token: string): Promise<Set<string>> {
 }
 
 describe('faults', () => {
-  it(`loses no acknowledged write when killed with SIGKILL ${KILLS} times`, { timeout: 300_000 }, async () => {
-    let running = server.start();
-    await server.waitReady();
-    const token = await accessToken(server.base, 'admin@example.com', ADMIN_PASSWORD);
-    const acknowledged: string[] = [];
-    for (let round = 0; round < KILLS; round++) {
-      let writing = true;
-      const writer = async (lane: number) => {
-        for (let i = 0; writing; i++) {
-          const name = `fault-${round}-${lane}-${i}`;
-          const status = await createPackage(token, name).catch(() => 0);
-          if (status >= 200 && status < 300) acknowledged.push(name);
-        }
-      };
-      const writers = [0, 1, 2].map(writer);
-      await new Promise((r) => setTimeout(r, 150 + Math.floor(Math.random() * 350)));
-      running.child.kill('SIGKILL');
-      await exited(running.child);
-      writing = false;
-      await Promise.all(writers);
-      running = server.start();
+  it(
+    `loses no acknowledged single-row insert when the Node process is killed with SIGKILL ${KILLS} times`,
+    { timeout: 300_000 },
+    async () => {
+      let running = server.start();
       await server.waitReady();
-    }
-    const present = await packageNames(token);
-    const lost = acknowledged.filter((name) => !present.has(name));
-    expect(acknowledged.length).toBeGreaterThan(KILLS);
-    expect(lost).toEqual([]);
-    running.child.kill('SIGTERM');
-    expect(await exited(running.child)).toBe(0);
-  });
+      const token = await accessToken(server.base, 'admin@example.com', ADMIN_PASSWORD);
+      const acknowledged: string[] = [];
+      for (let round = 0; round < KILLS; round++) {
+        let writing = true;
+        const writer = async (lane: number) => {
+          for (let i = 0; writing; i++) {
+            const name = `fault-${round}-${lane}-${i}`;
+            const status = await createPackage(token, name).catch(() => 0);
+            if (status >= 200 && status < 300) acknowledged.push(name);
+          }
+        };
+        const writers = [0, 1, 2].map(writer);
+        await new Promise((r) => setTimeout(r, 150 + Math.floor(Math.random() * 350)));
+        running.child.kill('SIGKILL');
+        await exited(running.child);
+        writing = false;
+        await Promise.all(writers);
+        running = server.start();
+        await server.waitReady();
+      }
+      const present = await packageNames(token);
+      const lost = acknowledged.filter((name) => !present.has(name));
+      expect(acknowledged.length).toBeGreaterThan(KILLS);
+      expect(lost).toEqual([]);
+      // A clean stop closes the connection pool, which waits for every client: none was lost to the crashes.
+      running.child.kill('SIGTERM');
+      expect(await exited(running.child)).toBe(0);
+    },
+  );
+
+  it(
+    'keeps every multi-row transaction whole when PostgreSQL itself is killed (SIGKILL to the postmaster) mid-write',
+    { timeout: 240_000 },
+    async () => {
+      const running = server.start();
+      await server.waitReady();
+      const token = await accessToken(server.base, 'admin@example.com', ADMIN_PASSWORD);
+      const call = (method: string, path: string, body?: unknown) =>
+        fetch(`${server.base}/api${path}`, {
+          method,
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        }).then(
+          async (response) => ({ status: response.status, body: (await response.json().catch(() => null)) as Json }),
+          () => ({ status: 0, body: null as Json }),
+        );
+      const products = ((await call('GET', '/product')).body!.data as { productId: number }[]).map((p) => p.productId);
+      const LINKS = 10;
+      const PACKAGE_PRODUCTS = 4;
+      expect(products.length).toBeGreaterThanOrEqual(LINKS);
+
+      // Packages to delete while PostgreSQL dies: each one row with 4 product rows, removed in one statement.
+      const packages: number[] = [];
+      for (let i = 0; i < 40; i++) {
+        const created = await call('POST', '/discountPackage', { name: `kill-package-${i}` });
+        const id = (created.body!.data as { discountPackageId: number }[])[0]!.discountPackageId;
+        for (const productId of products.slice(0, PACKAGE_PRODUCTS)) {
+          expect((await call('POST', '/discountPackageProduct', { discountPackageId: id, productId })).status).toBe(
+            201,
+          );
+        }
+        packages.push(id);
+      }
+
+      const batches = { acknowledged: new Set<number>(), sent: new Set<number>() };
+      const deletions = { acknowledged: new Set<number>(), sent: new Set<number>() };
+      for (let round = 0; round < 6; round++) {
+        let writing = true;
+        const memberships = async (lane: number) => {
+          for (let i = 0; writing; i++) {
+            const created = await call('POST', '/membership', {
+              name: `kill-${round}-${lane}-${i}`,
+              productId: products[0],
+            });
+            if (created.status !== 201) continue;
+            const id = (created.body!.data as { membershipId: number }[])[0]!.membershipId;
+            batches.sent.add(id);
+            const links = products.slice(0, LINKS).map((productId) => ({ productId, membershipId: id }));
+            if ((await call('POST', '/promotionalProduct/batch', links)).status === 201) batches.acknowledged.add(id);
+          }
+        };
+        const packageDeletes = async () => {
+          while (writing && packages.length > 0) {
+            const id = packages.shift()!;
+            deletions.sent.add(id);
+            if ((await call('DELETE', `/discountPackage/${id}`)).status === 200) deletions.acknowledged.add(id);
+          }
+        };
+        const writers = [memberships(0), memberships(1), packageDeletes()];
+        await new Promise((r) => setTimeout(r, 200 + Math.floor(Math.random() * 400)));
+        const postmaster = await runningPostmaster(server.pgData);
+        process.kill(postmaster!.pid, 'SIGKILL');
+        await new Promise((r) => setTimeout(r, 300));
+        writing = false;
+        await Promise.all(writers);
+        await server.waitReady(60_000);
+      }
+
+      const client = new pg.Client({ connectionString: (await runningEmbeddedUrl(server.dataDir))! });
+      await client.connect();
+      const linkCounts = new Map(
+        (
+          await client.query<{ id: number; links: number }>(
+            `select m.membership_id as id, count(p.product_id)::int as links
+             from memberships m left join promotional_products p on p.membership_id = m.membership_id
+             where m.name like 'kill-%' group by m.membership_id`,
+          )
+        ).rows.map((r) => [r.id, r.links]),
+      );
+      const packageRows = new Map(
+        (
+          await client.query<{ id: number; products: number }>(
+            `select d.discount_package_id as id, count(p.product_id)::int as products
+             from discount_packages d left join discount_package_products p on p.discount_package_id = d.discount_package_id
+             where d.name like 'kill-package-%' group by d.discount_package_id`,
+          )
+        ).rows.map((r) => [r.id, r.products]),
+      );
+      await client.end();
+
+      // Enough happened around the kills for the checks to mean something.
+      expect(batches.acknowledged.size).toBeGreaterThan(6);
+      expect(deletions.acknowledged.size).toBeGreaterThan(3);
+      expect(batches.sent.size).toBeGreaterThan(batches.acknowledged.size);
+      // An acknowledged batch is all there; any other is all there or not at all, never half.
+      for (const id of batches.acknowledged) expect(linkCounts.get(id), `membership ${id}`).toBe(LINKS);
+      for (const id of batches.sent) expect([0, LINKS], `membership ${id}`).toContain(linkCounts.get(id));
+      // An acknowledged delete took the package and its products; any other left both or neither.
+      for (const id of deletions.acknowledged) expect(packageRows.has(id), `package ${id}`).toBe(false);
+      for (const id of deletions.sent) expect([undefined, PACKAGE_PRODUCTS]).toContain(packageRows.get(id));
+      expect(running.output()).toContain('The embedded PostgreSQL stopped unexpectedly; starting it again');
+      // A clean stop closes the connection pool, which waits for every client: none was lost to the crashes.
+      running.child.kill('SIGTERM');
+      expect(await exited(running.child)).toBe(0);
+    },
+  );
 
   it('answers 503 while its PostgreSQL is down and recovers by itself', { timeout: 60_000 }, async () => {
     const running = server.start();

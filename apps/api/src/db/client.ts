@@ -8,9 +8,24 @@ export type Database = NodePgDatabase<typeof schema> & { $client: pg.Pool };
 // numeric(10,2) comes back as text; the services turn it into numbers with Number().
 export function createDatabase(connectionString: string): { db: Database; pool: pg.Pool } {
   const pool = new pg.Pool({ connectionString, max: 10, connectionTimeoutMillis: 5000 });
-  // An idle client losing its server (database restarted) must not crash the process.
+  // A client losing its server (PostgreSQL restarted or killed) must not crash the process. The pool listens on idle
+  // clients only; a checked-out one (inside a transaction, between its statements) would emit 'error' to nobody, so
+  // every client gets a listener of its own. The statement in flight still fails, and the pool drops the client.
   pool.on('error', () => undefined);
-  return { db: drizzle(pool, { schema }), pool };
+  pool.on('connect', (client) => client.on('error', () => undefined));
+  const db = drizzle(pool, { schema });
+  // drizzle's transaction on a pool sends BEGIN before its try block: when the connection is gone at that moment
+  // (PostgreSQL killed), the client is never given back and the pool shrinks by one for good, until every request
+  // waits. Here the client is checked out and always released; the pool drops it if its connection is dead.
+  db.transaction = async (run, config) => {
+    const client = await pool.connect();
+    try {
+      return await drizzle(client, { schema }).transaction(run, config);
+    } finally {
+      client.release();
+    }
+  };
+  return { db, pool };
 }
 
 const MIGRATION_LOCK_KEY = 7_202_611;
