@@ -10,6 +10,7 @@ await build({
   format: 'esm',
   sourcemap: true,
   packages: 'external',
-  alias: { '@ums/contracts': '../../packages/contracts/src/index.ts' },
+  // The contracts' entry points (the package root, /constants, /envelope, /password-policy) are its src files.
+  alias: { '@ums/contracts': '../../packages/contracts/src' },
   logLevel: 'warning',
 });
