@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MONEY_PATTERN } from './constants.js';
+import { MONEY_PATTERN } from './money.js';
 
 /** Positive integer ids in bodies: numbers only. */
 export const idSchema = z

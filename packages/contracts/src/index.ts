@@ -3,5 +3,7 @@ export * from './entities.js';
 export * from './envelope.js';
 export * from './envelope-schema.js';
 export * from './constants.js';
+export * from './claims.js';
+export * from './money.js';
 export * from './password-policy.js';
 export * from './client-config.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { groupsFromClaim } from '@ums/contracts/constants';
+import { groupsFromClaim } from '@ums/contracts/claims';
 import fp from 'fastify-plugin';
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import type { AppConfig } from '../config/env.js';

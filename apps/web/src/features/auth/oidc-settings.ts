@@ -1,4 +1,4 @@
-import { groupsFromClaim } from '@ums/contracts/constants';
+import { groupsFromClaim } from '@ums/contracts/claims';
 import { WebStorageStateStore, type UserManagerSettings } from 'oidc-client-ts';
 import type { AuthProviderProps } from 'react-oidc-context';
 import type { ClientConfig } from '../../config/env.js';

@@ -1,4 +1,4 @@
-import { MONEY_PATTERN } from '@ums/contracts/constants';
+import { MONEY_PATTERN } from '@ums/contracts/money';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorText } from '../../../lib/error-text.js';
 import { DISCOUNT_PACKAGES as T, PRICE_DEBOUNCE_MS } from './messages.js';

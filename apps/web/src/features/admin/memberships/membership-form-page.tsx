@@ -11,7 +11,7 @@ import {
   Textarea,
   tokens,
 } from '@fluentui/react-components';
-import { ArrowLeftRegular } from '@fluentui/react-icons';
+import { ArrowLeftRegular } from '../components/icons.js';
 import type { Membership } from '@ums/contracts';
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';

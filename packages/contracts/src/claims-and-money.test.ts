@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { groupsFromClaim, MONEY_PATTERN } from './constants.js';
+import { groupsFromClaim } from './claims.js';
+import { MONEY_PATTERN } from './money.js';
 
 describe('the groups claim', () => {
   it('reads an array of names and ignores what is not a name', () => {
