@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
@@ -20,7 +21,7 @@ import { loadProviderKeys } from './identity/oidc-keys.js';
 import { sweepAttempts } from './identity/attempt-limiter.js';
 import { sweepExpiredPayloads } from './identity/oidc-adapter.js';
 import { registerEmbeddedProvider, SCOPES } from './identity/provider.js';
-import { redactUrl } from './plugins/redact-url.js';
+import { redactUrl, serializeError } from './plugins/log-redaction.js';
 import { createRevocationCache, sweepRevocations } from './identity/revocations.js';
 import { createPasswordChangeService } from './identity/password-change.js';
 import { passwordChangeRoutes } from './identity/password-change.routes.js';
@@ -57,6 +58,9 @@ const origins = (urls: (string | null | undefined)[]) => [
 /** proxy-addr's meaning of a hop count: trust that many proxies nearest to the server. */
 const trustNearest = (hops: number) => (_address: string, index: number) => index < hops;
 
+/** What a request id from a proxy may look like: no spaces, quotes or control characters to forge log lines with. */
+const REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
+
 /** Expired provider rows, attempts older than a day and spent revocations go every 10 minutes (and once at start). */
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
@@ -77,15 +81,29 @@ export async function buildApp(options: AppOptions) {
                 remoteAddress: request.ip,
                 remotePort: request.socket?.remotePort,
               }),
+              err: (error: Error) => serializeError(error),
             },
             ...(typeof options.logger === 'object' ? options.logger : {}),
           },
     bodyLimit: config.bodyLimit,
+    // Every request has an id: the caller's X-Request-Id when it comes through a trusted proxy (and looks like an
+    // id), otherwise a new one. It is on every log line of the request, the X-Request-Id answer header and errors.
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      const trusted = config.trustProxy !== false && typeof given === 'string' && REQUEST_ID.test(given);
+      return trusted ? given : randomUUID();
+    },
     // A hop count trusts that many proxies nearest to the server (proxy-addr's meaning of a number).
     trustProxy: typeof config.trustProxy === 'number' ? trustNearest(config.trustProxy) : config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
     return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>();
+  // On the raw answer, so the provider's own answers (which bypass Fastify's reply) carry it too.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.raw.setHeader('x-request-id', request.id);
+    done();
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 

@@ -12,4 +12,6 @@ export const errorEnvelopeSchema = z.object({
   message: z.string(),
   data: z.array(z.never()),
   errors: z.record(z.string(), z.array(z.string())).optional(),
+  /** The request's id (also in the X-Request-Id header and on every log line of the request), for support. */
+  requestId: z.string().optional(),
 });

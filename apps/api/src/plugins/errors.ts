@@ -90,11 +90,17 @@ export function registerErrorHandling(app: FastifyInstance) {
       message: failure.message,
       data: [],
       ...(failure.errors ? { errors: failure.errors } : {}),
+      requestId: request.id,
     });
   });
   app.setNotFoundHandler((request, reply) =>
     reply
       .status(404)
-      .send({ isError: true, message: `No such address: ${request.method} ${request.url.split('?')[0]}`, data: [] }),
+      .send({
+        isError: true,
+        message: `No such address: ${request.method} ${request.url.split('?')[0]}`,
+        data: [],
+        requestId: request.id,
+      }),
   );
 }
