@@ -94,13 +94,11 @@ export function registerErrorHandling(app: FastifyInstance) {
     });
   });
   app.setNotFoundHandler((request, reply) =>
-    reply
-      .status(404)
-      .send({
-        isError: true,
-        message: `No such address: ${request.method} ${request.url.split('?')[0]}`,
-        data: [],
-        requestId: request.id,
-      }),
+    reply.status(404).send({
+      isError: true,
+      message: `No such address: ${request.method} ${request.url.split('?')[0]}`,
+      data: [],
+      requestId: request.id,
+    }),
   );
 }
