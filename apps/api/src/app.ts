@@ -35,6 +35,14 @@ import { createMembershipService } from './modules/memberships/memberships.servi
 import { membershipRoutes } from './modules/memberships/memberships.routes.js';
 import { authPlugin } from './plugins/auth.js';
 import { registerErrorHandling } from './plugins/errors.js';
+import { createMetrics, recordRequests, type Metrics } from './plugins/metrics.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** This app's metrics registry and counters (served on METRICS_PORT by the server). */
+    metrics: Metrics;
+  }
+}
 
 export interface AppOptions {
   config: AppConfig;
@@ -104,6 +112,13 @@ export async function buildApp(options: AppOptions) {
     reply.raw.setHeader('x-request-id', request.id);
     done();
   });
+  const metrics = createMetrics(db.$client);
+  app.decorate('metrics', metrics);
+  recordRequests(
+    app,
+    metrics,
+    options.embeddedIdentity ? new URL(config.auth.issuer).pathname.replace(/\/$/, '') : null,
+  );
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -152,12 +167,17 @@ export async function buildApp(options: AppOptions) {
     keys = createLocalJWKSet({ keys: signing.map(({ kty, n, e, kid, alg, use }) => ({ kty, n, e, kid, alg, use })) });
     algorithms = [...new Set(signing.map((key) => String(key.alg)))];
   }
-  const revocations = createRevocationCache({ db, log: (message) => app.log.warn(message) });
+  const revocations = createRevocationCache({
+    db,
+    log: (message) => app.log.warn(message),
+    onLearnt: (scope) => metrics.revocationsLearnt.inc({ scope }),
+  });
   await revocations.start();
   app.addHook('onClose', () => revocations.stop());
   await app.register(authPlugin, {
     config: config.auth,
     revocations,
+    onRevokedToken: () => metrics.revokedTokensRefused.inc(),
     ...(keys ? { keys } : {}),
     ...(algorithms ? { algorithms } : {}),
   });

@@ -4,6 +4,7 @@ import { createAccountService } from './identity/accounts.service.js';
 import { createDemoAccounts } from './identity/demo-accounts.js';
 import { openDatabase, paths } from './runtime.js';
 import { isEmpty, seedDemoData } from './seed/demo-data.js';
+import { serveMetrics } from './plugins/metrics.js';
 import { describeStartFailure } from './start-failure.js';
 
 const log = (message: string) => console.log(`[ums] ${message}`);
@@ -26,6 +27,14 @@ async function main() {
     embeddedIdentity: config.auth.embedded,
   });
 
+  const metricsServer = config.metricsPort
+    ? await serveMetrics(app.metrics, config.metricsPort, config.host).catch(async (error: unknown) => {
+        await app.close();
+        await database.close();
+        throw error;
+      })
+    : null;
+
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -33,6 +42,7 @@ async function main() {
     log(`${signal}: finishing requests in flight, then stopping`);
     const force = setTimeout(() => process.exit(1), 20_000);
     force.unref();
+    metricsServer?.close();
     await app.close().catch((error: unknown) => console.error(error));
     await database.close().catch((error: unknown) => console.error(error));
     process.exit(0);
@@ -52,6 +62,7 @@ async function main() {
   }
   log(`UMS is running at ${config.publicUrl}`);
   log(`API documentation: ${config.publicUrl}/api/docs`);
+  if (config.metricsPort) log(`Metrics: http://${config.host}:${config.metricsPort}/metrics`);
   log(`Database: ${database.embedded ? `embedded PostgreSQL in ${config.dataDir}` : 'DATABASE_URL'}`);
   if (config.auth.embedded && !demoAccounts) {
     log('Sign in with an account of the embedded provider (`npm run cli -- users list`);');

@@ -36,8 +36,12 @@ export function describeStartFailure(error: unknown, env: NodeJS.ProcessEnv = pr
   const usingUrl = Boolean(env['DATABASE_URL']);
   const dataDir = env['DATA_DIR'] ?? '.data';
 
-  if (find((f) => f.code === 'EADDRINUSE')) {
-    return `Port ${env['PORT'] ?? 8080} is already in use: stop the other program or set PORT to a free port.`;
+  const inUse = find((f) => f.code === 'EADDRINUSE');
+  if (inUse) {
+    const metrics = inUse.port !== undefined && String(inUse.port) === env['METRICS_PORT'];
+    return metrics
+      ? `Port ${inUse.port} (METRICS_PORT) is already in use: stop the other program or set METRICS_PORT to a free port.`
+      : `Port ${env['PORT'] ?? 8080} is already in use: stop the other program or set PORT to a free port.`;
   }
   const denied = find((f) => f.code === 'EACCES' || f.code === 'EPERM' || f.code === 'EROFS' || f.code === 'ENOTDIR');
   if (denied && !usingUrl) {

@@ -39,6 +39,11 @@ describe('a start that cannot work says why in one sentence and exits with 1', (
     try {
       const result = await failedStart({ PORT: String(port), DATABASE_URL: database.url });
       expectOneSentence(result, `Port ${port} is already in use: stop the other program or set PORT to a free port.`);
+      const metrics = await failedStart({ METRICS_PORT: String(port), DATABASE_URL: database.url });
+      expectOneSentence(
+        metrics,
+        `Port ${port} (METRICS_PORT) is already in use: stop the other program or set METRICS_PORT to a free port.`,
+      );
     } finally {
       blocker.close();
     }

@@ -49,6 +49,15 @@ describe('configuration from the environment', () => {
     expect(attempt).not.toThrow(/short"/);
   });
 
+  it('serves metrics only on a port of their own, off unless METRICS_PORT is set', () => {
+    expect(load({}).metricsPort).toBeUndefined();
+    expect(load({ METRICS_PORT: '9464' }).metricsPort).toBe(9464);
+    expect(() => load({ PORT: '8080', METRICS_PORT: '8080' })).toThrow(
+      /METRICS_PORT: must differ from PORT \(8080\): the metrics are never served on the public port/,
+    );
+    expect(() => load({ METRICS_PORT: 'http' })).toThrow(/METRICS_PORT: must be a port number/);
+  });
+
   it('refuses TRUST_PROXY=true and takes a hop count or proxy addresses instead', () => {
     expect(() => load({ TRUST_PROXY: 'true' })).toThrow(
       /TRUST_PROXY: true would trust a forwarded address that any client can make up: give the number of proxies/,

@@ -75,6 +75,7 @@ const policyPassword = z.string().superRefine((password, ctx) => {
 
 const envSchema = z.object({
   PORT: port.default(8080),
+  METRICS_PORT: port.optional(),
   HOST: z.string().min(1).default('localhost'),
   PUBLIC_URL: url.optional(),
   DATABASE_URL: z
@@ -156,6 +157,8 @@ const envSchema = z.object({
 
 export interface AppConfig {
   port: number;
+  /** Where GET /metrics answers (its own port, never the public one); undefined: no metrics served. */
+  metricsPort: number | undefined;
   host: string;
   publicUrl: string;
   databaseUrl: string | undefined;
@@ -224,9 +227,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { cat
       `Invalid configuration:\n  SESSION_IDLE_MINUTES: must not be longer than SESSION_MAX_HOURS (${e.SESSION_MAX_HOURS} hours)`,
     );
   }
+  if (e.METRICS_PORT === e.PORT) {
+    throw new ConfigError(
+      `Invalid configuration:\n  METRICS_PORT: must differ from PORT (${e.PORT}): the metrics are never served on the public port`,
+    );
+  }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return {
     port: e.PORT,
+    metricsPort: e.METRICS_PORT,
     host: e.HOST,
     publicUrl,
     databaseUrl: e.DATABASE_URL,

@@ -83,9 +83,12 @@ export async function sweepRevocations(db: Database, accessTokenTtlSeconds: numb
 export function createRevocationCache({
   db,
   log = () => undefined,
+  onLearnt = () => undefined,
 }: {
   db: Database;
   log?: (message: string) => void;
+  /** Told of each revocation mark another process (or this one) wrote: its scope, account or grant. */
+  onLearnt?: (scope: string) => void;
 }) {
   const marks = new Map<string, Mark>();
   /** False until the table has been read once: no token is let through on unknown revocation state. */
@@ -151,6 +154,7 @@ export function createRevocationCache({
     });
     client.on('notification', (message) => {
       if (message.channel === REVOCATION_CHANNEL && message.payload) {
+        onLearnt(message.payload.split(':')[0] ?? 'unknown');
         void loadOne(message.payload).catch(() => void loadAll().catch(() => undefined));
       }
     });

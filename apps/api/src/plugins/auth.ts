@@ -48,6 +48,8 @@ export interface AuthOptions {
   algorithms?: string[];
   /** Revoked sessions and accounts; without it no token is refused for having been revoked. */
   revocations?: RevocationCache;
+  /** Told of every call refused for a revoked token. */
+  onRevokedToken?: () => void;
 }
 
 /** Public-key algorithms only: a symmetric or "none" algorithm is never accepted, whatever the issuer says. */
@@ -186,6 +188,7 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) 
     } catch (error) {
       if (error instanceof HttpError) throw error;
       request.log.info({ reason: (error as Error).message }, 'token refused');
+      if (error instanceof RevokedTokenError) options.onRevokedToken?.();
       throw new HttpError(
         401,
         error instanceof RevokedTokenError

@@ -2,13 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refresh, signIn, signOut, attemptSignIn } from '@ums/testkit/oidc-browser';
 import { exited } from '@ums/testkit/server-process';
 import { serializeError } from '../src/plugins/log-redaction.js';
+import { freePort } from '../src/net.js';
 import { testApp } from './helper.js';
 import { serverProcess } from './server-process.js';
 
 const MEMBER_EMAIL = 'member@example.com';
 const MEMBER_PASSWORD = 'Logged-Never-2026!';
 const NEW_PASSWORD = 'Also-Never-Logged-2027!';
+const metricsPort = await freePort();
 const server = await serverProcess({
+  METRICS_PORT: String(metricsPort),
   LOG_LEVEL: 'info',
   DEMO_ADMIN_PASSWORD: 'Admin-Logs-2026!',
   DEMO_MEMBER_PASSWORD: MEMBER_PASSWORD,
@@ -147,5 +150,20 @@ describe('the log', () => {
     expect(logged).toContain('23505');
     expect(logged).not.toContain('Zebulon');
     expect(logged).not.toContain('someone@example.com');
+  });
+});
+
+describe('the metrics port', () => {
+  it('answers GET /metrics in Prometheus text on METRICS_PORT, and the public port never shows them', async () => {
+    await fetch(`${server.base}/api/health`);
+    const metrics = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+    expect(metrics.status).toBe(200);
+    expect(metrics.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    const text = await metrics.text();
+    expect(text).toMatch(/^ums_http_requests_total\{method="GET",route="\/api\/health",status="200"\} [1-9]/m);
+    expect(text).toContain('# TYPE nodejs_eventloop_lag_seconds gauge');
+    const publicAnswer = await fetch(`${server.base}/metrics`);
+    expect(await publicAnswer.text()).not.toContain('ums_http_requests_total');
+    expect(running.output()).toContain(`[ums] Metrics: http://127.0.0.1:${metricsPort}/metrics`);
   });
 });
