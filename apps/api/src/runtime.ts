@@ -17,14 +17,16 @@ export interface DatabaseHandle {
   db: Database;
   pool: pg.Pool;
   embedded: boolean;
+  /** The embedded PostgreSQL belongs to a server running on the same data directory (the CLI shares it). */
+  sharedWithServer: boolean;
   /** Closes the pool and stops the embedded PostgreSQL when this process started it. */
   close: () => Promise<void>;
 }
 
-/** Connects to DATABASE_URL, or starts the embedded PostgreSQL; then applies migrations. */
+/** Connects to DATABASE_URL, or starts the embedded PostgreSQL; then applies migrations (unless told not to). */
 export async function openDatabase(
   config: AppConfig,
-  options: { reuseRunning?: boolean; log?: (message: string) => void } = {},
+  options: { reuseRunning?: boolean; migrate?: boolean; log?: (message: string) => void } = {},
 ): Promise<DatabaseHandle> {
   const embedded = config.databaseUrl
     ? null
@@ -36,7 +38,7 @@ export async function openDatabase(
   const url = config.databaseUrl ?? embedded!.url;
   const { db, pool } = createDatabase(url);
   try {
-    await runMigrations(db, pool, paths.migrations);
+    if (options.migrate !== false) await runMigrations(db, pool, paths.migrations);
   } catch (error) {
     await pool.end().catch(() => undefined);
     await embedded?.stop().catch(() => undefined);
@@ -46,6 +48,7 @@ export async function openDatabase(
     db,
     pool,
     embedded: embedded !== null,
+    sharedWithServer: embedded !== null && !embedded.owned,
     close: async () => {
       await pool.end().catch(() => undefined);
       await embedded?.stop();

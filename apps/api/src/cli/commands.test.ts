@@ -15,7 +15,13 @@ async function cli(...argv: string[]) {
   const code = await runCli(argv, {
     config,
     // The command closes what it opens; the test keeps its pool open.
-    openDatabase: async () => ({ db: database.db, pool: database.pool, embedded: false, close: async () => {} }),
+    openDatabase: async () => ({
+      db: database.db,
+      pool: database.pool,
+      embedded: false,
+      sharedWithServer: false,
+      close: async () => {},
+    }),
     out: (line) => out.push(line),
     err: (line) => err.push(line),
   });

@@ -1,8 +1,13 @@
+import { once } from 'node:events';
+import { createReadStream, createWriteStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { AppConfig } from '../config/env.js';
 import { createAccountService } from '../identity/accounts.service.js';
 import { HttpError } from '../plugins/http-errors.js';
-import type { DatabaseHandle } from '../runtime.js';
+import { backupDatabase, BackupError, restoreDatabase } from '../db/backup.js';
+import { paths, type DatabaseHandle } from '../runtime.js';
 import { seedDemoData } from '../seed/demo-data.js';
 
 export const USAGE = `Usage: npm run cli -- <command>
@@ -18,11 +23,16 @@ Commands:
   users revoke-admin --email E
   seed      Load the demo catalog, packages, memberships and the demo member's data
             (also into a DATABASE_URL database; existing memberships are left alone)
+  backup --out FILE
+            Write a backup of the whole database: one consistent snapshot, compressed; the server may keep running
+  restore --in FILE [--replace]
+            Load a backup into an empty database (--replace: throw the current contents away first);
+            stop the server first, then start it: members stay signed in
   help      Show this help`;
 
 export interface CliContext {
   config: AppConfig;
-  openDatabase: () => Promise<DatabaseHandle>;
+  openDatabase: (options?: { migrate?: boolean }) => Promise<DatabaseHandle>;
   out: (line: string) => void;
   err: (line: string) => void;
 }
@@ -35,6 +45,9 @@ const FLAGS = {
   admin: { type: 'boolean' },
   'first-name': { type: 'string' },
   'last-name': { type: 'string' },
+  out: { type: 'string' },
+  in: { type: 'string' },
+  replace: { type: 'boolean' },
 } as const;
 
 type Flag = keyof typeof FLAGS;
@@ -49,7 +62,7 @@ function parse(args: string[], allowed: Flag[], required: Flag[]) {
   }
   const missing = required.filter((flag) => typeof values[flag] !== 'string' || values[flag] === '');
   if (missing.length > 0) throw new UsageError(`Missing ${missing.map((f) => `--${f}`).join(', ')}`);
-  return values as Record<Flag, string | undefined> & { admin?: boolean };
+  return values as Record<Flag, string | undefined> & { admin?: boolean; replace?: boolean };
 }
 
 /** Runs one operator command; the answer is the exit code. Bad input changes nothing. */
@@ -70,6 +83,59 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
         await seedDemoData(database.db, ctx.config.catalogFile);
         ctx.out('Demo data loaded.');
       });
+    }
+    if (command === 'backup') {
+      const f = parse(
+        [sub, ...rest].filter((a): a is string => a !== undefined),
+        ['out'],
+        ['out'],
+      );
+      return await withDatabase(ctx, async (database) => {
+        const file = path.resolve(f.out!);
+        const partial = `${file}.partial`;
+        const header = await backupDatabase(database.pool, createWriteStream(partial)).catch(async (error: unknown) => {
+          await fs.rm(partial, { force: true });
+          throw error;
+        });
+        await fs.rename(partial, file);
+        const rows = header.tables.reduce((sum, t) => sum + t.rows, 0);
+        ctx.out(
+          `Backup written to ${file}: ${header.tables.length} tables, ${rows} rows (database schema ${header.migrations}).`,
+        );
+      });
+    }
+    if (command === 'restore') {
+      const f = parse(
+        [sub, ...rest].filter((a): a is string => a !== undefined),
+        ['in', 'replace'],
+        ['in'],
+      );
+      const file = path.resolve(f.in!);
+      const input = createReadStream(file);
+      await once(input, 'open').catch(() => {
+        throw new UsageError(`Cannot read ${file}: no such file, or not readable`);
+      });
+      return await withDatabase(
+        ctx,
+        async (database) => {
+          if (database.sharedWithServer) {
+            throw new BackupError(
+              'A UMS server is running on this data directory: stop it first (a restore replaces its database), then start it again.',
+            );
+          }
+          try {
+            const header = await restoreDatabase(database.db, database.pool, input, {
+              migrationsFolder: paths.migrations,
+              replace: f.replace === true,
+            });
+            const rows = header.tables.reduce((sum, t) => sum + t.rows, 0);
+            ctx.out(`Restored ${file}: ${header.tables.length} tables, ${rows} rows, taken ${header.createdAt}.`);
+          } finally {
+            input.destroy();
+          }
+        },
+        { migrate: false },
+      );
     }
     if (command !== 'users') throw new UsageError(`Unknown command "${command}"`);
 
@@ -136,7 +202,7 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
       ctx.err(`${error.message}.\n\n${USAGE}`);
       return 1;
     }
-    if (error instanceof HttpError) {
+    if (error instanceof HttpError || error instanceof BackupError) {
       ctx.err(error.message);
       return 1;
     }
@@ -144,8 +210,12 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
   }
 }
 
-async function withDatabase(ctx: CliContext, work: (database: DatabaseHandle) => Promise<void>): Promise<number> {
-  const database = await ctx.openDatabase();
+async function withDatabase(
+  ctx: CliContext,
+  work: (database: DatabaseHandle) => Promise<void>,
+  options?: { migrate?: boolean },
+): Promise<number> {
+  const database = await ctx.openDatabase(options);
   try {
     await work(database);
     return 0;

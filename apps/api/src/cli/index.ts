@@ -8,7 +8,7 @@ try {
   const code = await runCli(process.argv.slice(2), {
     config,
     // The CLI shares a running server's embedded PostgreSQL rather than stopping it.
-    openDatabase: () => openDatabase(config, { reuseRunning: true }),
+    openDatabase: (options) => openDatabase(config, { reuseRunning: true, ...options }),
     out: (line) => console.log(line),
     err: (line) => console.error(line),
   });

@@ -1,0 +1,233 @@
+import { execFile } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { createGzip } from 'node:zlib';
+import pg from 'pg';
+import { randomBytes } from 'node:crypto';
+import { PassThrough } from 'node:stream';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { accessToken, authorizeUrl, pkce, refresh, signIn } from '@ums/testkit/oidc-browser';
+import { exited, prepareServer } from '@ums/testkit/server-process';
+import { backupDatabase, migrateTo, restoreDatabase } from '../src/db/backup.js';
+import { createDatabase } from '../src/db/client.js';
+import { paths } from '../src/runtime.js';
+import { runningEmbeddedUrl } from '../src/db/embedded.js';
+
+const run = promisify(execFile);
+const apiRoot = path.resolve(import.meta.dirname, '..');
+const ADMIN_PASSWORD = 'Backup-Admin-2026!';
+const MEMBER_PASSWORD = 'Backup-Member-2026!';
+const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'ums-backup-'));
+afterAll(() => fs.rm(folder, { recursive: true, force: true }));
+
+/** The operator CLI from the sources on a data directory of its own: exit code and what it printed. */
+async function cli(args: string[], dataDir: string) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], {
+      cwd: apiRoot,
+      env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    });
+    return { code: 0, output: `${stdout}${stderr}` };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, output: `${failed.stdout}${failed.stderr}` };
+  }
+}
+
+/** Every row of every public table, in a stable order, as one comparable value. */
+async function contents(client: pg.Client | pg.PoolClient) {
+  const { rows: tables } = await client.query<{ name: string }>(
+    `select tablename as name from pg_tables where schemaname = 'public' order by 1`,
+  );
+  const out: Record<string, unknown[]> = {};
+  for (const { name } of tables) {
+    out[name] = (await client.query(`select * from "${name}" order by 1, 2`)).rows;
+  }
+  return out;
+}
+
+describe('backup and restore', () => {
+  it(
+    'backs up under write load, restores into a fresh embedded PostgreSQL row for row, and members stay signed in',
+    { timeout: 240_000 },
+    async () => {
+      const source = await prepareServer({
+        entry: 'sources',
+        env: { DEMO_ADMIN_PASSWORD: ADMIN_PASSWORD, DEMO_MEMBER_PASSWORD: MEMBER_PASSWORD },
+      });
+      const first = source.start();
+      await source.waitReady();
+      const member = await signIn(source.base, 'member@example.com', MEMBER_PASSWORD);
+      const admin = await accessToken(source.base, 'admin@example.com', ADMIN_PASSWORD);
+
+      // Writers keep creating packages through the API during the backup.
+      let writing = true;
+      let written = 0;
+      const writer = async (lane: number) => {
+        for (let i = 0; writing; i++) {
+          const answer = await fetch(`${source.base}/api/discountPackage`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ name: `during-backup-${lane}-${i}`, description: 'written while backing up' }),
+          });
+          if (answer.status === 201) written++;
+        }
+      };
+      const writers = [writer(0), writer(1)];
+      await new Promise((r) => setTimeout(r, 300));
+
+      const url = (await runningEmbeddedUrl(source.dataDir))!;
+      const pool = new pg.Pool({ connectionString: url });
+      const file = path.join(folder, 'snapshot.ums.gz');
+      let expected: Record<string, unknown[]> = {};
+      const header = await backupDatabase(pool, createWriteStream(file), {
+        // Read the same point in time the backup reads, while the writers go on.
+        onSnapshot: async (id) => {
+          const reader = new pg.Client({ connectionString: url });
+          await reader.connect();
+          await reader.query('begin isolation level repeatable read, read only');
+          await reader.query(`set transaction snapshot '${id}'`);
+          expected = await contents(reader);
+          await reader.query('commit');
+          await reader.end();
+          await new Promise((r) => setTimeout(r, 200));
+        },
+      });
+      await new Promise((r) => setTimeout(r, 200));
+      writing = false;
+      await Promise.all(writers);
+      await pool.end();
+      first.child.kill('SIGTERM');
+      await exited(first.child);
+
+      // Rows were written before and after the snapshot, so it is a real point in time, not the end state.
+      const packagesInBackup = header.tables.find((t) => t.name === 'discount_packages')!.rows;
+      expect(expected['discount_packages']).toHaveLength(packagesInBackup);
+      expect(written).toBeGreaterThan(packagesInBackup - 2);
+      expect(
+        (expected['discount_packages'] as { name: string }[]).some((p) => p.name.startsWith('during-backup-')),
+      ).toBe(true);
+      expect(expected['oidc_payloads']!.length).toBeGreaterThan(0);
+
+      // Restore into a fresh data directory through the CLI, then start a server on it at the same address.
+      const target = await prepareServer({ entry: 'sources', env: { PUBLIC_URL: source.base } });
+      const restored = await cli(['restore', '--in', file], target.dataDir);
+      expect(restored.output).toMatch(/^Restored .*snapshot\.ums\.gz: \d+ tables, \d+ rows, taken /m);
+      expect(restored.code).toBe(0);
+      const again = await cli(['restore', '--in', file], target.dataDir);
+      expect(again.code).toBe(1);
+      expect(again.output.trim()).toBe(
+        'The database is not empty: restore into an empty database, or add --replace to overwrite it.',
+      );
+
+      const second = target.start();
+      await target.waitReady();
+      try {
+        const client = new pg.Client({ connectionString: (await runningEmbeddedUrl(target.dataDir))! });
+        await client.connect();
+        const actual = await contents(client);
+        await client.end();
+        expect(Object.keys(actual).sort()).toEqual(Object.keys(expected).sort());
+        for (const table of Object.keys(expected)) expect(actual[table], table).toEqual(expected[table]);
+
+        // The member signed in before the backup: the access token, the refresh token and the browser session.
+        const base = target.base;
+        const read = await fetch(`${base}/api/userdetails/`, {
+          headers: { authorization: `Bearer ${member.access_token}` },
+        });
+        expect(read.status).toBe(200);
+        const renewed = await refresh(base, member.refresh_token);
+        expect(renewed.status).toBe(200);
+        const silent = await member.go(
+          authorizeUrl(base, pkce().challenge, { prompt: 'none', redirect_uri: `${source.base}/auth/callback` }),
+        );
+        expect(new URL(silent.headers.get('location')!, base).searchParams.has('code')).toBe(true);
+      } finally {
+        second.child.kill('SIGTERM');
+        await exited(second.child);
+        await Promise.all([source.cleanup(), target.cleanup()]);
+      }
+    },
+  );
+
+  it(
+    'the CLI writes a backup and restores over a database with --replace; a newer schema, a file that is not a backup and a missing one are refused in one sentence',
+    { timeout: 120_000 },
+    async () => {
+      const dataDir = await fs.mkdtemp(path.join(folder, 'data-'));
+      const newer = path.join(folder, 'newer.ums.gz');
+      const gzip = createGzip();
+      const done = new Promise<void>((resolve) => gzip.pipe(createWriteStream(newer)).on('finish', () => resolve()));
+      gzip.end(
+        `${JSON.stringify({ format: 'ums-backup', version: 1, createdAt: '2030-01-01T00:00:00Z', migrations: 999, tables: [], sequences: [] })}\n`,
+      );
+      await done;
+      const refused = await cli(['restore', '--in', newer], dataDir);
+      expect(refused.code).toBe(1);
+      expect(refused.output.trim()).toMatch(
+        /^This backup comes from a newer UMS \(database schema 999, this one knows \d+\): restore it with that version or a later one\.$/,
+      );
+      const notBackup = path.join(folder, 'notes.txt');
+      await fs.writeFile(notBackup, 'not a backup');
+      const wrong = await cli(['restore', '--in', notBackup], dataDir);
+      expect(wrong.code).toBe(1);
+      expect(wrong.output.trim()).toBe('This is not a UMS backup file (it is not gzip-compressed data)');
+      const missing = await cli(['restore', '--in', path.join(folder, 'nowhere.gz')], dataDir);
+      expect(missing.code).toBe(1);
+      expect(missing.output).toContain('Cannot read');
+
+      const own = path.join(folder, 'own.ums.gz');
+      const written = await cli(['backup', '--out', own], dataDir);
+      expect(written.code).toBe(0);
+      expect(written.output.trim()).toMatch(
+        /^Backup written to .*own\.ums\.gz: \d+ tables, \d+ rows \(database schema \d+\)\.$/,
+      );
+      const replaced = await cli(['restore', '--in', own, '--replace'], dataDir);
+      expect(replaced.code).toBe(0);
+      expect(replaced.output).toMatch(/^Restored /m);
+    },
+  );
+
+  it('restores a backup of an older schema and then applies the newer migrations to it', async () => {
+    const admin = new pg.Client({ connectionString: inject('adminDatabaseUrl') });
+    await admin.connect();
+    const databases = [`ums_old_${randomBytes(4).toString('hex')}`, `ums_new_${randomBytes(4).toString('hex')}`];
+    for (const name of databases) await admin.query(`create database ${name}`);
+    const open = (name: string) => {
+      const url = new URL(inject('adminDatabaseUrl'));
+      url.pathname = `/${name}`;
+      return createDatabase(url.toString());
+    };
+    const older = open(databases[0]!);
+    const newer = open(databases[1]!);
+    try {
+      // A database as the release before the revocations table (the fifth migration) left it.
+      await migrateTo(older.db, older.pool, paths.migrations, 4);
+      await older.pool.query(`insert into products (product_id, name, retail_price) values (4242, 'Old Panel', 12.5)`);
+      const file = new PassThrough();
+      const chunks: Buffer[] = [];
+      file.on('data', (chunk: Buffer) => chunks.push(chunk));
+      const header = await backupDatabase(older.pool, file);
+      expect(header.migrations).toBe(4);
+      expect(header.tables.map((t) => t.name)).not.toContain('token_revocations');
+
+      const input = new PassThrough();
+      input.end(Buffer.concat(chunks));
+      await restoreDatabase(newer.db, newer.pool, input, { migrationsFolder: paths.migrations });
+      const { rows } = await newer.pool.query(`select name, retail_price from products where product_id = 4242`);
+      expect(rows).toEqual([{ name: 'Old Panel', retail_price: '12.50' }]);
+      const applied = await newer.pool.query(`select count(*)::int as n from drizzle.__drizzle_migrations`);
+      const journal = JSON.parse(await fs.readFile(path.join(paths.migrations, 'meta', '_journal.json'), 'utf8'));
+      expect(applied.rows[0].n).toBe((journal as { entries: unknown[] }).entries.length);
+      await expect(newer.pool.query('select count(*) from token_revocations')).resolves.toBeTruthy();
+    } finally {
+      await older.pool.end();
+      await newer.pool.end();
+      for (const name of databases) await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    }
+  });
+});
