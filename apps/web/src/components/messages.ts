@@ -5,3 +5,6 @@ export const NOT_FOUND = {
 } as const;
 
 export const COMING_SOON = 'Coming soon';
+
+/** Shown beside an error the server answered, with its request id, for support. */
+export const REFERENCE = 'Reference:';

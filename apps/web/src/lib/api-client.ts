@@ -6,6 +6,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The server's id of the request (X-Request-Id), for support: "Reference: ..." under the banner. */
+    readonly requestId: string | null = null,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -72,9 +74,10 @@ export function createApiClient({ baseUrl, getToken, onUnauthorized, fetch: fetc
     } catch {
       parsed = undefined;
     }
-    if (!response.ok) throw new ApiError(response.status, errorMessage(response.status, parsed, raw));
+    const requestId = response.headers.get('x-request-id');
+    if (!response.ok) throw new ApiError(response.status, errorMessage(response.status, parsed, raw), requestId);
     if (isObject(parsed) && parsed['isError'] === true) {
-      throw new ApiError(response.status, text(parsed['message']) || API_MESSAGES.requestFailed);
+      throw new ApiError(response.status, text(parsed['message']) || API_MESSAGES.requestFailed, requestId);
     }
     // DELETE answers may have no JSON body.
     return (parsed === undefined ? null : parsed) as T;

@@ -1,25 +1,17 @@
-import {
-  Button,
-  DrawerBody,
-  DrawerHeader,
-  DrawerHeaderTitle,
-  InlineDrawer,
-  makeStyles,
-  mergeClasses,
-  OverlayDrawer,
-  Text,
-  tokens,
-} from '@fluentui/react-components';
-import { Dismiss24Regular, Navigation24Regular, SignOut24Regular } from '@fluentui/react-icons';
-import { useState, type MouseEvent, type ReactElement, type ReactNode } from 'react';
+import { Button, DrawerBody, InlineDrawer, makeStyles, mergeClasses, Text, tokens } from '@fluentui/react-components';
+import { Navigation24Regular, SignOut24Regular } from '@fluentui/react-icons';
+import { lazy, Suspense, useState, type MouseEvent, type ReactElement, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useClientConfig } from '../../lib/client-config-context.js';
 import { HEADING_FONT } from '../../config/theme.js';
 import { paths } from '../../config/paths.js';
 import { useMediaQuery } from '../../lib/use-media-query.js';
-import { DRAWER_WIDTH, HEADER_HEIGHT, MOBILE_DRAWER_WIDTH, MOBILE_QUERY } from '../../config/layout.js';
+import { DRAWER_WIDTH, HEADER_HEIGHT, MOBILE_QUERY } from '../../config/layout.js';
 import { SHELL_MESSAGES } from './messages.js';
 import { useSignOut } from './sign-out-provider.js';
+
+// Phones only: the overlay drawer brings Fluent's dialog machinery, which a desktop never needs to download.
+const MobileMenu = lazy(() => import('./mobile-menu.js'));
 
 export interface NavEntry {
   key: string;
@@ -65,7 +57,6 @@ const useStyles = makeStyles({
   },
   // Narrow side padding so the longest entry ("Promotional Products") fits the 240px drawer.
   drawerBody: { paddingInline: tokens.spacingHorizontalS },
-  overlayDrawer: { width: `${MOBILE_DRAWER_WIDTH}px`, maxWidth: '100vw' },
   nav: {
     display: 'flex',
     flexDirection: 'column',
@@ -232,28 +223,11 @@ export function AppShell({
       </header>
       <div className={styles.body}>
         {mobile ? (
-          <OverlayDrawer
-            open={mobileOpen}
-            onOpenChange={(_, data) => setMobileOpen(data.open)}
-            className={styles.overlayDrawer}
-            aria-label={SHELL_MESSAGES.menu}
-          >
-            <DrawerHeader>
-              <DrawerHeaderTitle
-                action={
-                  <Button
-                    appearance="subtle"
-                    aria-label={SHELL_MESSAGES.closeMenu}
-                    icon={<Dismiss24Regular />}
-                    onClick={() => setMobileOpen(false)}
-                  />
-                }
-              >
-                {SHELL_MESSAGES.menu}
-              </DrawerHeaderTitle>
-            </DrawerHeader>
-            <DrawerBody className={styles.drawerBody}>{navigation}</DrawerBody>
-          </OverlayDrawer>
+          <Suspense fallback={null}>
+            <MobileMenu open={mobileOpen} onOpenChange={setMobileOpen}>
+              {navigation}
+            </MobileMenu>
+          </Suspense>
         ) : (
           <InlineDrawer open={desktopOpen} separator className={styles.inlineDrawer}>
             <DrawerBody className={styles.drawerBody}>{navigation}</DrawerBody>

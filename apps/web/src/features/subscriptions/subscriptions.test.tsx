@@ -111,6 +111,22 @@ describe('the Subscriptions section', () => {
     expect(screen.getByText('Lipid Panel')).toBeTruthy();
   });
 
+  it("shows the server's request id beside the error as a reference for support", async () => {
+    apiServer.use(
+      http.get(`${TEST_API}/UserSubscriptions`, () => HttpResponse.json(envelope([monthly]))),
+      http.delete(`${TEST_API}/UserSubscriptions/:id`, () =>
+        HttpResponse.json(failure('x'), { status: 500, headers: { 'x-request-id': '7d1c0b9e-req' } }),
+      ),
+    );
+    render();
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete subscription Lipid Panel' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Delete subscription?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText('Failed to delete subscription')).toBeTruthy();
+    expect(within(alert).getByText('Reference: 7d1c0b9e-req')).toBeTruthy();
+  });
+
   it('shows "Failed to delete subscription" when the server fails', async () => {
     apiServer.use(
       http.get(`${TEST_API}/UserSubscriptions`, () => HttpResponse.json(envelope([monthly]))),

@@ -41,7 +41,7 @@ export function CardGridPage<T>({
       {query.isPending ? (
         <Spinner label={texts.loading} />
       ) : query.isError ? (
-        <ErrorBanner message={errorText(query.error, texts.loadFailed)} />
+        <ErrorBanner message={errorText(query.error, texts.loadFailed)} error={query.error} />
       ) : query.data.length === 0 ? (
         <div className={styles.empty}>
           <p>{texts.empty}</p>

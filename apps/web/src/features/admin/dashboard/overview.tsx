@@ -48,7 +48,7 @@ export function Overview() {
   const links = usePromotionalProducts();
   const queries = [memberships, packages, products, links];
   const failed = queries.find((q) => q.isError);
-  if (failed) return <ErrorBanner message={errorText(failed.error, OVERVIEW.loadFailed)} />;
+  if (failed) return <ErrorBanner message={errorText(failed.error, OVERVIEW.loadFailed)} error={failed.error} />;
   if (!memberships.data || !packages.data || !products.data || !links.data) return <Spinner label={OVERVIEW.loading} />;
 
   const figures: [string, number, string][] = [

@@ -51,7 +51,11 @@ export function DiscountPackagesList({
         query={packages}
         texts={T}
         create={create}
-        notice={deletion.isError ? <ErrorBanner message={errorText(deletion.error, T.deleteFailed)} /> : null}
+        notice={
+          deletion.isError ? (
+            <ErrorBanner message={errorText(deletion.error, T.deleteFailed)} error={deletion.error} />
+          ) : null
+        }
         itemKey={(pkg) => pkg.discountPackageId}
         renderItem={(pkg) => (
           <Card className={styles.card}>

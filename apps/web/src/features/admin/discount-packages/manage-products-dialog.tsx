@@ -112,7 +112,7 @@ function ManageProducts({
     <DialogBody>
       <DialogTitle>{T.manageTitle(pkg.name)}</DialogTitle>
       <DialogContent>
-        {failure ? <ErrorBanner message={failure} /> : null}
+        {failure ? <ErrorBanner message={failure} error={add.error ?? removal.error} /> : null}
         {pkg.products.length === 0 ? (
           <Text as="p" block>
             {T.noProducts}

@@ -57,7 +57,7 @@ function PackageForm({ pkg, onClose }: { pkg: DiscountPackage | null; onClose: (
       <DialogBody>
         <DialogTitle>{pkg ? T.editTitle : T.createTitle}</DialogTitle>
         <DialogContent className={styles.fields}>
-          {save.isError ? <ErrorBanner message={errorText(save.error, T.saveFailed)} /> : null}
+          {save.isError ? <ErrorBanner message={errorText(save.error, T.saveFailed)} error={save.error} /> : null}
           <Field label={T.name} required>
             <Input value={name} onChange={(_, data) => setName(data.value)} />
           </Field>

@@ -60,7 +60,7 @@ export function MembershipFormPage() {
 
   if (id !== null && Number.isNaN(id)) return <ErrorBanner message={T.loadDataFailed} />;
   const failed = [membership, products, packages].find((q) => q.isError);
-  if (failed) return <ErrorBanner message={errorText(failed.error, T.loadDataFailed)} />;
+  if (failed) return <ErrorBanner message={errorText(failed.error, T.loadDataFailed)} error={failed.error} />;
   if ((id !== null && membership.isPending) || !products.data || !packages.data) {
     return <Spinner label={T.loading} />;
   }
@@ -130,7 +130,12 @@ function MembershipForm({
         </Button>
       </div>
       <h1 className={admin.title}>{membership ? T.editTitle : T.newTitle}</h1>
-      {failure ? <ErrorBanner message={failure} /> : null}
+      {failure ? (
+        <ErrorBanner
+          message={failure}
+          error={save.error instanceof MembershipSaveError ? save.error.failure : save.error}
+        />
+      ) : null}
       <Field label={T.fields.name} required validationMessage={errors.name}>
         <Input value={draft.name} onChange={(_, data) => set('name', data.value)} />
       </Field>

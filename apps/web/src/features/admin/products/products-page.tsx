@@ -65,11 +65,13 @@ export function ProductsPage() {
           <MessageBarBody>{refresh.data.message}</MessageBarBody>
         </MessageBar>
       ) : null}
-      {refresh.isError ? <ErrorBanner message={errorText(refresh.error, PRODUCTS.refreshFailed)} /> : null}
+      {refresh.isError ? (
+        <ErrorBanner message={errorText(refresh.error, PRODUCTS.refreshFailed)} error={refresh.error} />
+      ) : null}
       {products.isPending ? (
         <Spinner label={PRODUCTS.loading} />
       ) : products.isError ? (
-        <ErrorBanner message={errorText(products.error, PRODUCTS.loadFailed)} />
+        <ErrorBanner message={errorText(products.error, PRODUCTS.loadFailed)} error={products.error} />
       ) : products.data.length === 0 ? (
         <p>{PRODUCTS.empty}</p>
       ) : shown.length === 0 ? (

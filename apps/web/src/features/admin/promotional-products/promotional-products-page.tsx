@@ -46,7 +46,7 @@ export function PromotionalProductsPage() {
         </Select>
       </Field>
       {failed ? (
-        <ErrorBanner message={errorText(failed, PROMOTIONAL_PRODUCTS.loadFailed)} />
+        <ErrorBanner message={errorText(failed, PROMOTIONAL_PRODUCTS.loadFailed)} error={failed} />
       ) : links.isPending ? (
         <Spinner label={PROMOTIONAL_PRODUCTS.loading} />
       ) : shown.length === 0 ? (

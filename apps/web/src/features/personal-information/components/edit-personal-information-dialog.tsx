@@ -99,7 +99,7 @@ function PersonalInformationForm({ details, onClose }: { details: UserDetails | 
       <DialogBody>
         <DialogTitle>{T.dialogTitle}</DialogTitle>
         <DialogContent>
-          {save.isError ? <ErrorBanner message={errorText(save.error, T.saveFailed)} /> : null}
+          {save.isError ? <ErrorBanner message={errorText(save.error, T.saveFailed)} error={save.error} /> : null}
           <div className={styles.grid}>
             {text('firstName')}
             {text('lastName')}

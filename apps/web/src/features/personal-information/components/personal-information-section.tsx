@@ -23,7 +23,7 @@ export function PersonalInformationSection() {
       {details.isPending ? (
         <Spinner label={T.loading} />
       ) : details.isError ? (
-        <ErrorBanner message={errorText(details.error, T.loadFailed)} />
+        <ErrorBanner message={errorText(details.error, T.loadFailed)} error={details.error} />
       ) : (
         <dl className={styles.list}>
           {displayRows(details.data).map((row) => (

@@ -92,7 +92,8 @@ export function SubscriptionsSection() {
 
   let body;
   if (subscriptions.isPending) body = <Spinner label={T.loading} />;
-  else if (subscriptions.isError) body = <ErrorBanner message={errorText(subscriptions.error, T.loadFailed)} />;
+  else if (subscriptions.isError)
+    body = <ErrorBanner message={errorText(subscriptions.error, T.loadFailed)} error={subscriptions.error} />;
   else if (subscriptions.data.length === 0) body = <p className={styles.message}>{T.empty}</p>;
   else
     body = (
@@ -110,7 +111,7 @@ export function SubscriptionsSection() {
       <Text as="p" block className={styles.subtitle}>
         {T.subtitle}
       </Text>
-      {remove.isError ? <ErrorBanner message={errorText(remove.error, T.deleteFailed)} /> : null}
+      {remove.isError ? <ErrorBanner message={errorText(remove.error, T.deleteFailed)} error={remove.error} /> : null}
       {body}
       {used ? (
         <Suspense fallback={null}>
