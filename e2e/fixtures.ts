@@ -46,3 +46,16 @@ export async function accessibilityViolations(page: Page): Promise<string[]> {
 function tabsterFocusSentinel(rule: string, html: string): boolean {
   return rule === 'aria-hidden-focus' && /^<i [^>]*data-tabster-dummy=""/.test(html);
 }
+
+/** Changes the password in the account page's Login Details and waits for the form to close again. */
+export async function changePassword(page: Page, current: string, next: string) {
+  const login = page.getByRole('region', { name: 'Login Details' });
+  await login.getByRole('button', { name: 'Change password' }).click();
+  await login.getByLabel('Current password').fill(current);
+  await login.getByLabel('New password').fill(next);
+  await login.getByLabel('Confirm password').fill(next);
+  await login.getByRole('button', { name: 'Reset password' }).click();
+  await expect(login.getByText('Password changed')).toBeVisible();
+  // After 3 s the form closes.
+  await expect(login.getByLabel('Current password')).toBeHidden({ timeout: 6000 });
+}

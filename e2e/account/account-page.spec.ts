@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { MEMBER, shot, signInOnProviderPage, visitSignedIn } from '../fixtures.js';
+import { changePassword, MEMBER, shot, signInOnProviderPage, visitSignedIn } from '../fixtures.js';
 
 const section = (page: Page, name: string) => page.getByRole('region', { name });
 
@@ -60,17 +60,7 @@ test('a typed date that is not a date says so and cannot be saved', async ({ pag
 
 test('the password is changed, signs in, and is changed back', async ({ page }) => {
   const next = 'Fresh-Pass-2026!';
-  const change = async (from: string, to: string) => {
-    const login = section(page, 'Login Details');
-    await login.getByRole('button', { name: 'Change password' }).click();
-    await login.getByLabel('Current password').fill(from);
-    await login.getByLabel('New password').fill(to);
-    await login.getByLabel('Confirm password').fill(to);
-    await login.getByRole('button', { name: 'Reset password' }).click();
-    await expect(login.getByText('Password changed')).toBeVisible();
-    // After 3 s the form closes.
-    await expect(login.getByLabel('Current password')).toBeHidden({ timeout: 6000 });
-  };
+  const change = (from: string, to: string) => changePassword(page, from, to);
   await visitSignedIn(page, '/', MEMBER);
   const login = section(page, 'Login Details');
   // A wrong current password is refused with the SPEC's 400 text.

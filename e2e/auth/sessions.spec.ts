@@ -1,19 +1,7 @@
-import { expect, test, type Page } from '@playwright/test';
-import { MEMBER, shot, signInOnProviderPage, visitSignedIn } from '../fixtures.js';
+import { expect, test } from '@playwright/test';
+import { changePassword, MEMBER, shot, signInOnProviderPage, visitSignedIn } from '../fixtures.js';
 
 const CHANGED = 'Changed-Member-2027!';
-
-async function changePassword(page: Page, current: string, next: string) {
-  const login = page.getByRole('region', { name: 'Login Details' });
-  await login.getByRole('button', { name: 'Change password' }).click();
-  await login.getByLabel('Current password').fill(current);
-  await login.getByLabel('New password').fill(next);
-  await login.getByLabel('Confirm password').fill(next);
-  await login.getByRole('button', { name: 'Reset password' }).click();
-  await expect(login.getByText('Password changed')).toBeVisible();
-  // After 3 s the form closes.
-  await expect(login.getByLabel('Current password')).toBeHidden({ timeout: 6000 });
-}
 
 test('a password change in one browser sends the other to sign in at its next call; the first keeps working', async ({
   browser,

@@ -133,23 +133,18 @@ describe('faults', () => {
 
       const client = new pg.Client({ connectionString: (await runningEmbeddedUrl(server.dataDir))! });
       await client.connect();
-      const linkCounts = new Map(
-        (
-          await client.query<{ id: number; links: number }>(
-            `select m.membership_id as id, count(p.product_id)::int as links
-             from memberships m left join promotional_products p on p.membership_id = m.membership_id
-             where m.name like 'kill-%' group by m.membership_id`,
-          )
-        ).rows.map((r) => [r.id, r.links]),
+      /** id -> count, from a query answering (id, n). */
+      const counts = async (query: string) =>
+        new Map((await client.query<{ id: number; n: number }>(query)).rows.map((r) => [r.id, r.n]));
+      const linkCounts = await counts(
+        `select m.membership_id as id, count(p.product_id)::int as n
+         from memberships m left join promotional_products p on p.membership_id = m.membership_id
+         where m.name like 'kill-%' group by m.membership_id`,
       );
-      const packageRows = new Map(
-        (
-          await client.query<{ id: number; products: number }>(
-            `select d.discount_package_id as id, count(p.product_id)::int as products
-             from discount_packages d left join discount_package_products p on p.discount_package_id = d.discount_package_id
-             where d.name like 'kill-package-%' group by d.discount_package_id`,
-          )
-        ).rows.map((r) => [r.id, r.products]),
+      const packageRows = await counts(
+        `select d.discount_package_id as id, count(p.product_id)::int as n
+         from discount_packages d left join discount_package_products p on p.discount_package_id = d.discount_package_id
+         where d.name like 'kill-package-%' group by d.discount_package_id`,
       );
       await client.end();
 
