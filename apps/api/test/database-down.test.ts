@@ -30,6 +30,7 @@ describe('database unreachable', () => {
       isError: true,
       message: 'The database is unavailable. Please try again shortly.',
       data: [],
+      requestId: response.headers['x-request-id'],
     });
     const ready = await app.inject({ url: '/api/ready' });
     expect(ready.statusCode).toBe(503);

