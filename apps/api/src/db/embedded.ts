@@ -1,3 +1,4 @@
+/// <reference path="../types/async-exit-hook.d.ts" />
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import fs from 'node:fs/promises';
