@@ -207,6 +207,19 @@ describe('member account', () => {
   });
 
   it('lists subscriptions and cancels one, keeping it in the database', async () => {
+    // The answer PostgreSQL builds is the envelope with exactly the documented fields.
+    const answer = await ctx.app.inject({ url: '/api/UserSubscriptions', headers: await ctx.bearer(MEMBER) });
+    expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(answer.json()).toMatchObject({ isError: false, message: '' });
+    expect(Object.keys(answer.json().data[0]).sort()).toEqual([
+      'billingInterval',
+      'billingPeriod',
+      'pricePerInterval',
+      'products',
+      'subscriptionId',
+    ]);
+    const none = await ctx.app.inject({ url: '/api/UserSubscriptions', headers: await ctx.bearer(OTHER_MEMBER) });
+    expect(none.json()).toEqual({ isError: false, message: '', data: [] });
     const list = (await call('GET', '/api/UserSubscriptions', MEMBER)).body.data;
     expect(list).toHaveLength(2);
     expect(list.map((s: { billingInterval: number }) => s.billingInterval)).toEqual([1, 3]);

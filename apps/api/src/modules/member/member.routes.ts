@@ -7,6 +7,8 @@ import {
   subscriptionSchema,
   userDetailsInputSchema,
   userDetailsSchema,
+  type Envelope,
+  type Subscription,
 } from '@ums/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -39,7 +41,12 @@ export const memberRoutes: FastifyPluginAsyncZod<{
   app.get('/api/UserSubscriptions', {
     config: member,
     schema: { tags: ['account'], summary: "The caller's active subscriptions", response: answers(subscriptionSchema) },
-    handler: async (request) => ok(await members.subscriptions(requireUser(request))),
+    // PostgreSQL builds the answer (the schema above documents it). Fastify sends a string with a JSON content type
+    // as it is; the cast tells the typed reply that this string is the documented envelope.
+    handler: async (request, reply) =>
+      reply
+        .type('application/json; charset=utf-8')
+        .send((await members.subscriptionsEnvelope(requireUser(request))) as unknown as Envelope<Subscription>),
   });
   app.delete('/api/UserSubscriptions/:id', {
     config: member,
