@@ -28,10 +28,6 @@ describe('npm start from a folder only its owner can open', () => {
       }
       const dataDir = path.join(project, '.data');
       await fs.rm(path.join(project, 'apps/api/dist'), { recursive: true, force: true });
-      // As on a machine where nothing was copied yet.
-      for (const name of await fs.readdir(SHARED_ROOT).catch(() => [] as string[])) {
-        if (name.startsWith('postgres-runtime-')) await fs.rm(path.join(SHARED_ROOT, name), { recursive: true });
-      }
       const port = await freePort();
       let output = '';
       const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
@@ -49,6 +45,13 @@ describe('npm start from a folder only its owner can open', () => {
       child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
       child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
       const cluster = clusterDir(dataDir);
+      const usersList = () =>
+        execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', 'users', 'list'], {
+          cwd: path.join(project, 'apps/api'),
+          env: { ...process.env, DATA_DIR: dataDir },
+          encoding: 'utf8',
+        });
+      let runtime: string | undefined;
       try {
         expect(cluster.startsWith(`${SHARED_ROOT}/clusters/`)).toBe(true);
         let ready = false;
@@ -59,21 +62,30 @@ describe('npm start from a folder only its owner can open', () => {
           if (!ready) await new Promise((r) => setTimeout(r, 200));
         }
         expect(ready, output).toBe(true);
-        expect(output).toContain(`PostgreSQL runs from a copy in ${SHARED_ROOT}/postgres-runtime-`);
+        runtime = /PostgreSQL runs from a copy in (\S+)/.exec(output)?.[1];
+        expect(runtime?.startsWith(`${SHARED_ROOT}/postgres-runtime-`), output).toBe(true);
         expect(output).toContain(`the database files are in ${cluster}`);
         expect(output).toContain('UMS is running at');
         expect(existsSync(path.join(cluster, 'PG_VERSION'))).toBe(true);
         // The operator CLI finds the same database.
-        const list = execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', 'users', 'list'], {
-          cwd: path.join(project, 'apps/api'),
-          env: { ...process.env, DATA_DIR: dataDir },
-          encoding: 'utf8',
-        });
-        expect(list).toContain('member@example.com');
-      } finally {
+        expect(usersList()).toContain('member@example.com');
         child.kill('SIGTERM');
         expect(await exited(child)).toBe(0);
+
+        // A copy whose links lead nowhere any more (its checkout was deleted and cloned again) is made afresh: the
+        // CLI, starting the stopped PostgreSQL itself, still works.
+        const link = path.join(runtime!, 'node_modules', 'pg');
+        await fs.rm(link);
+        await fs.symlink(path.join(home, 'deleted-checkout', 'node_modules', 'pg'), link);
+        expect(usersList()).toContain('member@example.com');
+        expect(existsSync(path.join(link, 'package.json'))).toBe(true);
+      } finally {
+        if (child.exitCode === null) {
+          child.kill('SIGTERM');
+          await exited(child);
+        }
         await fs.rm(cluster, { recursive: true, force: true });
+        if (runtime) await fs.rm(runtime, { recursive: true, force: true });
         await fs.rm(home, { recursive: true, force: true });
       }
     },

