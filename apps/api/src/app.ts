@@ -21,6 +21,7 @@ import { loadProviderKeys } from './identity/oidc-keys.js';
 import { sweepAttempts } from './identity/attempt-limiter.js';
 import { sweepExpiredPayloads } from './identity/oidc-adapter.js';
 import { registerEmbeddedProvider, SCOPES } from './identity/provider.js';
+import { providerMountPath } from './identity/provider-mount.js';
 import { redactUrl, serializeError } from './plugins/log-redaction.js';
 import { createRevocationCache, sweepRevocations } from './identity/revocations.js';
 import { createPasswordChangeService } from './identity/password-change.js';
@@ -114,11 +115,7 @@ export async function buildApp(options: AppOptions) {
   });
   const metrics = createMetrics(db.$client);
   app.decorate('metrics', metrics);
-  recordRequests(
-    app,
-    metrics,
-    options.embeddedIdentity ? new URL(config.auth.issuer).pathname.replace(/\/$/, '') : null,
-  );
+  recordRequests(app, metrics, options.embeddedIdentity ? providerMountPath(config) : null);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 

@@ -9,7 +9,7 @@ import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { accessToken, authorizeUrl, pkce, refresh, signIn } from '@ums/testkit/oidc-browser';
+import { accessToken, refresh, signIn, signsInSilently } from '@ums/testkit/oidc-browser';
 import { exited, prepareServer } from '@ums/testkit/server-process';
 import { backupDatabase, migrateTo, restoreDatabase } from '../src/db/backup.js';
 import { createDatabase } from '../src/db/client.js';
@@ -141,10 +141,7 @@ describe('backup and restore', () => {
         expect(read.status).toBe(200);
         const renewed = await refresh(base, member.refresh_token);
         expect(renewed.status).toBe(200);
-        const silent = await member.go(
-          authorizeUrl(base, pkce().challenge, { prompt: 'none', redirect_uri: `${source.base}/auth/callback` }),
-        );
-        expect(new URL(silent.headers.get('location')!, base).searchParams.has('code')).toBe(true);
+        expect(await signsInSilently(base, member.go, source.base)).toBe(true);
       } finally {
         second.child.kill('SIGTERM');
         await exited(second.child);

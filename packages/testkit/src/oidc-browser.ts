@@ -130,6 +130,19 @@ export async function signIn(
   return { access_token: body.access_token, refresh_token: body.refresh_token, id_token: body.id_token, go };
 }
 
+/**
+ * Whether this browser's provider session signs it in without asking: an authorization request with prompt=none,
+ * sent to the process at `base`, comes straight back with a code. `publicBase` is the product's public address
+ * (its redirect address) when `base` is one process behind it.
+ */
+export async function signsInSilently(base: string, go: Browser, publicBase = base): Promise<boolean> {
+  const response = await go(
+    authorizeUrl(base, pkce().challenge, { prompt: 'none', redirect_uri: `${publicBase}/auth/callback` }),
+  );
+  const location = response.headers.get('location');
+  return location !== null && new URL(location, base).searchParams.has('code');
+}
+
 /** Signs in through the real provider and returns the access token. */
 export async function accessToken(base: string, email: string, password: string): Promise<string> {
   return (await signIn(base, email, password)).access_token;

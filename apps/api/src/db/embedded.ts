@@ -207,7 +207,7 @@ export async function startEmbeddedPostgres(
       user: USER,
       password,
       persistent: true,
-      createPostgresUser: process.getuid?.() === 0,
+      createPostgresUser: isRoot(),
       postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
       onLog: (message) => {
         pgLogs.push(message);

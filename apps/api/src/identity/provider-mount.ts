@@ -5,13 +5,16 @@ import type Provider from 'oidc-provider';
 import type { AppConfig } from '../config/env.js';
 import { FONT_FILES, SIGN_OUT_SCRIPT, SIGN_OUT_SCRIPT_SOURCE } from './pages.js';
 
+/** The path the provider answers under: the issuer's (/oidc by default). */
+export const providerMountPath = (config: AppConfig) => new URL(config.auth.issuer).pathname.replace(/\/$/, '');
+
 /**
  * Hands every request under the issuer's path (but our own sign-in interaction) to the provider, which answers on
  * the raw Node request; returns the mount path.
  */
 export function mountProvider(app: FastifyInstance, provider: Provider, config: AppConfig): string {
   const callback = provider.callback();
-  const mount = new URL(config.auth.issuer).pathname.replace(/\/$/, '');
+  const mount = providerMountPath(config);
   const publicUrl = new URL(config.publicUrl);
 
   app.addHook('onRequest', (request, reply, done) => {

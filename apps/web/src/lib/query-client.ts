@@ -1,4 +1,4 @@
-import { QueryClient } from '@tanstack/react-query';
+import { QueryClient, type QueryKey } from '@tanstack/react-query';
 import { ApiError } from './api-client.js';
 
 /** Server state: a client error (4xx) is an answer, not a hiccup, so only other failures are retried once. */
@@ -15,3 +15,7 @@ export function createQueryClient(): QueryClient {
     },
   });
 }
+
+/** Marks every query under these keys stale (refetching the shown ones); resolves when they have reloaded. */
+export const invalidateAll = (queryClient: QueryClient, keys: readonly QueryKey[]) =>
+  Promise.all(keys.map((queryKey) => queryClient.invalidateQueries({ queryKey })));

@@ -1,9 +1,9 @@
-import { userDetailsInputSchema, type PaymentHistoryEntry, type Subscription, type UserDetails } from '@ums/contracts';
+import { userDetailsInputSchema, type PaymentHistoryEntry, type UserDetails } from '@ums/contracts';
 import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
 import { toMoney } from '../../db/money.js';
-import { orderItems, orders, subscriptionProducts, subscriptions, userDetails } from '../../db/schema/index.js';
+import { orderItems, orders, subscriptions, userDetails } from '../../db/schema/index.js';
 import type { AuthUser } from '../../plugins/auth.js';
 import { notFound } from '../../plugins/http-errors.js';
 
@@ -51,20 +51,6 @@ export function createMemberService({ db }: { db: Database }) {
   const detailsOf = db.query.userDetails
     .findFirst({ where: eq(userDetails.subject, sql.placeholder('subject')) })
     .prepare('user_details_by_subject');
-  const activeSubscriptionsOf = db.query.subscriptions
-    .findMany({
-      columns: { subscriptionId: true, pricePerInterval: true, billingInterval: true, billingPeriod: true },
-      where: and(eq(subscriptions.subject, sql.placeholder('subject')), isNull(subscriptions.cancelledAt)),
-      with: {
-        products: {
-          columns: {},
-          with: { product: { columns: { name: true, imageUrl: true } } },
-          orderBy: [asc(subscriptionProducts.position)],
-        },
-      },
-      orderBy: [asc(subscriptions.createdAt), asc(subscriptions.subscriptionId)],
-    })
-    .prepare('active_subscriptions_by_subject');
 
   async function details(user: AuthUser): Promise<UserDetails> {
     const row = await detailsOf.execute({ subject: user.subject });
@@ -109,19 +95,7 @@ export function createMemberService({ db }: { db: Database }) {
       return details(user);
     },
 
-    /** Active subscriptions of the caller, with their products, in one query. */
-    async subscriptions(user: AuthUser): Promise<Subscription[]> {
-      const rows = await activeSubscriptionsOf.execute({ subject: user.subject });
-      return rows.map((r) => ({
-        subscriptionId: r.subscriptionId,
-        pricePerInterval: toMoney(r.pricePerInterval),
-        billingInterval: r.billingInterval,
-        billingPeriod: r.billingPeriod,
-        products: r.products.map((p) => ({ productName: p.product.name, imageUrl: p.product.imageUrl })),
-      }));
-    },
-
-    /** The same list as `subscriptions`, as the JSON text of the whole answer (a named prepared statement). */
+    /** The caller's active subscriptions with their products, as the JSON text of the whole answer. */
     async subscriptionsEnvelope(user: AuthUser): Promise<string> {
       const { rows } = await db.$client.query<{ body: string }>({
         name: 'active_subscriptions_envelope',

@@ -7,6 +7,7 @@ import type {
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { firstOf, listOf, type ApiClient } from '../../../lib/api-client.js';
 import { useApi } from '../../../lib/api-context.js';
+import { invalidateAll } from '../../../lib/query-client.js';
 import { membershipKeys } from '../memberships/api.js';
 
 export const discountPackageKeys = {
@@ -31,10 +32,7 @@ function usePackageMutation<Variables, Result>(
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (variables: Variables) => write(await api(), variables),
-    onSettled: () =>
-      Promise.all(
-        [discountPackageKeys.all, ...alsoChanges].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
-      ),
+    onSettled: () => invalidateAll(queryClient, [discountPackageKeys.all, ...alsoChanges]),
   });
 }
 

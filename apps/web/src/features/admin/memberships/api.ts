@@ -2,6 +2,7 @@ import type { Membership, MembershipInput, PromotionalProductLink } from '@ums/c
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { firstOf, listOf, type ApiClient } from '../../../lib/api-client.js';
 import { useApi } from '../../../lib/api-context.js';
+import { invalidateAll } from '../../../lib/query-client.js';
 import { promotionalProductKeys } from '../promotional-products/api.js';
 import { saveMembership, type SavedState } from './save-membership.js';
 
@@ -52,9 +53,6 @@ export function useSaveMembership() {
   return useMutation({
     mutationFn: async (save: { saved: SavedState; input: MembershipInput; selected: readonly number[] }) =>
       saveMembership(membershipCalls(await api()), save.saved, save.input, save.selected),
-    onSettled: () =>
-      Promise.all(
-        [membershipKeys.all, promotionalProductKeys.all].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
-      ),
+    onSettled: () => invalidateAll(queryClient, [membershipKeys.all, promotionalProductKeys.all]),
   });
 }

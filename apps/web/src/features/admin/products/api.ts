@@ -2,6 +2,7 @@ import type { CatalogRefreshResult, Product } from '@ums/contracts';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { firstOf, listOf, type ApiClient } from '../../../lib/api-client.js';
 import { useApi } from '../../../lib/api-context.js';
+import { invalidateAll } from '../../../lib/query-client.js';
 import { discountPackageKeys } from '../discount-packages/api.js';
 import { membershipKeys } from '../memberships/api.js';
 import { promotionalProductKeys } from '../promotional-products/api.js';
@@ -32,10 +33,11 @@ export function useRefreshCatalog() {
       return { result: firstOf<CatalogRefreshResult>(answer), message: answer?.message ?? '' };
     },
     onSettled: () =>
-      Promise.all(
-        [productKeys.all, discountPackageKeys.all, membershipKeys.all, promotionalProductKeys.all].map((queryKey) =>
-          queryClient.invalidateQueries({ queryKey }),
-        ),
-      ),
+      invalidateAll(queryClient, [
+        productKeys.all,
+        discountPackageKeys.all,
+        membershipKeys.all,
+        promotionalProductKeys.all,
+      ]),
   });
 }
