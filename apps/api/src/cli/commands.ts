@@ -68,28 +68,22 @@ function parse(args: string[], allowed: Flag[], required: Flag[]) {
 /** Runs one operator command; the answer is the exit code. Bad input changes nothing. */
 export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
   const [command, sub, ...rest] = argv;
+  // The words after a command that has no subcommand (seed, backup, restore).
+  const flags = argv.slice(1);
   try {
     if (!command || command === 'help' || command === '--help') {
       ctx.out(USAGE);
       return command ? 0 : 1;
     }
     if (command === 'seed') {
-      parse(
-        [sub, ...rest].filter((a): a is string => a !== undefined),
-        [],
-        [],
-      );
+      parse(flags, [], []);
       return await withDatabase(ctx, async (database) => {
         await seedDemoData(database.db, ctx.config.catalogFile);
         ctx.out('Demo data loaded.');
       });
     }
     if (command === 'backup') {
-      const f = parse(
-        [sub, ...rest].filter((a): a is string => a !== undefined),
-        ['out'],
-        ['out'],
-      );
+      const f = parse(flags, ['out'], ['out']);
       return await withDatabase(ctx, async (database) => {
         const file = path.resolve(f.out!);
         const partial = `${file}.partial`;
@@ -105,11 +99,7 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
       });
     }
     if (command === 'restore') {
-      const f = parse(
-        [sub, ...rest].filter((a): a is string => a !== undefined),
-        ['in', 'replace'],
-        ['in'],
-      );
+      const f = parse(flags, ['in', 'replace'], ['in']);
       const file = path.resolve(f.in!);
       const input = createReadStream(file);
       await once(input, 'open').catch(() => {
