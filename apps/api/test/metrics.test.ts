@@ -74,4 +74,18 @@ describe('metrics after a known sequence of calls', () => {
     expect(await value('ums_db_pool_connections', { state: 'total' })).toBeGreaterThan(0);
     expect(await value('nodejs_eventloop_lag_seconds')).toBeGreaterThanOrEqual(0);
   });
+
+  it('count 40 requests answered at once exactly 40 times', async () => {
+    const email = `metrics-${randomBytes(4).toString('hex')}@example.com`;
+    await accounts.add({ email, password: PASSWORD });
+    const { access_token } = await signIn(base, email, PASSWORD);
+    const labels = { method: 'GET', route: '/api/autologin', status: '404' };
+    const before = (await value('ums_http_requests_total', labels)) ?? 0;
+    const statuses = await Promise.all(
+      Array.from({ length: 40 }, async () => (await call('/autologin', access_token)).status),
+    );
+    expect(statuses.every((status) => status === 404)).toBe(true);
+    await expect.poll(() => value('ums_http_requests_total', labels)).toBe(before + 40);
+    expect(await value('ums_http_request_duration_seconds_count', labels)).toBe(before + 40);
+  });
 });
