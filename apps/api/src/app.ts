@@ -26,12 +26,14 @@ import { redactUrl, serializeError } from './plugins/log-redaction.js';
 import { createRevocationCache, sweepRevocations } from './identity/revocations.js';
 import { createPasswordChangeService } from './identity/password-change.js';
 import { passwordChangeRoutes } from './identity/password-change.routes.js';
+import { overviewRoutes } from './modules/admin/overview.routes.js';
 import { createCatalogService } from './modules/catalog/catalog.service.js';
 import { catalogRoutes } from './modules/catalog/catalog.routes.js';
 import { createDiscountPackageService } from './modules/discount-packages/discount-packages.service.js';
 import { discountPackageRoutes } from './modules/discount-packages/discount-packages.routes.js';
 import { createMemberService } from './modules/member/member.service.js';
 import { memberRoutes } from './modules/member/member.routes.js';
+import { createLists } from './modules/lists/lists.js';
 import { createMembershipService } from './modules/memberships/memberships.service.js';
 import { membershipRoutes } from './modules/memberships/memberships.routes.js';
 import { authPlugin } from './plugins/auth.js';
@@ -261,11 +263,13 @@ export async function buildApp(options: AppOptions) {
     },
   });
 
-  await app.register(catalogRoutes, { catalog: createCatalogService({ db, catalogFile: config.catalogFile }) });
-  await app.register(membershipRoutes, { memberships: createMembershipService({ db }) });
-  await app.register(discountPackageRoutes, { packages: createDiscountPackageService({ db }) });
+  const lists = createLists(db.$client);
+  await app.register(catalogRoutes, { catalog: createCatalogService({ db, catalogFile: config.catalogFile }), lists });
+  await app.register(membershipRoutes, { memberships: createMembershipService({ db }), lists });
+  await app.register(discountPackageRoutes, { packages: createDiscountPackageService({ db }), lists });
+  await app.register(overviewRoutes, { pool: db.$client, lists });
   await app.register(passwordChangeRoutes, { passwords: createPasswordChangeService({ db, config }) });
-  await app.register(memberRoutes, { members: createMemberService({ db }), autologinUrl: config.autologinUrl });
+  await app.register(memberRoutes, { members: createMemberService({ db }), autologinUrl: config.autologinUrl, lists });
 
   if (options.publicRoot && existsSync(options.publicRoot)) {
     await app.register(fastifyStatic, { root: options.publicRoot, prefix: '/catalog-images/', decorateReply: false });

@@ -76,6 +76,7 @@ const POLICY: Record<string, 'public' | 'member' | 'admin'> = {
   'GET /api/UserSubscriptions': 'member',
   'DELETE /api/UserSubscriptions/:id': 'member',
   'GET /api/PaymentHistory': 'member',
+  'GET /api/admin/overview': 'admin',
   'GET /api/membership': 'admin',
   'GET /api/membership/:id': 'admin',
   'POST /api/membership': 'admin',

@@ -245,3 +245,16 @@ export const authCheckSchema = z.object({
 });
 
 export const autologinSchema = z.object({ url: z.string() });
+
+// ---- Admin overview -------------------------------------------------------------------------
+
+export const adminOverviewSchema = z.object({
+  memberships: z.number().int(),
+  discountPackages: z.number().int(),
+  products: z.number().int(),
+  promotionalProducts: z.number().int().describe('Promotional links (membership, product)'),
+  mostPromoted: z
+    .array(z.object({ productId: z.number().int(), name: z.string(), memberships: z.number().int() }))
+    .describe('The five products promoted by the most memberships'),
+});
+export type AdminOverview = z.infer<typeof adminOverviewSchema>;

@@ -1,10 +1,12 @@
 import { z } from 'zod';
+import { pageSchema } from './lists-schema.js';
 
 export const envelopeSchema = <T extends z.ZodType>(item: T) =>
   z.object({
     isError: z.boolean(),
     message: z.string(),
     data: z.array(item),
+    page: pageSchema.optional(),
   });
 
 export const errorEnvelopeSchema = z.object({

@@ -1,8 +1,12 @@
+import type { Page } from './lists.js';
+
 /** Every API answer: `data` is always an array, a single object being a one-element array. */
 export interface Envelope<T> {
   isError: boolean;
   message: string;
   data: T[];
+  /** On list calls asked for a page (`limit`): where the next page starts and the filtered list's size. */
+  page?: Page;
   /** Only on validation failures: field name -> messages. */
   errors?: Record<string, string[]>;
 }

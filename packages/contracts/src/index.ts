@@ -7,3 +7,5 @@ export * from './claims.js';
 export * from './money.js';
 export * from './password-policy.js';
 export * from './client-config.js';
+export * from './lists.js';
+export * from './lists-schema.js';

@@ -32,14 +32,18 @@ export class BackupError extends Error {}
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
+/** Tables the database derives from the others by triggers: rebuilt as the rows are restored, never written out. */
+const DERIVED_TABLES = ['list_counts', 'data_versions'];
+
 /** The public tables, parents before children (by their foreign keys), and each one's columns in order. */
 async function tablesInLoadOrder(client: pg.PoolClient) {
   const { rows: tables } = await client.query<{ name: string; columns: string[] }>(
     `select c.relname as name, array_agg(a.attname::text order by a.attnum) as columns
      from pg_class c join pg_namespace n on n.oid = c.relnamespace
      join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped and a.attgenerated = ''
-     where n.nspname = 'public' and c.relkind = 'r'
+     where n.nspname = 'public' and c.relkind = 'r' and c.relname <> all($1)
      group by c.relname order by c.relname`,
+    [DERIVED_TABLES],
   );
   const { rows: references } = await client.query<{ child: string; parent: string }>(
     `select c.relname as child, p.relname as parent
@@ -150,7 +154,8 @@ export async function migrateTo(db: Database, pool: pg.Pool, migrationsFolder: s
 async function hasRows(pool: pg.Pool): Promise<boolean> {
   const { rows } = await pool.query<{ name: string }>(
     `select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
-     where n.nspname = 'public' and c.relkind = 'r'`,
+     where n.nspname = 'public' and c.relkind = 'r' and c.relname <> all($1)`,
+    [DERIVED_TABLES],
   );
   for (const { name } of rows) {
     const found = await pool.query(`select 1 from ${quote(name)} limit 1`);

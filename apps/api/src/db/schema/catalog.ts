@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, integer, numeric, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, check, index, integer, numeric, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { timestamps } from './columns.js';
 
 const money = (name: string) => numeric(name, { precision: 10, scale: 2 });
@@ -16,6 +16,10 @@ export const products = pgTable(
   (t) => [
     check('products_name_not_blank', sql`btrim(${t.name}) <> ''`),
     check('products_retail_price_not_negative', sql`${t.retailPrice} >= 0`),
+    // Keyset paging by each offered sort (the id breaks ties), and trigram search for `q`.
+    index('products_name_id_idx').on(t.name, t.productId),
+    index('products_retail_price_id_idx').on(t.retailPrice, t.productId),
+    index('products_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
   ],
 );
 
@@ -27,7 +31,12 @@ export const discountPackages = pgTable(
     description: text('description'),
     ...timestamps,
   },
-  (t) => [check('discount_packages_name_not_blank', sql`btrim(${t.name}) <> ''`)],
+  (t) => [
+    check('discount_packages_name_not_blank', sql`btrim(${t.name}) <> ''`),
+    index('discount_packages_name_id_idx').on(t.name, t.discountPackageId),
+    index('discount_packages_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
+    index('discount_packages_description_trgm_idx').using('gin', t.description.op('gin_trgm_ops')),
+  ],
 );
 
 export const discountPackageProducts = pgTable(
@@ -68,6 +77,10 @@ export const memberships = pgTable(
     check('memberships_name_not_blank', sql`btrim(${t.name}) <> ''`),
     check('memberships_free_items_not_negative', sql`${t.numberOfFreeEligibleItems} >= 0`),
     check('memberships_length_1_to_120', sql`${t.membershipLengthInMonths} between 1 and 120`),
+    index('memberships_name_id_idx').on(t.name, t.membershipId),
+    index('memberships_length_id_idx').on(t.membershipLengthInMonths, t.membershipId),
+    index('memberships_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
+    index('memberships_description_trgm_idx').using('gin', t.description.op('gin_trgm_ops')),
   ],
 );
 
@@ -82,5 +95,28 @@ export const promotionalProducts = pgTable(
       .references(() => products.productId, { onDelete: 'restrict' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.membershipId, t.productId] })],
+  (t) => [
+    primaryKey({ columns: [t.membershipId, t.productId] }),
+    // The links of a product (paging by product name, and the catalog's "still in use" checks).
+    index('promotional_products_product_membership_idx').on(t.productId, t.membershipId),
+  ],
 );
+
+/**
+ * Row counts of the admin lists (and of each member's orders under `orders:<subject>`), kept exact by statement
+ * triggers in the same transaction as the rows: a page's `total` without counting thousands of rows per request.
+ * Derived data: not in backups (the triggers rebuild it as the rows are restored).
+ */
+export const listCounts = pgTable('list_counts', {
+  key: text('key').primaryKey(),
+  n: bigint('n', { mode: 'number' }).notNull().default(0),
+});
+
+/**
+ * A counter that every write to the catalog tables moves on (a statement trigger, same transaction): whole-list
+ * answers are kept in memory per version, so every API process serves the newest committed state.
+ */
+export const dataVersions = pgTable('data_versions', {
+  key: text('key').primaryKey(),
+  version: bigint('version', { mode: 'number' }).notNull().default(0),
+});

@@ -69,9 +69,16 @@ export const orders = pgTable(
     totalAmount: numeric('total_amount', { precision: 10, scale: 2 }).notNull(),
     orderedAt: timestamp('ordered_at', { withTimezone: true }).notNull(),
     status: text('status').notNull(),
+    /** The order's product names in item order, joined by ", " (kept by a trigger on order_items): sort and search. */
+    itemNames: text('item_names').notNull().default(''),
   },
   (t) => [
-    index('orders_subject_ordered_at_idx').on(t.subject, t.orderedAt),
+    index('orders_subject_ordered_at_idx').on(t.subject, t.orderedAt, t.orderId),
+    index('orders_subject_id_idx').on(t.subject, t.orderId),
+    index('orders_subject_total_idx').on(t.subject, t.totalAmount, t.orderId),
+    index('orders_subject_status_idx').on(t.subject, t.status, t.orderId),
+    index('orders_subject_item_names_idx').on(t.subject, t.itemNames, t.orderId),
+    index('orders_item_names_trgm_idx').using('gin', t.itemNames.op('gin_trgm_ops')),
     check('orders_total_not_negative', sql`${t.totalAmount} >= 0`),
     check('orders_status_not_blank', sql`btrim(${t.status}) <> ''`),
   ],

@@ -1,17 +1,25 @@
-import { catalogRefreshResultSchema, ok, productSchema } from '@ums/contracts';
+import { catalogRefreshResultSchema, listQuerySchema, ok, productSchema } from '@ums/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { answers } from '../envelope-schema.js';
+import { sendJsonText } from '../lists/json-text.js';
+import type { Lists } from '../lists/lists.js';
+import { productList } from './catalog.lists.js';
 import type { createCatalogService } from './catalog.service.js';
 
-export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: ReturnType<typeof createCatalogService> }> = async (
-  app,
-  { catalog },
-) => {
+export const catalogRoutes: FastifyPluginAsyncZod<{
+  catalog: ReturnType<typeof createCatalogService>;
+  lists: Lists;
+}> = async (app, { catalog, lists }) => {
   app.get('/api/product', {
     config: { policy: 'admin' },
-    schema: { tags: ['products'], summary: 'The product catalog, by name', response: answers(productSchema) },
-    handler: async () => ok(await catalog.list()),
+    schema: {
+      tags: ['products'],
+      summary: 'The product catalog by name: all, or a page (limit, cursor, q, sort)',
+      querystring: listQuerySchema('product'),
+      response: answers(productSchema),
+    },
+    handler: async (request, reply) => sendJsonText(reply, await lists.catalog(productList, request.query)),
   });
   app.get('/api/product/refresh', {
     config: { policy: 'admin' },

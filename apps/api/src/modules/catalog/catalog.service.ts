@@ -1,8 +1,8 @@
 import fs from 'node:fs/promises';
-import { catalogSchema, type CatalogRefreshResult, type Product } from '@ums/contracts';
-import { asc, notInArray, sql } from 'drizzle-orm';
+import { catalogSchema, type CatalogRefreshResult } from '@ums/contracts';
+import { notInArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { moneyText, toMoney } from '../../db/money.js';
+import { moneyText } from '../../db/money.js';
 import { products } from '../../db/schema/index.js';
 import { HttpError } from '../../plugins/http-errors.js';
 
@@ -26,16 +26,6 @@ export async function readCatalogFile(file: string) {
 
 export function createCatalogService({ db, catalogFile }: { db: Database; catalogFile: string }) {
   return {
-    async list(): Promise<Product[]> {
-      const rows = await db.select().from(products).orderBy(asc(products.name), asc(products.productId));
-      return rows.map((r) => ({
-        productId: r.productId,
-        name: r.name,
-        retailPrice: toMoney(r.retailPrice),
-        imageUrl: r.imageUrl,
-      }));
-    },
-
     /** Upserts every catalog entry by id; removes products gone from the catalog unless something still refers to them. */
     async refresh(): Promise<CatalogRefreshResult & { removed: number }> {
       const entries = await readCatalogFile(catalogFile);

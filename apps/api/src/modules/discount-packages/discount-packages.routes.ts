@@ -5,23 +5,33 @@ import {
   discountPackageProductKeySchema,
   discountPackageSchema,
   idParamsSchema,
+  listQuerySchema,
   ok,
 } from '@ums/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { answers } from '../envelope-schema.js';
+import { sendJsonText } from '../lists/json-text.js';
+import type { Lists } from '../lists/lists.js';
+import { discountPackageList } from './discount-packages.lists.js';
 import type { createDiscountPackageService } from './discount-packages.service.js';
 
 const admin = { policy: 'admin' as const };
 
 export const discountPackageRoutes: FastifyPluginAsyncZod<{
   packages: ReturnType<typeof createDiscountPackageService>;
-}> = async (app, { packages }) => {
+  lists: Lists;
+}> = async (app, { packages, lists }) => {
   const tags = ['discount packages'];
   app.get('/api/discountPackage', {
     config: admin,
-    schema: { tags, response: answers(discountPackageSchema) },
-    handler: async () => ok(await packages.list()),
+    schema: {
+      tags,
+      summary: 'Discount packages with their products and package prices: all, or a page (limit, cursor, q, sort)',
+      querystring: listQuerySchema('discountPackage'),
+      response: answers(discountPackageSchema),
+    },
+    handler: async (request, reply) => sendJsonText(reply, await lists.catalog(discountPackageList, request.query)),
   });
   app.get('/api/discountPackage/:id', {
     config: admin,

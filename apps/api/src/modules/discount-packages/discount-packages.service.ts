@@ -1,10 +1,11 @@
 import { discountPackageInputSchema, type DiscountPackage, type DiscountPackageProductKey } from '@ums/contracts';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
-import { moneyText, toMoney, toMoneyOrNull } from '../../db/money.js';
+import { moneyText } from '../../db/money.js';
 import { discountPackageProducts, discountPackages, memberships, products } from '../../db/schema/index.js';
 import { badRequest, conflict, notFound } from '../../plugins/http-errors.js';
+import { PACKAGE_ITEM } from './discount-packages.lists.js';
 
 type PackageFields = z.output<typeof discountPackageInputSchema>;
 interface PriceChange {
@@ -13,36 +14,13 @@ interface PriceChange {
   price: number | null;
 }
 
-const withProducts = { products: { with: { product: true } } } as const;
-
-type PackageRow = typeof discountPackages.$inferSelect & {
-  products: (typeof discountPackageProducts.$inferSelect & { product: typeof products.$inferSelect })[];
-};
-
-function toPackage(row: PackageRow): DiscountPackage {
-  return {
-    discountPackageId: row.discountPackageId,
-    name: row.name,
-    description: row.description,
-    products: row.products
-      .map((p) => ({
-        productId: p.productId,
-        productName: p.product.name,
-        retailPrice: toMoney(p.product.retailPrice),
-        price: toMoneyOrNull(p.price),
-      }))
-      .sort((a, b) => a.productName.localeCompare(b.productName)),
-  };
-}
-
 export function createDiscountPackageService({ db }: { db: Database }) {
   async function get(id: number): Promise<DiscountPackage> {
-    const row = await db.query.discountPackages.findFirst({
-      where: eq(discountPackages.discountPackageId, id),
-      with: withProducts,
-    });
-    if (!row) throw notFound(`Discount package ${id}`);
-    return toPackage(row as PackageRow);
+    const { rows } = await db.execute<{ item: DiscountPackage }>(
+      sql`select ${sql.raw(PACKAGE_ITEM)} as item from discount_packages dp where dp.discount_package_id = ${id}`,
+    );
+    if (!rows[0]) throw notFound(`Discount package ${id}`);
+    return rows[0].item;
   }
 
   async function assertPackageAndProduct(key: DiscountPackageProductKey) {
@@ -61,14 +39,6 @@ export function createDiscountPackageService({ db }: { db: Database }) {
     );
 
   return {
-    async list(): Promise<DiscountPackage[]> {
-      const rows = await db.query.discountPackages.findMany({
-        with: withProducts,
-        orderBy: [asc(discountPackages.name), asc(discountPackages.discountPackageId)],
-      });
-      return rows.map((r) => toPackage(r as PackageRow));
-    },
-
     get,
 
     async create(fields: PackageFields): Promise<DiscountPackage> {

@@ -2,19 +2,21 @@ import {
   authCheckSchema,
   autologinSchema,
   idParamsSchema,
+  listQuerySchema,
   ok,
   paymentHistoryEntrySchema,
   subscriptionSchema,
   userDetailsInputSchema,
   userDetailsSchema,
-  type Envelope,
-  type Subscription,
 } from '@ums/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireUser } from '../../plugins/auth.js';
 import { notFound } from '../../plugins/http-errors.js';
 import { answers } from '../envelope-schema.js';
+import { sendJsonText } from '../lists/json-text.js';
+import type { Lists } from '../lists/lists.js';
+import { paymentHistoryList, subscriptionList } from './member.lists.js';
 import type { createMemberService } from './member.service.js';
 
 const member = { policy: 'member' as const };
@@ -22,7 +24,8 @@ const member = { policy: 'member' as const };
 export const memberRoutes: FastifyPluginAsyncZod<{
   members: ReturnType<typeof createMemberService>;
   autologinUrl: string | undefined;
-}> = async (app, { members, autologinUrl }) => {
+  lists: Lists;
+}> = async (app, { members, autologinUrl, lists }) => {
   app.get('/api/userdetails/', {
     config: member,
     schema: { tags: ['account'], summary: "The caller's own details", response: answers(userDetailsSchema) },
@@ -40,13 +43,14 @@ export const memberRoutes: FastifyPluginAsyncZod<{
   });
   app.get('/api/UserSubscriptions', {
     config: member,
-    schema: { tags: ['account'], summary: "The caller's active subscriptions", response: answers(subscriptionSchema) },
-    // PostgreSQL builds the answer (the schema above documents it). Fastify sends a string with a JSON content type
-    // as it is; the cast tells the typed reply that this string is the documented envelope.
+    schema: {
+      tags: ['account'],
+      summary: "The caller's active subscriptions: all, or a page (limit, cursor, q, sort)",
+      querystring: listQuerySchema('subscriptions'),
+      response: answers(subscriptionSchema),
+    },
     handler: async (request, reply) =>
-      reply
-        .type('application/json; charset=utf-8')
-        .send((await members.subscriptionsEnvelope(requireUser(request))) as unknown as Envelope<Subscription>),
+      sendJsonText(reply, await lists.member(subscriptionList, request.query, [requireUser(request).subject])),
   });
   app.delete('/api/UserSubscriptions/:id', {
     config: member,
@@ -65,10 +69,12 @@ export const memberRoutes: FastifyPluginAsyncZod<{
     config: member,
     schema: {
       tags: ['account'],
-      summary: "The caller's orders, newest first",
+      summary: "The caller's orders, newest first: all, or a page (limit, cursor, q, sort)",
+      querystring: listQuerySchema('paymentHistory'),
       response: answers(paymentHistoryEntrySchema),
     },
-    handler: async (request) => ok(await members.paymentHistory(requireUser(request))),
+    handler: async (request, reply) =>
+      sendJsonText(reply, await lists.member(paymentHistoryList, request.query, [requireUser(request).subject])),
   });
   app.get('/api/autologin', {
     config: member,

@@ -1,5 +1,6 @@
 import {
   idParamsSchema,
+  listQuerySchema,
   membershipIdParamsSchema,
   membershipInputSchema,
   membershipSchema,
@@ -11,22 +12,28 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { answers } from '../envelope-schema.js';
+import { sendJsonText } from '../lists/json-text.js';
+import type { Lists } from '../lists/lists.js';
+import { membershipList, membershipPromotionalProductList, promotionalProductList } from './memberships.lists.js';
 import type { createMembershipService } from './memberships.service.js';
 
 const admin = { policy: 'admin' as const };
 
 export const membershipRoutes: FastifyPluginAsyncZod<{
   memberships: ReturnType<typeof createMembershipService>;
-}> = async (app, { memberships }) => {
+  lists: Lists;
+}> = async (app, { memberships, lists }) => {
   const tags = ['memberships'];
   app.get('/api/membership', {
     config: admin,
     schema: {
       tags,
-      summary: 'Every membership with its product, package and promotional products',
+      summary:
+        'Memberships with their product, package and promotional products: all, or a page (limit, cursor, q, sort)',
+      querystring: listQuerySchema('membership'),
       response: answers(membershipSchema),
     },
-    handler: async () => ok(await memberships.list()),
+    handler: async (request, reply) => sendJsonText(reply, await lists.catalog(membershipList, request.query)),
   });
   app.get('/api/membership/:id', {
     config: admin,
@@ -56,13 +63,28 @@ export const membershipRoutes: FastifyPluginAsyncZod<{
   const promoTags = ['promotional products'];
   app.get('/api/promotionalProduct', {
     config: admin,
-    schema: { tags: promoTags, summary: 'Every promotional product link', response: answers(promotionalProductSchema) },
-    handler: async () => ok(await memberships.listPromotional()),
+    schema: {
+      tags: promoTags,
+      summary: 'Promotional product links: all, or a page (limit, cursor, q, sort)',
+      querystring: listQuerySchema('promotionalProduct'),
+      response: answers(promotionalProductSchema),
+    },
+    handler: async (request, reply) => sendJsonText(reply, await lists.catalog(promotionalProductList, request.query)),
   });
   app.get('/api/promotionalProduct/:membershipId', {
     config: admin,
-    schema: { tags: promoTags, params: membershipIdParamsSchema, response: answers(promotionalProductSchema) },
-    handler: async (request) => ok(await memberships.listPromotional(request.params.membershipId)),
+    schema: {
+      tags: promoTags,
+      summary: "One membership's promotional products: all, or a page (limit, cursor, q, sort)",
+      params: membershipIdParamsSchema,
+      querystring: listQuerySchema('promotionalProduct'),
+      response: answers(promotionalProductSchema),
+    },
+    handler: async (request, reply) => {
+      const { membershipId } = request.params;
+      await memberships.assertExists(membershipId);
+      return sendJsonText(reply, await lists.catalog(membershipPromotionalProductList, request.query, [membershipId]));
+    },
   });
   app.post('/api/promotionalProduct', {
     config: admin,

@@ -1,71 +1,13 @@
-import {
-  membershipInputSchema,
-  type Membership,
-  type PromotionalProduct,
-  type PromotionalProductLink,
-} from '@ums/contracts';
-import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { membershipInputSchema, type Membership, type PromotionalProductLink } from '@ums/contracts';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
-import { toMoney } from '../../db/money.js';
 import { discountPackages, memberships, products, promotionalProducts } from '../../db/schema/index.js';
 import { badRequest, notFound } from '../../plugins/http-errors.js';
+import { MEMBERSHIP_FROM, MEMBERSHIP_ITEM } from './memberships.lists.js';
 
 type MembershipFields = z.output<typeof membershipInputSchema>;
 type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
-
-type MembershipRow = {
-  membership_id: number;
-  name: string;
-  description: string | null;
-  product_id: number;
-  product_name: string;
-  product_retail_price: string;
-  discount_package_id: number | null;
-  discount_package_name: string | null;
-  number_of_free_eligible_items: number;
-  membership_length_in_months: number;
-  promotional_products: { productId: number; name: string }[];
-};
-
-/**
- * Memberships with product, package name and promotional products (sorted by name) in one statement; PostgreSQL
- * builds the nested lists, which keeps the 500-membership list fast (see bench/results).
- */
-function membershipsQuery(where: SQL | undefined) {
-  return sql`
-    select m.membership_id, m.name, m.description, m.product_id,
-           p.name as product_name, p.retail_price as product_retail_price,
-           m.discount_package_id, dp.name as discount_package_name,
-           m.number_of_free_eligible_items, m.membership_length_in_months,
-           coalesce((
-             select json_agg(json_build_object('productId', pp.product_id, 'name', pr.name)
-                             order by lower(pr.name), pr.name, pr.product_id)
-             from promotional_products pp join products pr on pr.product_id = pp.product_id
-             where pp.membership_id = m.membership_id
-           ), '[]'::json) as promotional_products
-    from memberships m
-    join products p on p.product_id = m.product_id
-    left join discount_packages dp on dp.discount_package_id = m.discount_package_id
-    ${where ? sql`where ${where}` : sql``}
-    order by m.name, m.membership_id`;
-}
-
-function toMembership(row: MembershipRow): Membership {
-  return {
-    membershipId: row.membership_id,
-    name: row.name,
-    description: row.description,
-    productId: row.product_id,
-    productName: row.product_name,
-    productRetailPrice: toMoney(row.product_retail_price),
-    discountPackageId: row.discount_package_id,
-    discountPackageName: row.discount_package_name,
-    numberOfFreeEligibleItems: row.number_of_free_eligible_items,
-    membershipLengthInMonths: row.membership_length_in_months,
-    promotionalProducts: row.promotional_products,
-  };
-}
 
 async function assertReferences(tx: Tx, fields: MembershipFields) {
   const product = await tx.query.products.findFirst({ where: eq(products.productId, fields.productId) });
@@ -94,9 +36,11 @@ const columns = (f: MembershipFields) => ({
 
 export function createMembershipService({ db }: { db: Database }) {
   async function get(id: number, tx: Tx | Database = db): Promise<Membership> {
-    const { rows } = await tx.execute<MembershipRow>(membershipsQuery(sql`m.membership_id = ${id}`));
+    const { rows } = await tx.execute<{ item: Membership }>(
+      sql`select ${sql.raw(MEMBERSHIP_ITEM)} as item from ${sql.raw(MEMBERSHIP_FROM)} where m.membership_id = ${id}`,
+    );
     if (!rows[0]) throw notFound(`Membership ${id}`);
-    return toMembership(rows[0]);
+    return rows[0].item;
   }
 
   async function assertProductsExist(tx: Tx | Database, ids: number[]) {
@@ -118,12 +62,6 @@ export function createMembershipService({ db }: { db: Database }) {
   }
 
   return {
-    /** Every membership with its product, package name and promotional products, in one query. */
-    async list(): Promise<Membership[]> {
-      const { rows } = await db.execute<MembershipRow>(membershipsQuery(undefined));
-      return rows.map(toMembership);
-    },
-
     get,
 
     async create(fields: MembershipFields): Promise<Membership> {
@@ -140,18 +78,16 @@ export function createMembershipService({ db }: { db: Database }) {
           membershipId: ['Does not match the address'],
         });
       }
+      // No row lock before the write: every catalog write takes the catalog version's lock first (its statement
+      // trigger), and a row locked ahead of it would let two writers wait for each other.
       return db.transaction(async (tx) => {
-        const [locked] = await tx
-          .select({ id: memberships.membershipId })
-          .from(memberships)
-          .where(eq(memberships.membershipId, id))
-          .for('update');
-        if (!locked) throw notFound(`Membership ${id}`);
         await assertReferences(tx, fields);
-        await tx
+        const updated = await tx
           .update(memberships)
           .set({ ...columns(fields), updatedAt: new Date() })
-          .where(eq(memberships.membershipId, id));
+          .where(eq(memberships.membershipId, id))
+          .returning({ id: memberships.membershipId });
+        if (updated.length === 0) throw notFound(`Membership ${id}`);
         return get(id, tx);
       });
     },
@@ -161,22 +97,8 @@ export function createMembershipService({ db }: { db: Database }) {
       if (deleted.length === 0) throw notFound(`Membership ${id}`);
     },
 
-    async listPromotional(membershipId?: number): Promise<PromotionalProduct[]> {
-      if (membershipId !== undefined) await assertMembershipsExist(db, [membershipId]);
-      const rows = await db
-        .select({
-          productId: promotionalProducts.productId,
-          membershipId: promotionalProducts.membershipId,
-          productName: products.name,
-          membershipName: memberships.name,
-        })
-        .from(promotionalProducts)
-        .innerJoin(products, eq(products.productId, promotionalProducts.productId))
-        .innerJoin(memberships, eq(memberships.membershipId, promotionalProducts.membershipId))
-        .where(membershipId === undefined ? undefined : eq(promotionalProducts.membershipId, membershipId))
-        .orderBy(asc(memberships.name), asc(products.name));
-      return rows;
-    },
+    /** 404 unless the membership exists. */
+    assertExists: (id: number) => assertMembershipsExist(db, [id]),
 
     /** Adds all links in one transaction, all or nothing; links that already exist are left as they are. */
     async addPromotional(links: PromotionalProductLink[]): Promise<PromotionalProductLink[]> {

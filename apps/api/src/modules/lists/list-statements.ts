@@ -1,0 +1,195 @@
+import { LISTS, type ListName } from '@ums/contracts';
+import type pg from 'pg';
+import { badRequest } from '../../plugins/http-errors.js';
+
+type KeyType = 'text' | 'int4' | 'numeric' | 'timestamptz';
+
+/** One column of a sort: its SQL expression and the type its cursor value is read back as. */
+export interface SortKey {
+  expr: string;
+  type: KeyType;
+}
+
+export const key = (expr: string, type: KeyType): SortKey => ({ expr, type });
+
+/**
+ * A list call in SQL. Every sort ends in the row's unique id, so the sort keys order the rows totally and a page
+ * continues strictly after the last row of the one before (keyset paging: no OFFSET, no row seen twice).
+ */
+export interface ListSpec<L extends ListName = ListName> {
+  list: L;
+  /** Names its prepared statements (unique per spec). */
+  name: string;
+  /** FROM clause with its joins. */
+  from: string;
+  /** What every row of the list meets, using $1..$n of the scope values. */
+  scope?: string;
+  scopeValues: number;
+  /** What a search matches: `{pattern}` is the ILIKE pattern, `{number}` (if used) a number typed as the search. */
+  search: string;
+  /** Per sort field, its keys; `seek` repeats the first keys as a range an index can start from. */
+  sorts: Record<(typeof LISTS)[L]['sorts'][number], { keys: SortKey[]; seek?: number }>;
+  /** One row as JSON. */
+  item: string;
+  /** The whole (unsearched) list's size, cheap: a kept count rather than counting rows. */
+  total: string;
+}
+
+export interface ListRequest {
+  limit?: number | undefined;
+  cursor?: string | undefined;
+  q?: string | undefined;
+  sort?: string | undefined;
+}
+
+const base64url = (text: string) =>
+  `rtrim(translate(encode(convert_to(${text}, 'UTF8'), 'base64'), E'+/\\n', '-_'), '=')`;
+
+const CURSOR_ERROR = { cursor: ['Must be the nextCursor of a previous page with the same sort'] };
+const VALUE_PATTERNS: Record<KeyType, RegExp> = {
+  text: /^[\s\S]*$/,
+  int4: /^-?\d{1,10}$/,
+  numeric: /^-?\d{1,12}(\.\d{1,6})?$/,
+  timestamptz: /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)?$/,
+};
+
+/** The cursor's sort key values, checked against the list and sort they were given out for. */
+function decodeCursor(cursor: string, listAndSort: string, keys: SortKey[]): string[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw badRequest('The cursor is not one this list gave out', CURSOR_ERROR);
+  }
+  if (
+    !Array.isArray(parsed) ||
+    parsed.length !== keys.length + 1 ||
+    parsed[0] !== listAndSort ||
+    !parsed.slice(1).every((value, i) => typeof value === 'string' && VALUE_PATTERNS[keys[i]!.type].test(value))
+  ) {
+    throw badRequest('The cursor is not one this list gave out', CURSOR_ERROR);
+  }
+  return parsed.slice(1) as string[];
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, '\\$&');
+/** "#1234" or "1234" also finds that order number. */
+const typedNumber = (q: string) => {
+  const match = /^#?(\d{1,9})$/.exec(q);
+  return match ? Number(match[1]) : null;
+};
+
+interface Variant {
+  field: string;
+  descending: boolean;
+  cursor: boolean;
+  search: boolean;
+  limited: boolean;
+}
+
+/** The statement of one variant of a list: PostgreSQL answers the whole envelope as JSON text. */
+function statementText<L extends ListName>(spec: ListSpec<L>, v: Variant): string {
+  const { keys, seek } = (spec.sorts as Record<string, { keys: SortKey[]; seek?: number }>)[v.field]!;
+  let n = spec.scopeValues;
+  const next = () => `$${++n}`;
+  const where: string[] = spec.scope ? [spec.scope] : [];
+  let searchWhere = '';
+  if (v.search) {
+    const pattern = next();
+    const number = spec.search.includes('{number}') ? `${next()}::int4` : '';
+    searchWhere = `(${spec.search.replaceAll('{pattern}', pattern).replaceAll('{number}', number)})`;
+    where.push(searchWhere);
+  }
+  if (v.cursor) {
+    const values = keys.map((k) => `${next()}::${k.type}`);
+    const op = v.descending ? '<' : '>';
+    const tuple = (list: string[]) => `(${list.join(', ')})`;
+    where.push(`${tuple(keys.map((k) => k.expr))} ${op} ${tuple(values)}`);
+    if (seek) where.push(`${tuple(keys.slice(0, seek).map((k) => k.expr))} ${op}= ${tuple(values.slice(0, seek))}`);
+  }
+  const orderBy = keys.map((k) => `${k.expr}${v.descending ? ' desc' : ''}`).join(', ');
+  const limit = v.limited ? `${next()}::int4` : '';
+  const page = `
+    with page as (
+      select ${spec.item} as item, row_number() over (order by ${orderBy}) as n,
+             ${keys.map((k, i) => `${k.expr} as k${i}`).join(', ')}
+      from ${spec.from}
+      ${where.length > 0 ? `where ${where.join(' and ')}` : ''}
+      order by ${orderBy}
+      ${v.limited ? `limit ${limit} + 1` : ''}
+    )`;
+  if (!v.limited) {
+    return `${page}
+      select json_build_object('isError', false, 'message', '', 'data', coalesce(json_agg(item order by n), '[]'::json))::text as body
+      from page`;
+  }
+  const cursorFor = `${spec.name} ${v.descending ? '-' : ''}${v.field}`;
+  const cursor = base64url(`json_build_array('${cursorFor}', ${keys.map((_, i) => `k${i}::text`).join(', ')})::text`);
+  const scopeWhere = [spec.scope, searchWhere].filter(Boolean).join(' and ');
+  const total = v.search ? `(select count(*) from ${spec.from} where ${scopeWhere})` : spec.total;
+  return `${page}
+    select json_build_object(
+      'isError', false, 'message', '',
+      'data', coalesce((select json_agg(item order by n) from page where n <= ${limit}), '[]'::json),
+      'page', json_build_object(
+        'nextCursor', (select ${cursor} from page where n = ${limit} and exists (select 1 from page where n > ${limit})),
+        'total', ${total})
+    )::text as body`;
+}
+
+/** Statement texts by name: each variant is written once per process. */
+const texts = new Map<string, string>();
+
+/** The named statement and values answering one list request; `scope` fills the spec's $1..$n. */
+export function listStatement<L extends ListName>(spec: ListSpec<L>, request: ListRequest, scope: unknown[] = []) {
+  const sort = request.sort ?? LISTS[spec.list].defaultSort;
+  const descending = sort.startsWith('-');
+  const field = descending ? sort.slice(1) : sort;
+  const keys = (spec.sorts as Record<string, { keys: SortKey[] }>)[field]!.keys;
+  const q = request.q?.trim() ? request.q.trim() : undefined;
+  if (request.cursor !== undefined && request.limit === undefined) {
+    throw badRequest('A cursor continues a page: give limit too', { cursor: ['Needs limit'] });
+  }
+  const values: unknown[] = [...scope];
+  if (q !== undefined) {
+    values.push(`%${escapeLike(q)}%`);
+    if (spec.search.includes('{number}')) values.push(typedNumber(q));
+  }
+  if (request.cursor !== undefined) values.push(...decodeCursor(request.cursor, `${spec.name} ${sort}`, keys));
+  if (request.limit !== undefined) values.push(request.limit);
+  const variant: Variant = {
+    field,
+    descending,
+    cursor: request.cursor !== undefined,
+    search: q !== undefined,
+    limited: request.limit !== undefined,
+  };
+  const flags = `${variant.cursor ? 'c' : ''}${variant.search ? 's' : ''}${variant.limited ? 'l' : ''}`;
+  const name = `list_${spec.name}_${field}_${descending ? 'd' : 'a'}${flags}`;
+  let text = texts.get(name);
+  if (!text) {
+    text = statementText(spec, variant);
+    texts.set(name, text);
+  }
+  return { name, text, values };
+}
+
+/**
+ * Answers list calls with one named prepared statement per variant (sort, direction, cursor, search, page): the
+ * database plans each once per connection, builds the JSON, and the API sends the text as it comes.
+ */
+export function createListStatements(pool: pg.Pool) {
+  return {
+    /** The answer envelope (JSON text) of one list request. */
+    async answer<L extends ListName>(spec: ListSpec<L>, request: ListRequest, scope: unknown[] = []): Promise<string> {
+      const { rows } = await pool.query<{ body: string }>(listStatement(spec, request, scope));
+      return rows[0]!.body;
+    },
+  };
+}
+
+export type ListStatements = ReturnType<typeof createListStatements>;
+
+/** True when the request asks for nothing but the whole list (no page, search or sort). */
+export const wholeList = (request: ListRequest) =>
+  request.limit === undefined && request.cursor === undefined && !request.q?.trim() && request.sort === undefined;

@@ -1,0 +1,112 @@
+import { LISTS } from '@ums/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { productList } from '../src/modules/catalog/catalog.lists.js';
+import { discountPackageList } from '../src/modules/discount-packages/discount-packages.lists.js';
+import { listStatement, type ListRequest, type ListSpec } from '../src/modules/lists/list-statements.js';
+import { paymentHistoryList, subscriptionList } from '../src/modules/member/member.lists.js';
+import {
+  membershipList,
+  membershipPromotionalProductList,
+  promotionalProductList,
+} from '../src/modules/memberships/memberships.lists.js';
+import { growData } from '../src/seed/grow-data.js';
+import { createDatabase } from '../src/db/client.js';
+import { testDatabase } from './helper.js';
+
+const database = await testDatabase();
+// The app's own pool settings (planner costs included), on this file's database.
+const { pool } = createDatabase(database.url);
+afterAll(() => pool.end());
+const SUBJECT = 'plans-member';
+
+/**
+ * A table this big (the catalog, the links, a member's orders at realistic size) must be reached through an index
+ * by every page, search and sort. Below it the planner may rightly read a few dozen pages in a row instead.
+ */
+const LARGE = 5000;
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  Plans?: PlanNode[];
+}
+
+function nodes(plan: PlanNode): PlanNode[] {
+  return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
+}
+
+const specs: [ListSpec, string, unknown[]][] = [
+  [productList, 'panel 12', []],
+  [membershipList, 'membership 19', []],
+  [discountPackageList, 'package 1', []],
+  [promotionalProductList, 'membership 19', []],
+  [paymentHistoryList, 'panel 1234', [SUBJECT]],
+  [paymentHistoryList, '#5', [SUBJECT]],
+  [subscriptionList, 'panel', [SUBJECT]],
+];
+
+describe('list statements at realistic size', () => {
+  let large: Set<string>;
+  let membershipId = 0;
+
+  beforeAll(async () => {
+    await growData(pool, {
+      products: 5000,
+      memberships: 2000,
+      promotionalPerMembership: 20,
+      discountPackages: 200,
+      productsPerPackage: 40,
+      member: { subject: SUBJECT, orders: 10_000, subscriptions: 20 },
+    });
+    // What autovacuum does after a bulk load: statistics, and the trigram indexes' pending entries merged.
+    await pool.query('vacuum analyze');
+    const { rows } = await pool.query<{ name: string }>(
+      `select relname as name from pg_class where relkind = 'r' and relnamespace = 'public'::regnamespace
+       and reltuples >= $1`,
+      [LARGE],
+    );
+    large = new Set(rows.map((r) => r.name));
+    membershipId = (await pool.query<{ id: number }>('select min(membership_id) as id from memberships')).rows[0]!.id;
+    specs.push([membershipPromotionalProductList, 'panel 1', [membershipId]]);
+  }, 120_000);
+
+  it('reads no large table sequentially for any page, search, sort or cursor (EXPLAIN)', async () => {
+    expect([...large].sort()).toEqual(
+      expect.arrayContaining([
+        'discount_package_products',
+        'order_items',
+        'orders',
+        'products',
+        'promotional_products',
+      ]),
+    );
+    const scans: string[] = [];
+    let explained = 0;
+    for (const [spec, q, scope] of specs) {
+      for (const field of LISTS[spec.list].sorts as readonly string[]) {
+        for (const sort of [field, `-${field}`]) {
+          for (const search of [undefined, q]) {
+            const first: ListRequest = { limit: 25, sort, q: search };
+            const body = (await pool.query<{ body: string }>(listStatement(spec, first, scope))).rows[0]!.body;
+            const cursor = (JSON.parse(body) as { page: { nextCursor: string | null } }).page.nextCursor ?? undefined;
+            for (const request of cursor ? [first, { ...first, cursor }] : [first]) {
+              const { text, values } = listStatement(spec, request, scope);
+              const { rows } = await pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+                `explain (format json) ${text}`,
+                values,
+              );
+              explained++;
+              for (const node of nodes(rows[0]!['QUERY PLAN'][0].Plan)) {
+                if (node['Node Type'] === 'Seq Scan' && large.has(node['Relation Name']!)) {
+                  scans.push(`${spec.name} ${JSON.stringify(request)}: ${node['Relation Name']}`);
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    expect(explained).toBeGreaterThan(80);
+    expect(scans).toEqual([]);
+  }, 120_000);
+});
