@@ -11,7 +11,7 @@ import pg from 'pg';
 import { chromium } from 'playwright-core';
 import { runningEmbeddedUrl } from '../apps/api/src/db/embedded.js';
 import { DEMO_MEMBER_SUBJECT } from '../apps/api/src/seed/demo-data.js';
-import { growData, REALISTIC } from '../apps/api/src/seed/grow-data.js';
+import { growData, LARGE_GROWTH, REALISTIC } from '../apps/api/src/seed/grow-data.js';
 import { freePort } from '@ums/api/net';
 import { exited, prepareServer } from '@ums/testkit/server-process';
 import { accessToken, authorizeUrl, pkce } from '@ums/testkit/oidc-browser';
@@ -78,16 +78,18 @@ async function main() {
       ...REALISTIC,
       member: { subject: DEMO_MEMBER_SUBJECT, orders: REALISTIC.orders, subscriptions: REALISTIC.subscriptions },
     });
-    const counts = (
-      await pool.query(
-        `select (select count(*) from products)::int as products,
-        (select count(*) from memberships)::int as memberships,
-        (select count(*) from promotional_products)::int as promotional,
-        (select count(*) from orders where subject = $1)::int as orders,
-        (select count(*) from subscriptions where subject = $1 and cancelled_at is null)::int as subscriptions`,
-        [DEMO_MEMBER_SUBJECT],
-      )
-    ).rows[0] as Record<string, number>;
+    const dataCounts = async () =>
+      (
+        await pool.query(
+          `select (select count(*) from products)::int as products,
+          (select count(*) from memberships)::int as memberships,
+          (select count(*) from promotional_products)::int as promotional,
+          (select count(*) from orders where subject = $1)::int as orders,
+          (select count(*) from subscriptions where subject = $1 and cancelled_at is null)::int as subscriptions`,
+          [DEMO_MEMBER_SUBJECT],
+        )
+      ).rows[0] as Record<string, number>;
+    const counts = await dataCounts();
     // Revocations as a busy day leaves them (sign-outs, password changes): every token check looks them up.
     await pool.query(
       `insert into token_revocations (key, not_before, updated_at)
@@ -96,7 +98,6 @@ async function main() {
     );
     await pool.query(`select pg_notify('ums_token_revocations', key) from token_revocations`);
     counts['revocations'] = REVOCATIONS;
-    await pool.end();
 
     const admin = `Bearer ${await accessToken(base, ADMIN.email, ADMIN.password)}`;
     const member = `Bearer ${await accessToken(base, MEMBER.email, MEMBER.password)}`;
@@ -112,25 +113,65 @@ async function main() {
       url: `${base}/api/test/auth`,
       headers: { authorization: member },
     });
+    const ratio = (r: LoadResult) => ({
+      ...r,
+      ratioToReference: Number((r.requestsPerSecond / reference.requestsPerSecond).toFixed(3)),
+    });
+    const get = (name: string, url: string, who: string) =>
+      load(name, { url: `${base}${url}`, headers: { authorization: who } });
     const endpoints = [
-      await load('GET /api/membership', { url: `${base}/api/membership`, headers: { authorization: admin } }),
-      await load('GET /api/PaymentHistory', { url: `${base}/api/PaymentHistory`, headers: { authorization: member } }),
-      await load('GET /api/userdetails/', { url: `${base}/api/userdetails/`, headers: { authorization: member } }),
-      await load('GET /api/UserSubscriptions', {
-        url: `${base}/api/UserSubscriptions`,
-        headers: { authorization: member },
-      }),
-      await load('PUT /api/discountPackageProduct', {
-        url: `${base}/api/discountPackageProduct`,
-        method: 'PUT',
-        headers: { authorization: admin, ...json },
-        body: JSON.stringify({
-          discountPackageId: target.discountPackageId,
-          productId: target.products[0]!.productId,
-          price: 12.34,
+      await get('GET /api/membership (whole list)', '/api/membership', admin),
+      await get('GET /api/PaymentHistory (whole list)', '/api/PaymentHistory', member),
+      await get('GET /api/userdetails/', '/api/userdetails/', member),
+      await get('GET /api/UserSubscriptions', '/api/UserSubscriptions', member),
+    ].map(ratio);
+
+    log('growing the data to issue 14 size: 5,000 products, 2,000 memberships x 20, 10,000 orders');
+    await growData(pool, {
+      ...LARGE_GROWTH,
+      member: { subject: DEMO_MEMBER_SUBJECT, orders: LARGE_GROWTH.orders, subscriptions: 0 },
+    });
+    // What autovacuum does after a bulk load: statistics, and the trigram indexes' pending entries merged.
+    await pool.query('vacuum analyze');
+    const large = await dataCounts();
+    await pool.end();
+    const firstMembership = (await (
+      await fetch(`${base}/api/membership?limit=1&sort=membershipId`, { headers: { authorization: admin } })
+    ).json()) as { data: { membershipId: number }[] };
+    const membershipId = firstMembership.data[0]!.membershipId;
+    const pages = [
+      ['/api/membership', 'membership 19', admin],
+      ['/api/discountPackage', 'package 1', admin],
+      ['/api/product', 'panel 12', admin],
+      ['/api/promotionalProduct', 'membership 19', admin],
+      [`/api/promotionalProduct/${membershipId}`, 'panel 1', admin],
+      ['/api/PaymentHistory', 'panel 1234', member],
+      ['/api/UserSubscriptions', 'panel', member],
+    ] as const;
+    const pageResults: LoadResult[] = [];
+    for (const [url, q, who] of pages) {
+      const shown = url.replace(/\/\d+$/, '/{membershipId}');
+      pageResults.push(await get(`GET ${shown}?limit=25`, `${url}?limit=25`, who));
+      pageResults.push(
+        await get(`GET ${shown}?limit=25&q=${q}`, `${url}?limit=25&q=${encodeURIComponent(q)}`, who),
+      );
+    }
+    pageResults.push(await get('GET /api/admin/overview', '/api/admin/overview', admin));
+    endpoints.push(...pageResults.map(ratio));
+    endpoints.push(
+      ratio(
+        await load('PUT /api/discountPackageProduct', {
+          url: `${base}/api/discountPackageProduct`,
+          method: 'PUT',
+          headers: { authorization: admin, ...json },
+          body: JSON.stringify({
+            discountPackageId: target.discountPackageId,
+            productId: target.products[0]!.productId,
+            price: 12.34,
+          }),
         }),
-      }),
-    ].map((r) => ({ ...r, ratioToReference: Number((r.requestsPerSecond / reference.requestsPerSecond).toFixed(3)) }));
+      ),
+    );
 
     if (API_ONLY) {
       for (const r of [reference, ...endpoints])
@@ -182,6 +223,7 @@ async function main() {
       machine: { cpus: os.cpus().length, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
       settings: { durationSeconds: DURATION, connections: CONNECTIONS },
       data: counts,
+      largeData: large,
       load: { reference, endpoints },
       frontEnd: {
         accountPage: { jsGzipBytes: bundles.account.jsGzipBytes, cssGzipBytes: bundles.account.cssGzipBytes },
@@ -204,6 +246,7 @@ function markdown(report: {
   machine: { cpus: number; memoryGiB: number; node: string };
   settings: { durationSeconds: number; connections: number };
   data: Record<string, number>;
+  largeData: Record<string, number>;
   load: { reference: LoadResult; endpoints: LoadResult[] };
   frontEnd: Record<string, { jsGzipBytes: number; cssGzipBytes: number }>;
   lighthouse: { name: string; score: number | null; lcpMs: number; tbtMs: number; cls: number; lcpElement: string }[];
@@ -217,7 +260,8 @@ Run ${report.date} on ${report.machine.cpus} cores, ${report.machine.memoryGiB} 
 Production build, embedded PostgreSQL, load generator (autocannon, ${report.settings.connections} connections,
 ${report.settings.durationSeconds} s each) on the same machine over loopback.
 
-Data: ${report.data['products']} products, ${report.data['memberships']} memberships with ${report.data['promotional']} promotional links, the demo member has ${report.data['orders']} orders and ${report.data['subscriptions']} active subscriptions; ${report.data['revocations']} revoked sessions are held in memory.
+Data for the whole lists and the member reads: ${report.data['products']} products, ${report.data['memberships']} memberships with ${report.data['promotional']} promotional links, the demo member has ${report.data['orders']} orders and ${report.data['subscriptions']} active subscriptions; ${report.data['revocations']} revoked sessions are held in memory.
+Then, for the pages (\`limit=25\`), searches (\`q\`) and the overview: ${report.largeData['products']} products, ${report.largeData['memberships']} memberships with ${report.largeData['promotional']} promotional links, ${report.largeData['orders']} orders for the demo member.
 
 ## API
 
@@ -229,9 +273,12 @@ ${report.load.endpoints.map(row).join('\n')}
 The reference route verifies the bearer token and answers a small JSON without touching the database. Every
 route's token check, the reference's included, also looks the token's account and session up among the revoked
 ones held in memory (no database round trip); the member reads (details, subscriptions) are compared with it.
-GET /api/PaymentHistory returns all of the member's orders at once (paging is issue 14's).
-GET /api/membership returns every membership with its promotional products (the whole list, by design of the
-API), so its throughput is bound by serialising that list.
+PostgreSQL builds every list answer as JSON text (one prepared statement); the API sends it as it comes.
+Catalog answers (memberships, packages, products, promotional links, overview) are kept in memory per catalog
+version: each request still reads the version from PostgreSQL (one indexed row), and any catalog write, on any
+process, makes the next request build afresh. The member's lists (payment history, subscriptions) are read from
+PostgreSQL on every request. GET /api/PaymentHistory without parameters returns all of the member's orders
+(the whole list, as the specification's call does); the account page asks for pages.
 
 ## Front end (gzip)
 

@@ -177,6 +177,10 @@ describe('list calls: paging, search and sort', () => {
     const matching = all.filter((p) => (p['name'] as string).toLowerCase().includes('panel 1'));
     expect(page.page!.total).toBe(matching.length);
     expect(page.data.map((p) => p['productId'])).toEqual(matching.slice(0, 5).map((p) => p['productId']));
+    // Every page of a search reports the same total, and the pages join into the filtered list.
+    const searched = await walk('/api/product', ADMIN, { limit: 7, q: 'PANEL 1' });
+    expect(searched.totals.every((t) => t === matching.length)).toBe(true);
+    expect(searched.rows.map((p) => p['productId'])).toEqual(matching.map((p) => p['productId']));
     expect((await get('/api/product?limit=5&q=%25')).body.page!.total).toBe(0);
     expect((await get('/api/product?limit=5&q=Panel_1')).body.page!.total).toBe(0);
 

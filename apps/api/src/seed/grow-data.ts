@@ -22,6 +22,16 @@ export const REALISTIC: Omit<GrowthPlan, 'member'> & { orders: number; subscript
   subscriptions: 20,
 };
 
+/** What issue 14's benchmark adds on top of REALISTIC: 5,000 products, 2,000 memberships x 20, 10,000 orders. */
+export const LARGE_GROWTH: Omit<GrowthPlan, 'member'> & { orders: number } = {
+  products: 5000,
+  memberships: 1500,
+  promotionalPerMembership: 20,
+  discountPackages: 0,
+  productsPerPackage: 0,
+  orders: 9000,
+};
+
 /**
  * Adds rows in bulk with set-based SQL (seconds, not minutes), in one transaction. Names carry a running number,
  * so the data looks like a real catalog to the queries and to a person reading a list.

@@ -109,10 +109,13 @@ function statementText<L extends ListName>(spec: ListSpec<L>, v: Variant): strin
   }
   const orderBy = keys.map((k) => `${k.expr}${v.descending ? ' desc' : ''}`).join(', ');
   const limit = v.limited ? `${next()}::int4` : '';
+  // A searched first page counts its matches in the same scan (one trigram search instead of two); later pages
+  // start after the cursor, so they count the whole filtered list on their own.
+  const countMatches = v.search && v.limited && !v.cursor;
   const page = `
     with page as (
       select ${spec.item} as item, row_number() over (order by ${orderBy}) as n,
-             ${keys.map((k, i) => `${k.expr} as k${i}`).join(', ')}
+             ${keys.map((k, i) => `${k.expr} as k${i}`).join(', ')}${countMatches ? ', count(*) over () as matches' : ''}
       from ${spec.from}
       ${where.length > 0 ? `where ${where.join(' and ')}` : ''}
       order by ${orderBy}
@@ -126,7 +129,11 @@ function statementText<L extends ListName>(spec: ListSpec<L>, v: Variant): strin
   const cursorFor = `${spec.name} ${v.descending ? '-' : ''}${v.field}`;
   const cursor = base64url(`json_build_array('${cursorFor}', ${keys.map((_, i) => `k${i}::text`).join(', ')})::text`);
   const scopeWhere = [spec.scope, searchWhere].filter(Boolean).join(' and ');
-  const total = v.search ? `(select count(*) from ${spec.from} where ${scopeWhere})` : spec.total;
+  const total = countMatches
+    ? 'coalesce((select max(matches) from page), 0)'
+    : v.search
+      ? `(select count(*) from ${spec.from} where ${scopeWhere})`
+      : spec.total;
   return `${page}
     select json_build_object(
       'isError', false, 'message', '',

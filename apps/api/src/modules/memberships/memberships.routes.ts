@@ -82,8 +82,10 @@ export const membershipRoutes: FastifyPluginAsyncZod<{
     },
     handler: async (request, reply) => {
       const { membershipId } = request.params;
-      await memberships.assertExists(membershipId);
-      return sendJsonText(reply, await lists.catalog(membershipPromotionalProductList, request.query, [membershipId]));
+      const body = await lists.catalog(membershipPromotionalProductList, request.query, [membershipId]);
+      // An empty list may mean an unknown membership: only then is its existence looked up (404).
+      if (/"data" ?: ?\[\]/.test(body)) await memberships.assertExists(membershipId);
+      return sendJsonText(reply, body);
     },
   });
   app.post('/api/promotionalProduct', {
