@@ -152,9 +152,7 @@ async function main() {
     for (const [url, q, who] of pages) {
       const shown = url.replace(/\/\d+$/, '/{membershipId}');
       pageResults.push(await get(`GET ${shown}?limit=25`, `${url}?limit=25`, who));
-      pageResults.push(
-        await get(`GET ${shown}?limit=25&q=${q}`, `${url}?limit=25&q=${encodeURIComponent(q)}`, who),
-      );
+      pageResults.push(await get(`GET ${shown}?limit=25&q=${q}`, `${url}?limit=25&q=${encodeURIComponent(q)}`, who));
     }
     pageResults.push(await get('GET /api/admin/overview', '/api/admin/overview', admin));
     endpoints.push(...pageResults.map(ratio));

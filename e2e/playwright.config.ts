@@ -4,6 +4,8 @@ import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@ums/testkit/chromium';
 
 const port = Number(process.env['E2E_PORT'] ?? 8090);
+// Decided once in the runner: its workers inherit the variable, so a journey can reach the server's database.
+process.env['E2E_DATA_DIR'] ??= path.join(os.tmpdir(), `ums-e2e-${Date.now()}`);
 
 // Debian's Chromium: never a downloaded browser.
 export default defineConfig({
@@ -31,7 +33,7 @@ export default defineConfig({
     env: {
       PORT: String(port),
       // A fresh embedded database for each run, outside the checkout.
-      DATA_DIR: path.join(os.tmpdir(), `ums-e2e-${Date.now()}`),
+      DATA_DIR: process.env['E2E_DATA_DIR'],
       LOG_LEVEL: 'warn',
       DEMO_ADMIN_PASSWORD: 'Admin-Demo-2026',
       DEMO_MEMBER_PASSWORD: 'Member-Demo-2026',

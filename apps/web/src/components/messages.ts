@@ -8,3 +8,12 @@ export const COMING_SOON = 'Coming soon';
 
 /** Shown beside an error the server answered, with its request id, for support. */
 export const REFERENCE = 'Reference:';
+
+/** The search, sort and "load more" of the paged lists. */
+export const LIST_TEXT = {
+  sortBy: 'Sort by',
+  showing: (shown: number, total: number) => `Showing ${shown} of ${total}`,
+  loadMore: 'Load more',
+  loadingMore: 'Loading...',
+  noMatch: (query: string) => `Nothing matches "${query}".`,
+} as const;

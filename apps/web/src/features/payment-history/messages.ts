@@ -15,6 +15,3 @@ export const PAYMENT_HISTORY = {
   order: (id: number) => `#${id}`,
   showMore: (next: number, left: number) => `Show ${next} more (${left} not shown)`,
 } as const;
-
-/** Orders shown at first and added by each "Show more": a member with 1,000 orders still gets a light page. */
-export const PAYMENT_PAGE_SIZE = 25;

@@ -1,18 +1,44 @@
 import type { PaymentHistoryEntry } from '@ums/contracts';
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiServer, envelope, failure, useApiServer } from '../../test/api-server.js';
 import { fakeAuth, renderWithProviders, signedInUser, TEST_API } from '../../test/render.js';
 import { PaymentHistorySection } from './components/payment-history-section.js';
-import { DEFAULT_PAYMENT_SORT, nextSort, sortPayments } from './sort.js';
+import { DEFAULT_PAYMENT_SORT, nextSort, serverSort } from './sort.js';
 
 const orders: PaymentHistoryEntry[] = [
   { orderId: 7, totalAmount: 118, date: '2026-03-07T15:00:00.000Z', status: 'Paid', productNames: ['Lipid Panel'] },
   { orderId: 12, totalAmount: 9.5, date: '2026-05-01T15:00:00.000Z', status: 'Refunded', productNames: ['A1C', 'TSH'] },
   { orderId: 3, totalAmount: 1250, date: '2025-12-24T15:00:00.000Z', status: 'Failed', productNames: [] },
 ];
-const answer = () => http.get(`${TEST_API}/PaymentHistory`, () => HttpResponse.json(envelope(orders)));
+/**
+ * A stand-in for the payment history call's paging: sorts by `sort`, answers `limit` rows from `cursor` (here an
+ * offset) with the page's total, and records each query string it was asked.
+ */
+function paged(all: PaymentHistoryEntry[], asked: string[] = []) {
+  return http.get(`${TEST_API}/PaymentHistory`, ({ request }) => {
+    const url = new URL(request.url);
+    asked.push(url.search);
+    const sort = url.searchParams.get('sort') ?? '-date';
+    const sign = sort.startsWith('-') ? -1 : 1;
+    const field = sort.replace(/^-/, '') as keyof PaymentHistoryEntry;
+    const value = (o: PaymentHistoryEntry) =>
+      field === 'date' ? Date.parse(o.date) : field === 'productNames' ? o.productNames.join(', ') : o[field];
+    const sorted = [...all].sort((a, b) => {
+      const [x, y] = [value(a), value(b)];
+      return sign * ((x < y ? -1 : x > y ? 1 : 0) || a.orderId - b.orderId);
+    });
+    const start = Number(url.searchParams.get('cursor') ?? 0);
+    const limit = Number(url.searchParams.get('limit') ?? sorted.length);
+    const next = start + limit < sorted.length ? String(start + limit) : null;
+    return HttpResponse.json({
+      ...envelope(sorted.slice(start, start + limit)),
+      page: { nextCursor: next, total: sorted.length },
+    });
+  });
+}
+const answer = () => paged(orders);
 const render = () => renderWithProviders(<PaymentHistorySection />, { auth: fakeAuth({ user: signedInUser() }) });
 const firstColumn = () =>
   screen
@@ -22,17 +48,10 @@ const firstColumn = () =>
 
 describe('payment history sorting', () => {
   it('starts newest first; a click flips the column, another column starts ascending', () => {
-    expect(sortPayments(orders, DEFAULT_PAYMENT_SORT).map((o) => o.orderId)).toEqual([12, 7, 3]);
+    expect(serverSort(DEFAULT_PAYMENT_SORT)).toBe('-date');
     expect(nextSort(DEFAULT_PAYMENT_SORT, 'date')).toEqual({ column: 'date', direction: 'ascending' });
     expect(nextSort(DEFAULT_PAYMENT_SORT, 'totalAmount')).toEqual({ column: 'totalAmount', direction: 'ascending' });
-    expect(sortPayments(orders, { column: 'totalAmount', direction: 'ascending' }).map((o) => o.orderId)).toEqual([
-      12, 7, 3,
-    ]);
-    expect(sortPayments(orders, { column: 'status', direction: 'ascending' }).map((o) => o.status)).toEqual([
-      'Failed',
-      'Paid',
-      'Refunded',
-    ]);
+    expect(serverSort({ column: 'productNames', direction: 'ascending' })).toBe('productNames');
   });
 });
 
@@ -58,36 +77,49 @@ describe('the Payment History section', () => {
     expect(within(table).getByText('$1,250.00')).toBeTruthy();
   });
 
-  it('sorts by a column when its header is clicked', async () => {
-    apiServer.use(answer());
+  it("asks the server for the clicked column's order, both ways", async () => {
+    const asked: string[] = [];
+    apiServer.use(paged(orders, asked));
     render();
     await screen.findByRole('table');
     expect(firstColumn()).toEqual(['#12', '#7', '#3']);
+    expect(asked).toEqual(['?limit=25&sort=-date']);
     fireEvent.click(screen.getByText('Order#'));
-    expect(firstColumn()).toEqual(['#3', '#7', '#12']);
+    await waitFor(() => expect(firstColumn()).toEqual(['#3', '#7', '#12']));
+    expect(asked.at(-1)).toBe('?limit=25&sort=orderId');
     expect(screen.getByRole('columnheader', { name: 'Order#' }).getAttribute('aria-sort')).toBe('ascending');
     fireEvent.click(screen.getByText('Order#'));
-    expect(firstColumn()).toEqual(['#12', '#7', '#3']);
+    await waitFor(() => expect(firstColumn()).toEqual(['#12', '#7', '#3']));
+    expect(asked.at(-1)).toBe('?limit=25&sort=-orderId');
     expect(screen.getByRole('columnheader', { name: 'Order#' }).getAttribute('aria-sort')).toBe('descending');
   });
 
-  it('shows 25 orders first, sorted across all of them, and the rest on request', async () => {
-    const many = Array.from({ length: 30 }, (_, i) => ({ ...orders[0]!, orderId: i + 1, totalAmount: i + 1 }));
-    apiServer.use(http.get(`${TEST_API}/PaymentHistory`, () => HttpResponse.json(envelope(many))));
+  it("shows the first 25 orders in the server's order, and the next page on request", async () => {
+    // The newest order has the smallest amount: the default order and the amount order differ.
+    const many = Array.from({ length: 30 }, (_, i) => ({
+      ...orders[0]!,
+      orderId: i + 1,
+      totalAmount: i + 1,
+      date: new Date(Date.UTC(2026, 0, 31 - i)).toISOString(),
+    }));
+    const asked: string[] = [];
+    apiServer.use(paged(many, asked));
     render();
     await screen.findByRole('table');
     expect(screen.getAllByRole('row')).toHaveLength(26);
+    expect(firstColumn()[0]).toBe('#1');
     fireEvent.click(screen.getByText('Amount (USD)'));
     fireEvent.click(screen.getByText('Amount (USD)'));
     // The largest amount of all 30 comes first, though it was not among the first 25 shown.
-    expect(firstColumn()[0]).toBe('#30');
-    fireEvent.click(screen.getByRole('button', { name: 'Show 5 more (5 not shown)' }));
-    expect(screen.getAllByRole('row')).toHaveLength(31);
+    await waitFor(() => expect(firstColumn()[0]).toBe('#30'));
+    fireEvent.click(await screen.findByRole('button', { name: 'Show 5 more (5 not shown)' }));
+    await waitFor(() => expect(screen.getAllByRole('row')).toHaveLength(31));
+    expect(asked.at(-1)).toBe('?limit=25&cursor=25&sort=-totalAmount');
     expect(screen.queryByRole('button', { name: /Show \d+ more/ })).toBeNull();
   });
 
   it('says "No payment history found." for a member without orders', async () => {
-    apiServer.use(http.get(`${TEST_API}/PaymentHistory`, () => HttpResponse.json(envelope([]))));
+    apiServer.use(paged([]));
     render();
     expect(await screen.findByText('No payment history found.')).toBeTruthy();
   });

@@ -8,8 +8,9 @@ import { formatUsd } from '../../../lib/format.js';
 import { useAdminStyles } from '../components/admin-styles.js';
 import { CardGridPage } from '../components/card-grid-page.js';
 import { CardItemList } from '../components/card-item-list.js';
-import { useProducts } from '../products/api.js';
-import { useDeletePackage, useDiscountPackages } from './api.js';
+import { ListToolbar } from '../../../components/list-controls.js';
+import { useListView, usePagedList } from '../../../lib/paged-list.js';
+import { discountPackageKeys, useDeletePackage } from './api.js';
 import { ManageProductsDialog } from './manage-products-dialog.js';
 import { DISCOUNT_PACKAGES as T } from './messages.js';
 import { PackageDialog } from './package-dialog.js';
@@ -25,13 +26,13 @@ export function DiscountPackagesList({
   confirm = (m) => window.confirm(m),
 }: DiscountPackagesListProps) {
   const styles = useAdminStyles();
-  const packages = useDiscountPackages();
-  const products = useProducts();
+  const view = useListView();
+  const packages = usePagedList<DiscountPackage>(discountPackageKeys.all, '/discountPackage', view);
   const deletion = useDeletePackage();
   const [editing, setEditing] = useState<{ pkg: DiscountPackage | null } | null>(null);
   const [managingId, setManagingId] = useState<number | null>(null);
   const CardHeading = headingLevel === 1 ? 'h2' : 'h3';
-  const managing = packages.data?.find((p) => p.discountPackageId === managingId) ?? null;
+  const managing = packages.rows.find((p) => p.discountPackageId === managingId) ?? null;
 
   const remove = (pkg: DiscountPackage) => {
     if (confirm(T.deleteConfirm(pkg.name))) deletion.mutate(pkg.discountPackageId);
@@ -48,7 +49,9 @@ export function DiscountPackagesList({
       <CardGridPage
         title={T.title}
         headingLevel={headingLevel}
-        query={packages}
+        list={packages}
+        q={view.q}
+        toolbar={<ListToolbar searchLabel={T.search} view={view} sorts={T.sorts} />}
         texts={T}
         create={create}
         notice={
@@ -94,7 +97,7 @@ export function DiscountPackagesList({
         )}
       />
       <PackageDialog open={editing !== null} pkg={editing?.pkg ?? null} onClose={() => setEditing(null)} />
-      <ManageProductsDialog pkg={managing} products={products.data ?? []} onClose={() => setManagingId(null)} />
+      <ManageProductsDialog pkg={managing} onClose={() => setManagingId(null)} />
     </>
   );
 }

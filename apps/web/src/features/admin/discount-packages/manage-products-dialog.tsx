@@ -1,6 +1,5 @@
 import {
   Button,
-  Checkbox,
   Dialog,
   DialogActions,
   DialogBody,
@@ -19,11 +18,12 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { AddRegular, DeleteRegular } from '@fluentui/react-icons';
-import type { DiscountPackage, Product } from '@ums/contracts';
+import type { DiscountPackage } from '@ums/contracts';
 import { useState } from 'react';
 import { ErrorBanner } from '../../../components/error-banner.js';
 import { errorText } from '../../../lib/error-text.js';
 import { formatUsd } from '../../../lib/format.js';
+import { ProductPicker } from '../components/product-picker.js';
 import { useAddPackageProducts, useRemovePackageProduct, useSetPackagePrice } from './api.js';
 import { DISCOUNT_PACKAGES as T } from './messages.js';
 import { usePriceAutosave } from './use-price-autosave.js';
@@ -34,45 +34,23 @@ const useStyles = makeStyles({
   price: { width: '140px' },
   status: { minWidth: '90px' },
   error: { color: tokens.colorPaletteRedForeground1 },
-  picker: {
-    display: 'grid',
-    gap: tokens.spacingVerticalS,
-    marginBlockStart: tokens.spacingVerticalL,
-    maxHeight: '240px',
-    overflowY: 'auto',
-  },
+  picker: { marginBlockStart: tokens.spacingVerticalL },
   addRow: { display: 'flex', gap: tokens.spacingHorizontalS, marginBlockStart: tokens.spacingVerticalM },
 });
 
 /** The table of a package's products with debounced price edits, add and remove. */
-export function ManageProductsDialog({
-  pkg,
-  products,
-  onClose,
-}: {
-  pkg: DiscountPackage | null;
-  products: Product[];
-  onClose: () => void;
-}) {
+export function ManageProductsDialog({ pkg, onClose }: { pkg: DiscountPackage | null; onClose: () => void }) {
   const styles = useStyles();
   return (
     <Dialog open={pkg !== null} onOpenChange={(_, data) => (data.open ? undefined : onClose())}>
       <DialogSurface className={styles.surface}>
-        {pkg ? <ManageProducts pkg={pkg} products={products} onClose={onClose} /> : null}
+        {pkg ? <ManageProducts pkg={pkg} onClose={onClose} /> : null}
       </DialogSurface>
     </Dialog>
   );
 }
 
-function ManageProducts({
-  pkg,
-  products,
-  onClose,
-}: {
-  pkg: DiscountPackage;
-  products: Product[];
-  onClose: () => void;
-}) {
+function ManageProducts({ pkg, onClose }: { pkg: DiscountPackage; onClose: () => void }) {
   const styles = useStyles();
   const { discountPackageId } = pkg;
   const setPrice = useSetPackagePrice();
@@ -91,7 +69,6 @@ function ManageProducts({
       ? errorText(removal.error, T.removeFailed)
       : null;
   const inPackage = new Set(pkg.products.map((p) => p.productId));
-  const available = products.filter((p) => !inPackage.has(p.productId));
 
   const addChosen = () =>
     add.mutate(
@@ -173,43 +150,34 @@ function ManageProducts({
           </div>
         )}
         {picking ? (
-          available.length === 0 ? (
-            <Text as="p" block>
-              {T.allAdded}
-            </Text>
-          ) : (
-            <>
-              <div className={styles.picker} role="group" aria-label={T.chooseProducts}>
-                {available.map((product) => (
-                  <Checkbox
-                    key={product.productId}
-                    label={`${product.name} (${formatUsd(product.retailPrice)})`}
-                    checked={chosen.includes(product.productId)}
-                    onChange={(_, data) =>
-                      setChosen((current) =>
-                        data.checked === true
-                          ? [...current, product.productId]
-                          : current.filter((id) => id !== product.productId),
-                      )
-                    }
-                  />
-                ))}
-              </div>
-              <div className={styles.addRow}>
-                <Button
-                  appearance="primary"
-                  disabled={busy || chosen.length === 0}
-                  onClick={() => {
-                    removal.reset();
-                    addChosen();
-                  }}
-                >
-                  {T.addSelected(chosen.length)}
-                </Button>
-                <Button onClick={() => setPicking(false)}>{T.cancel}</Button>
-              </div>
-            </>
-          )
+          <>
+            <div className={styles.picker}>
+              <ProductPicker
+                label={T.chooseProducts}
+                selected={new Set(chosen)}
+                exclude={inPackage}
+                emptyText={T.allAdded}
+                onToggle={(product, checked) =>
+                  setChosen((current) =>
+                    checked ? [...current, product.productId] : current.filter((id) => id !== product.productId),
+                  )
+                }
+              />
+            </div>
+            <div className={styles.addRow}>
+              <Button
+                appearance="primary"
+                disabled={busy || chosen.length === 0}
+                onClick={() => {
+                  removal.reset();
+                  addChosen();
+                }}
+              >
+                {T.addSelected(chosen.length)}
+              </Button>
+              <Button onClick={() => setPicking(false)}>{T.cancel}</Button>
+            </div>
+          </>
         ) : null}
       </DialogContent>
       <DialogActions>

@@ -1,5 +1,11 @@
 export const DISCOUNT_PACKAGES = {
   title: 'Discount Packages',
+  search: 'Search discount packages',
+  sorts: [
+    { value: '', label: 'Name (A to Z)' },
+    { value: '-name', label: 'Name (Z to A)' },
+    { value: '-discountPackageId', label: 'Newest first' },
+  ],
   loading: 'Loading discount packages...',
   loadFailed: 'Failed to load discount packages',
   saveFailed: 'Failed to save package',

@@ -1,16 +1,4 @@
-import {
-  Button,
-  Checkbox,
-  Field,
-  Input,
-  makeStyles,
-  Select,
-  shorthands,
-  Spinner,
-  Text,
-  Textarea,
-  tokens,
-} from '@fluentui/react-components';
+import { Button, Field, Input, makeStyles, Select, Spinner, Text, Textarea, tokens } from '@fluentui/react-components';
 import { ArrowLeftRegular } from '../components/icons.js';
 import type { Membership } from '@ums/contracts';
 import { useState, type FormEvent } from 'react';
@@ -21,6 +9,7 @@ import { errorText } from '../../../lib/error-text.js';
 import { formatUsd } from '../../../lib/format.js';
 import { useAdminStyles } from '../components/admin-styles.js';
 import { useDiscountPackages } from '../discount-packages/api.js';
+import { ProductPicker } from '../components/product-picker.js';
 import { useProducts } from '../products/api.js';
 import { useMembership, useSaveMembership } from './api.js';
 import { toDraft, toInput, validate, type MembershipDraft, type MembershipErrors } from './form-state.js';
@@ -34,15 +23,6 @@ const useStyles = makeStyles({
     gridTemplateColumns: 'repeat(2, minmax(0, 1fr))',
     gap: tokens.spacingHorizontalL,
     '@media (max-width: 600px)': { gridTemplateColumns: '1fr' },
-  },
-  checklist: {
-    maxHeight: '400px',
-    overflowY: 'auto',
-    display: 'grid',
-    paddingBlock: tokens.spacingVerticalXS,
-    paddingInline: tokens.spacingHorizontalS,
-    ...shorthands.border('1px', 'solid', tokens.colorNeutralStroke1),
-    borderRadius: tokens.borderRadiusMedium,
   },
   legend: { fontWeight: tokens.fontWeightSemibold, paddingInline: tokens.spacingHorizontalXS },
   fieldset: { border: 'none', margin: 0, padding: 0, display: 'grid', gap: tokens.spacingVerticalS },
@@ -179,16 +159,11 @@ function MembershipForm({
       <fieldset className={styles.fieldset}>
         <legend className={styles.legend}>{T.promotionalProducts}</legend>
         <Text>{T.selected(draft.promotional.length)}</Text>
-        <div className={styles.checklist} role="group" aria-label={T.promotionalProducts}>
-          {products.map((product) => (
-            <Checkbox
-              key={product.productId}
-              label={`${product.name} (${formatUsd(product.retailPrice)})`}
-              checked={selected.has(product.productId)}
-              onChange={(_, data) => toggle(product.productId, data.checked === true)}
-            />
-          ))}
-        </div>
+        <ProductPicker
+          label={T.promotionalProducts}
+          selected={selected}
+          onToggle={(product, checked) => toggle(product.productId, checked)}
+        />
       </fieldset>
       <div className={styles.actions}>
         <Button appearance="primary" type="submit" disabled={saving}>

@@ -1,20 +1,27 @@
 import { Button } from '@fluentui/react-components';
 import { AddRegular } from '@fluentui/react-icons';
+import type { Membership } from '@ums/contracts';
 import { useNavigate } from 'react-router';
+import { ListToolbar } from '../../../components/list-controls.js';
 import { paths } from '../../../config/paths.js';
-import { useMemberships } from './api.js';
+import { useListView, usePagedList } from '../../../lib/paged-list.js';
 import { CardGridPage } from '../components/card-grid-page.js';
+import { membershipKeys } from './api.js';
 import { MembershipCard } from './membership-card.js';
 import { MEMBERSHIPS as T } from './messages.js';
 
-/** The card grid, with the create button; used on its page and in the dashboard's tab. */
+/** The card grid, searchable and sorted on the server, with the create button; on its page and in the dashboard. */
 export function MembershipsList({ headingLevel = 1 }: { headingLevel?: 1 | 2 }) {
   const navigate = useNavigate();
+  const view = useListView();
+  const list = usePagedList<Membership>(membershipKeys.all, '/membership', view);
   return (
     <CardGridPage
       title={T.title}
       headingLevel={headingLevel}
-      query={useMemberships()}
+      list={list}
+      q={view.q}
+      toolbar={<ListToolbar searchLabel={T.search} view={view} sorts={T.sorts} />}
       texts={T}
       create={
         <Button appearance="primary" icon={<AddRegular />} onClick={() => navigate(`${paths.admin.memberships}/new`)}>

@@ -1,5 +1,13 @@
 export const MEMBERSHIPS = {
   title: 'Memberships',
+  search: 'Search memberships',
+  sorts: [
+    { value: '', label: 'Name (A to Z)' },
+    { value: '-name', label: 'Name (Z to A)' },
+    { value: 'membershipLengthInMonths', label: 'Shortest first' },
+    { value: '-membershipLengthInMonths', label: 'Longest first' },
+    { value: '-membershipId', label: 'Newest first' },
+  ],
   loading: 'Loading memberships...',
   loadFailed: 'Failed to load memberships',
   loadDataFailed: 'Failed to load data',

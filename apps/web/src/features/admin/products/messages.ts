@@ -6,6 +6,13 @@ export const PRODUCTS = {
   refresh: 'Refresh',
   refreshing: 'Refreshing...',
   search: 'Search products',
+  sorts: [
+    { value: '', label: 'Name (A to Z)' },
+    { value: '-name', label: 'Name (Z to A)' },
+    { value: 'retailPrice', label: 'Price (low to high)' },
+    { value: '-retailPrice', label: 'Price (high to low)' },
+    { value: 'productId', label: 'Product ID' },
+  ],
   noMatch: (query: string) => `No products match "${query}".`,
   empty: 'The catalog is empty. Refresh it from its source.',
   columns: { name: 'Name', retailPrice: 'Retail Price', image: 'Image', productId: 'Product ID' },

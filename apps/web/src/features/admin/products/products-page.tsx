@@ -4,7 +4,6 @@ import {
   makeStyles,
   MessageBar,
   MessageBarBody,
-  SearchBox,
   Spinner,
   Table,
   TableBody,
@@ -15,17 +14,18 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { ArrowSyncRegular } from '../components/icons.js';
-import { useState } from 'react';
 import { ErrorBanner } from '../../../components/error-banner.js';
 import { errorText } from '../../../lib/error-text.js';
 import { formatUsd } from '../../../lib/format.js';
-import { useProducts, useRefreshCatalog } from './api.js';
+import type { Product } from '@ums/contracts';
+import { ListToolbar, LoadMore } from '../../../components/list-controls.js';
+import { useListView, usePagedList } from '../../../lib/paged-list.js';
+import { productKeys, useRefreshCatalog } from './api.js';
 import { useAdminStyles } from '../components/admin-styles.js';
 import { PRODUCTS } from './messages.js';
 
 const useStyles = makeStyles({
   tools: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalM, alignItems: 'center' },
-  search: { minWidth: '260px' },
   image: { width: '40px', height: '40px', objectFit: 'contain' },
   number: { textAlign: 'end', fontVariantNumeric: 'tabular-nums' },
   tableWrap: { overflowX: 'auto' },
@@ -35,26 +35,16 @@ const useStyles = makeStyles({
 export function ProductsPage() {
   const admin = useAdminStyles();
   const styles = useStyles();
-  const products = useProducts();
+  const view = useListView();
+  const products = usePagedList<Product>(productKeys.all, '/product', view);
   const refresh = useRefreshCatalog();
-  const [query, setQuery] = useState('');
-  const needle = query.trim().toLowerCase();
-  const shown = (products.data ?? []).filter(
-    (p) => !needle || p.name.toLowerCase().includes(needle) || String(p.productId).includes(needle),
-  );
+  const shown = products.rows;
 
   return (
     <div className={admin.page}>
       <div className={admin.header}>
         <h1 className={admin.title}>{PRODUCTS.title}</h1>
         <div className={styles.tools}>
-          <SearchBox
-            className={styles.search}
-            aria-label={PRODUCTS.search}
-            placeholder={PRODUCTS.search}
-            value={query}
-            onChange={(_, data) => setQuery(data.value)}
-          />
           <Button icon={<ArrowSyncRegular />} disabled={refresh.isPending} onClick={() => refresh.mutate()}>
             {refresh.isPending ? PRODUCTS.refreshing : PRODUCTS.refresh}
           </Button>
@@ -68,14 +58,15 @@ export function ProductsPage() {
       {refresh.isError ? (
         <ErrorBanner message={errorText(refresh.error, PRODUCTS.refreshFailed)} error={refresh.error} />
       ) : null}
+      <ListToolbar searchLabel={PRODUCTS.search} view={view} sorts={PRODUCTS.sorts} />
       {products.isPending ? (
         <Spinner label={PRODUCTS.loading} />
       ) : products.isError ? (
         <ErrorBanner message={errorText(products.error, PRODUCTS.loadFailed)} error={products.error} />
-      ) : products.data.length === 0 ? (
+      ) : shown.length === 0 && !view.q ? (
         <p>{PRODUCTS.empty}</p>
       ) : shown.length === 0 ? (
-        <p>{PRODUCTS.noMatch(query.trim())}</p>
+        <p>{PRODUCTS.noMatch(view.q)}</p>
       ) : (
         <div className={styles.tableWrap}>
           <Table aria-label={PRODUCTS.title}>
@@ -102,6 +93,13 @@ export function ProductsPage() {
               ))}
             </TableBody>
           </Table>
+          <LoadMore
+            shown={shown.length}
+            total={products.total}
+            hasMore={products.hasNextPage}
+            loading={products.isFetchingNextPage}
+            onMore={() => void products.fetchNextPage()}
+          />
         </div>
       )}
     </div>

@@ -1,5 +1,12 @@
 export const PROMOTIONAL_PRODUCTS = {
   title: 'Promotional Products',
+  search: 'Search memberships and products',
+  sorts: [
+    { value: '', label: 'Membership (A to Z)' },
+    { value: '-membershipName', label: 'Membership (Z to A)' },
+    { value: 'productName', label: 'Product (A to Z)' },
+    { value: '-productName', label: 'Product (Z to A)' },
+  ],
   loading: 'Loading promotional products...',
   loadFailed: 'Failed to load data',
   filter: 'Membership',

@@ -10,13 +10,16 @@ import {
   TableHeaderCell,
   TableRow,
 } from '@fluentui/react-components';
-import { useState } from 'react';
-import { Link } from 'react-router';
+import type { PromotionalProduct } from '@ums/contracts';
+import { Link, useSearchParams } from 'react-router';
+import { ListToolbar, LoadMore } from '../../../components/list-controls.js';
+import { useListView, usePagedList } from '../../../lib/paged-list.js';
 import { ErrorBanner } from '../../../components/error-banner.js';
+import { LIST_TEXT } from '../../../components/messages.js';
 import { paths } from '../../../config/paths.js';
 import { errorText } from '../../../lib/error-text.js';
 import { useMemberships } from '../memberships/api.js';
-import { usePromotionalProducts } from './api.js';
+import { promotionalProductKeys } from './api.js';
 import { useAdminStyles } from '../components/admin-styles.js';
 import { PROMOTIONAL_PRODUCTS } from './messages.js';
 
@@ -26,10 +29,26 @@ const useStyles = makeStyles({ filter: { maxWidth: '360px' } });
 export function PromotionalProductsPage() {
   const admin = useAdminStyles();
   const styles = useStyles();
-  const links = usePromotionalProducts();
+  const view = useListView();
+  const [params, setParams] = useSearchParams();
+  const membershipId = params.get('membership') ?? '';
+  const setMembershipId = (id: string) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (id) next.set('membership', id);
+        else next.delete('membership');
+        return next;
+      },
+      { replace: true },
+    );
+  const links = usePagedList<PromotionalProduct>(
+    promotionalProductKeys.all,
+    membershipId ? `/promotionalProduct/${membershipId}` : '/promotionalProduct',
+    view,
+  );
   const memberships = useMemberships();
-  const [membershipId, setMembershipId] = useState('');
-  const shown = (links.data ?? []).filter((l) => !membershipId || String(l.membershipId) === membershipId);
+  const shown = links.rows;
   const failed = links.isError ? links.error : memberships.isError ? memberships.error : null;
 
   return (
@@ -45,15 +64,22 @@ export function PromotionalProductsPage() {
           ))}
         </Select>
       </Field>
+      <ListToolbar searchLabel={PROMOTIONAL_PRODUCTS.search} view={view} sorts={PROMOTIONAL_PRODUCTS.sorts} />
       {failed ? (
         <ErrorBanner message={errorText(failed, PROMOTIONAL_PRODUCTS.loadFailed)} error={failed} />
       ) : links.isPending ? (
         <Spinner label={PROMOTIONAL_PRODUCTS.loading} />
       ) : shown.length === 0 ? (
-        <p>{membershipId ? PROMOTIONAL_PRODUCTS.emptyFiltered : PROMOTIONAL_PRODUCTS.empty}</p>
+        <p>
+          {view.q
+            ? LIST_TEXT.noMatch(view.q)
+            : membershipId
+              ? PROMOTIONAL_PRODUCTS.emptyFiltered
+              : PROMOTIONAL_PRODUCTS.empty}
+        </p>
       ) : (
         <>
-          <p className={admin.muted}>{PROMOTIONAL_PRODUCTS.count(shown.length)}</p>
+          <p className={admin.muted}>{PROMOTIONAL_PRODUCTS.count(links.total)}</p>
           <Table aria-label={PROMOTIONAL_PRODUCTS.title}>
             <TableHeader>
               <TableRow>
@@ -74,6 +100,13 @@ export function PromotionalProductsPage() {
               ))}
             </TableBody>
           </Table>
+          <LoadMore
+            shown={shown.length}
+            total={links.total}
+            hasMore={links.hasNextPage}
+            loading={links.isFetchingNextPage}
+            onMore={() => void links.fetchNextPage()}
+          />
         </>
       )}
     </div>

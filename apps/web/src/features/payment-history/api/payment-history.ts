@@ -1,14 +1,15 @@
 import type { PaymentHistoryEntry } from '@ums/contracts';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { listOf, type ApiClient } from '../../../lib/api-client.js';
-import { useApi } from '../../../lib/api-context.js';
+import { usePagedList } from '../../../lib/paged-list.js';
+import { serverSort, type PaymentSort } from '../sort.js';
 
-export const paymentHistoryQueryOptions = (api: () => Promise<ApiClient>) =>
-  queryOptions({
-    queryKey: ['payment-history'] as const,
-    queryFn: async () => listOf<PaymentHistoryEntry>(await (await api()).get('/PaymentHistory')),
-  });
+export const paymentHistoryKeys = { all: ['payment-history'] as const };
 
-export function usePaymentHistory(enabled: boolean) {
-  return useQuery({ ...paymentHistoryQueryOptions(useApi()), enabled });
+/** The member's orders a page at a time, sorted by the server (a member may have years of orders). */
+export function usePaymentHistory(sort: PaymentSort, enabled: boolean) {
+  return usePagedList<PaymentHistoryEntry>(
+    paymentHistoryKeys.all,
+    '/PaymentHistory',
+    { q: '', sort: serverSort(sort) },
+    enabled,
+  );
 }

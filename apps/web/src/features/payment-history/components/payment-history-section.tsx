@@ -9,8 +9,9 @@ import { formatShortDate, formatUsd } from '../../../lib/format.js';
 import { useMediaQuery } from '../../../lib/use-media-query.js';
 import { MOBILE_QUERY } from '../../../config/layout.js';
 import { usePaymentHistory } from '../api/payment-history.js';
-import { PAYMENT_HISTORY as T, PAYMENT_PAGE_SIZE } from '../messages.js';
-import { DEFAULT_PAYMENT_SORT, nextSort, sortPayments, type PaymentColumn } from '../sort.js';
+import { PAGE_SIZE } from '../../../lib/paged-list.js';
+import { PAYMENT_HISTORY as T } from '../messages.js';
+import { DEFAULT_PAYMENT_SORT, nextSort, type PaymentColumn } from '../sort.js';
 
 const useStyles = makeStyles({
   tableWrap: { overflowX: 'auto' },
@@ -82,19 +83,16 @@ export function PaymentHistorySection() {
   const styles = useStyles();
   const auth = useAuth();
   const signedIn = Boolean(auth.user);
-  const history = usePaymentHistory(signedIn);
   const mobile = useMediaQuery(MOBILE_QUERY);
   const [sort, setSort] = useState(DEFAULT_PAYMENT_SORT);
-  const [shown, setShown] = useState(PAYMENT_PAGE_SIZE);
-  const sorted = history.data ? sortPayments(history.data, sort) : [];
-  const visible = sorted.slice(0, shown);
-  const more = sorted.length - visible.length;
-  const showMore =
-    more > 0 ? (
-      <Button className={styles.more} onClick={() => setShown(shown + PAYMENT_PAGE_SIZE)}>
-        {T.showMore(Math.min(more, PAYMENT_PAGE_SIZE), sorted.length - visible.length)}
-      </Button>
-    ) : null;
+  const history = usePaymentHistory(sort, signedIn);
+  const visible = history.rows;
+  const more = history.total - visible.length;
+  const showMore = history.hasNextPage ? (
+    <Button className={styles.more} disabled={history.isFetchingNextPage} onClick={() => void history.fetchNextPage()}>
+      {T.showMore(Math.min(more, PAGE_SIZE), more)}
+    </Button>
+  ) : null;
 
   let body;
   if (!signedIn) body = <p className={styles.message}>{T.signInFirst}</p>;
@@ -105,7 +103,7 @@ export function PaymentHistorySection() {
         {T.error(errorText(history.error, T.loadFailed))}
       </p>
     );
-  else if (history.data.length === 0) body = <p className={styles.message}>{T.empty}</p>;
+  else if (history.total === 0) body = <p className={styles.message}>{T.empty}</p>;
   else if (mobile) {
     body = (
       <ul className={styles.cards} aria-label={T.title}>
@@ -175,7 +173,7 @@ export function PaymentHistorySection() {
   return (
     <div className={section.card}>
       {body}
-      {history.data && history.data.length > 0 ? showMore : null}
+      {showMore}
     </div>
   );
 }

@@ -1,0 +1,93 @@
+import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery, type InfiniteData } from '@tanstack/react-query';
+import { listQueryString, type Page } from '@ums/contracts/lists';
+import { useSearchParams } from 'react-router';
+import type { ApiClient } from './api-client.js';
+import { useApi } from './api-context.js';
+
+/** Rows per request of every paged list. */
+export const PAGE_SIZE = 25;
+/** How long typing pauses before a search is sent. */
+export const SEARCH_DELAY_MS = 300;
+
+export type ListViewState = ListView & { setQ: (q: string) => void; setSort: (sort: string) => void };
+
+export interface PageOf<T> {
+  items: T[];
+  page: Page;
+}
+
+/** What a list shows: its search and sort, as in the address (so a link reproduces the view). */
+export interface ListView {
+  q: string;
+  sort: string;
+}
+
+/**
+ * A list read a page at a time from a list call: the next page continues from the previous one's cursor. The key
+ * starts with the resource's key, so a write that invalidates the resource reloads its pages too.
+ */
+export function pagedListQuery<T>(
+  api: () => Promise<ApiClient>,
+  resourceKey: readonly unknown[],
+  path: string,
+  view: ListView,
+  limit = PAGE_SIZE,
+) {
+  const q = view.q.trim();
+  return infiniteQueryOptions({
+    queryKey: [...resourceKey, 'pages', path, { q, sort: view.sort, limit }],
+    queryFn: async ({ pageParam }): Promise<PageOf<T>> => {
+      const answer = await (
+        await api()
+      ).get<{ data?: T[]; page?: Page }>(
+        `${path}${listQueryString({ limit, q, sort: view.sort || undefined, cursor: pageParam })}`,
+      );
+      const items = answer?.data ?? [];
+      return { items, page: answer?.page ?? { nextCursor: null, total: items.length } };
+    },
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.page.nextCursor ?? undefined,
+  });
+}
+
+/** The rows of every page loaded so far, and the filtered list's size. */
+export function pagedRows<T>(data: InfiniteData<PageOf<T>> | undefined) {
+  const pages = data?.pages ?? [];
+  return { rows: pages.flatMap((p) => p.items), total: pages.at(-1)?.page.total ?? 0 };
+}
+
+export function usePagedList<T>(resourceKey: readonly unknown[], path: string, view: ListView, enabled = true) {
+  // A new search or sort keeps the rows on screen until its first page arrives.
+  const query = useInfiniteQuery({
+    ...pagedListQuery<T>(useApi(), resourceKey, path, view),
+    enabled,
+    placeholderData: keepPreviousData,
+  });
+  return { ...query, ...pagedRows(query.data) };
+}
+
+/**
+ * The list's search and sort from the address (`?q=...&sort=...`), with setters that replace the entry rather than
+ * push one per keystroke. `sort` is "" for the list's default.
+ */
+export function useListView(): ListViewState {
+  const [params, setParams] = useSearchParams();
+  const update = (name: 'q' | 'sort', value: string) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (value) next.set(name, value);
+        else next.delete(name);
+        return next;
+      },
+      { replace: true },
+    );
+  return {
+    q: params.get('q') ?? '',
+    sort: params.get('sort') ?? '',
+    setQ: (q) => update('q', q),
+    setSort: (sort) => update('sort', sort),
+  };
+}
+
+export type PagedList<T> = ReturnType<typeof usePagedList<T>>;
