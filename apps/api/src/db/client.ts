@@ -9,11 +9,14 @@ export type Database = NodePgDatabase<typeof schema> & { $client: pg.Pool };
 export function createDatabase(connectionString: string): { db: Database; pool: pg.Pool } {
   // random_page_cost 1.1: the data lives on SSDs or in memory, where an index's random reads cost about what sequential
   // ones do (4.0 is the spinning-disk default): the planner then takes the lists' trigram and keyset indexes.
+  // force_generic_plan: a named statement is planned once per connection. With one member owning most orders the
+  // planner otherwise re-plans every execution for its values, which cost more than running the statement (0.69 ms
+  // against 0.45 ms for a page of payment history); the generic plans are checked with EXPLAIN in the tests.
   const pool = new pg.Pool({
     connectionString,
     max: 10,
     connectionTimeoutMillis: 5000,
-    options: '-c random_page_cost=1.1',
+    options: '-c random_page_cost=1.1 -c plan_cache_mode=force_generic_plan',
   });
   // A client losing its server (PostgreSQL restarted or killed) must not crash the process. The pool listens on idle
   // clients only; a checked-out one (inside a transaction, between its statements) would emit 'error' to nobody, so

@@ -1,6 +1,6 @@
 import { Button, makeStyles, SearchBox, Select, Text, tokens } from '@fluentui/react-components';
 import { useEffect, useId, useRef, useState } from 'react';
-import { SEARCH_DELAY_MS, type ListViewState } from '../lib/paged-list.js';
+import { SEARCH_DELAY_MS, type ListViewState, type PagedList } from '../lib/paged-list.js';
 import { LIST_TEXT } from './messages.js';
 
 const useStyles = makeStyles({
@@ -22,9 +22,39 @@ export interface SortOption {
   label: string;
 }
 
+/** A search box that reports its text (trimmed) once typing pauses. */
+export function DelayedSearchBox({
+  label,
+  initial = '',
+  onSearch,
+  className,
+}: {
+  label: string;
+  initial?: string;
+  onSearch: (q: string) => void;
+  className?: string;
+}) {
+  const [text, setText] = useState(initial);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  return (
+    <SearchBox
+      className={className}
+      aria-label={label}
+      placeholder={label}
+      value={text}
+      onChange={(_, data) => {
+        setText(data.value);
+        clearTimeout(timer.current);
+        timer.current = setTimeout(() => onSearch(data.value.trim()), SEARCH_DELAY_MS);
+      }}
+    />
+  );
+}
+
 /**
- * A list's search box and sort choice. Typing is sent once it pauses; both live in the address through `view`, so
- * reloading or sharing the link shows the same list.
+ * A list's search box and sort choice. Both live in the address through `view`, so reloading or sharing the link
+ * shows the same list.
  */
 export function ListToolbar({
   searchLabel,
@@ -37,22 +67,9 @@ export function ListToolbar({
 }) {
   const styles = useStyles();
   const sortId = useId();
-  const [text, setText] = useState(view.q);
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
   return (
     <div className={styles.toolbar}>
-      <SearchBox
-        className={styles.search}
-        aria-label={searchLabel}
-        placeholder={searchLabel}
-        value={text}
-        onChange={(_, data) => {
-          setText(data.value);
-          clearTimeout(timer.current);
-          timer.current = setTimeout(() => view.setQ(data.value.trim()), SEARCH_DELAY_MS);
-        }}
-      />
+      <DelayedSearchBox className={styles.search} label={searchLabel} initial={view.q} onSearch={view.setQ} />
       <div className={styles.sort}>
         <Text as="span">
           <label htmlFor={sortId}>{LIST_TEXT.sortBy}</label>
@@ -69,27 +86,19 @@ export function ListToolbar({
   );
 }
 
-/** "Showing 25 of 2,000" and the button that fetches the next page. */
+/** "Showing 25 of 2,000" and the button that fetches the list's next page. */
 export function LoadMore({
-  shown,
-  total,
-  hasMore,
-  loading,
-  onMore,
+  list,
 }: {
-  shown: number;
-  total: number;
-  hasMore: boolean;
-  loading: boolean;
-  onMore: () => void;
+  list: Pick<PagedList<unknown>, 'rows' | 'total' | 'hasNextPage' | 'isFetchingNextPage' | 'fetchNextPage'>;
 }) {
   const styles = useStyles();
   return (
     <div className={styles.more}>
-      <Text aria-live="polite">{LIST_TEXT.showing(shown, total)}</Text>
-      {hasMore ? (
-        <Button onClick={onMore} disabled={loading}>
-          {loading ? LIST_TEXT.loadingMore : LIST_TEXT.loadMore}
+      <Text aria-live="polite">{LIST_TEXT.showing(list.rows.length, list.total)}</Text>
+      {list.hasNextPage ? (
+        <Button onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
+          {list.isFetchingNextPage ? LIST_TEXT.loadingMore : LIST_TEXT.loadMore}
         </Button>
       ) : null}
     </div>

@@ -35,6 +35,9 @@ export interface ListSpec<L extends ListName = ListName> {
   total: string;
 }
 
+/** A spec of any one list. */
+export type AnyListSpec = { [L in ListName]: ListSpec<L> }[ListName];
+
 export interface ListRequest {
   limit?: number | undefined;
   cursor?: string | undefined;
@@ -84,11 +87,12 @@ interface Variant {
   descending: boolean;
   cursor: boolean;
   search: boolean;
-  limited: boolean;
+  /** Rows per page (1-100, checked by the query schema), or null for the whole list. */
+  limit: number | null;
 }
 
 /** The statement of one variant of a list: PostgreSQL answers the whole envelope as JSON text. */
-function statementText<L extends ListName>(spec: ListSpec<L>, v: Variant): string {
+function statementText(spec: AnyListSpec, v: Variant): string {
   const { keys, seek } = (spec.sorts as Record<string, { keys: SortKey[]; seek?: number }>)[v.field]!;
   let n = spec.scopeValues;
   const next = () => `$${++n}`;
@@ -108,10 +112,12 @@ function statementText<L extends ListName>(spec: ListSpec<L>, v: Variant): strin
     if (seek) where.push(`${tuple(keys.slice(0, seek).map((k) => k.expr))} ${op}= ${tuple(values.slice(0, seek))}`);
   }
   const orderBy = keys.map((k) => `${k.expr}${v.descending ? ' desc' : ''}`).join(', ');
-  const limit = v.limited ? `${next()}::int4` : '';
+  // The page size is part of the statement, not a parameter: a generic plan then knows it reads a few rows and walks
+  // the sort's index instead of sorting the whole join.
+  const limit = v.limit === null ? '' : String(Math.trunc(v.limit));
   // A searched first page counts its matches in the same scan (one trigram search instead of two); later pages
   // start after the cursor, so they count the whole filtered list on their own.
-  const countMatches = v.search && v.limited && !v.cursor;
+  const countMatches = v.search && v.limit !== null && !v.cursor;
   const page = `
     with page as (
       select ${spec.item} as item, row_number() over (order by ${orderBy}) as n,
@@ -119,9 +125,9 @@ function statementText<L extends ListName>(spec: ListSpec<L>, v: Variant): strin
       from ${spec.from}
       ${where.length > 0 ? `where ${where.join(' and ')}` : ''}
       order by ${orderBy}
-      ${v.limited ? `limit ${limit} + 1` : ''}
+      ${v.limit === null ? '' : `limit ${limit} + 1`}
     )`;
-  if (!v.limited) {
+  if (v.limit === null) {
     return `${page}
       select json_build_object('isError', false, 'message', '', 'data', coalesce(json_agg(item order by n), '[]'::json))::text as body
       from page`;
@@ -148,7 +154,7 @@ function statementText<L extends ListName>(spec: ListSpec<L>, v: Variant): strin
 const texts = new Map<string, string>();
 
 /** The named statement and values answering one list request; `scope` fills the spec's $1..$n. */
-export function listStatement<L extends ListName>(spec: ListSpec<L>, request: ListRequest, scope: unknown[] = []) {
+export function listStatement(spec: AnyListSpec, request: ListRequest, scope: unknown[] = []) {
   const sort = request.sort ?? LISTS[spec.list].defaultSort;
   const descending = sort.startsWith('-');
   const field = descending ? sort.slice(1) : sort;
@@ -163,15 +169,14 @@ export function listStatement<L extends ListName>(spec: ListSpec<L>, request: Li
     if (spec.search.includes('{number}')) values.push(typedNumber(q));
   }
   if (request.cursor !== undefined) values.push(...decodeCursor(request.cursor, `${spec.name} ${sort}`, keys));
-  if (request.limit !== undefined) values.push(request.limit);
   const variant: Variant = {
     field,
     descending,
     cursor: request.cursor !== undefined,
     search: q !== undefined,
-    limited: request.limit !== undefined,
+    limit: request.limit ?? null,
   };
-  const flags = `${variant.cursor ? 'c' : ''}${variant.search ? 's' : ''}${variant.limited ? 'l' : ''}`;
+  const flags = `${variant.cursor ? 'c' : ''}${variant.search ? 's' : ''}${variant.limit === null ? '' : `l${variant.limit}`}`;
   const name = `list_${spec.name}_${field}_${descending ? 'd' : 'a'}${flags}`;
   let text = texts.get(name);
   if (!text) {
@@ -188,7 +193,7 @@ export function listStatement<L extends ListName>(spec: ListSpec<L>, request: Li
 export function createListStatements(pool: pg.Pool) {
   return {
     /** The answer envelope (JSON text) of one list request. */
-    async answer<L extends ListName>(spec: ListSpec<L>, request: ListRequest, scope: unknown[] = []): Promise<string> {
+    async answer(spec: AnyListSpec, request: ListRequest, scope: unknown[] = []): Promise<string> {
       const { rows } = await pool.query<{ body: string }>(listStatement(spec, request, scope));
       return rows[0]!.body;
     },

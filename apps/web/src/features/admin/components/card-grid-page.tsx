@@ -66,13 +66,7 @@ export function CardGridPage<T>({
               <li key={itemKey(item)}>{renderItem(item)}</li>
             ))}
           </ul>
-          <LoadMore
-            shown={list.rows.length}
-            total={list.total}
-            hasMore={list.hasNextPage}
-            loading={list.isFetchingNextPage}
-            onMore={() => void list.fetchNextPage()}
-          />
+          <LoadMore list={list} />
         </>
       )}
     </div>

@@ -1,12 +1,12 @@
-import { Checkbox, makeStyles, SearchBox, Spinner, Text, tokens } from '@fluentui/react-components';
+import { Checkbox, makeStyles, Spinner, Text, tokens } from '@fluentui/react-components';
 import type { Product } from '@ums/contracts';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { ErrorBanner } from '../../../components/error-banner.js';
-import { LoadMore } from '../../../components/list-controls.js';
+import { DelayedSearchBox, LoadMore } from '../../../components/list-controls.js';
 import { LIST_TEXT } from '../../../components/messages.js';
 import { errorText } from '../../../lib/error-text.js';
 import { formatUsd } from '../../../lib/format.js';
-import { SEARCH_DELAY_MS, usePagedList } from '../../../lib/paged-list.js';
+import { usePagedList } from '../../../lib/paged-list.js';
 import { productKeys } from '../products/api.js';
 import { PRODUCTS } from '../products/messages.js';
 
@@ -44,25 +44,13 @@ export function ProductPicker({
   exclude?: ReadonlySet<number>;
 }) {
   const styles = useStyles();
-  const [text, setText] = useState('');
   const [q, setQ] = useState('');
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
   const list = usePagedList<Product>(productKeys.all, '/product', { q, sort: '' });
   const shown = list.rows.filter((p) => !exclude?.has(p.productId));
 
   return (
     <div className={styles.picker}>
-      <SearchBox
-        aria-label={PRODUCTS.search}
-        placeholder={PRODUCTS.search}
-        value={text}
-        onChange={(_, data) => {
-          setText(data.value);
-          clearTimeout(timer.current);
-          timer.current = setTimeout(() => setQ(data.value.trim()), SEARCH_DELAY_MS);
-        }}
-      />
+      <DelayedSearchBox label={PRODUCTS.search} onSearch={setQ} />
       {list.isPending ? (
         <Spinner size="tiny" label={PRODUCTS.loading} />
       ) : list.isError ? (
@@ -81,13 +69,7 @@ export function ProductPicker({
               />
             ))}
           </div>
-          <LoadMore
-            shown={list.rows.length}
-            total={list.total}
-            hasMore={list.hasNextPage}
-            loading={list.isFetchingNextPage}
-            onMore={() => void list.fetchNextPage()}
-          />
+          <LoadMore list={list} />
         </>
       )}
     </div>

@@ -93,13 +93,7 @@ export function ProductsPage() {
               ))}
             </TableBody>
           </Table>
-          <LoadMore
-            shown={shown.length}
-            total={products.total}
-            hasMore={products.hasNextPage}
-            loading={products.isFetchingNextPage}
-            onMore={() => void products.fetchNextPage()}
-          />
+          <LoadMore list={products} />
         </div>
       )}
     </div>

@@ -100,13 +100,7 @@ export function PromotionalProductsPage() {
               ))}
             </TableBody>
           </Table>
-          <LoadMore
-            shown={shown.length}
-            total={links.total}
-            hasMore={links.hasNextPage}
-            loading={links.isFetchingNextPage}
-            onMore={() => void links.fetchNextPage()}
-          />
+          <LoadMore list={links} />
         </>
       )}
     </div>
