@@ -199,9 +199,3 @@ export function createListStatements(pool: pg.Pool) {
     },
   };
 }
-
-export type ListStatements = ReturnType<typeof createListStatements>;
-
-/** True when the request asks for nothing but the whole list (no page, search or sort). */
-export const wholeList = (request: ListRequest) =>
-  request.limit === undefined && request.cursor === undefined && !request.q?.trim() && request.sort === undefined;

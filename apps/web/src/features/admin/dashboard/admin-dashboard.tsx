@@ -1,5 +1,6 @@
 import { makeStyles, Tab, TabList, Text, tokens } from '@fluentui/react-components';
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { DASHBOARD_TEXT } from './messages.js';
 import { DiscountPackagesList } from '../discount-packages/discount-packages-list.js';
 import { MembershipsList } from '../memberships/memberships-list.js';
@@ -15,6 +16,8 @@ type DashboardTab = keyof typeof DASHBOARD_TEXT.tabs;
 export function AdminDashboard() {
   const styles = useStyles();
   const [tab, setTab] = useState<DashboardTab>('overview');
+  // The tabs' lists keep their search and sort in the address; each tab starts from its own defaults.
+  const [, setParams] = useSearchParams();
   return (
     <div className={styles.page}>
       <header>
@@ -23,7 +26,13 @@ export function AdminDashboard() {
           {DASHBOARD_TEXT.subtitle}
         </Text>
       </header>
-      <TabList selectedValue={tab} onTabSelect={(_, data) => setTab(data.value as DashboardTab)}>
+      <TabList
+        selectedValue={tab}
+        onTabSelect={(_, data) => {
+          setTab(data.value as DashboardTab);
+          setParams(new URLSearchParams(), { replace: true });
+        }}
+      >
         {(Object.keys(DASHBOARD_TEXT.tabs) as DashboardTab[]).map((key) => (
           <Tab key={key} value={key}>
             {DASHBOARD_TEXT.tabs[key]}
