@@ -200,15 +200,29 @@ describe('list calls: paging, search and sort', () => {
       const found = (await get(`/api/PaymentHistory?limit=25&q=${encodeURIComponent(q)}`, MEMBER)).body.data;
       expect(found.map((o) => o['orderId'])).toContain(order['orderId']);
     }
+    // By the words of the product names, each typed word the start of one: "lipid pan" finds "Lipid Panel".
+    const words = (text: string) =>
+      text
+        .toLowerCase()
+        .split(/[^a-z0-9]+/)
+        .filter(Boolean);
     const product = (order['productNames'] as string[])[0]!;
-    const byProduct = (
-      await get(`/api/PaymentHistory?limit=100&q=${encodeURIComponent(product.toUpperCase())}`, MEMBER)
-    ).body;
-    const expected = orders.filter((o) =>
-      (o['productNames'] as string[]).some((name) => name.toLowerCase().includes(product.toLowerCase())),
-    );
+    const typed = words(product)
+      .map((w) => w.slice(0, Math.max(1, w.length - 1)))
+      .join(' ')
+      .toUpperCase();
+    const byProduct = (await get(`/api/PaymentHistory?limit=100&q=${encodeURIComponent(typed)}`, MEMBER)).body;
+    const expected = orders.filter((o) => {
+      const names = words((o['productNames'] as string[]).join(', '));
+      return words(typed).every((w) => names.some((name) => name.startsWith(w)));
+    });
+    expect(expected.map((o) => o['orderId'])).toContain(order['orderId']);
     expect(byProduct.page!.total).toBe(expected.length);
     expect(byProduct.data.map((o) => o['orderId'])).toEqual(expected.map((o) => o['orderId']).slice(0, 100));
+    // Letters inside a word are not a word's start.
+    const inside = words(product).find((w) => w.length > 3)!;
+    const middle = (await get(`/api/PaymentHistory?limit=5&q=${inside.slice(1)}`, MEMBER)).body.data;
+    expect(middle.filter((o) => (o['productNames'] as string[]).join(' ').toLowerCase().includes(inside))).toEqual([]);
 
     // Subscriptions: by product name.
     const subscriptions = (await get('/api/UserSubscriptions?limit=100&q=zzz', MEMBER)).body;

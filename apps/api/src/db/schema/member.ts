@@ -78,7 +78,9 @@ export const orders = pgTable(
     index('orders_subject_total_idx').on(t.subject, t.totalAmount, t.orderId),
     index('orders_subject_status_idx').on(t.subject, t.status, t.orderId),
     index('orders_subject_item_names_idx').on(t.subject, t.itemNames, t.orderId),
-    index('orders_item_names_trgm_idx').using('gin', t.itemNames.op('gin_trgm_ops')),
+    // Search by the words of the product names ("panel 12" finds "Lipid Panel, Panel 1234"): a word index answers
+    // a member's search without walking the posting lists every order shares, as trigrams of "panel" would.
+    index('orders_item_names_words_idx').using('gin', sql`to_tsvector('simple', ${t.itemNames})`),
     check('orders_total_not_negative', sql`${t.totalAmount} >= 0`),
     check('orders_status_not_blank', sql`btrim(${t.status}) <> ''`),
   ],

@@ -25,7 +25,11 @@ export interface ListSpec<L extends ListName = ListName> {
   /** What every row of the list meets, using $1..$n of the scope values. */
   scope?: string;
   scopeValues: number;
-  /** What a search matches: `{pattern}` is the ILIKE pattern, `{number}` (if used) a number typed as the search. */
+  /**
+   * What a search matches. Placeholders, each given only when used: `{pattern}` the ILIKE pattern of the text,
+   * `{words}` a tsquery of its words as prefixes ("panel 12" is 'panel':* & '12':*), `{number}` the order number
+   * typed as the search ("#12" or "12"), else null.
+   */
   search: string;
   /** Per sort field, its keys; `seek` repeats the first keys as a range an index can start from. */
   sorts: Record<(typeof LISTS)[L]['sorts'][number], { keys: SortKey[]; seek?: number }>;
@@ -82,6 +86,22 @@ const typedNumber = (q: string) => {
   return match ? Number(match[1]) : null;
 };
 
+const SEARCH_SQL = {
+  pattern: (param: string) => param,
+  words: (param: string) =>
+    `to_tsquery('simple', (select string_agg(quote_literal(w) || ':*', ' & ')
+                           from unnest(tsvector_to_array(to_tsvector('simple', ${param}::text))) w))`,
+  number: (param: string) => `${param}::int4`,
+};
+const SEARCH_VALUE: Record<keyof typeof SEARCH_SQL, (q: string) => unknown> = {
+  pattern: (q) => `%${escapeLike(q)}%`,
+  words: (q) => q,
+  number: typedNumber,
+};
+/** The search placeholders a spec uses, in the order their values are sent. */
+const searchPlaceholders = (spec: AnyListSpec) =>
+  (Object.keys(SEARCH_SQL) as (keyof typeof SEARCH_SQL)[]).filter((p) => spec.search.includes(`{${p}}`));
+
 interface Variant {
   field: string;
   descending: boolean;
@@ -99,9 +119,10 @@ function statementText(spec: AnyListSpec, v: Variant): string {
   const where: string[] = spec.scope ? [spec.scope] : [];
   let searchWhere = '';
   if (v.search) {
-    const pattern = next();
-    const number = spec.search.includes('{number}') ? `${next()}::int4` : '';
-    searchWhere = `(${spec.search.replaceAll('{pattern}', pattern).replaceAll('{number}', number)})`;
+    searchWhere = `(${spec.search})`;
+    for (const placeholder of searchPlaceholders(spec)) {
+      searchWhere = searchWhere.replaceAll(`{${placeholder}}`, SEARCH_SQL[placeholder](next()));
+    }
     where.push(searchWhere);
   }
   if (v.cursor) {
@@ -164,10 +185,7 @@ export function listStatement(spec: AnyListSpec, request: ListRequest, scope: un
     throw badRequest('A cursor continues a page: give limit too', { cursor: ['Needs limit'] });
   }
   const values: unknown[] = [...scope];
-  if (q !== undefined) {
-    values.push(`%${escapeLike(q)}%`);
-    if (spec.search.includes('{number}')) values.push(typedNumber(q));
-  }
+  if (q !== undefined) for (const placeholder of searchPlaceholders(spec)) values.push(SEARCH_VALUE[placeholder](q));
   if (request.cursor !== undefined) values.push(...decodeCursor(request.cursor, `${spec.name} ${sort}`, keys));
   const variant: Variant = {
     field,

@@ -1,13 +1,16 @@
 import { key, type ListSpec } from '../lists/list-statements.js';
 
-/** The caller's ($1) orders, newest first unless sorted otherwise; a search finds order numbers and product names. */
+/**
+ * The caller's ($1) orders, newest first unless sorted otherwise; a search finds an order number, or the orders whose
+ * product names have words starting with each typed word.
+ */
 export const paymentHistoryList: ListSpec<'paymentHistory'> = {
   list: 'paymentHistory',
   name: 'orders',
   from: 'orders o',
   scope: 'o.subject = $1',
   scopeValues: 1,
-  search: 'o.order_id = {number} or o.item_names ilike {pattern}',
+  search: `o.order_id = {number} or to_tsvector('simple', o.item_names) @@ {words}`,
   sorts: {
     date: { keys: [key('o.ordered_at', 'timestamptz'), key('o.order_id', 'int4')] },
     orderId: { keys: [key('o.order_id', 'int4')] },

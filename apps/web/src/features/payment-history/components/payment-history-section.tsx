@@ -87,6 +87,8 @@ export function PaymentHistorySection() {
   const [sort, setSort] = useState(DEFAULT_PAYMENT_SORT);
   const history = usePaymentHistory(sort, signedIn);
   const visible = history.rows;
+  // A new sort keeps the previous rows on screen until the server answers; assistive tech hears it is loading.
+  const busy = history.isPlaceholderData || undefined;
   const more = history.total - visible.length;
   const showMore = history.hasNextPage ? (
     <Button className={styles.more} disabled={history.isFetchingNextPage} onClick={() => void history.fetchNextPage()}>
@@ -106,7 +108,7 @@ export function PaymentHistorySection() {
   else if (history.total === 0) body = <p className={styles.message}>{T.empty}</p>;
   else if (mobile) {
     body = (
-      <ul className={styles.cards} aria-label={T.title}>
+      <ul className={styles.cards} aria-label={T.title} aria-busy={busy}>
         {visible.map((entry) => (
           <li key={entry.orderId}>
             <div className={mergeClasses(section.outlined, styles.card)}>
@@ -130,7 +132,7 @@ export function PaymentHistorySection() {
   } else {
     body = (
       <div className={styles.tableWrap}>
-        <table className={styles.table} aria-label={T.title}>
+        <table className={styles.table} aria-label={T.title} aria-busy={busy}>
           <thead>
             <tr>
               {COLUMNS.map((column) => (
