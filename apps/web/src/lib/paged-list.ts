@@ -67,12 +67,12 @@ export function usePagedList<T>(resourceKey: readonly unknown[], path: string, v
 }
 
 /**
- * The list's search and sort from the address (`?q=...&sort=...`), with setters that replace the entry rather than
- * push one per keystroke. `sort` is "" for the list's default.
+ * One query-string parameter of the address as state: setting it replaces the history entry (no entry per
+ * keystroke), and "" removes it.
  */
-export function useListView(): ListViewState {
+export function useAddressParam(name: string): [string, (value: string) => void] {
   const [params, setParams] = useSearchParams();
-  const update = (name: 'q' | 'sort', value: string) =>
+  const set = (value: string) =>
     setParams(
       (current) => {
         const next = new URLSearchParams(current);
@@ -82,12 +82,14 @@ export function useListView(): ListViewState {
       },
       { replace: true },
     );
-  return {
-    q: params.get('q') ?? '',
-    sort: params.get('sort') ?? '',
-    setQ: (q) => update('q', q),
-    setSort: (sort) => update('sort', sort),
-  };
+  return [params.get(name) ?? '', set];
+}
+
+/** The list's search and sort from the address (`?q=...&sort=...`); `sort` is "" for the list's default. */
+export function useListView(): ListViewState {
+  const [q, setQ] = useAddressParam('q');
+  const [sort, setSort] = useAddressParam('sort');
+  return { q, sort, setQ, setSort };
 }
 
 export type PagedList<T> = ReturnType<typeof usePagedList<T>>;

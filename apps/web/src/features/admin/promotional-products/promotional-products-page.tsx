@@ -11,9 +11,9 @@ import {
   TableRow,
 } from '@fluentui/react-components';
 import type { PromotionalProduct } from '@ums/contracts';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { ListToolbar, LoadMore } from '../../../components/list-controls.js';
-import { useListView, usePagedList } from '../../../lib/paged-list.js';
+import { useAddressParam, useListView, usePagedList } from '../../../lib/paged-list.js';
 import { ErrorBanner } from '../../../components/error-banner.js';
 import { LIST_TEXT } from '../../../components/messages.js';
 import { paths } from '../../../config/paths.js';
@@ -30,18 +30,7 @@ export function PromotionalProductsPage() {
   const admin = useAdminStyles();
   const styles = useStyles();
   const view = useListView();
-  const [params, setParams] = useSearchParams();
-  const membershipId = params.get('membership') ?? '';
-  const setMembershipId = (id: string) =>
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (id) next.set('membership', id);
-        else next.delete('membership');
-        return next;
-      },
-      { replace: true },
-    );
+  const [membershipId, setMembershipId] = useAddressParam('membership');
   const links = usePagedList<PromotionalProduct>(
     promotionalProductKeys.all,
     membershipId ? `/promotionalProduct/${membershipId}` : '/promotionalProduct',
