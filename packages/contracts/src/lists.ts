@@ -19,6 +19,12 @@ export type ListName = keyof typeof LISTS;
 export type ListSortField<L extends ListName> = (typeof LISTS)[L]['sorts'][number];
 export type ListSort<L extends ListName> = ListSortField<L> | `-${ListSortField<L>}`;
 
+/** A sort a screen offers: `value` is the list call's `sort` ("" for the list's default). */
+export interface ListSortOption<L extends ListName> {
+  value: ListSort<L> | '';
+  label: string;
+}
+
 export interface Page {
   /** Pass as `cursor` for the next page; null on the last page. */
   nextCursor: string | null;

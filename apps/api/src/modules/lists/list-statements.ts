@@ -1,5 +1,4 @@
 import { LISTS, type ListName } from '@ums/contracts';
-import type pg from 'pg';
 import { badRequest } from '../../plugins/http-errors.js';
 
 type KeyType = 'text' | 'int4' | 'numeric' | 'timestamptz';
@@ -202,18 +201,4 @@ export function listStatement(spec: AnyListSpec, request: ListRequest, scope: un
     texts.set(name, text);
   }
   return { name, text, values };
-}
-
-/**
- * Answers list calls with one named prepared statement per variant (sort, direction, cursor, search, page): the
- * database plans each once per connection, builds the JSON, and the API sends the text as it comes.
- */
-export function createListStatements(pool: pg.Pool) {
-  return {
-    /** The answer envelope (JSON text) of one list request. */
-    async answer(spec: AnyListSpec, request: ListRequest, scope: unknown[] = []): Promise<string> {
-      const { rows } = await pool.query<{ body: string }>(listStatement(spec, request, scope));
-      return rows[0]!.body;
-    },
-  };
 }

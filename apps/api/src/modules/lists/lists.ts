@@ -1,19 +1,25 @@
 import type pg from 'pg';
 import { createCatalogCache } from './catalog-cache.js';
-import { createListStatements, type AnyListSpec, type ListRequest } from './list-statements.js';
+import { listStatement, type AnyListSpec, type ListRequest } from './list-statements.js';
 
-/** List answers: the catalog's through the per-version cache, the members' own straight from the database. */
+/**
+ * List answers from one named prepared statement per variant (sort, direction, cursor, search, page size): the
+ * database plans each once per connection and writes the JSON; the catalog's answers go through the per-version
+ * cache, the members' own come straight from the database.
+ */
 export function createLists(pool: pg.Pool) {
-  const statements = createListStatements(pool);
   const cache = createCatalogCache(pool);
-  const requestKey = (spec: AnyListSpec, request: ListRequest, scope: unknown[]) =>
-    JSON.stringify([spec.name, request.limit, request.cursor, request.q?.trim() || undefined, request.sort, scope]);
+  const run = async (statement: ReturnType<typeof listStatement>) =>
+    (await pool.query<{ body: string }>(statement)).rows[0]!.body;
 
   return {
     cache,
-    catalog: (spec: AnyListSpec, request: ListRequest, scope: unknown[] = []) =>
-      cache.get(requestKey(spec, request, scope), () => statements.answer(spec, request, scope)),
-    member: (spec: AnyListSpec, request: ListRequest, scope: unknown[]) => statements.answer(spec, request, scope),
+    catalog: (spec: AnyListSpec, request: ListRequest, scope: unknown[] = []) => {
+      // The statement's name and values say everything the answer depends on: they are its key.
+      const statement = listStatement(spec, request, scope);
+      return cache.get(JSON.stringify([statement.name, statement.values]), () => run(statement));
+    },
+    member: (spec: AnyListSpec, request: ListRequest, scope: unknown[]) => run(listStatement(spec, request, scope)),
   };
 }
 

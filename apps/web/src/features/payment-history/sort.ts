@@ -1,4 +1,7 @@
-export type PaymentColumn = 'orderId' | 'productNames' | 'totalAmount' | 'date' | 'status';
+import type { ListSortField } from '@ums/contracts/lists';
+
+/** The payment history call's sort fields, one per column. */
+export type PaymentColumn = ListSortField<'paymentHistory'>;
 export type SortDirection = 'ascending' | 'descending';
 export interface PaymentSort {
   column: PaymentColumn;

@@ -1,3 +1,5 @@
+import type { ListSortOption } from '@ums/contracts/lists';
+
 export const DISCOUNT_PACKAGES = {
   title: 'Discount Packages',
   search: 'Search discount packages',
@@ -5,7 +7,7 @@ export const DISCOUNT_PACKAGES = {
     { value: '', label: 'Name (A to Z)' },
     { value: '-name', label: 'Name (Z to A)' },
     { value: '-discountPackageId', label: 'Newest first' },
-  ],
+  ] satisfies readonly ListSortOption<'discountPackage'>[],
   loading: 'Loading discount packages...',
   loadFailed: 'Failed to load discount packages',
   saveFailed: 'Failed to save package',

@@ -1,3 +1,5 @@
+import type { ListSortOption } from '@ums/contracts/lists';
+
 export const MEMBERSHIPS = {
   title: 'Memberships',
   search: 'Search memberships',
@@ -7,7 +9,7 @@ export const MEMBERSHIPS = {
     { value: 'membershipLengthInMonths', label: 'Shortest first' },
     { value: '-membershipLengthInMonths', label: 'Longest first' },
     { value: '-membershipId', label: 'Newest first' },
-  ],
+  ] satisfies readonly ListSortOption<'membership'>[],
   loading: 'Loading memberships...',
   loadFailed: 'Failed to load memberships',
   loadDataFailed: 'Failed to load data',

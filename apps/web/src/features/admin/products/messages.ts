@@ -1,3 +1,5 @@
+import type { ListSortOption } from '@ums/contracts/lists';
+
 export const PRODUCTS = {
   title: 'Products',
   loading: 'Loading products...',
@@ -12,7 +14,7 @@ export const PRODUCTS = {
     { value: 'retailPrice', label: 'Price (low to high)' },
     { value: '-retailPrice', label: 'Price (high to low)' },
     { value: 'productId', label: 'Product ID' },
-  ],
+  ] satisfies readonly ListSortOption<'product'>[],
   noMatch: (query: string) => `No products match "${query}".`,
   empty: 'The catalog is empty. Refresh it from its source.',
   columns: { name: 'Name', retailPrice: 'Retail Price', image: 'Image', productId: 'Product ID' },

@@ -1,3 +1,5 @@
+import type { ListSortOption } from '@ums/contracts/lists';
+
 export const PROMOTIONAL_PRODUCTS = {
   title: 'Promotional Products',
   search: 'Search memberships and products',
@@ -6,7 +8,7 @@ export const PROMOTIONAL_PRODUCTS = {
     { value: '-membershipName', label: 'Membership (Z to A)' },
     { value: 'productName', label: 'Product (A to Z)' },
     { value: '-productName', label: 'Product (Z to A)' },
-  ],
+  ] satisfies readonly ListSortOption<'promotionalProduct'>[],
   loading: 'Loading promotional products...',
   loadFailed: 'Failed to load data',
   filter: 'Membership',
