@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import path from 'node:path';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -13,7 +14,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { createLocalJWKSet, type JWTVerifyGetKey } from 'jose';
-import { clientConfigSchema } from '@ums/contracts';
+import { clientConfigSchema, type ClientConfig } from '@ums/contracts';
 import { z } from 'zod';
 import type { AppConfig } from './config/env.js';
 import type { Database } from './db/client.js';
@@ -22,6 +23,7 @@ import { sweepAttempts } from './identity/attempt-limiter.js';
 import { sweepExpiredPayloads } from './identity/oidc-adapter.js';
 import { registerEmbeddedProvider, SCOPES } from './identity/provider.js';
 import { providerMountPath } from './identity/provider-mount.js';
+import { registerWebApp } from './web/web-app.js';
 import { redactUrl, serializeError } from './plugins/log-redaction.js';
 import { createRevocationCache, sweepRevocations } from './identity/revocations.js';
 import { createPasswordChangeService } from './identity/password-change.js';
@@ -217,6 +219,23 @@ export async function buildApp(options: AppOptions) {
     },
     handler: async () => ({ status: 'ok' as const }),
   });
+  const clientConfig: ClientConfig = {
+    authority: config.auth.issuer,
+    clientId: config.auth.clientId,
+    scope: SCOPES.join(' '),
+    redirectPath: '/auth/callback',
+    silentRenewPath: '/auth/silent-renew',
+    // Only our own provider (same origin, no frame refusal) signs a new tab in from a hidden frame.
+    frameSignIn: config.auth.embedded,
+    logoutUrl: config.auth.logoutUrl,
+    groupsClaim: config.auth.groupsClaim,
+    roleClaim: config.auth.roleClaim,
+    adminGroup: config.auth.adminGroup,
+    apiBase: '/api',
+    analyticsUrl: config.web.analyticsUrl,
+    companionApps: config.web.companionApps,
+    company: config.web.company,
+  };
   app.get('/api/config', {
     config: { policy: 'public' },
     schema: {
@@ -226,21 +245,7 @@ export async function buildApp(options: AppOptions) {
     },
     handler: async (_request, reply) => {
       reply.header('cache-control', 'no-cache');
-      return {
-        authority: config.auth.issuer,
-        clientId: config.auth.clientId,
-        scope: SCOPES.join(' '),
-        redirectPath: '/auth/callback',
-        silentRenewPath: '/auth/silent-renew',
-        logoutUrl: config.auth.logoutUrl,
-        groupsClaim: config.auth.groupsClaim,
-        roleClaim: config.auth.roleClaim,
-        adminGroup: config.auth.adminGroup,
-        apiBase: '/api',
-        analyticsUrl: config.web.analyticsUrl,
-        companionApps: config.web.companionApps,
-        company: config.web.company,
-      };
+      return clientConfig;
     },
   });
   app.get('/api/ready', {
@@ -274,15 +279,8 @@ export async function buildApp(options: AppOptions) {
   if (options.publicRoot && existsSync(options.publicRoot)) {
     await app.register(fastifyStatic, { root: options.publicRoot, prefix: '/catalog-images/', decorateReply: false });
   }
-  if (options.webRoot && existsSync(options.webRoot)) {
-    const webRoot = options.webRoot;
-    // wildcard: false registers one route per built file; everything else falls through to index.html.
-    await app.register(fastifyStatic, { root: webRoot, prefix: '/', wildcard: false, index: false });
-    // The single-page app answers every other GET that is not under /api.
-    app.get('/*', { config: { policy: 'public' }, schema: { hide: true } }, (request, reply) => {
-      if (request.url.startsWith('/api/')) return reply.callNotFound();
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
-    });
+  if (options.webRoot && existsSync(path.join(options.webRoot, 'index.html'))) {
+    await registerWebApp(app, { webRoot: options.webRoot, clientConfig });
   }
   return app;
 }

@@ -11,6 +11,11 @@ export const clientConfigSchema = z.object({
   scope: z.string(),
   redirectPath: z.string(),
   silentRenewPath: z.string(),
+  /**
+   * Whether the provider may be asked in a hidden frame (prompt=none) to sign a new tab in from its session cookie.
+   * True for the embedded provider (same origin); providers that refuse framing (Cognito) leave it false.
+   */
+  frameSignIn: z.boolean(),
   /** Logout address form with {clientId}, {returnTo} and optionally {idTokenHint} placeholders. */
   logoutUrl: z.string(),
   groupsClaim: z.string(),

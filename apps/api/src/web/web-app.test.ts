@@ -1,0 +1,138 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gzipSync, gunzipSync } from 'node:zlib';
+import type { ClientConfig } from '@ums/contracts';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONFIG_ELEMENT_ID, registerWebApp } from './web-app.js';
+
+const config: ClientConfig = {
+  authority: 'http://localhost:8080/oidc',
+  clientId: 'ums-web',
+  scope: 'openid email phone profile',
+  redirectPath: '/auth/callback',
+  silentRenewPath: '/auth/silent-renew',
+  frameSignIn: true,
+  logoutUrl: 'http://localhost:8080/oidc/session/end?client_id={clientId}',
+  groupsClaim: 'groups',
+  roleClaim: 'custom:role',
+  adminGroup: 'Admin',
+  apiBase: '/api',
+  analyticsUrl: null,
+  companionApps: [],
+  // A configured text that tries to end the element and run a script of its own.
+  company: { name: '</script><script>alert(1)</script> & Co', termsUrl: '/t', privacyUrl: '/p' },
+};
+
+/** A build as Vite leaves it: the page, the manifest and hashed assets with their compressed copies. */
+function fakeBuild(): string {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'ums-web-app-'));
+  mkdirSync(path.join(root, 'assets'));
+  mkdirSync(path.join(root, '.vite'));
+  writeFileSync(
+    path.join(root, 'index.html'),
+    '<!doctype html><html><head><script type="module" src="/assets/index-1.js"></script></head><body><div id="root"></div></body></html>',
+  );
+  const manifest = {
+    'index.html': { file: 'assets/index-1.js', isEntry: true, imports: ['_shared-1.js'] },
+    '_shared-1.js': { file: 'assets/shared-1.js' },
+    '_account-dep-1.js': { file: 'assets/account-dep-1.js', imports: ['_shared-1.js'] },
+    'src/features/account/index.ts': { file: 'assets/account-1.js', imports: ['_account-dep-1.js', '_shared-1.js'] },
+    'src/features/admin/index.ts': { file: 'assets/admin-1.js', imports: ['_shared-1.js'] },
+  };
+  writeFileSync(path.join(root, '.vite', 'manifest.json'), JSON.stringify(manifest));
+  writeFileSync(
+    path.join(root, 'silent-renew.html'),
+    '<!doctype html><script type="module" src="/assets/silent-1.js"></script>',
+  );
+  const script = Buffer.from(`export const value = "${'x'.repeat(2000)}";\n`);
+  writeFileSync(path.join(root, 'assets', 'index-1.js'), script);
+  writeFileSync(path.join(root, 'assets', 'index-1.js.br'), brotliCompressSync(script));
+  writeFileSync(path.join(root, 'assets', 'index-1.js.gz'), gzipSync(script));
+  return root;
+}
+
+let root: string;
+let app: FastifyInstance;
+
+beforeAll(async () => {
+  root = fakeBuild();
+  app = Fastify();
+  await registerWebApp(app, { webRoot: root, clientConfig: config });
+});
+
+afterAll(async () => {
+  await app.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+const page = async (url: string, headers: Record<string, string> = {}) => app.inject({ url, headers });
+const configIn = (html: string) => {
+  const match = new RegExp(`<script id="${CONFIG_ELEMENT_ID}" type="application/json">(.*?)</script>`).exec(html);
+  return match ? (JSON.parse(match[1]!) as unknown) : null;
+};
+const preloads = (html: string) =>
+  [...html.matchAll(/rel="modulepreload" crossorigin href="([^"]+)"/g)].map((m) => m[1]);
+
+describe('the web app page', () => {
+  it('carries the client configuration, escaped so that no configured text can close its element', async () => {
+    const response = await page('/');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(response.body).not.toContain('</script><script>alert(1)');
+    expect(configIn(response.body)).toEqual(config);
+  });
+
+  it('preloads the account page’s chunks on its addresses, never the admin console’s, and nothing the entry loads', async () => {
+    expect(preloads((await page('/')).body)).toEqual(['/assets/account-1.js', '/assets/account-dep-1.js']);
+    expect(preloads((await page('/payment-history?sort=-date')).body)).toEqual([
+      '/assets/account-1.js',
+      '/assets/account-dep-1.js',
+    ]);
+    // Who signs in is not known yet: a member opening /admin must not download the console.
+    expect(preloads((await page('/admin')).body)).toEqual([]);
+    expect(preloads((await page('/admin/memberships')).body)).toEqual([]);
+    // The sign-in return and the sign-out screen render no area.
+    for (const url of ['/auth/callback?code=1&state=2', '/logout-complete']) {
+      expect(preloads((await page(url)).body)).toEqual([]);
+      expect(configIn((await page(url)).body)).toEqual(config);
+    }
+  });
+
+  it('is the one-script page in the hidden sign-in frame, not the app', async () => {
+    const response = await page('/auth/silent-renew?code=1&state=2');
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain('/assets/silent-1.js');
+    expect(response.body).not.toContain('/assets/index-1.js');
+    expect(configIn(response.body)).toBeNull();
+  });
+
+  it('is sent compressed to a browser that accepts it, and revalidated by its entity tag', async () => {
+    const plain = await page('/');
+    const br = await page('/', { 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+    const gz = await page('/', { 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(plain.body);
+    expect(plain.headers['cache-control']).toBe('no-cache');
+
+    const again = await page('/', { 'if-none-match': String(plain.headers['etag']) });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+  });
+
+  it('serves built assets from their compressed copies, cached for a year', async () => {
+    const response = await page('/assets/index-1.js', { 'accept-encoding': 'br' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(brotliDecompressSync(response.rawPayload).toString()).toContain('export const value');
+  });
+
+  it('leaves unknown API addresses to the API’s not-found answer', async () => {
+    expect((await page('/api/nothing-here')).statusCode).toBe(404);
+    expect((await page('/api/nothing-here')).body).not.toContain(CONFIG_ELEMENT_ID);
+  });
+});

@@ -1,0 +1,134 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
+import fastifyStatic from '@fastify/static';
+import type { ClientConfig } from '@ums/contracts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+/**
+ * The screens the single-page app loads as their own chunk, by address prefix (longest first). A screen's chunk and
+ * its static imports are preloaded from the page itself, so the browser fetches them alongside the entry instead
+ * of after it has run. The admin console is not: the page cannot know who is signing in, and a member never
+ * downloads the console's code (the app fetches it once the user is known to be an administrator).
+ */
+export const WEB_AREAS: readonly { prefix: string; chunk: string | null }[] = [
+  { prefix: '/admin', chunk: null },
+  { prefix: '/', chunk: 'src/features/account/index.ts' },
+];
+/** Pages that render no area: the sign-in return, the hidden renewal frame, the sign-out screen. */
+const NO_AREA = ['/auth/', '/logout-complete'];
+export const CONFIG_ELEMENT_ID = 'ums-config';
+
+interface ManifestChunk {
+  file: string;
+  imports?: string[];
+  isEntry?: boolean;
+}
+type Manifest = Record<string, ManifestChunk>;
+
+interface Page {
+  etag: string;
+  identity: Buffer;
+  gzip: Buffer;
+  br: Buffer;
+}
+
+/** JSON that is safe inside a script element: nothing in it can close the element or start markup. */
+export function scriptJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replaceAll('<', '\\u003c')
+    .replaceAll('>', '\\u003e')
+    .replaceAll('&', '\\u0026')
+    .replaceAll('\u2028', '\\u2028')
+    .replaceAll('\u2029', '\\u2029');
+}
+
+function page(html: string): Page {
+  const identity = Buffer.from(html);
+  return {
+    etag: `"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`,
+    identity,
+    gzip: gzipSync(identity, { level: 9 }),
+    br: brotliCompressSync(identity, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }),
+  };
+}
+
+/**
+ * The built index.html for each area: the client configuration written into the page (no round trip before the
+ * app can start) and the area's chunks preloaded. Built once at start; the configuration does not change while the
+ * process runs.
+ */
+export function renderPages(webRoot: string, config: ClientConfig) {
+  const template = readFileSync(path.join(webRoot, 'index.html'), 'utf8');
+  const manifestFile = path.join(webRoot, '.vite', 'manifest.json');
+  const manifest: Manifest = existsSync(manifestFile) ? JSON.parse(readFileSync(manifestFile, 'utf8')) : {};
+  const closure = (key: string, seen = new Set<string>()): Set<string> => {
+    if (seen.has(key) || !manifest[key]) return seen;
+    seen.add(key);
+    for (const dep of manifest[key].imports ?? []) closure(dep, seen);
+    return seen;
+  };
+  const entry = manifest['index.html'] ? 'index.html' : undefined;
+  const loadedByEntry = entry ? closure(entry) : new Set<string>();
+  const configTag = `<script id="${CONFIG_ELEMENT_ID}" type="application/json">${scriptJson(config)}</script>`;
+  const build = (chunk: string | null) => {
+    const preload = chunk
+      ? [...closure(chunk)]
+          .filter((key) => !loadedByEntry.has(key))
+          .map((key) => `<link rel="modulepreload" crossorigin href="/${manifest[key]!.file}">`)
+      : [];
+    return page(template.replace('</head>', `${[configTag, ...preload].join('')}</head>`));
+  };
+  const areas = WEB_AREAS.map((area) => ({
+    prefix: area.prefix,
+    page: build(area.chunk && manifest[area.chunk] ? area.chunk : null),
+  }));
+  const plain = build(null);
+  // The hidden sign-in frame gets its own one-script page when the build has it.
+  const silentFile = path.join(webRoot, 'silent-renew.html');
+  const silent = existsSync(silentFile) ? page(readFileSync(silentFile, 'utf8')) : plain;
+  return (url: string): Page => {
+    const pathname = url.split(/[?#]/, 1)[0]!;
+    if (pathname === config.silentRenewPath) return silent;
+    if (NO_AREA.some((prefix) => pathname.startsWith(prefix))) return plain;
+    const area = areas.find(({ prefix }) => pathname === prefix || pathname.startsWith(`${prefix}/`) || prefix === '/');
+    return area?.page ?? plain;
+  };
+}
+
+function send(request: FastifyRequest, reply: FastifyReply, html: Page) {
+  reply.header('cache-control', 'no-cache').header('etag', html.etag).header('vary', 'accept-encoding');
+  reply.type('text/html; charset=utf-8');
+  if (request.headers['if-none-match'] === html.etag) return reply.code(304).send();
+  const accepted = String(request.headers['accept-encoding'] ?? '');
+  if (/\bbr\b/.test(accepted)) return reply.header('content-encoding', 'br').send(html.br);
+  if (/\bgzip\b/.test(accepted)) return reply.header('content-encoding', 'gzip').send(html.gzip);
+  return reply.send(html.identity);
+}
+
+/**
+ * Serves the built web app: hashed assets compressed ahead of time (the build writes .br and .gz beside each file)
+ * and cached for a year; every other GET outside /api answers the app's page for its area.
+ */
+export async function registerWebApp(app: FastifyInstance, options: { webRoot: string; clientConfig: ClientConfig }) {
+  const pageFor = renderPages(options.webRoot, options.clientConfig);
+  // wildcard: false registers one route per built file; everything else falls through to the page.
+  await app.register(fastifyStatic, {
+    root: options.webRoot,
+    prefix: '/',
+    wildcard: false,
+    index: false,
+    preCompressed: true,
+    setHeaders: (reply, file) => {
+      // Vite names every file under assets/ by its content: a new build is a new address.
+      if (file.startsWith(path.join(options.webRoot, 'assets') + path.sep)) {
+        reply.header('cache-control', 'public, max-age=31536000, immutable');
+      }
+    },
+  });
+  app.get('/*', { config: { policy: 'public' }, schema: { hide: true } }, (request, reply) => {
+    if (request.url.startsWith('/api/')) return reply.callNotFound();
+    return send(request, reply, pageFor(request.url));
+  });
+}
