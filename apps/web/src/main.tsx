@@ -1,6 +1,6 @@
 import './app/fonts.js';
 import { UserManager } from 'oidc-client-ts';
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App, ThemeRoot } from './app/app.js';
 import { StatusScreen } from './components/status-screen.js';
@@ -13,14 +13,19 @@ async function start(root: HTMLElement) {
   try {
     const config = await loadClientConfig();
     if (window.location.pathname === config.silentRenewPath) {
-      // Inside the provider's hidden frame: hand the answer to the app and render nothing.
+      // Inside the provider's hidden frame (the development server serves this page there; the product serves the
+      // one-script silent-renew.html): hand the answer to the app and render nothing.
       await new UserManager(userManagerSettings(config, window.location.origin)).signinSilentCallback();
       return;
     }
-    view.render(
-      <StrictMode>
-        <App config={config} />
-      </StrictMode>,
+    // A transition lets React render the first screen in slices, yielding to the browser between them (no long
+    // task while the page becomes interactive).
+    startTransition(() =>
+      view.render(
+        <StrictMode>
+          <App config={config} />
+        </StrictMode>,
+      ),
     );
   } catch (error) {
     console.error(error);

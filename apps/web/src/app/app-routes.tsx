@@ -2,7 +2,7 @@ import { lazy, Suspense, type ReactNode } from 'react';
 import { Route, Routes } from 'react-router';
 import { StatusScreen } from '../components/status-screen.js';
 import { paths } from '../config/paths.js';
-import { AdminGate, AUTH_MESSAGES, CallbackPage, RequireAuth, useSilentRenewRetry } from '../features/auth/index.js';
+import { AdminGate, AUTH_MESSAGES, CallbackPage, RequireAuth, SilentRenewRetry } from '../features/auth/index.js';
 import { SignOutProvider } from '../features/shell/index.js';
 import { PageViewReporter } from './page-view-reporter.js';
 
@@ -18,9 +18,9 @@ const chunk = (element: ReactNode) => (
 );
 
 export function AppRoutes() {
-  useSilentRenewRetry();
   return (
     <SignOutProvider>
+      <SilentRenewRetry />
       <PageViewReporter />
       <Routes>
         <Route path={paths.callback} element={<CallbackPage />} />

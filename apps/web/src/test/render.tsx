@@ -7,7 +7,6 @@ import { AuthContext, type AuthContextProps } from 'react-oidc-context';
 import { MemoryRouter, useLocation } from 'react-router';
 import { vi } from 'vitest';
 import { ClientConfigProvider } from '../lib/client-config-context.js';
-import { lightTheme } from '../config/theme.js';
 import type { ClientConfig } from '../config/env.js';
 import { ApiProvider } from '../lib/api-context.js';
 
@@ -20,6 +19,7 @@ export const testConfig: ClientConfig = {
   scope: 'openid email phone profile',
   redirectPath: '/auth/callback',
   silentRenewPath: '/auth/silent-renew',
+  frameSignIn: true,
   logoutUrl:
     'http://localhost:8080/oidc/session/end?client_id={clientId}&post_logout_redirect_uri={returnTo}&id_token_hint={idTokenHint}',
   groupsClaim: 'groups',
@@ -77,7 +77,7 @@ export function renderWithProviders(
   }: { auth?: AuthContextProps; path?: string; config?: ClientConfig } = {},
 ) {
   return render(
-    <FluentProvider theme={lightTheme}>
+    <FluentProvider>
       <ClientConfigProvider config={config}>
         <AuthContext.Provider value={auth}>
           <ApiProvider baseUrl={TEST_API}>

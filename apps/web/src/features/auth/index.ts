@@ -2,7 +2,9 @@
 export { AdminGate } from './admin-gate.js';
 export { CallbackPage } from './callback-page.js';
 export { AUTH_MESSAGES } from './messages.js';
-export { oidcSettings, userManagerSettings } from './oidc-settings.js';
+export { userManagerSettings } from './oidc-settings.js';
+export { SessionProvider, useSessionPending } from './session-provider.js';
+export { announceSignOut } from './session-restore.js';
 export { RequireAuth } from './require-auth.js';
-export { useSilentRenewRetry } from './silent-renew-retry.js';
+export { SilentRenewRetry, useSilentRenewRetry } from './silent-renew-retry.js';
 export { clearAuthStorage, clearTokenEntries, storedIdToken } from './token-storage.js';

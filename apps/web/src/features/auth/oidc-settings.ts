@@ -1,6 +1,5 @@
 import { groupsFromClaim } from '@ums/contracts/claims';
 import { WebStorageStateStore, type UserManagerSettings } from 'oidc-client-ts';
-import type { AuthProviderProps } from 'react-oidc-context';
 import type { ClientConfig } from '../../config/env.js';
 
 /** Authorization code + PKCE against the configured provider; tokens stay in this tab's session storage. */
@@ -16,14 +15,6 @@ export function userManagerSettings(config: ClientConfig, origin: string): UserM
     automaticSilentRenew: true,
     loadUserInfo: false,
     userStore: new WebStorageStateStore({ store: window.sessionStorage }),
-  };
-}
-
-export function oidcSettings(config: ClientConfig, origin: string): AuthProviderProps {
-  return {
-    ...userManagerSettings(config, origin),
-    // The code and state leave the address bar once used; the callback screen then routes on.
-    onSigninCallback: () => window.history.replaceState(window.history.state, '', window.location.pathname),
   };
 }
 

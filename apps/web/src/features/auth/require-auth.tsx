@@ -4,6 +4,7 @@ import { Outlet, useLocation } from 'react-router';
 import { StatusScreen } from '../../components/status-screen.js';
 import { AUTH_ERROR_PAUSE_MS, AUTH_MESSAGES } from './messages.js';
 import { saveRedirectPath } from './redirect-path.js';
+import { useSessionRestore } from './session-provider.js';
 
 interface AuthFailedState {
   authFailed?: string;
@@ -18,9 +19,19 @@ export function RequireAuth() {
   const { signinRedirect } = auth;
   const location = useLocation();
   const failed = (location.state as AuthFailedState | null)?.authFailed;
-  const mustSignIn = !auth.isLoading && !auth.isAuthenticated && !auth.activeNavigator && !hasAuthParams();
+  const signedOut = !auth.isLoading && !auth.isAuthenticated && !auth.activeNavigator && !hasAuthParams();
   const target = `${location.pathname}${location.search}${location.hash}`;
   const hasError = Boolean(failed ?? auth.error);
+  // A new tab first tries the browser's session (another tab, the provider's cookie in a hidden frame) while the
+  // page paints; only when that finds nothing is the member sent to sign in. After an error it is not tried.
+  const session = useSessionRestore();
+  const { restore } = session;
+  const mayRestore = signedOut && !hasError && session.state !== 'done';
+  const mustSignIn = signedOut && !mayRestore;
+
+  useEffect(() => {
+    if (mayRestore) restore();
+  }, [mayRestore, restore]);
 
   useEffect(() => {
     if (!mustSignIn) return undefined;
@@ -30,7 +41,8 @@ export function RequireAuth() {
     return () => clearTimeout(timer);
   }, [mustSignIn, target, hasError, signinRedirect]);
 
-  if (auth.isAuthenticated) return <Outlet />;
+  // While restoring, the page's shell and its loading states paint at once; the data follows the tokens.
+  if (auth.isAuthenticated || mayRestore) return <Outlet />;
   if (failed)
     return <StatusScreen error={AUTH_MESSAGES.authenticationFailed(failed)} label={AUTH_MESSAGES.redirecting} />;
   if (auth.error) {

@@ -19,3 +19,12 @@ export function useSilentRenewRetry(): void {
     };
   }, [events, signinSilent]);
 }
+
+/**
+ * The retry as a component that renders nothing: it follows the sign-in state on its own, so a change of that
+ * state (a renewal, a new tab signing in) does not re-render the routes around it.
+ */
+export function SilentRenewRetry(): null {
+  useSilentRenewRetry();
+  return null;
+}

@@ -12,7 +12,7 @@ import {
 import { useEffect, useState } from 'react';
 import { useAuth } from 'react-oidc-context';
 import { useClientConfig } from '../../lib/client-config-context.js';
-import { clearAuthStorage, storedIdToken } from '../auth/index.js';
+import { announceSignOut, clearAuthStorage, storedIdToken } from '../auth/index.js';
 import { logoutInFrame } from './frame-logout.js';
 import { LOGOUT_MESSAGES, LOGOUT_STATUS, LOGOUT_TIMING, MAIN_APP_NAME, type LogoutStatus } from './messages.js';
 import { buildLogoutUrl } from './logout-url.js';
@@ -70,6 +70,8 @@ export function LogoutCompletePage({ redirect = (url) => window.location.assign(
         if (index === 0) {
           clearAuthStorage();
           await removeUser().catch(() => undefined);
+          // No other open tab hands this session to a new tab any more.
+          announceSignOut();
         } else {
           const app = companions[index - 1]!;
           ok = await logoutInFrame(app.logoutUrl, app.name, LOGOUT_TIMING.frameTimeoutMs);

@@ -1,7 +1,8 @@
-import { Button, makeStyles, mergeClasses, shorthands, Spinner, tokens } from '@fluentui/react-components';
+import { Button, makeStyles, mergeClasses, shorthands, tokens } from '@fluentui/react-components';
+import { Spinner } from '../../../components/spinner.js';
 import { ArrowSortDown16Regular, ArrowSortUp16Regular } from '@fluentui/react-icons';
 import type { PaymentHistoryEntry } from '@ums/contracts';
-import { useState } from 'react';
+import { useDeferredValue, useState } from 'react';
 import { useAuth } from 'react-oidc-context';
 import { useSectionStyles } from '../../../components/section-styles.js';
 import { errorText } from '../../../lib/error-text.js';
@@ -11,6 +12,7 @@ import { MOBILE_QUERY } from '../../../config/layout.js';
 import { usePaymentHistory } from '../api/payment-history.js';
 import { PAGE_SIZE } from '../../../lib/paged-list.js';
 import { PAYMENT_HISTORY as T } from '../messages.js';
+import { useSessionPending } from '../../auth/index.js';
 import { DEFAULT_PAYMENT_SORT, nextSort, type PaymentColumn } from '../sort.js';
 
 const useStyles = makeStyles({
@@ -83,9 +85,13 @@ export function PaymentHistorySection() {
   const styles = useStyles();
   const auth = useAuth();
   const signedIn = Boolean(auth.user);
+  // A new tab signing in from the browser's session is loading, not signed out.
+  const pending = useSessionPending();
   const mobile = useMediaQuery(MOBILE_QUERY);
   const [sort, setSort] = useState(DEFAULT_PAYMENT_SORT);
-  const history = usePaymentHistory(sort, signedIn);
+  // The table (up to a page of rows) renders in the background when its data arrives, in slices, so the page
+  // stays responsive; until then the previous state (the spinner) stays on screen.
+  const history = useDeferredValue(usePaymentHistory(sort, signedIn));
   const visible = history.rows;
   // A new sort keeps the previous rows on screen until the server answers; assistive tech hears it is loading.
   const busy = history.isPlaceholderData || undefined;
@@ -97,7 +103,7 @@ export function PaymentHistorySection() {
   ) : null;
 
   let body;
-  if (!signedIn) body = <p className={styles.message}>{T.signInFirst}</p>;
+  if (!signedIn) body = pending ? <Spinner label={T.loading} /> : <p className={styles.message}>{T.signInFirst}</p>;
   else if (history.isPending) body = <Spinner label={T.loading} />;
   else if (history.isError)
     body = (

@@ -1,0 +1,70 @@
+import { UserManager } from 'oidc-client-ts';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { AuthProvider } from 'react-oidc-context';
+import type { ClientConfig } from '../../config/env.js';
+import { userManagerSettings } from './oidc-settings.js';
+import { rememberSignedIn, restoreSession, shareSessionWithTabs } from './session-restore.js';
+
+/** idle: not tried; restoring: asking the other tabs or the provider's frame; done: tried once (with any result). */
+export type RestoreState = 'idle' | 'restoring' | 'done';
+
+interface SessionRestore {
+  state: RestoreState;
+  restore: () => void;
+}
+
+const SessionRestoreContext = createContext<SessionRestore | null>(null);
+
+/**
+ * The sign-in state of the app (react-oidc-context over one oidc-client-ts user manager), plus the new tab's
+ * session restore: RequireAuth starts it once, before it would send the member to sign in.
+ */
+export function SessionProvider({ config, children }: { config: ClientConfig; children: ReactNode }) {
+  const [userManager] = useState(() => new UserManager(userManagerSettings(config, window.location.origin)));
+  const [state, setState] = useState<RestoreState>('idle');
+
+  useEffect(() => {
+    const stopSharing = shareSessionWithTabs(userManager);
+    const stopRemembering = userManager.events.addUserLoaded(rememberSignedIn);
+    return () => {
+      stopSharing();
+      stopRemembering();
+    };
+  }, [userManager]);
+
+  const started = useRef(false);
+  const restore = useCallback(() => {
+    if (started.current) return;
+    started.current = true;
+    setState('restoring');
+    void restoreSession(userManager, { frameSignIn: config.frameSignIn })
+      .catch(() => false)
+      .then(() => setState('done'));
+  }, [userManager, config.frameSignIn]);
+
+  const value = useMemo(() => ({ state, restore }), [state, restore]);
+  return (
+    <AuthProvider
+      userManager={userManager}
+      // The code and state leave the address bar once used; the callback screen then routes on.
+      onSigninCallback={() => window.history.replaceState(window.history.state, '', window.location.pathname)}
+    >
+      <SessionRestoreContext.Provider value={value}>{children}</SessionRestoreContext.Provider>
+    </AuthProvider>
+  );
+}
+
+/** Without a SessionProvider (a screen rendered on its own in a test) there is no browser session to restore. */
+const NOTHING_TO_RESTORE: SessionRestore = { state: 'done', restore: () => undefined };
+
+export function useSessionRestore(): SessionRestore {
+  return useContext(SessionRestoreContext) ?? NOTHING_TO_RESTORE;
+}
+
+/** Gives a screen under test a restore in a chosen state. */
+export const SessionRestoreTestProvider = SessionRestoreContext.Provider;
+
+/** True while the tab may still be signed in from the browser's session: screens show loading, not "log in". */
+export function useSessionPending(): boolean {
+  return useContext(SessionRestoreContext)?.state === 'restoring';
+}
