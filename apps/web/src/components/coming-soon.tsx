@@ -1,4 +1,4 @@
-import { makeStyles, Text, tokens } from '@fluentui/react-components';
+import { makeStyles, tokens } from '@fluentui/react-components';
 import { ClockRegular } from '@fluentui/react-icons';
 import { COMING_SOON } from './messages.js';
 
@@ -12,6 +12,7 @@ const useStyles = makeStyles({
     color: tokens.colorNeutralForeground2,
   },
   icon: { fontSize: '40px', color: tokens.colorBrandForeground1 },
+  text: { fontSize: tokens.fontSizeBase400, lineHeight: tokens.lineHeightBase400 },
 });
 
 /** A page the SPEC announces but does not describe yet. */
@@ -21,7 +22,7 @@ export function ComingSoon({ title }: { title: string }) {
     <section className={styles.box} aria-labelledby="coming-soon-title">
       <ClockRegular className={styles.icon} aria-hidden />
       <h1 id="coming-soon-title">{title}</h1>
-      <Text size={400}>{COMING_SOON}</Text>
+      <span className={styles.text}>{COMING_SOON}</span>
     </section>
   );
 }

@@ -1,4 +1,4 @@
-import { makeStyles, Text, tokens } from '@fluentui/react-components';
+import { makeStyles, tokens } from '@fluentui/react-components';
 import { Link } from 'react-router';
 import { NOT_FOUND } from './messages.js';
 
@@ -12,7 +12,7 @@ export function NotFound({ home = '/' }: { home?: string }) {
   return (
     <section className={styles.box}>
       <h1>{NOT_FOUND.title}</h1>
-      <Text>{NOT_FOUND.detail}</Text>
+      <span>{NOT_FOUND.detail}</span>
       <Link to={home} className={styles.link}>
         {NOT_FOUND.home}
       </Link>

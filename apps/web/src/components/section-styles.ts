@@ -42,4 +42,19 @@ export const useSectionStyles = makeStyles({
     overflowWrap: 'anywhere',
   },
   notProvided: { color: tokens.colorNeutralForeground3, fontStyle: 'italic' },
+  /** Rows drawn before their values arrive keep the section's final height: nothing below it moves. */
+  loading: { position: 'relative' },
+  loadingLabel: {
+    position: 'absolute',
+    inset: 0,
+    backgroundColor: tokens.colorNeutralBackground1,
+    opacity: 0.85,
+  },
+  /** Where a value and its 32px edit button will be. */
+  placeholder: {
+    height: '32px',
+    width: '60%',
+    borderRadius: tokens.borderRadiusMedium,
+    backgroundColor: tokens.colorNeutralBackground3,
+  },
 });

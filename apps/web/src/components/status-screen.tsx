@@ -1,4 +1,5 @@
-import { makeStyles, Spinner, Text, tokens } from '@fluentui/react-components';
+import { makeStyles, tokens } from '@fluentui/react-components';
+import { Spinner } from './spinner.js';
 
 const useStyles = makeStyles({
   screen: {
@@ -11,7 +12,7 @@ const useStyles = makeStyles({
     padding: tokens.spacingHorizontalXL,
     textAlign: 'center',
   },
-  error: { color: tokens.colorPaletteRedForeground1 },
+  error: { color: tokens.colorPaletteRedForeground1, fontWeight: tokens.fontWeightSemibold },
 });
 
 /** A centred state of the app: a spinner with its label, optionally an error above it. */
@@ -20,11 +21,11 @@ export function StatusScreen({ label, error, spinner = true }: { label: string; 
   return (
     <main className={styles.screen}>
       {error ? (
-        <Text role="alert" className={styles.error} weight="semibold">
+        <span role="alert" className={styles.error}>
           {error}
-        </Text>
+        </span>
       ) : null}
-      {spinner ? <Spinner label={label} labelPosition="below" /> : <Text>{label}</Text>}
+      {spinner ? <Spinner label={label} labelPosition="below" /> : <span>{label}</span>}
     </main>
   );
 }

@@ -1,4 +1,4 @@
-import { createLightTheme, type BrandVariants, type Theme } from '@fluentui/react-components';
+import type { BrandVariants } from '@fluentui/react-components';
 
 /** The brand ramp: browns from dark (10) to light (160); 80 is the primary colour of the light theme. */
 export const brown: BrandVariants = {
@@ -20,7 +20,11 @@ export const brown: BrandVariants = {
   160: '#eed8bf',
 };
 
-export const TEXT_FONT = "Figtree, 'Segoe UI', system-ui, -apple-system, sans-serif";
-export const HEADING_FONT = "Antonio, 'Arial Narrow', Figtree, sans-serif";
+export const TEXT_FONT = "Figtree, 'Figtree Fallback', 'Segoe UI', system-ui, -apple-system, sans-serif";
+export const HEADING_FONT = "Antonio, 'Antonio Fallback', 'Arial Narrow', Figtree, sans-serif";
 
-export const lightTheme: Theme = { ...createLightTheme(brown), fontFamilyBase: TEXT_FONT };
+/**
+ * The light theme's variables (Fluent's tokens over the brown ramp) are computed when the app is built and written
+ * into the page as CSS (see vite.config.ts), so the browser neither downloads the theme code nor builds it.
+ */
+export const THEME_FONTS = { fontFamilyBase: TEXT_FONT, umsFontHeading: HEADING_FONT };

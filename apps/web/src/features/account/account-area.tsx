@@ -1,8 +1,6 @@
 import { CalendarLtrRegular, KeyRegular, PersonRegular, ReceiptRegular } from '@fluentui/react-icons';
-import type { ReactElement } from 'react';
+import { lazy, Suspense, type ReactElement } from 'react';
 import { Route, Routes, useLocation } from 'react-router';
-import { ComingSoon } from '../../components/coming-soon.js';
-import { NotFound } from '../../components/not-found.js';
 import { useScrollSpy } from '../../lib/use-scroll-spy.js';
 import { AppShell, type NavEntry } from '../shell/index.js';
 import { AccountPage } from './account-page.js';
@@ -15,6 +13,10 @@ const icons: Record<AccountSectionId, ReactElement> = {
   'payment-history': <ReceiptRegular />,
   subscriptions: <CalendarLtrRegular />,
 };
+// Pages a member rarely opens: fetched when they do, not with the account page.
+const ComingSoon = lazy(() => import('../../components/coming-soon.js').then((m) => ({ default: m.ComingSoon })));
+const NotFound = lazy(() => import('../../components/not-found.js').then((m) => ({ default: m.NotFound })));
+
 const sectionIds = ACCOUNT_SECTIONS.map((s) => s.id);
 const accountPaths = new Set(['/', '/personal-information']);
 
@@ -39,14 +41,16 @@ export default function AccountArea() {
 
   return (
     <AppShell title={ACCOUNT_TITLE} navLabel={ACCOUNT_NAV_LABEL} entries={entries}>
-      <Routes>
-        <Route index element={<AccountPage />} />
-        <Route path="personal-information" element={<AccountPage />} />
-        {Object.entries(ACCOUNT_PLACEHOLDERS).map(([path, title]) => (
-          <Route key={path} path={path} element={<ComingSoon title={title} />} />
-        ))}
-        <Route path="*" element={<NotFound />} />
-      </Routes>
+      <Suspense fallback={null}>
+        <Routes>
+          <Route index element={<AccountPage />} />
+          <Route path="personal-information" element={<AccountPage />} />
+          {Object.entries(ACCOUNT_PLACEHOLDERS).map(([path, title]) => (
+            <Route key={path} path={path} element={<ComingSoon title={title} />} />
+          ))}
+          <Route path="*" element={<NotFound />} />
+        </Routes>
+      </Suspense>
     </AppShell>
   );
 }

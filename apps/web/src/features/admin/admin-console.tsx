@@ -6,20 +6,31 @@ import {
   SettingsRegular,
   TagMultipleRegular,
 } from '@fluentui/react-icons';
-import type { ReactElement } from 'react';
+import { lazy, Suspense, type ReactElement } from 'react';
 import { Route, Routes, useLocation } from 'react-router';
 import { NotFound } from '../../components/not-found.js';
+import { Spinner } from '../../components/spinner.js';
 import { paths } from '../../config/paths.js';
 import { AppShell, type NavEntry } from '../shell/index.js';
 import { ADMIN_ENTRIES } from './admin-navigation.js';
-import { ADMIN_NAV_LABEL, ADMIN_TITLE } from './messages.js';
 import { AdminDashboard } from './dashboard/admin-dashboard.js';
-import { DiscountPackagesList } from './discount-packages/discount-packages-list.js';
-import { MembershipFormPage } from './memberships/membership-form-page.js';
-import { MembershipsList } from './memberships/memberships-list.js';
-import { ProductsPage } from './products/products-page.js';
-import { PromotionalProductsPage } from './promotional-products/promotional-products-page.js';
-import { SettingsPage } from './settings/settings-page.js';
+import { ADMIN_LOADING, ADMIN_NAV_LABEL, ADMIN_TITLE } from './messages.js';
+
+// The dashboard comes with the console (its first screen); every other page is its own chunk, fetched when opened.
+const MembershipsList = lazy(() =>
+  import('./memberships/memberships-list.js').then((m) => ({ default: m.MembershipsList })),
+);
+const MembershipFormPage = lazy(() =>
+  import('./memberships/membership-form-page.js').then((m) => ({ default: m.MembershipFormPage })),
+);
+const DiscountPackagesList = lazy(() =>
+  import('./discount-packages/discount-packages-list.js').then((m) => ({ default: m.DiscountPackagesList })),
+);
+const ProductsPage = lazy(() => import('./products/products-page.js').then((m) => ({ default: m.ProductsPage })));
+const PromotionalProductsPage = lazy(() =>
+  import('./promotional-products/promotional-products-page.js').then((m) => ({ default: m.PromotionalProductsPage })),
+);
+const SettingsPage = lazy(() => import('./settings/settings-page.js').then((m) => ({ default: m.SettingsPage })));
 
 const icons: Record<(typeof ADMIN_ENTRIES)[number]['key'], ReactElement> = {
   dashboard: <HomeRegular />,
@@ -41,16 +52,18 @@ export default function AdminConsole() {
   }));
   return (
     <AppShell title={ADMIN_TITLE} navLabel={ADMIN_NAV_LABEL} entries={entries}>
-      <Routes>
-        <Route index element={<AdminDashboard />} />
-        <Route path="memberships" element={<MembershipsList />} />
-        <Route path="memberships/:membershipId" element={<MembershipFormPage />} />
-        <Route path="discount-packages" element={<DiscountPackagesList />} />
-        <Route path="products" element={<ProductsPage />} />
-        <Route path="promotional-products" element={<PromotionalProductsPage />} />
-        <Route path="settings" element={<SettingsPage />} />
-        <Route path="*" element={<NotFound home={paths.admin.dashboard} />} />
-      </Routes>
+      <Suspense fallback={<Spinner label={ADMIN_LOADING} />}>
+        <Routes>
+          <Route index element={<AdminDashboard />} />
+          <Route path="memberships" element={<MembershipsList />} />
+          <Route path="memberships/:membershipId" element={<MembershipFormPage />} />
+          <Route path="discount-packages" element={<DiscountPackagesList />} />
+          <Route path="products" element={<ProductsPage />} />
+          <Route path="promotional-products" element={<PromotionalProductsPage />} />
+          <Route path="settings" element={<SettingsPage />} />
+          <Route path="*" element={<NotFound home={paths.admin.dashboard} />} />
+        </Routes>
+      </Suspense>
     </AppShell>
   );
 }

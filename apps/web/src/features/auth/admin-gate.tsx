@@ -1,4 +1,4 @@
-import { makeStyles, Text, tokens } from '@fluentui/react-components';
+import { makeStyles, tokens } from '@fluentui/react-components';
 import { ShieldErrorRegular } from '@fluentui/react-icons';
 import type { ReactNode } from 'react';
 import { useAuth } from 'react-oidc-context';
@@ -19,6 +19,7 @@ const useStyles = makeStyles({
     textAlign: 'center',
   },
   icon: { fontSize: '48px', color: tokens.colorPaletteRedForeground1 },
+  strong: { fontWeight: tokens.fontWeightSemibold },
 });
 
 /** The admin console's client-side gate; the API enforces the same rule on every call. */
@@ -32,8 +33,8 @@ export function AdminGate({ children }: { children: ReactNode }) {
       <main className={styles.denied}>
         <ShieldErrorRegular className={styles.icon} aria-hidden />
         <h1>{AUTH_MESSAGES.accessDenied}</h1>
-        <Text>{AUTH_MESSAGES.accessDeniedFallback}</Text>
-        <Text weight="semibold">{AUTH_MESSAGES.needsGroup(config.adminGroup)}</Text>
+        <span>{AUTH_MESSAGES.accessDeniedFallback}</span>
+        <span className={styles.strong}>{AUTH_MESSAGES.needsGroup(config.adminGroup)}</span>
       </main>
     );
   }

@@ -15,9 +15,10 @@ const render = () =>
     auth: fakeAuth({ user: signedInUser([], { email: 'member@example.com' }) }),
   });
 
-function openForm() {
+/** Opens the form, which is fetched on first use. */
+async function openForm() {
   fireEvent.click(screen.getByRole('button', { name: 'Change password' }));
-  const form = screen.getByRole('form', { name: 'Change password' });
+  const form = await screen.findByRole('form', { name: 'Change password' });
   const fill = (current: string, next: string, confirm: string) => {
     fireEvent.change(within(form).getByLabelText(/Current password/), { target: { value: current } });
     fireEvent.change(within(form).getByLabelText(/New password/), { target: { value: next } });
@@ -30,11 +31,11 @@ function openForm() {
 describe('Login Details', () => {
   useApiServer();
 
-  it('shows the email, a masked password and the helper text', () => {
+  it('shows the email, a masked password and the helper text', async () => {
     render();
     expect(screen.getByText('member@example.com')).toBeTruthy();
     expect(screen.getByText('••••••••')).toBeTruthy();
-    openForm();
+    await openForm();
     expect(
       screen.getByText(
         'Password must be 8-256 characters with at least one lowercase letter, uppercase letter, number, and special character.',
@@ -42,9 +43,9 @@ describe('Login Details', () => {
     ).toBeTruthy();
   });
 
-  it('keeps Reset disabled until all three fields are filled', () => {
+  it('keeps Reset disabled until all three fields are filled', async () => {
     render();
-    const { fill, reset } = openForm();
+    const { fill, reset } = await openForm();
     expect(reset().disabled).toBe(true);
     fill('a', 'b', '');
     expect(reset().disabled).toBe(true);
@@ -60,20 +61,20 @@ describe('Login Details', () => {
     ['no number', 'Abcdefgh!', 'Password must contain at least one number (0-9)'],
     ['no special', 'Abcdefgh1', SPECIAL_RULE],
     ['repeats', 'Abbbc123!', 'Password cannot contain more than 2 identical characters in a row'],
-  ])('refuses a %s password with the rule message, sending nothing', (_, password, message) => {
+  ])('refuses a %s password with the rule message, sending nothing', async (_, password, message) => {
     const posted = vi.fn();
     apiServer.use(http.post(`${TEST_API}/PasswordReset`, posted));
     render();
-    const { fill, reset, form } = openForm();
+    const { fill, reset, form } = await openForm();
     fill('Old-Pass-1!', password, password);
     fireEvent.click(reset());
     expect(within(form).getByRole('alert').textContent).toContain(message);
     expect(posted).not.toHaveBeenCalled();
   });
 
-  it('joins several broken rules with ". " and accepts the 8 and 256 character boundaries', () => {
+  it('joins several broken rules with ". " and accepts the 8 and 256 character boundaries', async () => {
     render();
-    const { fill, reset, form } = openForm();
+    const { fill, reset, form } = await openForm();
     fill('x', 'abc', 'abc');
     fireEvent.click(reset());
     expect(within(form).getByRole('alert').textContent).toBe(
@@ -95,9 +96,9 @@ describe('Login Details', () => {
     expect(within(form).getByRole('alert').textContent).toBe('New password and confirmation do not match.');
   });
 
-  it('ticks rules off in the live checklist while typing', () => {
+  it('ticks rules off in the live checklist while typing', async () => {
     render();
-    const { fill } = openForm();
+    const { fill } = await openForm();
     const checklist = screen.getByRole('list', { name: 'Password rules' });
     fill('', 'abc', '');
     expect(within(checklist).getByText(/at least one lowercase/).textContent).toContain('(met)');
@@ -116,7 +117,7 @@ describe('Login Details', () => {
     // Fake clock that still moves on its own, so the stand-in API answers.
     vi.useFakeTimers({ shouldAdvanceTime: true });
     render();
-    const { fill, reset, form } = openForm();
+    const { fill, reset, form } = await openForm();
     fill('Old-Pass-1!', 'New-Pass-2!', 'New-Pass-2!');
     fireEvent.click(reset());
     expect(reset().textContent).toBe('Changing...');
@@ -129,18 +130,18 @@ describe('Login Details', () => {
     expect(screen.queryByRole('form', { name: 'Change password' })).toBeNull();
     vi.useRealTimers();
     // Opened again, the form is empty.
-    const again = openForm();
+    const again = await openForm();
     expect((within(again.form).getByLabelText(/Current password/) as HTMLInputElement).value).toBe('');
   });
 
-  it('Cancel closes the form and forgets what was typed', () => {
+  it('Cancel closes the form and forgets what was typed', async () => {
     render();
-    const { fill, reset, form } = openForm();
+    const { fill, reset, form } = await openForm();
     fill('x', 'abc', 'abd');
     fireEvent.click(reset());
     fireEvent.click(within(form).getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('form', { name: 'Change password' })).toBeNull();
-    const again = openForm();
+    const again = await openForm();
     expect((within(again.form).getByLabelText(/New password/) as HTMLInputElement).value).toBe('');
     expect(within(again.form).queryByRole('alert')).toBeNull();
   });
@@ -154,13 +155,13 @@ describe('Login Details', () => {
   ])('shows the SPEC text for status %i', async (status, message) => {
     apiServer.use(http.post(`${TEST_API}/PasswordReset`, () => HttpResponse.json(failure('no'), { status })));
     render();
-    const { fill, reset, form } = openForm();
+    const { fill, reset, form } = await openForm();
     fill('Old-Pass-1!', 'New-Pass-2!', 'New-Pass-2!');
     fireEvent.click(reset());
     expect((await within(form).findByRole('alert')).textContent).toBe(message);
   });
 
-  it("otherwise shows the error's own message", () => {
+  it("otherwise shows the error's own message", async () => {
     expect(passwordChangeError(new Error('Failed to fetch'))).toBe('Failed to fetch');
     expect(passwordChangeError(new ApiError(200, 'Password change is managed elsewhere'))).toBe(
       'Password change is managed elsewhere',

@@ -1,4 +1,4 @@
-import { Button, DrawerBody, InlineDrawer, makeStyles, mergeClasses, Text, tokens } from '@fluentui/react-components';
+import { Button, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { Navigation24Regular, SignOut24Regular } from '@fluentui/react-icons';
 import { lazy, Suspense, useState, type MouseEvent, type ReactElement, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -48,15 +48,22 @@ const useStyles = makeStyles({
     letterSpacing: '0.02em',
   },
   body: { display: 'flex', paddingBlockStart: `${HEADER_HEIGHT}px`, minHeight: '100vh', boxSizing: 'border-box' },
+  // A plain side panel, not Fluent's InlineDrawer: its motion code and token table would weigh on every first load.
   inlineDrawer: {
     width: `${DRAWER_WIDTH}px`,
     position: 'sticky',
     insetBlockStart: `${HEADER_HEIGHT}px`,
     height: `calc(100vh - ${HEADER_HEIGHT}px)`,
     flexShrink: 0,
+    boxSizing: 'border-box',
+    overflowY: 'auto',
+    backgroundColor: tokens.colorNeutralBackground1,
+    borderInlineEndWidth: tokens.strokeWidthThin,
+    borderInlineEndStyle: 'solid',
+    borderInlineEndColor: tokens.colorNeutralStroke2,
+    // Narrow side padding so the longest entry ("Promotional Products") fits the 240px drawer.
+    paddingInline: tokens.spacingHorizontalS,
   },
-  // Narrow side padding so the longest entry ("Promotional Products") fits the 240px drawer.
-  drawerBody: { paddingInline: tokens.spacingHorizontalS },
   nav: {
     display: 'flex',
     flexDirection: 'column',
@@ -109,6 +116,7 @@ const useStyles = makeStyles({
     borderTopColor: tokens.colorNeutralStroke2,
     color: tokens.colorNeutralForeground3,
   },
+  copyright: { fontSize: tokens.fontSizeBase200, lineHeight: tokens.lineHeightBase200 },
   footerLinks: { display: 'flex', gap: tokens.spacingHorizontalL },
   footerLink: {
     color: tokens.colorBrandForegroundLink,
@@ -160,7 +168,7 @@ export function Footer() {
   const { company } = useClientConfig();
   return (
     <footer className={styles.footer}>
-      <Text size={200}>{SHELL_MESSAGES.copyright(new Date().getFullYear(), company.name)}</Text>
+      <span className={styles.copyright}>{SHELL_MESSAGES.copyright(new Date().getFullYear(), company.name)}</span>
       <span className={styles.footerLinks}>
         <a className={styles.footerLink} href={company.termsUrl} target="_blank" rel="noopener noreferrer">
           {SHELL_MESSAGES.terms}
@@ -190,9 +198,14 @@ export function AppShell({
   const mobile = useMediaQuery(MOBILE_QUERY);
   const [desktopOpen, setDesktopOpen] = useState(true);
   const [mobileOpen, setMobileOpen] = useState(false);
+  const [mobileOpened, setMobileOpened] = useState(false);
   const signOut = useSignOut();
   const open = mobile ? mobileOpen : desktopOpen;
-  const toggle = () => (mobile ? setMobileOpen(!mobileOpen) : setDesktopOpen(!desktopOpen));
+  const toggle = () => {
+    if (!mobile) return setDesktopOpen(!desktopOpen);
+    setMobileOpened(true);
+    setMobileOpen(!mobileOpen);
+  };
   const navigation = (
     <Navigation
       label={navLabel}
@@ -222,17 +235,16 @@ export function AppShell({
         </Button>
       </header>
       <div className={styles.body}>
-        {mobile ? (
-          <Suspense fallback={null}>
-            <MobileMenu open={mobileOpen} onOpenChange={setMobileOpen}>
-              {navigation}
-            </MobileMenu>
-          </Suspense>
-        ) : (
-          <InlineDrawer open={desktopOpen} separator className={styles.inlineDrawer}>
-            <DrawerBody className={styles.drawerBody}>{navigation}</DrawerBody>
-          </InlineDrawer>
-        )}
+        {mobile
+          ? // Fetched when the member first opens it, not with the page.
+            mobileOpened && (
+              <Suspense fallback={null}>
+                <MobileMenu open={mobileOpen} onOpenChange={setMobileOpen}>
+                  {navigation}
+                </MobileMenu>
+              </Suspense>
+            )
+          : desktopOpen && <div className={styles.inlineDrawer}>{navigation}</div>}
         <div className={styles.content}>
           <main className={styles.main}>{children}</main>
           <Footer />

@@ -1,4 +1,4 @@
-import { Spinner } from '@fluentui/react-components';
+import { Spinner } from '../../../components/spinner.js';
 import type { ReactNode } from 'react';
 import { ErrorBanner } from '../../../components/error-banner.js';
 import { LoadMore } from '../../../components/list-controls.js';

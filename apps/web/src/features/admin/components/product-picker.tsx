@@ -1,4 +1,5 @@
-import { Checkbox, makeStyles, Spinner, Text, tokens } from '@fluentui/react-components';
+import { Checkbox, makeStyles, Text, tokens } from '@fluentui/react-components';
+import { Spinner } from '../../../components/spinner.js';
 import type { Product } from '@ums/contracts';
 import { useState } from 'react';
 import { ErrorBanner } from '../../../components/error-banner.js';

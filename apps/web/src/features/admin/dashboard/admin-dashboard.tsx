@@ -1,10 +1,18 @@
 import { makeStyles, Tab, TabList, Text, tokens } from '@fluentui/react-components';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { Spinner } from '../../../components/spinner.js';
+import { ADMIN_LOADING } from '../messages.js';
 import { DASHBOARD_TEXT } from './messages.js';
-import { DiscountPackagesList } from '../discount-packages/discount-packages-list.js';
-import { MembershipsList } from '../memberships/memberships-list.js';
 import { Overview } from './overview.js';
+
+// The other tabs are the console's list pages, fetched when chosen.
+const MembershipsList = lazy(() =>
+  import('../memberships/memberships-list.js').then((m) => ({ default: m.MembershipsList })),
+);
+const DiscountPackagesList = lazy(() =>
+  import('../discount-packages/discount-packages-list.js').then((m) => ({ default: m.DiscountPackagesList })),
+);
 
 const useStyles = makeStyles({
   page: { display: 'grid', gap: tokens.spacingVerticalL },
@@ -40,9 +48,11 @@ export function AdminDashboard() {
         ))}
       </TabList>
       <div role="tabpanel" aria-label={DASHBOARD_TEXT.tabs[tab]}>
-        {tab === 'overview' ? <Overview /> : null}
-        {tab === 'memberships' ? <MembershipsList headingLevel={2} /> : null}
-        {tab === 'discountPackages' ? <DiscountPackagesList headingLevel={2} /> : null}
+        <Suspense fallback={<Spinner label={ADMIN_LOADING} />}>
+          {tab === 'overview' ? <Overview /> : null}
+          {tab === 'memberships' ? <MembershipsList headingLevel={2} /> : null}
+          {tab === 'discountPackages' ? <DiscountPackagesList headingLevel={2} /> : null}
+        </Suspense>
       </div>
     </div>
   );

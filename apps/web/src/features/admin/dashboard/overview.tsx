@@ -1,4 +1,5 @@
-import { Card, makeStyles, Spinner, Text, tokens } from '@fluentui/react-components';
+import { Card, makeStyles, Text, tokens } from '@fluentui/react-components';
+import { Spinner } from '../../../components/spinner.js';
 import { Link } from 'react-router';
 import { ErrorBanner } from '../../../components/error-banner.js';
 import { paths } from '../../../config/paths.js';

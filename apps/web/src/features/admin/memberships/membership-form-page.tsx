@@ -1,4 +1,5 @@
-import { Button, Field, Input, makeStyles, Select, Spinner, Text, Textarea, tokens } from '@fluentui/react-components';
+import { Button, Field, Input, makeStyles, Select, Text, Textarea, tokens } from '@fluentui/react-components';
+import { Spinner } from '../../../components/spinner.js';
 import { ArrowLeftRegular } from '../components/icons.js';
 import type { Membership } from '@ums/contracts';
 import { useState, type FormEvent } from 'react';

@@ -4,7 +4,6 @@ import {
   makeStyles,
   MessageBar,
   MessageBarBody,
-  Spinner,
   Table,
   TableBody,
   TableCell,
@@ -13,6 +12,7 @@ import {
   TableRow,
   tokens,
 } from '@fluentui/react-components';
+import { Spinner } from '../../../components/spinner.js';
 import { ArrowSyncRegular } from '../components/icons.js';
 import { ErrorBanner } from '../../../components/error-banner.js';
 import { errorText } from '../../../lib/error-text.js';

@@ -2,7 +2,6 @@ import {
   Field,
   makeStyles,
   Select,
-  Spinner,
   Table,
   TableBody,
   TableCell,
@@ -10,6 +9,7 @@ import {
   TableHeaderCell,
   TableRow,
 } from '@fluentui/react-components';
+import { Spinner } from '../../../components/spinner.js';
 import type { PromotionalProduct } from '@ums/contracts';
 import { Link } from 'react-router';
 import { ListToolbar, LoadMore } from '../../../components/list-controls.js';

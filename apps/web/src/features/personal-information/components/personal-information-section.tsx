@@ -1,4 +1,5 @@
-import { Button, Spinner } from '@fluentui/react-components';
+import { Button } from '@fluentui/react-components';
+import { Spinner } from '../../../components/spinner.js';
 import { EditRegular } from '@fluentui/react-icons';
 import { lazy, Suspense, useState } from 'react';
 import { ErrorBanner } from '../../../components/error-banner.js';
@@ -21,7 +22,19 @@ export function PersonalInformationSection() {
   return (
     <div className={styles.card}>
       {details.isPending ? (
-        <Spinner label={T.loading} />
+        <div className={styles.loading}>
+          <dl className={styles.list} aria-hidden>
+            {displayRows(null).map((row) => (
+              <div key={row.label} className={styles.row}>
+                <dt className={styles.label}>{row.label}</dt>
+                <dd className={styles.value}>
+                  <span className={styles.placeholder} />
+                </dd>
+              </div>
+            ))}
+          </dl>
+          <Spinner className={styles.loadingLabel} label={T.loading} />
+        </div>
       ) : details.isError ? (
         <ErrorBanner message={errorText(details.error, T.loadFailed)} error={details.error} />
       ) : (

@@ -1,7 +1,8 @@
-import { Button, Image, makeStyles, mergeClasses, Spinner, Text, tokens } from '@fluentui/react-components';
+import { Button, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
+import { Spinner } from '../../../components/spinner.js';
 import { BoxRegular, DeleteRegular } from '@fluentui/react-icons';
 import type { Subscription } from '@ums/contracts';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useDeferredValue, useState } from 'react';
 import { ErrorBanner } from '../../../components/error-banner.js';
 import { useSectionStyles } from '../../../components/section-styles.js';
 import { errorText } from '../../../lib/error-text.js';
@@ -14,7 +15,12 @@ const DeleteSubscriptionDialog = lazy(() =>
 );
 
 const useStyles = makeStyles({
-  subtitle: { color: tokens.colorNeutralForeground3, marginBlockEnd: tokens.spacingVerticalS },
+  subtitle: {
+    color: tokens.colorNeutralForeground3,
+    marginBlock: `0 ${tokens.spacingVerticalS}`,
+    fontSize: tokens.fontSizeBase300,
+    lineHeight: tokens.lineHeightBase300,
+  },
   grid: {
     listStyle: 'none',
     margin: 0,
@@ -42,7 +48,8 @@ const useStyles = makeStyles({
     fontSize: '28px',
   },
   name: { fontWeight: tokens.fontWeightSemibold, overflowWrap: 'anywhere' },
-  message: { margin: 0 },
+  // The size Fluent's Text gives body copy.
+  message: { margin: 0, fontSize: tokens.fontSizeBase300, lineHeight: tokens.lineHeightBase300 },
 });
 
 function SubscriptionCard({ subscription, onDelete }: { subscription: Subscription; onDelete: () => void }) {
@@ -53,19 +60,15 @@ function SubscriptionCard({ subscription, onDelete }: { subscription: Subscripti
   return (
     <div className={mergeClasses(section.outlined, styles.card)}>
       {image ? (
-        <Image src={image} alt="" className={styles.image} />
+        <img src={image} alt="" className={styles.image} />
       ) : (
         <span className={styles.placeholder} role="img" aria-label={T.noImage}>
           <BoxRegular />
         </span>
       )}
       <div>
-        <Text as="p" block className={mergeClasses(styles.message, styles.name)}>
-          {name}
-        </Text>
-        <Text as="p" block className={styles.message}>
-          {priceLine(subscription)}
-        </Text>
+        <p className={mergeClasses(styles.message, styles.name)}>{name}</p>
+        <p className={styles.message}>{priceLine(subscription)}</p>
       </div>
       <Button appearance="subtle" icon={<DeleteRegular />} aria-label={T.deleteLabel(name)} onClick={onDelete} />
     </div>
@@ -75,7 +78,8 @@ function SubscriptionCard({ subscription, onDelete }: { subscription: Subscripti
 export function SubscriptionsSection() {
   const section = useSectionStyles();
   const styles = useStyles();
-  const subscriptions = useSubscriptions();
+  // The cards render in the background when the list arrives (see the payment history).
+  const subscriptions = useDeferredValue(useSubscriptions());
   const remove = useDeleteSubscription();
   const [pending, setPending] = useState<Subscription | null>(null);
   // Once shown, the dialog stays mounted so its closing animation can finish.
@@ -108,9 +112,7 @@ export function SubscriptionsSection() {
 
   return (
     <div className={section.card}>
-      <Text as="p" block className={styles.subtitle}>
-        {T.subtitle}
-      </Text>
+      <p className={styles.subtitle}>{T.subtitle}</p>
       {remove.isError ? <ErrorBanner message={errorText(remove.error, T.deleteFailed)} error={remove.error} /> : null}
       {body}
       {used ? (

@@ -1,0 +1,84 @@
+import { Button, Field, Input, makeStyles, tokens } from '@fluentui/react-components';
+import { passwordProblemText } from '@ums/contracts/password-policy';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { ErrorBanner, SuccessBanner } from '../../../components/error-banner.js';
+import { useChangePassword } from '../api/change-password.js';
+import { LOGIN_DETAILS as T, PASSWORD_SUCCESS_MS, passwordChangeError } from '../messages.js';
+import { PasswordChecklist } from './password-checklist.js';
+
+const useStyles = makeStyles({
+  form: {
+    display: 'grid',
+    gap: tokens.spacingVerticalM,
+    maxWidth: '480px',
+    paddingBlockStart: tokens.spacingVerticalM,
+  },
+  actions: { display: 'flex', gap: tokens.spacingHorizontalS },
+});
+
+const EMPTY = { current: '', next: '', confirm: '' };
+
+/** The password change form; fetched when the member first opens it. Closing it discards what was typed. */
+export function PasswordChangeForm({ onClose }: { onClose: () => void }) {
+  const styles = useStyles();
+  const change = useChangePassword();
+  const [fields, setFields] = useState(EMPTY);
+  const [error, setError] = useState<string | null>(null);
+  const [changed, setChanged] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  const busy = change.isPending;
+  const filled = Boolean(fields.current && fields.next && fields.confirm);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!filled || busy) return;
+    const problems = passwordProblemText(fields.next);
+    if (problems) return setError(problems);
+    if (fields.next !== fields.confirm) return setError(T.mismatch);
+    setError(null);
+    change.mutate(
+      { previousPassword: fields.current, proposedPassword: fields.next },
+      {
+        onSuccess: () => {
+          setChanged(true);
+          timer.current = setTimeout(onClose, PASSWORD_SUCCESS_MS);
+        },
+        onError: (failure) => setError(passwordChangeError(failure)),
+      },
+    );
+  };
+
+  const input = (key: keyof typeof EMPTY, label: string, autoComplete: string, hint?: string) => (
+    <Field label={label} hint={hint} required>
+      <Input
+        type="password"
+        autoComplete={autoComplete}
+        value={fields[key]}
+        disabled={busy || changed}
+        onChange={(_, data) => setFields((current) => ({ ...current, [key]: data.value }))}
+      />
+    </Field>
+  );
+
+  return (
+    <form className={styles.form} onSubmit={submit} noValidate aria-label={T.editPassword}>
+      {input('current', T.currentPassword, 'current-password')}
+      {input('next', T.newPassword, 'new-password', T.helper)}
+      <PasswordChecklist password={fields.next} />
+      {input('confirm', T.confirmPassword, 'new-password')}
+      {error ? <ErrorBanner message={error} /> : null}
+      {changed ? <SuccessBanner message={T.changed} /> : null}
+      <div className={styles.actions}>
+        <Button appearance="primary" type="submit" disabled={!filled || busy || changed}>
+          {busy ? T.changing : T.reset}
+        </Button>
+        <Button appearance="secondary" onClick={onClose}>
+          {T.cancel}
+        </Button>
+      </div>
+    </form>
+  );
+}
