@@ -6,16 +6,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import lighthouse from 'lighthouse';
 import pg from 'pg';
-import { chromium } from 'playwright-core';
 import { runningEmbeddedUrl } from '../apps/api/src/db/embedded.js';
 import { DEMO_MEMBER_SUBJECT } from '../apps/api/src/seed/demo-data.js';
 import { growData, LARGE_GROWTH, REALISTIC } from '../apps/api/src/seed/grow-data.js';
-import { freePort } from '@ums/api/net';
 import { exited, prepareServer } from '@ums/testkit/server-process';
-import { accessToken, authorizeUrl, pkce } from '@ums/testkit/oidc-browser';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@ums/testkit/chromium';
+import { accessToken } from '@ums/testkit/oidc-browser';
+import { lighthouseAudits, type LighthouseResult } from './lighthouse.js';
 import { webBundles } from '../scripts/lib/web-bundles.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -25,8 +22,9 @@ const ADMIN = { email: 'admin@example.com', password: 'Bench-Admin-2026!' };
 const MEMBER = { email: 'member@example.com', password: 'Bench-Member-2026!' };
 const log = (message: string) => console.log(`[bench] ${message}`);
 const REVOCATIONS = 10_000;
-/** BENCH_ONLY=api measures the API alone and prints it, writing no report (a quick look while working). */
+/** BENCH_ONLY=api or web measures the API or the pages alone and prints it, writing no report (a quick look). */
 const API_ONLY = process.env['BENCH_ONLY'] === 'api';
+const WEB_ONLY = process.env['BENCH_ONLY'] === 'web';
 
 interface LoadResult {
   name: string;
@@ -51,13 +49,6 @@ async function load(name: string, options: autocannon.Options): Promise<LoadResu
     non2xx: result.non2xx,
     total: result.requests.total,
   };
-}
-
-/** The HTML of the element Lighthouse took as the largest contentful paint, so a reader knows what was timed. */
-function lcpElement(details: unknown): string {
-  const list = details as { items?: { type?: string; snippet?: string }[] } | undefined;
-  const node = list?.items?.find((item) => item.type === 'node');
-  return (node?.snippet ?? '(not reported for a load that went through redirects)').replace(/\s+/g, ' ').slice(0, 120);
 }
 
 async function main() {
@@ -98,6 +89,11 @@ async function main() {
     );
     await pool.query(`select pg_notify('ums_token_revocations', key) from token_revocations`);
     counts['revocations'] = REVOCATIONS;
+    if (WEB_ONLY) {
+      await pool.end();
+      for (const result of await lighthouseAudits(base, { member: MEMBER, admin: ADMIN })) log(JSON.stringify(result));
+      return;
+    }
 
     const admin = `Bearer ${await accessToken(base, ADMIN.email, ADMIN.password)}`;
     const member = `Bearer ${await accessToken(base, MEMBER.email, MEMBER.password)}`;
@@ -195,43 +191,7 @@ async function main() {
     const bundles = webBundles(path.join(root, 'apps/web/dist'));
 
     log('Lighthouse (mobile) in Debian Chromium');
-    const debuggingPort = await freePort();
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM_PATH,
-      args: [`--remote-debugging-port=${debuggingPort}`, ...CHROMIUM_ARGS],
-    });
-    const page = await browser.newPage();
-    await page.goto(`${base}/admin`);
-    await page.getByLabel('Email').fill(ADMIN.email);
-    await page.getByLabel('Password').fill(ADMIN.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${base}/admin`);
-    const audit = async (name: string, url: string) => {
-      const result = await lighthouse(url, {
-        port: debuggingPort,
-        output: 'json',
-        logLevel: 'error',
-        onlyCategories: ['performance'],
-        // Keep the provider session: a signed-in member opening the page in a new tab.
-        disableStorageReset: true,
-      });
-      const lhr = result!.lhr;
-      return {
-        name,
-        score: lhr.categories['performance']?.score ?? null,
-        lcpMs: Math.round(lhr.audits['largest-contentful-paint']?.numericValue ?? 0),
-        tbtMs: Math.round(lhr.audits['total-blocking-time']?.numericValue ?? 0),
-        cls: Number((lhr.audits['cumulative-layout-shift']?.numericValue ?? 0).toFixed(3)),
-        lcpElement: lcpElement(lhr.audits['lcp-breakdown-insight']?.details),
-      };
-    };
-    const lighthouseResults = [
-      await audit('Sign-in page', authorizeUrl(base, pkce().challenge)),
-      await audit('Account page (signed in)', `${base}/`),
-      await audit('Admin dashboard (signed in)', `${base}/admin`),
-    ];
-    await browser.close();
-
+    const lighthouseResults = await lighthouseAudits(base, { member: MEMBER, admin: ADMIN });
     const report = {
       date: new Date().toISOString(),
       machine: { cpus: os.cpus().length, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
@@ -263,7 +223,7 @@ function markdown(report: {
   largeData: Record<string, number>;
   load: { reference: LoadResult; endpoints: LoadResult[] };
   frontEnd: Record<string, { jsGzipBytes: number; cssGzipBytes: number }>;
-  lighthouse: { name: string; score: number | null; lcpMs: number; tbtMs: number; cls: number; lcpElement: string }[];
+  lighthouse: LighthouseResult[];
 }): string {
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
   const row = (r: LoadResult) =>

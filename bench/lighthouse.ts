@@ -1,0 +1,129 @@
+// Lighthouse (mobile, simulated slow 4G) on the sign-in page and on signed-in new tabs of the account page and the
+// admin dashboard, in Debian's Chromium.
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import lighthouse from 'lighthouse';
+import { chromium, type Page } from 'playwright-core';
+import { freePort } from '@ums/api/net';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@ums/testkit/chromium';
+import { authorizeUrl, pkce } from '@ums/testkit/oidc-browser';
+
+export interface LighthouseResult {
+  name: string;
+  score: number | null;
+  fcpMs: number;
+  lcpMs: number;
+  tbtMs: number;
+  cls: number;
+  lcpElement: string;
+  /** Where the audited tab ended: a signed-in page, not the provider's sign-in form. */
+  finalUrl: string;
+  /** Documents the tab loaded: the page, plus the hidden sign-in frame's when it signs in through the provider. */
+  documents: number;
+  /** The main thread's long tasks (start and length, ms) and what ran in them: where blocking time comes from. */
+  longTasks: string[];
+}
+
+type Person = { email: string; password: string };
+
+/** The HTML of the element Lighthouse took as the largest contentful paint, so a reader knows what was timed. */
+function lcpElement(details: unknown): string {
+  const list = details as { items?: { type?: string; snippet?: string }[] } | undefined;
+  const node = list?.items?.find((item) => item.type === 'node');
+  return (node?.snippet ?? '(not reported)').replace(/\s+/g, ' ').slice(0, 120);
+}
+
+/**
+ * A browser of its own. Its profile is the default context, the one Lighthouse's new tab opens in, so that tab
+ * shares the storage, cookies and channels of the tabs opened here.
+ */
+async function launchBrowser() {
+  const profile = await fs.mkdtemp(path.join(os.tmpdir(), 'ums-bench-browser-'));
+  const port = await freePort();
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM_PATH,
+    args: [`--remote-debugging-port=${port}`, ...CHROMIUM_ARGS],
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    port,
+    context,
+    page,
+    close: async () => {
+      await context.close();
+      await fs.rm(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+async function browserSignedInAs(base: string, who: Person, landing: string) {
+  const browser = await launchBrowser();
+  const { page } = browser;
+  await page.goto(`${base}${landing}`);
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(`${base}${landing}`);
+  return browser;
+}
+
+async function audit(port: number, name: string, url: string): Promise<LighthouseResult> {
+  const result = await lighthouse(url, {
+    port,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: ['performance'],
+    // Keep the browser's session: a signed-in member opening the page in a new tab.
+    disableStorageReset: true,
+  });
+  const lhr = result!.lhr;
+  const requests = (lhr.audits['network-requests']?.details as { items?: { resourceType?: string }[] } | undefined)
+    ?.items;
+  return {
+    name,
+    score: lhr.categories['performance']?.score ?? null,
+    fcpMs: Math.round(lhr.audits['first-contentful-paint']?.numericValue ?? 0),
+    lcpMs: Math.round(lhr.audits['largest-contentful-paint']?.numericValue ?? 0),
+    tbtMs: Math.round(lhr.audits['total-blocking-time']?.numericValue ?? 0),
+    cls: Number((lhr.audits['cumulative-layout-shift']?.numericValue ?? 0).toFixed(3)),
+    lcpElement: lcpElement(lhr.audits['lcp-breakdown-insight']?.details),
+    finalUrl: lhr.finalDisplayedUrl,
+    documents: (requests ?? []).filter((r) => r.resourceType === 'Document').length,
+    longTasks: (
+      (lhr.audits['long-tasks']?.details as { items?: { url?: string; startTime?: number; duration?: number }[] })
+        ?.items ?? []
+    ).map((task) => `${Math.round(task.startTime ?? 0)}+${Math.round(task.duration ?? 0)} ${task.url ?? ''}`),
+  };
+}
+
+/**
+ * The account page as the member and the dashboard as the administrator, each in a new tab of a browser that
+ * has signed in: once with the signed-in tab still open (the new tab asks it), once with every tab closed (the
+ * provider's session cookie answers a hidden frame). The sign-in page is audited in the same run for comparison.
+ */
+export async function lighthouseAudits(base: string, people: { member: Person; admin: Person }) {
+  const results: LighthouseResult[] = [];
+  const signedIn = async (who: Person, landing: string, name: string) => {
+    const browser = await browserSignedInAs(base, who, landing);
+    try {
+      results.push(await audit(browser.port, `${name} (new tab, signed-in tab open)`, `${base}${landing}`));
+      // A blank tab keeps the browser running once the signed-in tab is closed.
+      const blank: Page = await browser.context.newPage();
+      await browser.page.close();
+      results.push(await audit(browser.port, `${name} (new tab, no other tab open)`, `${base}${landing}`));
+      await blank.close();
+    } finally {
+      await browser.close();
+    }
+  };
+  const first = await launchBrowser();
+  try {
+    results.push(await audit(first.port, 'Sign-in page', authorizeUrl(base, pkce().challenge)));
+  } finally {
+    await first.close();
+  }
+  await signedIn(people.member, '/', 'Account page');
+  await signedIn(people.admin, '/admin', 'Admin dashboard');
+  return results;
+}
