@@ -1,9 +1,19 @@
 import { UserManager } from 'oidc-client-ts';
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  startTransition,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import { AuthProvider } from 'react-oidc-context';
 import type { ClientConfig } from '../../config/env.js';
 import { userManagerSettings } from './oidc-settings.js';
-import { rememberSignedIn, restoreSession, shareSessionWithTabs } from './session-restore.js';
+import { frameSignInWith, rememberSignedIn, restoreSession, shareSessionWithTabs } from './session-restore.js';
 
 /** idle: not tried; restoring: asking the other tabs or the provider's frame; done: tried once (with any result). */
 export type RestoreState = 'idle' | 'restoring' | 'done';
@@ -20,7 +30,8 @@ const SessionRestoreContext = createContext<SessionRestore | null>(null);
  * session restore: RequireAuth starts it once, before it would send the member to sign in.
  */
 export function SessionProvider({ config, children }: { config: ClientConfig; children: ReactNode }) {
-  const [userManager] = useState(() => new UserManager(userManagerSettings(config, window.location.origin)));
+  const [settings] = useState(() => userManagerSettings(config, window.location.origin));
+  const [userManager] = useState(() => new UserManager(settings));
   const [state, setState] = useState<RestoreState>('idle');
 
   useEffect(() => {
@@ -37,10 +48,10 @@ export function SessionProvider({ config, children }: { config: ClientConfig; ch
     if (started.current) return;
     started.current = true;
     setState('restoring');
-    void restoreSession(userManager, { frameSignIn: config.frameSignIn })
+    void restoreSession(userManager, config.frameSignIn ? frameSignInWith(settings) : null)
       .catch(() => false)
-      .then(() => setState('done'));
-  }, [userManager, config.frameSignIn]);
+      .then(() => startTransition(() => setState('done')));
+  }, [userManager, settings, config.frameSignIn]);
 
   const value = useMemo(() => ({ state, restore }), [state, restore]);
   return (

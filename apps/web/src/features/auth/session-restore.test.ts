@@ -74,32 +74,37 @@ describe('a new tab signing in from the browser session', () => {
     const fresh = tab();
     const loaded = vi.fn();
     fresh.events.addUserLoaded(loaded);
-    const silent = vi.spyOn(fresh, 'signinSilent');
+    const frame = vi.fn(async () => null);
 
-    expect(await restoreSession(fresh, { frameSignIn: true })).toBe(true);
+    expect(await restoreSession(fresh, frame)).toBe(true);
     expect((await fresh.getUser())?.access_token).toBe('access-token');
     expect(loaded).toHaveBeenCalledOnce();
-    expect(silent).not.toHaveBeenCalled();
+    expect(frame).not.toHaveBeenCalled();
   });
 
   it('asks the provider in a hidden frame only when this browser signed in before and the provider allows it', async () => {
     const fresh = tab();
-    const silent = vi.spyOn(fresh, 'signinSilent').mockRejectedValue(new Error('login_required'));
+    const frame = vi.fn<() => Promise<User | null>>().mockRejectedValue(new Error('login_required'));
 
-    expect(await restoreSession(fresh, { frameSignIn: true })).toBe(false);
-    expect(silent).not.toHaveBeenCalled();
+    expect(await restoreSession(fresh, frame)).toBe(false);
+    expect(frame).not.toHaveBeenCalled();
 
     localStorage.setItem(SIGNED_IN_HINT_KEY, '1');
-    expect(await restoreSession(fresh, { frameSignIn: false })).toBe(false);
-    expect(silent).not.toHaveBeenCalled();
+    // A provider that refuses frames (Cognito): no frame at all.
+    expect(await restoreSession(fresh, null)).toBe(false);
 
-    expect(await restoreSession(fresh, { frameSignIn: true })).toBe(false);
-    expect(silent).toHaveBeenCalledOnce();
+    expect(await restoreSession(fresh, frame)).toBe(false);
+    expect(frame).toHaveBeenCalledOnce();
     // The provider's session is over: the next new tab goes straight to the sign-in page.
     expect(localStorage.getItem(SIGNED_IN_HINT_KEY)).toBeNull();
 
     localStorage.setItem(SIGNED_IN_HINT_KEY, '1');
-    silent.mockResolvedValue(signedInUser());
-    expect(await restoreSession(fresh, { frameSignIn: true })).toBe(true);
+    frame.mockResolvedValue(signedInUser());
+    const loaded = vi.fn();
+    fresh.events.addUserLoaded(loaded);
+    expect(await restoreSession(fresh, frame)).toBe(true);
+    // The frame's user becomes the app's user.
+    expect((await fresh.getUser())?.profile.sub).toBe('member-1');
+    expect(loaded).toHaveBeenCalledOnce();
   });
 });

@@ -1,4 +1,4 @@
-import { User, type UserManager } from 'oidc-client-ts';
+import { User, UserManager, type UserManagerSettings } from 'oidc-client-ts';
 import { startTransition } from 'react';
 
 /**
@@ -108,29 +108,46 @@ export function announceSignOut(): void {
 export const rememberSignedIn = () => localStorage.setItem(SIGNED_IN_HINT_KEY, '1');
 const forgetSignedIn = () => localStorage.removeItem(SIGNED_IN_HINT_KEY);
 
+/** Hands a user to the app's user manager; the screens update in a transition (React renders in slices). */
+async function loadUser(userManager: UserManager, user: User): Promise<void> {
+  await userManager.storeUser(user);
+  let loaded: Promise<void> = Promise.resolve();
+  startTransition(() => {
+    loaded = userManager.events.load(user);
+  });
+  await loaded;
+}
+
 /**
  * Signs this tab in from the browser's existing session, without leaving the page. Resolves true when the tab now
  * has a user (the user manager has loaded it, so the auth state follows), false when the member must sign in.
+ * `frameSignIn` asks the provider in a hidden frame (null when the provider refuses frames); it runs on a user
+ * manager of its own, so the app hears of the user once, in a transition.
  */
-export async function restoreSession(userManager: UserManager, options: { frameSignIn: boolean }): Promise<boolean> {
+export async function restoreSession(
+  userManager: UserManager,
+  frameSignIn: (() => Promise<User | null>) | null,
+): Promise<boolean> {
   const shared = await requestSessionFromTabs();
   if (shared) {
-    await userManager.storeUser(shared);
-    // The screens update in a transition: React renders them in slices instead of one long task.
-    let loaded: Promise<void> = Promise.resolve();
-    startTransition(() => {
-      loaded = userManager.events.load(shared);
-    });
-    await loaded;
+    await loadUser(userManager, shared);
     return true;
   }
-  if (!options.frameSignIn || localStorage.getItem(SIGNED_IN_HINT_KEY) === null) return false;
+  if (!frameSignIn || localStorage.getItem(SIGNED_IN_HINT_KEY) === null) return false;
   try {
-    const user = await userManager.signinSilent({ silentRequestTimeoutInSeconds: FRAME_SIGN_IN_SECONDS });
-    return user !== null;
+    const user = await frameSignIn();
+    if (!user) return false;
+    await loadUser(userManager, user);
+    return true;
   } catch {
     // The provider's session is over (login_required) or did not answer: the member signs in again.
     forgetSignedIn();
     return false;
   }
 }
+
+/** The hidden-frame sign-in on a user manager that renews nothing itself (the app's manager takes the user over). */
+export const frameSignInWith = (settings: UserManagerSettings) => () =>
+  new UserManager({ ...settings, automaticSilentRenew: false }).signinSilent({
+    silentRequestTimeoutInSeconds: FRAME_SIGN_IN_SECONDS,
+  });
