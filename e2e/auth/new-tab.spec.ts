@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from '@playwright/test';
 import { MEMBER, signInOnProviderPage, visitSignedIn } from '../fixtures.js';
 
 /** The member's name as the Personal Information section shows it (other journeys edit it). */
@@ -34,16 +34,27 @@ function watchAuthorizations(page: Page, endpoint: string, name: string) {
   };
 }
 
-test('a second tab of a signed-in browser shows the member’s name without going to the provider', async ({
-  browser,
-}) => {
+/** A browser where the member signed in on a first tab; a new tab of it, watched for trips to the provider. */
+async function signedInBrowser(browser: Browser) {
   const context = await browser.newContext();
   const first = await context.newPage();
   await visitSignedIn(first, '/', MEMBER);
   const name = await shownName(first);
+  return {
+    context,
+    first,
+    newTab: async () => {
+      const tab = await context.newPage();
+      return { tab, authorizations: watchAuthorizations(tab, await authorizationEndpoint(tab), name) };
+    },
+  };
+}
 
-  const second = await context.newPage();
-  const authorizations = watchAuthorizations(second, await authorizationEndpoint(second), name);
+test('a second tab of a signed-in browser shows the member’s name without going to the provider', async ({
+  browser,
+}) => {
+  const { context, newTab } = await signedInBrowser(browser);
+  const { tab: second, authorizations } = await newTab();
   await second.goto('/#payment-history');
   await authorizations.nameOnScreen();
   // The open tab handed its session over: no trip to the provider at all, not even in a frame.
@@ -56,14 +67,9 @@ test('a second tab of a signed-in browser shows the member’s name without goin
 test('with every tab closed, a new tab signs in from the provider’s session in a hidden frame, never a redirect', async ({
   browser,
 }) => {
-  const context = await browser.newContext();
-  const first = await context.newPage();
-  await visitSignedIn(first, '/', MEMBER);
-  const name = await shownName(first);
+  const { context, first, newTab } = await signedInBrowser(browser);
   await first.close();
-
-  const later = await context.newPage();
-  const authorizations = watchAuthorizations(later, await authorizationEndpoint(later), name);
+  const { tab: later, authorizations } = await newTab();
   await later.goto('/');
   await authorizations.nameOnScreen();
   expect(authorizations.seen.length).toBeGreaterThan(0);
