@@ -1,5 +1,5 @@
 import { screen, waitFor } from '@testing-library/react';
-import { act } from 'react';
+import { act, useState } from 'react';
 import { Route, Routes } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeAuth, LocationProbe, renderWithProviders, signedInUser } from '../../test/render.js';
@@ -8,6 +8,7 @@ import { AUTH_ERROR_PAUSE_MS, AUTH_MESSAGES } from './messages.js';
 import { CallbackPage } from './callback-page.js';
 import { saveRedirectPath } from './redirect-path.js';
 import { RequireAuth } from './require-auth.js';
+import { SessionRestoreTestProvider, type RestoreState } from './session-provider.js';
 
 function routes() {
   return (
@@ -93,6 +94,29 @@ describe('any other path while signed out', () => {
     });
     expect(screen.getByRole('alert').textContent).toBe('Authentication error: Renew silent failed');
     expect(screen.getByText('Redirecting to sign in...')).toBeTruthy();
+  });
+
+  it('while a new tab restores the browser’s session, shows the page and starts no redirect; then sends to sign in', async () => {
+    const auth = fakeAuth();
+    const restore = vi.fn();
+    let setState: (state: RestoreState) => void = () => undefined;
+    function Restoring() {
+      const [state, set] = useState<RestoreState>('idle');
+      setState = set;
+      return <SessionRestoreTestProvider value={{ state, restore }}>{routes()}</SessionRestoreTestProvider>;
+    }
+    renderWithProviders(<Restoring />, { path: '/payment-history', auth });
+    // The page (its shell and loading states) paints at once, and the restore starts.
+    expect(screen.getByRole('heading', { name: 'Account' })).toBeTruthy();
+    await waitFor(() => expect(restore).toHaveBeenCalled());
+    await act(async () => setState('restoring'));
+    expect(screen.getByRole('heading', { name: 'Account' })).toBeTruthy();
+    expect(auth.signinRedirect).not.toHaveBeenCalled();
+    // Nothing found: the member is sent to sign in, back to this address afterwards.
+    await act(async () => setState('done'));
+    expect(screen.getByText('Redirecting to sign in...')).toBeTruthy();
+    await waitFor(() => expect(auth.signinRedirect).toHaveBeenCalledOnce());
+    expect(sessionStorage.getItem('ums.redirect-path')).toBe('/payment-history');
   });
 
   it('shows the page to a signed-in member', () => {
