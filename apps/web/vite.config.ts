@@ -45,7 +45,8 @@ function compactTokens(): Plugin {
       const special = Object.fromEntries(Object.entries(tokens).filter(([name, value]) => value !== `var(--${name})`));
       return `const special = ${JSON.stringify(special)};
 export const tokens = new Proxy(special, {
-  get: (table, name) => (typeof name === 'string' ? (table[name] ?? 'var(--' + name + ')') : undefined),
+  get: (table, name) =>
+    typeof name !== 'string' ? undefined : Object.hasOwn(table, name) ? table[name] : 'var(--' + name + ')',
 });`;
     },
   };
