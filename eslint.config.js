@@ -56,7 +56,7 @@ export default tseslint.config(
               name: '@ums/contracts',
               allowTypeImports: true,
               message:
-                'The package root brings zod into the browser bundle: import values from @ums/contracts/claims, /constants, /envelope, /lists, /money or /password-policy.',
+                'The package root brings zod into the browser bundle: import values from @ums/contracts/claims, /constants, /envelope, /lists, /money, /password-policy or /security.',
             },
           ],
         },

@@ -6,6 +6,7 @@ import {
   MEMBERSHIP_LENGTH_MAX,
   MEMBERSHIP_LENGTH_MIN,
 } from './constants.js';
+import { SECURITY_EVENTS, type DeviceSession, type SecurityActivity } from './security.js';
 import { idParamSchema, idSchema, moneyOutput, moneySchema, optionalText, requiredText } from './common.js';
 
 // ---- Products -------------------------------------------------------------------------------
@@ -258,3 +259,27 @@ export const adminOverviewSchema = z.object({
     .describe('The five products promoted by the most memberships'),
 });
 export type AdminOverview = z.infer<typeof adminOverviewSchema>;
+
+// ---- Security section -----------------------------------------------------------------------
+
+export const deviceSessionSchema = z.object({
+  id: z.string(),
+  current: z.boolean(),
+  createdAt: z.string(),
+  lastActiveAt: z.string(),
+  browser: z.string(),
+  os: z.string(),
+  ipAddress: z.string().nullable(),
+}) satisfies z.ZodType<DeviceSession>;
+
+export const securityActivitySchema = z.object({
+  at: z.string(),
+  event: z.enum(SECURITY_EVENTS),
+  browser: z.string(),
+  os: z.string(),
+  ipAddress: z.string().nullable(),
+}) satisfies z.ZodType<SecurityActivity>;
+
+export const sessionIdParamsSchema = z.object({
+  id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Must be the id of one of your sessions'),
+});

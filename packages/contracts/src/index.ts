@@ -9,3 +9,4 @@ export * from './password-policy.js';
 export * from './client-config.js';
 export * from './lists.js';
 export * from './lists-schema.js';
+export * from './security.js';

@@ -14,6 +14,7 @@ export const LISTS = {
   promotionalProduct: { sorts: ['membershipName', 'productName'], defaultSort: 'membershipName' },
   paymentHistory: { sorts: ['date', 'orderId', 'totalAmount', 'status', 'productNames'], defaultSort: '-date' },
   subscriptions: { sorts: ['createdAt', 'pricePerInterval'], defaultSort: 'createdAt' },
+  activity: { sorts: ['at'], defaultSort: '-at' },
 } as const;
 export type ListName = keyof typeof LISTS;
 export type ListSortField<L extends ListName> = (typeof LISTS)[L]['sorts'][number];

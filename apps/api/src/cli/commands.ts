@@ -8,6 +8,7 @@ import { createAccountService } from '../identity/accounts.service.js';
 import { HttpError } from '../plugins/http-errors.js';
 import { backupDatabase, BackupError, restoreDatabase } from '../db/backup.js';
 import { paths, type DatabaseHandle } from '../runtime.js';
+import { listOutbox, showOutboxMessage } from '../mail/outbox-files.js';
 import { seedDemoData } from '../seed/demo-data.js';
 
 export const USAGE = `Usage: npm run cli -- <command>
@@ -28,6 +29,9 @@ Commands:
   restore --in FILE [--replace]
             Load a backup into an empty database (--replace: throw the current contents away first);
             stop the server first, then start it: members stay signed in
+  mail list Messages written to the outbox folder (DATA_DIR/outbox: there is no SMTP_URL)
+  mail show N
+            One of those messages, as the member would read it
   help      Show this help`;
 
 export interface CliContext {
@@ -127,6 +131,7 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
         { migrate: false },
       );
     }
+    if (command === 'mail') return await mailCommand(ctx, sub, rest);
     if (command !== 'users') throw new UsageError(`Unknown command "${command}"`);
 
     switch (sub) {
@@ -216,3 +221,35 @@ async function withDatabase(
 
 const withAccounts = (ctx: CliContext, work: (accounts: ReturnType<typeof createAccountService>) => Promise<void>) =>
   withDatabase(ctx, (database) => work(createAccountService({ db: database.db })));
+
+/** Reads the outbox folder: no database needed, so it works while the server runs or not. */
+async function mailCommand(ctx: CliContext, sub: string | undefined, rest: string[]): Promise<number> {
+  const where = ctx.config.mail.outboxDir;
+  if (sub === 'list') {
+    parse(rest, [], []);
+    const entries = await listOutbox(where);
+    if (entries.length === 0) {
+      ctx.out(
+        ctx.config.mail.smtpUrl
+          ? 'No messages in the outbox folder: mail goes through SMTP_URL.'
+          : `No messages in ${where} yet.`,
+      );
+    }
+    for (const e of entries) ctx.out(`${e.number}\t${e.date?.toISOString() ?? '-'}\t${e.to}\t${e.subject}`);
+    return 0;
+  }
+  if (sub === 'show') {
+    const [number, ...extra] = rest;
+    if (!number || !/^\d{1,9}$/.test(number) || extra.length > 0) {
+      throw new UsageError('mail show needs the number of a message, as mail list shows it');
+    }
+    const message = await showOutboxMessage(where, Number(number));
+    if (message === null) {
+      ctx.err(`There is no message ${number} in ${where}: mail list shows the numbers.`);
+      return 1;
+    }
+    ctx.out(message);
+    return 0;
+  }
+  throw new UsageError(sub ? `Unknown mail command "${sub}"` : 'Name a mail command: list or show N');
+}

@@ -152,6 +152,18 @@ const envSchema = z.object({
     .string()
     .regex(/^(https?:\/\/|\/)\S*$/, 'must be an absolute URL or a path starting with /')
     .default('/legal/privacy.html'),
+  SMTP_URL: z
+    .string()
+    .regex(
+      /^smtps?:\/\/[^\s/]+(:\d+)?\/?(\?\S*)?$/,
+      'must be an smtp:// or smtps:// URL such as smtps://user:password@mail.example.com:465',
+    )
+    .optional(),
+  MAIL_FROM: z
+    .string()
+    .trim()
+    .regex(/^([^<>]*<)?[^\s@<>]+@[^\s@<>]+>?$/, 'must be an address such as "UMS Health <no-reply@example.com>"')
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -201,6 +213,8 @@ export interface AppConfig {
   /** Fastify's trust-proxy setting: false, a hop count or the proxies' addresses. */
   trustProxy: false | number | string[];
   logLevel: string;
+  /** Alerts to members: through SMTP_URL, or written as .eml files under DATA_DIR/outbox. */
+  mail: { smtpUrl: string | undefined; from: string; outboxDir: string };
   demoPasswords: { admin: string | undefined; member: string | undefined };
 }
 
@@ -212,7 +226,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { cat
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0]);
-      const shown = name.includes('PASSWORD') ? '' : ` (got ${JSON.stringify(env[name])})`;
+      // Passwords, and the URLs that may carry one, are never echoed into a log.
+      const shown = /PASSWORD|^DATABASE_URL$|^SMTP_URL$/.test(name) ? '' : ` (got ${JSON.stringify(env[name])})`;
       return `  ${name}: ${issue.message}${shown}`;
     });
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
@@ -273,6 +288,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { cat
     bodyLimit: e.BODY_LIMIT,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
+    mail: {
+      smtpUrl: e.SMTP_URL,
+      from: e.MAIL_FROM ?? `"${e.COMPANY_NAME.replace(/["\\]/g, '')}" <no-reply@${new URL(publicUrl).hostname}>`,
+      outboxDir: path.join(path.resolve(e.DATA_DIR), 'outbox'),
+    },
     demoPasswords: { admin: e.DEMO_ADMIN_PASSWORD, member: e.DEMO_MEMBER_PASSWORD },
   };
 }

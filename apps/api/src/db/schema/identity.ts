@@ -54,6 +54,10 @@ export const oidcPayloads = pgTable(
     index('oidc_payloads_grant_idx').on(t.grantId),
     index('oidc_payloads_uid_idx').on(t.uid),
     index('oidc_payloads_expires_idx').on(t.expiresAt),
+    // An account's sessions, for its devices list and for ending them.
+    index('oidc_payloads_session_account_idx')
+      .on(sql`(${t.payload}->>'accountId')`)
+      .where(sql`${t.model} = 'Session'`),
   ],
 );
 

@@ -2,3 +2,4 @@ export * from './catalog.js';
 export * from './member.js';
 export * from './relations.js';
 export * from './identity.js';
+export * from './security.js';

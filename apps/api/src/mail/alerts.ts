@@ -1,0 +1,69 @@
+import type { Mail } from './outbox.js';
+
+/** Where and how an action was taken, as the member is told it. */
+export interface Origin {
+  at: Date;
+  browser: string;
+  os: string;
+  ipAddress: string | null;
+}
+
+export interface AlertContext {
+  company: string;
+  /** The app's public address: the alert links to the account's sections. */
+  publicUrl: string;
+  to: string;
+  name: string | null;
+}
+
+export type AlertKind = 'password-changed' | 'new-device' | 'signed-out-everywhere';
+
+/** "22 November 2026 at 14:05 UTC": unambiguous in every country. */
+export function alertTime(at: Date): string {
+  const day = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+  const time = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hour12: false, timeZone: 'UTC' });
+  return `${day.format(at)} at ${time.format(at)} UTC`;
+}
+
+const where = (origin: Origin) =>
+  `${origin.browser} on ${origin.os}${origin.ipAddress ? `, from the address ${origin.ipAddress}` : ''}`;
+
+export const ALERT_SUBJECTS: Record<AlertKind, string> = {
+  'password-changed': 'Your password was changed',
+  'new-device': 'New sign-in to your account',
+  'signed-out-everywhere': 'Your other devices were signed out',
+};
+
+/** A security alert: what happened, when, from where, and what to do if it was not the member. */
+export function securityAlert(kind: AlertKind, context: AlertContext, origin: Origin): Mail {
+  const greeting = `Hello${context.name ? ` ${context.name}` : ''},`;
+  const security = `${context.publicUrl}/#security`;
+  const password = `${context.publicUrl}/#login-details`;
+  const what: Record<AlertKind, string> = {
+    'password-changed': `The password of your ${context.company} account (${context.to}) was changed on ${alertTime(origin.at)}, using ${where(origin)}. Every other device signed in to your account was signed out.`,
+    'new-device': `Your ${context.company} account (${context.to}) was signed in to from a device we have not seen before, on ${alertTime(origin.at)}: ${where(origin)}.`,
+    'signed-out-everywhere': `Every device signed in to your ${context.company} account (${context.to}) but one was signed out on ${alertTime(origin.at)}, at the request of ${where(origin)}.`,
+  };
+  const ifNotYou: Record<AlertKind, string> = {
+    'password-changed': `If you did not change it, someone else may have your account: contact ${context.company} support at once, and do not reply to this message.`,
+    'new-device': `If it was not you, change your password now (${password}), then sign out the devices you do not know in the Security section (${security}).`,
+    'signed-out-everywhere': `If it was not you, change your password now (${password}) and check the devices in the Security section (${security}).`,
+  };
+  return {
+    to: context.to,
+    subject: ALERT_SUBJECTS[kind],
+    text: [
+      greeting,
+      '',
+      what[kind],
+      '',
+      'If this was you, there is nothing to do.',
+      '',
+      ifNotYou[kind],
+      '',
+      `— ${context.company}`,
+      '',
+      'You receive this message because it concerns the security of your account; it cannot be switched off.',
+    ].join('\n'),
+  };
+}

@@ -1,0 +1,103 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { testDatabase } from '../../test/helper.js';
+import { runCli } from '../cli/commands.js';
+import { loadConfig } from '../config/env.js';
+import { paths } from '../runtime.js';
+import { ALERT_SUBJECTS, securityAlert } from './alerts.js';
+import { createMailer, enqueueMail } from './outbox.js';
+
+const database = await testDatabase();
+const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ums-mail-'));
+afterAll(() => fs.rm(dataDir, { recursive: true, force: true }));
+const config = loadConfig({ DATA_DIR: dataDir }, { catalogFile: paths.catalogFile });
+
+async function cli(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(argv, {
+    config,
+    openDatabase: () => Promise.reject(new Error('mail commands need no database')),
+    out: (line) => out.push(line),
+    err: (line) => err.push(line),
+  });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+const alert = securityAlert(
+  'new-device',
+  { company: 'UMS Health', publicUrl: 'http://localhost:8080', to: 'dana@example.com', name: 'Dana' },
+  { at: new Date('2026-11-23T14:05:00Z'), browser: 'Firefox 133', os: 'Linux', ipAddress: '203.0.113.7' },
+);
+
+describe('mail without SMTP_URL', () => {
+  it('is written as an .eml file under DATA_DIR/outbox with one log line, and the CLI lists and shows it', async () => {
+    expect((await cli('mail', 'list')).out).toBe(`No messages in ${path.join(dataDir, 'outbox')} yet.`);
+    const lines: string[] = [];
+    const mailer = createMailer({
+      db: database.db,
+      config: config.mail,
+      log: { info: (m) => lines.push(m), warn: (m) => lines.push(m), error: (m) => lines.push(m) },
+    });
+    await database.db.transaction((tx) => enqueueMail(tx, alert));
+    // A message queued in a transaction that rolls back is never sent.
+    await database.db
+      .transaction(async (tx) => {
+        await enqueueMail(tx, { ...alert, subject: 'Rolled back' });
+        throw new Error('the change failed');
+      })
+      .catch(() => undefined);
+    await mailer.kick();
+    await mailer.stop();
+
+    const [file] = await fs.readdir(path.join(dataDir, 'outbox'));
+    expect(file).toMatch(/^\d{6}\.eml$/);
+    const number = Number(file!.slice(0, 6));
+    expect(lines).toEqual([
+      `mail ${number} "${ALERT_SUBJECTS['new-device']}" written to ${path.join(dataDir, 'outbox', file!)} (no SMTP_URL)`,
+    ]);
+
+    const list = await cli('mail', 'list');
+    expect(list.code).toBe(0);
+    expect(list.out).toMatch(
+      new RegExp(`^${number}\\t\\d{4}-\\d\\d-\\d\\dT[^\\t]+\\tdana@example.com\\tNew sign-in to your account$`),
+    );
+
+    const shown = await cli('mail', 'show', String(number));
+    expect(shown.code).toBe(0);
+    expect(shown.out).toContain('From: "UMS Health" <no-reply@localhost>');
+    expect(shown.out).toContain('To: dana@example.com');
+    expect(shown.out).toContain('Subject: New sign-in to your account');
+    expect(shown.out).toContain(
+      'Your UMS Health account (dana@example.com) was signed in to from a device we have not seen before, on 23 November 2026 at 14:05 UTC: Firefox 133 on Linux, from the address 203.0.113.7.',
+    );
+    expect(shown.out).toContain(
+      'If it was not you, change your password now (http://localhost:8080/#login-details), then sign out the devices you do not know in the Security section (http://localhost:8080/#security).',
+    );
+
+    expect(await cli('mail', 'show', '999')).toMatchObject({
+      code: 1,
+      err: `There is no message 999 in ${path.join(dataDir, 'outbox')}: mail list shows the numbers.`,
+    });
+    expect((await cli('mail', 'show', 'one')).code).toBe(1);
+    expect((await cli('mail', 'send')).err).toMatch(/^Unknown mail command "send"/);
+  });
+});
+
+describe('mail configuration', () => {
+  it('refuses an SMTP_URL that is not smtp:// or smtps:// without echoing it (it may hold a password)', () => {
+    expect(() =>
+      loadConfig({ SMTP_URL: 'http://user:secret@mail.example.com' }, { catalogFile: paths.catalogFile }),
+    ).toThrow('SMTP_URL: must be an smtp:// or smtps:// URL such as smtps://user:password@mail.example.com:465');
+    try {
+      loadConfig({ SMTP_URL: 'http://user:secret@mail.example.com' }, { catalogFile: paths.catalogFile });
+    } catch (error) {
+      expect((error as Error).message).not.toContain('secret');
+    }
+    expect(() => loadConfig({ MAIL_FROM: 'not an address' }, { catalogFile: paths.catalogFile })).toThrow(
+      'MAIL_FROM: must be an address such as "UMS Health <no-reply@example.com>" (got "not an address")',
+    );
+  });
+});

@@ -1,0 +1,183 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { AppConfig } from '../config/env.js';
+import type { Database } from '../db/client.js';
+
+type Executor = Pick<Database, 'execute'>;
+
+export interface Mail {
+  to: string;
+  subject: string;
+  /** Plain text: alerts are read on every kind of mail client, and plain text cannot hide a link. */
+  text: string;
+}
+
+/** Attempts before a message is given up (logged as failed): about 2 hours of back-off in all. */
+export const MAX_ATTEMPTS = 8;
+/** Seconds before the next attempt after `attempts` failed ones: 10 s, 20 s, 40 s ... at most 1 hour. */
+export const retryDelaySeconds = (attempts: number) => Math.min(3600, 10 * 2 ** Math.max(0, attempts - 1));
+/** A claimed message is left to its process this long (longer than SMTP's time-outs), then retried elsewhere. */
+const LEASE_SECONDS = 300;
+/** How often every process looks for due mail (another process's, or a retry). */
+const POLL_MS = 5_000;
+/** Sent messages are kept this many days (the outbox holds addresses), then swept. */
+const KEEP_SENT_DAYS = 7;
+
+/**
+ * Queues a message in the caller's transaction: it is sent only if that transaction commits, and a failed send never
+ * fails the member's action (the delivery happens afterwards, retried).
+ */
+export async function enqueueMail(db: Executor, mail: Mail): Promise<void> {
+  await db.execute(
+    sql`insert into mail_outbox (recipient, subject, body) values (${mail.to}, ${mail.subject}, ${mail.text})`,
+  );
+}
+
+/** The file a message is written to without SMTP: its outbox id, so `mail show N` finds it. */
+export const outboxFile = (outboxDir: string, id: number) => path.join(outboxDir, `${String(id).padStart(6, '0')}.eml`);
+
+interface Due {
+  id: number;
+  recipient: string;
+  subject: string;
+  body: string;
+  attempts: number;
+}
+
+/**
+ * Delivers the outbox: through SMTP_URL, or without it as .eml files under DATA_DIR/outbox (one log line each). Any
+ * number of processes may run one: a message is claimed by moving its next attempt into the future (SKIP LOCKED), so
+ * it is sent by one of them, and again only if that one failed or stopped before marking it sent.
+ */
+export function createMailer({
+  db,
+  config,
+  log,
+}: {
+  db: Database;
+  config: AppConfig['mail'];
+  log: { info: (message: string) => void; warn: (message: string) => void; error: (message: string) => void };
+}) {
+  const transport: Transporter = config.smtpUrl
+    ? nodemailer.createTransport({
+        url: config.smtpUrl,
+        connectionTimeout: 20_000,
+        greetingTimeout: 20_000,
+        socketTimeout: 60_000,
+      })
+    : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> | null = null;
+  let again = false;
+  let stopped = false;
+
+  async function claim(): Promise<Due[]> {
+    const { rows } = await db.$client.query<Due>(
+      `update mail_outbox m
+         set attempts = m.attempts + 1,
+             next_attempt_at = clock_timestamp() + interval '${LEASE_SECONDS} seconds'
+       where m.id in (
+         select id from mail_outbox
+         where sent_at is null and failed_at is null and next_attempt_at <= clock_timestamp()
+         order by id limit 20 for update skip locked)
+       returning m.id::int as id, m.recipient, m.subject, m.body, m.attempts`,
+    );
+    return rows;
+  }
+
+  async function deliver(mail: Due): Promise<string> {
+    const info = (await transport.sendMail({
+      from: config.from,
+      to: mail.recipient,
+      subject: mail.subject,
+      text: mail.body,
+    })) as { message?: Buffer | string; messageId?: string };
+    if (config.smtpUrl) return `sent to ${mail.recipient} over SMTP`;
+    await fs.mkdir(config.outboxDir, { recursive: true });
+    const file = outboxFile(config.outboxDir, mail.id);
+    await fs.writeFile(`${file}.partial`, info.message ?? '');
+    await fs.rename(`${file}.partial`, file);
+    return `written to ${file} (no SMTP_URL)`;
+  }
+
+  async function drain() {
+    for (;;) {
+      const due = await claim();
+      if (due.length === 0) return;
+      for (const mail of due) {
+        try {
+          const where = await deliver(mail);
+          await db.$client.query(
+            'update mail_outbox set sent_at = clock_timestamp(), last_error = null where id = $1',
+            [mail.id],
+          );
+          log.info(`mail ${mail.id} "${mail.subject}" ${where}`);
+        } catch (error) {
+          const reason = (error as Error).message.slice(0, 500);
+          const final = mail.attempts >= MAX_ATTEMPTS;
+          await db.$client
+            .query(
+              `update mail_outbox set last_error = $2, next_attempt_at = clock_timestamp() + make_interval(secs => $3)
+               ${final ? ', failed_at = clock_timestamp()' : ''} where id = $1`,
+              [mail.id, reason, retryDelaySeconds(mail.attempts)],
+            )
+            .catch(() => undefined);
+          if (final) log.error(`mail ${mail.id} "${mail.subject}" given up after ${mail.attempts} attempts: ${reason}`);
+          else
+            log.warn(
+              `mail ${mail.id} "${mail.subject}" not sent (attempt ${mail.attempts}), retried in ${retryDelaySeconds(mail.attempts)} s: ${reason}`,
+            );
+        }
+      }
+    }
+  }
+
+  /** Runs one delivery pass now, or right after the one under way. */
+  function kick(): Promise<void> {
+    if (stopped) return Promise.resolve();
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = drain()
+      .catch((error: unknown) => log.warn(`mail delivery paused: ${(error as Error).message}`))
+      .finally(() => {
+        running = null;
+        if (again) {
+          again = false;
+          void kick();
+        }
+      });
+    return running;
+  }
+
+  return {
+    kick,
+    start() {
+      const tick = () => {
+        void kick().finally(() => {
+          if (stopped) return;
+          timer = setTimeout(tick, POLL_MS);
+          timer.unref();
+        });
+      };
+      tick();
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+      transport.close();
+    },
+  };
+}
+export type Mailer = ReturnType<typeof createMailer>;
+
+/** Sent messages older than a week go (they hold addresses); failed ones stay for an operator to see. */
+export async function sweepSentMail(db: Database): Promise<void> {
+  await db.execute(
+    sql`delete from mail_outbox where sent_at < clock_timestamp() - make_interval(days => ${KEEP_SENT_DAYS})`,
+  );
+}
