@@ -27,6 +27,10 @@ import { registerWebApp } from './web/web-app.js';
 import { redactUrl, serializeError } from './plugins/log-redaction.js';
 import { createRevocationCache, sweepRevocations } from './identity/revocations.js';
 import { createPasswordChangeService } from './identity/password-change.js';
+import { sweepSecurityEvents } from './identity/security-events.js';
+import { createSecurityService, sweepSecurityDetails } from './identity/security.service.js';
+import { createMailer, sweepSentMail } from './mail/outbox.js';
+import { securityRoutes } from './modules/security/security.routes.js';
 import { passwordChangeRoutes } from './identity/password-change.routes.js';
 import { overviewRoutes } from './modules/admin/overview.routes.js';
 import { createCatalogService } from './modules/catalog/catalog.service.js';
@@ -61,6 +65,8 @@ export interface AppOptions {
   /** Serve the embedded OpenID provider under the issuer's path. */
   embeddedIdentity?: boolean;
   logger?: FastifyServerOptions['logger'];
+  /** Deliver queued mail from this process (the server does; tests that read the outbox ask for it). */
+  deliverMail?: boolean;
 }
 
 /** Origins the browser may reach besides ours: the provider, the analytics sink and companion apps' logout pages. */
@@ -183,8 +189,18 @@ export async function buildApp(options: AppOptions) {
     ...(algorithms ? { algorithms } : {}),
   });
 
+  const mailer = options.deliverMail ? createMailer({ db, config: config.mail, log: app.log }) : null;
+  if (mailer) {
+    mailer.start();
+    app.addHook('onClose', () => mailer.stop());
+  }
+  const security = createSecurityService({ db, config, kickMail: () => void mailer?.kick() });
+
   const sweep = () => {
     void sweepAttempts(db).catch(() => undefined);
+    void sweepSecurityEvents(db).catch(() => undefined);
+    void sweepSecurityDetails(db).catch(() => undefined);
+    void sweepSentMail(db).catch(() => undefined);
     void sweepRevocations(db, config.sessions.accessTokenTtl).catch(() => undefined);
     if (options.embeddedIdentity) void sweepExpiredPayloads(db).catch(() => undefined);
   };
@@ -192,7 +208,7 @@ export async function buildApp(options: AppOptions) {
   const sweeper = setInterval(sweep, SWEEP_INTERVAL_MS);
   sweeper.unref();
   app.addHook('onClose', async () => clearInterval(sweeper));
-  if (options.embeddedIdentity) await registerEmbeddedProvider(app, config, db);
+  if (options.embeddedIdentity) await registerEmbeddedProvider(app, config, db, security);
 
   await app.register(swagger, {
     openapi: {
@@ -273,7 +289,8 @@ export async function buildApp(options: AppOptions) {
   await app.register(membershipRoutes, { memberships: createMembershipService({ db }), lists });
   await app.register(discountPackageRoutes, { packages: createDiscountPackageService({ db }), lists });
   await app.register(overviewRoutes, { pool: db.$client, lists });
-  await app.register(passwordChangeRoutes, { passwords: createPasswordChangeService({ db, config }) });
+  await app.register(passwordChangeRoutes, { passwords: createPasswordChangeService({ db, config, security }) });
+  await app.register(securityRoutes, { security, lists, embedded: config.auth.embedded });
   await app.register(memberRoutes, { members: createMemberService({ db }), autologinUrl: config.autologinUrl, lists });
 
   if (options.publicRoot && existsSync(options.publicRoot)) {

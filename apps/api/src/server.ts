@@ -25,6 +25,7 @@ async function main() {
     webRoot: paths.webRoot,
     publicRoot: paths.catalogImages,
     embeddedIdentity: config.auth.embedded,
+    deliverMail: true,
   });
 
   const metricsServer = config.metricsPort
@@ -64,6 +65,9 @@ async function main() {
   log(`API documentation: ${config.publicUrl}/api/docs`);
   if (config.metricsPort) log(`Metrics: http://${config.host}:${config.metricsPort}/metrics`);
   log(`Database: ${database.embedded ? `embedded PostgreSQL in ${config.dataDir}` : 'DATABASE_URL'}`);
+  log(
+    `Mail: ${config.mail.smtpUrl ? 'through SMTP_URL' : `written to ${config.mail.outboxDir} (read it with: npm run cli -- mail list)`}`,
+  );
   if (config.auth.embedded && !demoAccounts) {
     log('Sign in with an account of the embedded provider (`npm run cli -- users list`);');
     log('set a forgotten password with `npm run cli -- users set-password --email E --password P`.');

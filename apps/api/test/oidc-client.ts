@@ -9,7 +9,7 @@ import { freePort } from '../src/net.js';
  * The product with its embedded provider on a loopback port (the issuer must match the address the test calls).
  * Each call gets its own database and its own in-memory sign-in counters.
  */
-export async function providerApp(env: Record<string, string> = {}) {
+export async function providerApp(env: Record<string, string> = {}, options: { deliverMail?: boolean } = {}) {
   const database = await testDatabase();
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -17,7 +17,7 @@ export async function providerApp(env: Record<string, string> = {}) {
     { PORT: String(port), PUBLIC_URL: base, HOST: '127.0.0.1', ...env },
     { catalogFile: paths.catalogFile },
   );
-  const state = { app: await buildApp({ config, db: database.db, embeddedIdentity: true, logger: false }) };
+  const state = { app: await buildApp({ config, db: database.db, embeddedIdentity: true, logger: false, ...options }) };
   await state.app.listen({ port, host: '127.0.0.1' });
   afterAll(() => state.app.close());
   return {
@@ -30,7 +30,7 @@ export async function providerApp(env: Record<string, string> = {}) {
     /** Stops this instance and starts another on the same database and port (a restart). */
     async restart() {
       await state.app.close();
-      state.app = await buildApp({ config, db: database.db, embeddedIdentity: true, logger: false });
+      state.app = await buildApp({ config, db: database.db, embeddedIdentity: true, logger: false, ...options });
       await state.app.listen({ port, host: '127.0.0.1' });
     },
   };

@@ -82,6 +82,23 @@ describe('revocation across server processes', () => {
     expect((await call(second.base, '/api/PaymentHistory', other.access_token)).status).toBe(200);
   });
 
+  it('ends a device from the security section on one process: the other process refuses its token within 1 s', async () => {
+    const email = await newAccount();
+    const laptop = await signIn(first.base, email, PASSWORD);
+    const phone = await signIn(first.base, email, PASSWORD);
+    const devices = (await (await call(first.base, '/api/sessions', laptop.access_token)).json()) as {
+      data: { id: string; current: boolean }[];
+    };
+    const other = devices.data.find((device) => !device.current)!;
+    expect(
+      (await call(first.base, `/api/sessions/${other.id}`, laptop.access_token, { method: 'DELETE' })).status,
+    ).toBe(200);
+    expect(await refusedAfter(second.base, '/api/PaymentHistory', phone.access_token)).toBeLessThan(1000);
+    expect((await refresh(second.base, phone.refresh_token)).status).toBe(400);
+    expect(await signsInSilently(second.base, phone.go, first.base)).toBe(false);
+    expect((await call(second.base, '/api/PaymentHistory', laptop.access_token)).status).toBe(200);
+  });
+
   it('ends every other session on a password change; the session that made it keeps working on either process', async () => {
     const email = await newAccount();
     const changing = await signIn(first.base, email, PASSWORD);

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireUser } from '../plugins/auth.js';
 import { answers } from '../modules/envelope-schema.js';
+import { originOf } from './security-events.js';
 import { PASSWORD_MESSAGES, type createPasswordChangeService } from './password-change.js';
 
 const bodySchema = z.strictObject({
@@ -26,7 +27,7 @@ export const passwordChangeRoutes: FastifyPluginAsyncZod<{
     },
     handler: async (request) => {
       const token = request.headers.authorization!.replace(/^Bearer\s+/i, '');
-      await passwords.change(requireUser(request), token, request.body);
+      await passwords.change(requireUser(request), token, request.body, originOf(request));
       return ok([], PASSWORD_MESSAGES.changed);
     },
   });

@@ -6,6 +6,8 @@ import { HttpError } from '../plugins/http-errors.js';
 import { attemptKey, createAttemptLimiter } from './attempt-limiter.js';
 import { createAccountService } from './accounts.service.js';
 import { hashPassword, verifyPassword } from './password-hash.js';
+import type { RequestOrigin } from './security-events.js';
+import type { SecurityService } from './security.service.js';
 import { endAccountSessions } from './sessions.js';
 
 export const MAX_PASSWORD_ATTEMPTS = 5;
@@ -65,7 +67,15 @@ export async function cognitoChangePassword(endpoint: string, accessToken: strin
   }
 }
 
-export function createPasswordChangeService({ db, config }: { db: Database; config: AppConfig }) {
+export function createPasswordChangeService({
+  db,
+  config,
+  security,
+}: {
+  db: Database;
+  config: AppConfig;
+  security: SecurityService;
+}) {
   const accounts = createAccountService({ db });
   const attempts = createAttemptLimiter({ db });
 
@@ -75,7 +85,7 @@ export function createPasswordChangeService({ db, config }: { db: Database; conf
      * guesses cannot all pass one count) and released when it succeeds. A change ends every other session of the
      * account, with its grants, refresh tokens and access tokens; the session that made it goes on.
      */
-    async change(user: AuthUser, accessToken: string, change: PasswordChange): Promise<void> {
+    async change(user: AuthUser, accessToken: string, change: PasswordChange, origin: RequestOrigin): Promise<void> {
       if (config.auth.provider === 'oidc') throw new HttpError(400, PASSWORD_MESSAGES.managedElsewhere);
       const problems = passwordProblemText(change.proposedPassword);
       if (problems) throw new HttpError(400, problems);
@@ -86,6 +96,8 @@ export function createPasswordChangeService({ db, config }: { db: Database; conf
       if (config.auth.provider === 'cognito') {
         await cognitoChangePassword(config.auth.cognitoEndpoint!, accessToken, change);
         await attempts.release(reservation);
+        await db.transaction((tx) => security.passwordChanged(tx, user.subject, origin, user.email));
+        security.kickMail();
         return;
       }
       const account = await accounts.findById(user.subject);
@@ -97,7 +109,9 @@ export function createPasswordChangeService({ db, config }: { db: Database; conf
       await db.transaction(async (tx) => {
         await accounts.storeHash(account.accountId, hash, tx);
         await endAccountSessions(tx, account.accountId, { keepGrant: user.grantId });
+        await security.passwordChanged(tx, account.accountId, origin, account.email);
       });
+      security.kickMail();
       await attempts.release(reservation);
     },
   };

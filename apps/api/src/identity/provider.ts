@@ -10,11 +10,12 @@ import { logoutPages } from './logout-pages.js';
 import { errorPage } from './pages.js';
 import { mountProvider, registerProviderAssets } from './provider-mount.js';
 import { limitsFor, REMEMBERED, sessionTtl, touchSession } from './session-lifetime.js';
+import type { SecurityService } from './security.service.js';
 import { registerSignIn } from './sign-in.js';
 
 export const SCOPES = ['openid', 'email', 'phone', 'profile'];
 
-export async function createEmbeddedProvider(config: AppConfig, db: Database) {
+export async function createEmbeddedProvider(config: AppConfig, db: Database, security: SecurityService) {
   const accounts = createAccountService({ db });
   const keys = await loadProviderKeys(db);
   const { publicUrl } = config;
@@ -136,16 +137,50 @@ export async function createEmbeddedProvider(config: AppConfig, db: Database) {
   // Using a refresh token is using the session: its idle time starts again.
   provider.on('grant.success', (ctx) => {
     const used = ctx.oidc.entities.RotatedRefreshToken ?? ctx.oidc.entities.RefreshToken;
-    if (used?.sessionUid) void touchSession(db, config.sessions, used.sessionUid).catch(() => undefined);
+    if (!used?.sessionUid) return;
+    void touchSession(db, config.sessions, used.sessionUid).catch(() => undefined);
+    void security.sessionRefreshed(used.sessionUid).catch(() => undefined);
   });
+  {
+    // Where and when each session was used (for the member's devices list), and sign-outs in the activity: after
+    // the provider's own work, so a failure here never fails a sign-in or a sign-out.
+    provider.use(async (ctx, next) => {
+      await next();
+      const route = ctx.oidc?.route;
+      const session = ctx.oidc?.session;
+      if (!session?.accountId || !session.uid) return;
+      const origin = { userAgent: ctx.get('user-agent') || undefined, ipAddress: ctx.ip || null };
+      try {
+        if ((route === 'authorization' || route === 'resume') && !session.destroyed) {
+          await security.sessionUsed(session.uid, session.accountId, origin);
+        } else if (route === 'end_session_confirm' && session.destroyed) {
+          await security.signedOut(session.accountId, session.uid, origin);
+        }
+      } catch {
+        // Activity is a record, not a gate.
+      }
+    });
+  }
   return { provider, accounts };
 }
 
 /** Mounts the provider under its issuer path, with our own sign-in interaction and the pages' files. */
-export async function registerEmbeddedProvider(app: FastifyInstance, config: AppConfig, db: Database) {
-  const { provider, accounts } = await createEmbeddedProvider(config, db);
+export async function registerEmbeddedProvider(
+  app: FastifyInstance,
+  config: AppConfig,
+  db: Database,
+  security: SecurityService,
+) {
+  const { provider, accounts } = await createEmbeddedProvider(config, db, security);
   const mount = mountProvider(app, provider, config);
   registerProviderAssets(app);
-  await registerSignIn(app, { provider, accounts, limiter: createAttemptLimiter({ db }), mount });
+  await registerSignIn(app, {
+    provider,
+    accounts,
+    limiter: createAttemptLimiter({ db }),
+    mount,
+    security,
+    secureCookies: new URL(config.publicUrl).protocol === 'https:',
+  });
   return provider;
 }

@@ -3,6 +3,8 @@ import type Provider from 'oidc-provider';
 import type { AccountService } from './accounts.service.js';
 import { attemptKey, type AttemptLimiter, type Limit, LONGEST_WINDOW_MS } from './attempt-limiter.js';
 import { SIGN_IN_ERROR, signInPage, TOO_MANY_ATTEMPTS } from './pages.js';
+import { originOf } from './security-events.js';
+import { DEVICE_COOKIE, deviceIdFrom, newDeviceId, type SecurityService } from './security.service.js';
 
 const MINUTE = 60 * 1000;
 /** The sign-in limits, documented in the README's security section. */
@@ -54,8 +56,24 @@ export async function registerSignIn(
     accounts,
     limiter,
     mount,
-  }: { provider: Provider; accounts: AccountService; limiter: AttemptLimiter; mount: string },
+    security,
+    secureCookies,
+  }: {
+    provider: Provider;
+    accounts: AccountService;
+    limiter: AttemptLimiter;
+    mount: string;
+    security: SecurityService;
+    secureCookies: boolean;
+  },
 ) {
+  /** The device cookie lives 400 days (the most browsers keep one) and goes only to the provider's pages. */
+  const deviceCookie = (id: string) =>
+    `${DEVICE_COOKIE}=${id}; Path=${mount}/; Max-Age=${400 * 24 * 3600}; HttpOnly; SameSite=Lax${secureCookies ? '; Secure' : ''}`;
+  /** Recording never fails a sign-in: a failure to write the activity is logged and the member goes on. */
+  const safely = (work: Promise<unknown>, log: { warn: (o: object, m: string) => void }) =>
+    work.catch((error: unknown) => log.warn({ err: error }, 'security activity not recorded'));
+
   await app.register(async (scope) => {
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
       done(null, Object.fromEntries(new URLSearchParams(String(body)))),
@@ -68,6 +86,8 @@ export async function registerSignIn(
         reply.hijack();
         return provider.interactionFinished(request.raw, reply.raw, {}, { mergeWithLastSubmission: true });
       }
+      // A browser without a device cookie gets one now, so its sign-in can be recognised next time.
+      if (!deviceIdFrom(request.headers.cookie)) reply.header('set-cookie', deviceCookie(newDeviceId()));
       return reply
         .type('text/html')
         .header('cache-control', 'no-store')
@@ -125,9 +145,17 @@ export async function registerSignIn(
         }
 
         const found = await accounts.verifyCredentials(email, password);
-        if (!found) return answer(401, SIGN_IN_ERROR);
+        const origin = originOf(request);
+        if (!found) {
+          await safely(security.signInFailed(email, origin), request.log);
+          return answer(401, SIGN_IN_ERROR);
+        }
         await limiter.release(reservation);
         await limiter.clear(pair.key);
+        await safely(
+          security.signedIn(found.accountId, origin, deviceIdFrom(request.headers.cookie) ?? newDeviceId()),
+          request.log,
+        );
         reply.hijack();
         await provider.interactionFinished(
           request.raw,

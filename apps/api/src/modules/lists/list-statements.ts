@@ -1,7 +1,7 @@
 import { LISTS, type ListName } from '@ums/contracts';
 import { badRequest } from '../../plugins/http-errors.js';
 
-type KeyType = 'text' | 'int4' | 'numeric' | 'timestamptz';
+type KeyType = 'text' | 'int4' | 'int8' | 'numeric' | 'timestamptz';
 
 /** One column of a sort: its SQL expression and the type its cursor value is read back as. */
 export interface SortKey {
@@ -55,6 +55,7 @@ const CURSOR_ERROR = { cursor: ['Must be the nextCursor of a previous page with 
 const VALUE_PATTERNS: Record<KeyType, RegExp> = {
   text: /^[\s\S]*$/,
   int4: /^-?\d{1,10}$/,
+  int8: /^-?\d{1,19}$/,
   numeric: /^-?\d{1,12}(\.\d{1,6})?$/,
   timestamptz: /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)?$/,
 };

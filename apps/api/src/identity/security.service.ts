@@ -1,0 +1,248 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { SECURITY_ACTIVITY_DAYS, SECURITY_MESSAGES, type DeviceSession } from '@ums/contracts';
+import { sql } from 'drizzle-orm';
+import type { AppConfig } from '../config/env.js';
+import type { Database } from '../db/client.js';
+import { securityAlert, type AlertKind } from '../mail/alerts.js';
+import { enqueueMail } from '../mail/outbox.js';
+import { conflict, notFound } from '../plugins/http-errors.js';
+import { revokeGrant } from './revocations.js';
+import { recordSecurityEvent, type RequestOrigin } from './security-events.js';
+import { endAccountSessions } from './sessions.js';
+import { summariseUserAgent } from './user-agent.js';
+
+type Executor = Pick<Database, 'execute'>;
+
+/** The browser's device cookie: a random id, sent only to the provider's pages, that says "seen before". */
+export const DEVICE_COOKIE = 'ums_device';
+/** A browser not seen for an account this long is a new device for it. */
+const DEVICE_MEMORY_DAYS = SECURITY_ACTIVITY_DAYS;
+const DEVICE_ID = /^[A-Za-z0-9_-]{43}$/;
+
+export const newDeviceId = () => randomBytes(32).toString('base64url');
+/** The device id if the browser sent a well-formed one. */
+export const deviceIdFrom = (cookieHeader: string | undefined): string | null => {
+  for (const part of (cookieHeader ?? '').split(';')) {
+    const [name, value] = part.trim().split('=');
+    if (name === DEVICE_COOKIE && value && DEVICE_ID.test(value)) return value;
+  }
+  return null;
+};
+const deviceHash = (deviceId: string) => createHash('sha256').update(deviceId).digest('hex');
+
+interface SessionRow {
+  id: string;
+  current: boolean;
+  created_at: Date;
+  last_active_at: Date;
+  browser: string | null;
+  os: string | null;
+  ip_address: string | null;
+  grants: string[];
+}
+
+/**
+ * The members' security centre on the embedded provider: the activity it records (sign-ins, failures, new devices,
+ * sign-outs), the devices list and ending sessions, and the alerts that go by mail. Alerts are queued in the same
+ * transaction as the change they tell of and delivered afterwards (`kickMail`).
+ */
+export function createSecurityService({
+  db,
+  config,
+  kickMail = () => undefined,
+}: {
+  db: Database;
+  config: Pick<AppConfig, 'publicUrl' | 'web' | 'auth'>;
+  kickMail?: () => void;
+}) {
+  async function queueAlert(
+    tx: Executor,
+    accountId: string,
+    kind: AlertKind,
+    origin: RequestOrigin,
+    fallbackEmail?: string | null,
+  ) {
+    const { rows } = await tx.execute<{ email: string; first_name: string | null }>(
+      sql`select email, first_name from accounts where account_id::text = ${accountId}`,
+    );
+    const to = rows[0]?.email ?? fallbackEmail;
+    if (!to) return;
+    const mail = securityAlert(
+      kind,
+      { company: config.web.company.name, publicUrl: config.publicUrl, to, name: rows[0]?.first_name ?? null },
+      { at: new Date(), ...summariseUserAgent(origin.userAgent), ipAddress: origin.ipAddress },
+    );
+    await enqueueMail(tx, mail);
+  }
+
+  /** Ends one session's grants inside `tx`: their rows go and their access tokens stop working on every process. */
+  async function endGrants(tx: Executor, grants: string[]) {
+    if (grants.length === 0) return;
+    const list = sql`${JSON.stringify(grants)}::jsonb`;
+    await tx.execute(sql`
+      delete from oidc_payloads
+      where (model = 'Grant' and id in (select jsonb_array_elements_text(${list})))
+         or grant_id in (select jsonb_array_elements_text(${list}))`);
+    for (const grant of grants) await revokeGrant(tx, grant);
+  }
+
+  async function sessionsOf(accountId: string, currentGrant: string | null): Promise<SessionRow[]> {
+    const { rows } = await db.$client.query<SessionRow>(
+      `select p.uid as id,
+              coalesce(d.created_at, to_timestamp((p.payload->>'loginTs')::float8)) as created_at,
+              coalesce(d.last_active_at, d.created_at, to_timestamp((p.payload->>'loginTs')::float8)) as last_active_at,
+              d.browser, d.os, d.ip_address,
+              coalesce(array(select a.value->>'grantId' from jsonb_each(coalesce(p.payload->'authorizations', '{}'::jsonb)) a
+                             where a.value->>'grantId' is not null), '{}') as grants,
+              false as current
+       from oidc_payloads p
+       left join session_details d on d.session_uid = p.uid
+       where p.model = 'Session' and p.payload->>'accountId' = $1 and p.uid is not null
+         and (p.expires_at is null or p.expires_at > clock_timestamp())`,
+      [accountId],
+    );
+    for (const row of rows) row.current = currentGrant !== null && row.grants.includes(currentGrant);
+    return rows.sort(
+      (a, b) => Number(b.current) - Number(a.current) || b.last_active_at.getTime() - a.last_active_at.getTime(),
+    );
+  }
+
+  return {
+    /**
+     * A successful sign-in through our page: recorded, with the device remembered; a device the account has not
+     * seen for 90 days (when it has signed in before) is a new device, recorded and told to the member by mail.
+     */
+    async signedIn(accountId: string, origin: RequestOrigin, deviceId: string): Promise<{ newDevice: boolean }> {
+      const hash = deviceHash(deviceId);
+      const newDevice = await db.transaction(async (tx) => {
+        const { rows } = await tx.execute<{ known: boolean; any: boolean }>(sql`
+          select exists(select 1 from known_devices where account_id = ${accountId} and device_hash = ${hash}
+                        and last_seen_at > clock_timestamp() - make_interval(days => ${DEVICE_MEMORY_DAYS})) as known,
+                 exists(select 1 from known_devices where account_id = ${accountId}) as any`);
+        const fresh = !rows[0]!.known && rows[0]!.any;
+        await tx.execute(sql`
+          insert into known_devices (account_id, device_hash) values (${accountId}, ${hash})
+          on conflict (account_id, device_hash) do update set last_seen_at = clock_timestamp()`);
+        await recordSecurityEvent(tx, accountId, 'sign-in', origin);
+        if (fresh) {
+          await recordSecurityEvent(tx, accountId, 'new-device', origin);
+          await queueAlert(tx, accountId, 'new-device', origin);
+        }
+        return fresh;
+      });
+      if (newDevice) kickMail();
+      return { newDevice };
+    },
+
+    /** A wrong password for an existing account (unknown emails have no activity to record it in). */
+    async signInFailed(email: string, origin: RequestOrigin): Promise<void> {
+      const { rows } = await db.$client.query<{ account_id: string }>(
+        'select account_id::text from accounts where lower(email) = lower($1)',
+        [email],
+      );
+      if (rows[0]) await recordSecurityEvent(db, rows[0].account_id, 'sign-in-failed', origin);
+    },
+
+    /** In the password change's transaction: the activity entry and the alert. */
+    async passwordChanged(tx: Executor, subject: string, origin: RequestOrigin, email: string | null) {
+      await recordSecurityEvent(tx, subject, 'password-changed', origin);
+      await queueAlert(tx, subject, 'password-changed', origin, email);
+    },
+    kickMail,
+
+    /** The provider answered an authorization for this session: where and when it was last used. */
+    async sessionUsed(sessionUid: string, accountId: string, origin: RequestOrigin): Promise<void> {
+      const { browser, os } = summariseUserAgent(origin.userAgent);
+      await db.execute(sql`
+        insert into session_details (session_uid, account_id, browser, os, ip_address)
+        values (${sessionUid}, ${accountId}, ${browser}, ${os}, ${origin.ipAddress})
+        on conflict (session_uid) do update
+          set last_active_at = clock_timestamp(), browser = excluded.browser, os = excluded.os,
+              ip_address = excluded.ip_address`);
+    },
+
+    /** A refresh of the session's tokens is use of it (no request from the browser to tell where from). */
+    async sessionRefreshed(sessionUid: string): Promise<void> {
+      await db.execute(
+        sql`update session_details set last_active_at = clock_timestamp() where session_uid = ${sessionUid}`,
+      );
+    },
+
+    /** The member signed out through the provider: recorded, and the session's details go with it. */
+    async signedOut(accountId: string, sessionUid: string | undefined, origin: RequestOrigin): Promise<void> {
+      await db.transaction(async (tx) => {
+        await recordSecurityEvent(tx, accountId, 'signed-out', origin);
+        if (sessionUid) await tx.execute(sql`delete from session_details where session_uid = ${sessionUid}`);
+      });
+    },
+
+    /** The member's live sessions, the calling one first, then the most recently used. */
+    async listSessions(accountId: string, currentGrant: string | null): Promise<DeviceSession[]> {
+      return (await sessionsOf(accountId, currentGrant)).map((row) => ({
+        id: row.id,
+        current: row.current,
+        createdAt: row.created_at.toISOString(),
+        lastActiveAt: row.last_active_at.toISOString(),
+        browser: row.browser ?? 'Unknown browser',
+        os: row.os ?? 'Unknown system',
+        ipAddress: row.ip_address,
+      }));
+    },
+
+    /**
+     * Ends one of the member's sessions: its provider session, grants, refresh tokens and codes go, and its access
+     * tokens stop working at once on every API process. Another member's session id is not found (404); the
+     * calling session cannot end itself here (409).
+     */
+    async endSession(accountId: string, sessionId: string, currentGrant: string | null, origin: RequestOrigin) {
+      await db.transaction(async (tx) => {
+        const { rows } = await tx.execute<{ grants: string[] }>(sql`
+            select coalesce(array(select a.value->>'grantId'
+                                  from jsonb_each(coalesce(payload->'authorizations', '{}'::jsonb)) a
+                                  where a.value->>'grantId' is not null), '{}') as grants
+            from oidc_payloads
+            where model = 'Session' and uid = ${sessionId} and payload->>'accountId' = ${accountId}
+              and (expires_at is null or expires_at > clock_timestamp())
+            for update`);
+        const session = rows[0];
+        if (!session) throw notFound('The session');
+        if (currentGrant !== null && session.grants.includes(currentGrant)) {
+          throw conflict(SECURITY_MESSAGES.currentSession);
+        }
+        await tx.execute(sql`delete from oidc_payloads where model = 'Session' and uid = ${sessionId}`);
+        await endGrants(tx, session.grants);
+        await tx.execute(sql`delete from session_details where session_uid = ${sessionId}`);
+        await recordSecurityEvent(tx, accountId, 'session-ended', origin);
+      });
+    },
+
+    /** "Sign out everywhere else": every session but the calling one ends, and the member is told by mail. */
+    async endOtherSessions(accountId: string, currentGrant: string | null, origin: RequestOrigin): Promise<number> {
+      // Without the caller's grant "every other session" would be every session, the caller's included.
+      if (currentGrant === null) throw conflict(SECURITY_MESSAGES.unknownCurrent);
+      const ended = await db.transaction(async (tx) => {
+        const others = (await sessionsOf(accountId, currentGrant)).filter((s) => !s.current);
+        await endAccountSessions(tx, accountId, { keepGrant: currentGrant });
+        await tx.execute(sql`
+          delete from session_details d
+          where d.account_id = ${accountId}
+            and not exists (select 1 from oidc_payloads p where p.model = 'Session' and p.uid = d.session_uid)`);
+        for (let i = 0; i < others.length; i++) await recordSecurityEvent(tx, accountId, 'session-ended', origin);
+        await queueAlert(tx, accountId, 'signed-out-everywhere', origin);
+        return others.length;
+      });
+      kickMail();
+      return ended;
+    },
+  };
+}
+export type SecurityService = ReturnType<typeof createSecurityService>;
+
+/** Session details of sessions that no longer exist, and devices not seen for over a year, go. */
+export async function sweepSecurityDetails(db: Database): Promise<void> {
+  await db.execute(sql`
+    delete from session_details d
+    where d.last_active_at < clock_timestamp() - interval '1 hour'
+      and not exists (select 1 from oidc_payloads p where p.model = 'Session' and p.uid = d.session_uid)`);
+  await db.execute(sql`delete from known_devices where last_seen_at < clock_timestamp() - interval '400 days'`);
+}
