@@ -1,4 +1,4 @@
-import { CalendarLtrRegular, KeyRegular, PersonRegular, ReceiptRegular } from '@fluentui/react-icons';
+import { CalendarLtrRegular, KeyRegular, PersonRegular, ReceiptRegular, ShieldRegular } from '@fluentui/react-icons';
 import { lazy, Suspense, type ReactElement } from 'react';
 import { Route, Routes, useLocation } from 'react-router';
 import { useScrollSpy } from '../../lib/use-scroll-spy.js';
@@ -12,6 +12,7 @@ const icons: Record<AccountSectionId, ReactElement> = {
   'login-details': <KeyRegular />,
   'payment-history': <ReceiptRegular />,
   subscriptions: <CalendarLtrRegular />,
+  security: <ShieldRegular />,
 };
 // Pages a member rarely opens: fetched when they do, not with the account page.
 const ComingSoon = lazy(() => import('../../components/coming-soon.js').then((m) => ({ default: m.ComingSoon })));

@@ -1,5 +1,5 @@
 import { makeStyles, tokens } from '@fluentui/react-components';
-import { useEffect, type JSX } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type JSX } from 'react';
 import { useLocation } from 'react-router';
 import { LoginDetailsSection } from '../login-details/index.js';
 import { PaymentHistorySection } from '../payment-history/index.js';
@@ -8,11 +8,41 @@ import { SubscriptionsSection } from '../subscriptions/index.js';
 import { ACCOUNT_SECTIONS, scrollToSection, type AccountSectionId } from './account-sections.js';
 import { ACCOUNT_TITLE } from './messages.js';
 
+// Not part of the account page's first load (its JavaScript budget): fetched when the section nears the screen.
+const SecuritySection = lazy(() => import('../security/index.js').then((m) => ({ default: m.SecuritySection })));
+
+/** Renders its content once the placeholder comes within a screen of the viewport (at once without an observer). */
+function WhenNear({ children }: { children: JSX.Element }) {
+  const placeholder = useRef<HTMLDivElement>(null);
+  const [near, setNear] = useState(() => typeof IntersectionObserver === 'undefined');
+  useEffect(() => {
+    if (near || !placeholder.current) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) setNear(true);
+      },
+      { rootMargin: '100% 0px' },
+    );
+    observer.observe(placeholder.current);
+    return () => observer.disconnect();
+  }, [near]);
+  return near ? (
+    <Suspense fallback={<div style={{ minHeight: 240 }} />}>{children}</Suspense>
+  ) : (
+    <div ref={placeholder} style={{ minHeight: 240 }} />
+  );
+}
+
 const sections: Record<AccountSectionId, () => JSX.Element> = {
   'personal-information': PersonalInformationSection,
   'login-details': LoginDetailsSection,
   'payment-history': PaymentHistorySection,
   subscriptions: SubscriptionsSection,
+  security: () => (
+    <WhenNear>
+      <SecuritySection />
+    </WhenNear>
+  ),
 };
 
 const useStyles = makeStyles({
