@@ -20,7 +20,7 @@ test('the account area has its own navigation and the footer links open in a new
   await signInOnProviderPage(page, MEMBER);
   await page.waitForURL((url) => url.pathname === '/' && !url.search);
   const nav = page.getByRole('navigation', { name: 'Account sections' });
-  for (const label of ['Personal Information', 'Login Details', 'Payment History', 'Subscriptions']) {
+  for (const label of ['Personal Information', 'Login Details', 'Payment History', 'Subscriptions', 'Security']) {
     await expect(nav.getByRole('link', { name: label })).toBeVisible();
   }
   await expect(nav.getByRole('link', { name: 'Personal Information' })).toHaveAttribute('aria-current', 'page');

@@ -29,14 +29,14 @@ test('Logout clears storage, shows the progress and lands on the provider sign-i
 
 test('the Sign Out entry asks first; Cancel keeps the session, Sign Out starts the logout', async ({ page }) => {
   await visitSignedIn(page, '/', MEMBER);
-  await page.getByRole('button', { name: 'Sign Out' }).click();
+  await page.getByRole('button', { name: 'Sign Out', exact: true }).click();
   const dialog = page.getByRole('alertdialog', { name: 'Sign Out' });
   await expect(dialog.getByText('Are you sure you want to sign out?')).toBeVisible();
   await shot(page, 'sign-out-dialog');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toBeHidden();
-  await page.getByRole('button', { name: 'Sign Out' }).click();
-  await page.getByRole('alertdialog').getByRole('button', { name: 'Sign Out' }).click();
+  await page.getByRole('button', { name: 'Sign Out', exact: true }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Sign Out', exact: true }).click();
   await expect(page).toHaveURL(/\/logout-complete\?source=ums-client$/);
   await expect(page.getByRole('heading', { name: 'Logout Complete' })).toBeVisible();
   // The redirect follows by itself after 2 s; "Go to Sign In Now" doing it at once is proved in the page's unit

@@ -55,6 +55,11 @@ for (const size of WIDTHS) {
       await remove.getByRole('button', { name: 'Cancel' }).click();
       await expect(remove).toBeHidden();
 
+      // The Security section loads as it nears the screen; its devices and activity, then its confirmation.
+      await section(page, 'Security').scrollIntoViewIfNeeded();
+      await expect(section(page, 'Security').getByRole('list', { name: 'Recent activity' })).toBeVisible();
+      expect(await accessibilityViolations(page), 'security').toEqual([]);
+
       if (size.name === 'phone') {
         // The navigation, and the Sign Out entry with it, is in the overlay drawer on a phone.
         await page.getByRole('button', { name: 'Toggle menu' }).click();
@@ -62,7 +67,7 @@ for (const size of WIDTHS) {
         await expect.poll(async () => Math.round((await drawer.boundingBox())?.x ?? -1)).toBe(0);
         expect(await accessibilityViolations(page), 'menu drawer').toEqual([]);
       }
-      await page.getByRole('button', { name: 'Sign Out' }).click();
+      await page.getByRole('button', { name: 'Sign Out', exact: true }).click();
       const signOut = page.getByRole('alertdialog', { name: 'Sign Out' });
       await checkOpen(page, signOut, 'sign out');
       await signOut.getByRole('button', { name: 'Cancel' }).click();
