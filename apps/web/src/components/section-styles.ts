@@ -42,6 +42,15 @@ export const useSectionStyles = makeStyles({
     overflowWrap: 'anywhere',
   },
   notProvided: { color: tokens.colorNeutralForeground3, fontStyle: 'italic' },
+  /** The grey line under a section's title. */
+  subtitle: {
+    color: tokens.colorNeutralForeground3,
+    marginBlock: `0 ${tokens.spacingVerticalS}`,
+    fontSize: tokens.fontSizeBase300,
+    lineHeight: tokens.lineHeightBase300,
+  },
+  /** Body copy, at the size Fluent's Text gives it. */
+  message: { margin: 0, fontSize: tokens.fontSizeBase300, lineHeight: tokens.lineHeightBase300 },
   /** Rows drawn before their values arrive keep the section's final height: nothing below it moves. */
   loading: { position: 'relative' },
   loadingLabel: {

@@ -15,12 +15,6 @@ const ConfirmDialog = lazy(() =>
 );
 
 const useStyles = makeStyles({
-  subtitle: {
-    color: tokens.colorNeutralForeground3,
-    marginBlock: `0 ${tokens.spacingVerticalS}`,
-    fontSize: tokens.fontSizeBase300,
-    lineHeight: tokens.lineHeightBase300,
-  },
   heading: { margin: 0, fontSize: tokens.fontSizeBase400, lineHeight: tokens.lineHeightBase400 },
   list: { listStyle: 'none', margin: 0, padding: 0, display: 'grid', gap: tokens.spacingVerticalS },
   device: {
@@ -32,7 +26,6 @@ const useStyles = makeStyles({
   },
   deviceText: { flex: '1 1 240px', minWidth: 0 },
   name: { fontWeight: tokens.fontWeightSemibold, overflowWrap: 'anywhere' },
-  message: { margin: 0, fontSize: tokens.fontSizeBase300, lineHeight: tokens.lineHeightBase300 },
   detail: { color: tokens.colorNeutralForeground3, overflowWrap: 'anywhere' },
   badge: {
     marginInlineStart: tokens.spacingHorizontalS,
@@ -60,11 +53,11 @@ function DeviceRow({ session, onSignOut, busy }: { session: DeviceSession; onSig
   return (
     <li className={mergeClasses(section.outlined, styles.device)} aria-label={name}>
       <div className={styles.deviceText}>
-        <p className={mergeClasses(styles.message, styles.name)}>
+        <p className={mergeClasses(section.message, styles.name)}>
           {name}
           {session.current ? <span className={styles.badge}>{T.thisDevice}</span> : null}
         </p>
-        <p className={mergeClasses(styles.message, styles.detail)}>{sessionLine(session)}</p>
+        <p className={mergeClasses(section.message, styles.detail)}>{sessionLine(session)}</p>
       </div>
       {session.current ? null : (
         <Button appearance="secondary" aria-label={T.signOutLabel(name)} disabled={busy} onClick={onSignOut}>
@@ -77,6 +70,7 @@ function DeviceRow({ session, onSignOut, busy }: { session: DeviceSession; onSig
 
 function Devices() {
   const styles = useStyles();
+  const section = useSectionStyles();
   const sessions = useDeviceSessions();
   const end = useEndSessions();
   const [asking, setAsking] = useState(false);
@@ -86,7 +80,7 @@ function Devices() {
   if (sessions.isError) {
     // Another identity provider keeps its own sessions: say so rather than show an error.
     if (sessions.error instanceof ApiError && sessions.error.status === 501) {
-      return <p className={styles.message}>{T.notHere}</p>;
+      return <p className={section.message}>{T.notHere}</p>;
     }
     return <ErrorBanner message={errorText(sessions.error, T.devicesFailed)} error={sessions.error} />;
   }
@@ -100,7 +94,7 @@ function Devices() {
         ))}
       </ul>
       {others.length === 0 ? (
-        <p className={styles.message}>{T.onlyThisDevice}</p>
+        <p className={section.message}>{T.onlyThisDevice}</p>
       ) : (
         <div className={styles.actions}>
           <Button
@@ -134,19 +128,20 @@ function Devices() {
 
 function Activity() {
   const styles = useStyles();
+  const section = useSectionStyles();
   const activity = useSecurityActivity();
   if (activity.isPending) return <Spinner label={T.activityLoading} />;
   if (activity.isError) {
     return <ErrorBanner message={errorText(activity.error, T.activityFailed)} error={activity.error} />;
   }
-  if (activity.rows.length === 0) return <p className={styles.message}>{T.activityEmpty}</p>;
+  if (activity.rows.length === 0) return <p className={section.message}>{T.activityEmpty}</p>;
   return (
     <>
       <ul className={styles.list} aria-label={T.activityTitle}>
         {activity.rows.map((entry, i) => (
           <li key={`${entry.at}-${i}`} className={styles.activity}>
-            <span className={mergeClasses(styles.message, styles.name)}>{SECURITY_EVENT_LABELS[entry.event]}</span>
-            <span className={mergeClasses(styles.message, styles.detail)}>
+            <span className={mergeClasses(section.message, styles.name)}>{SECURITY_EVENT_LABELS[entry.event]}</span>
+            <span className={mergeClasses(section.message, styles.detail)}>
               {[formatDateTime(entry.at), deviceName(entry), entry.ipAddress].filter(Boolean).join(' · ')}
             </span>
           </li>
@@ -169,7 +164,7 @@ export function SecuritySection() {
   const styles = useStyles();
   return (
     <div className={section.card}>
-      <p className={styles.subtitle}>{T.subtitle}</p>
+      <p className={section.subtitle}>{T.subtitle}</p>
       <h3 className={styles.heading}>{T.devicesTitle}</h3>
       <Devices />
       <h3 className={styles.heading}>{T.activityTitle}</h3>

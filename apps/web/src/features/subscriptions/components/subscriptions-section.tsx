@@ -15,12 +15,6 @@ const DeleteSubscriptionDialog = lazy(() =>
 );
 
 const useStyles = makeStyles({
-  subtitle: {
-    color: tokens.colorNeutralForeground3,
-    marginBlock: `0 ${tokens.spacingVerticalS}`,
-    fontSize: tokens.fontSizeBase300,
-    lineHeight: tokens.lineHeightBase300,
-  },
   grid: {
     listStyle: 'none',
     margin: 0,
@@ -48,8 +42,6 @@ const useStyles = makeStyles({
     fontSize: '28px',
   },
   name: { fontWeight: tokens.fontWeightSemibold, overflowWrap: 'anywhere' },
-  // The size Fluent's Text gives body copy.
-  message: { margin: 0, fontSize: tokens.fontSizeBase300, lineHeight: tokens.lineHeightBase300 },
 });
 
 function SubscriptionCard({ subscription, onDelete }: { subscription: Subscription; onDelete: () => void }) {
@@ -67,8 +59,8 @@ function SubscriptionCard({ subscription, onDelete }: { subscription: Subscripti
         </span>
       )}
       <div>
-        <p className={mergeClasses(styles.message, styles.name)}>{name}</p>
-        <p className={styles.message}>{priceLine(subscription)}</p>
+        <p className={mergeClasses(section.message, styles.name)}>{name}</p>
+        <p className={section.message}>{priceLine(subscription)}</p>
       </div>
       <Button appearance="subtle" icon={<DeleteRegular />} aria-label={T.deleteLabel(name)} onClick={onDelete} />
     </div>
@@ -98,7 +90,7 @@ export function SubscriptionsSection() {
   if (subscriptions.isPending) body = <Spinner label={T.loading} />;
   else if (subscriptions.isError)
     body = <ErrorBanner message={errorText(subscriptions.error, T.loadFailed)} error={subscriptions.error} />;
-  else if (subscriptions.data.length === 0) body = <p className={styles.message}>{T.empty}</p>;
+  else if (subscriptions.data.length === 0) body = <p className={section.message}>{T.empty}</p>;
   else
     body = (
       <ul className={styles.grid} aria-label={T.title}>
@@ -112,7 +104,7 @@ export function SubscriptionsSection() {
 
   return (
     <div className={section.card}>
-      <p className={styles.subtitle}>{T.subtitle}</p>
+      <p className={section.subtitle}>{T.subtitle}</p>
       {remove.isError ? <ErrorBanner message={errorText(remove.error, T.deleteFailed)} error={remove.error} /> : null}
       {body}
       {used ? (
