@@ -154,7 +154,7 @@ export async function createEmbeddedProvider(config: AppConfig, db: Database, se
         if ((route === 'authorization' || route === 'resume') && !session.destroyed) {
           await security.sessionUsed(session.uid, session.accountId, origin);
         } else if (route === 'end_session_confirm' && session.destroyed) {
-          await security.signedOut(session.accountId, session.uid, origin);
+          await security.signedOut(session.accountId, origin);
         }
       } catch {
         // Activity is a record, not a gate.

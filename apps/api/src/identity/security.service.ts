@@ -6,9 +6,8 @@ import type { Database } from '../db/client.js';
 import { securityAlert, type AlertKind } from '../mail/alerts.js';
 import { enqueueMail } from '../mail/outbox.js';
 import { conflict, notFound } from '../plugins/http-errors.js';
-import { revokeGrant } from './revocations.js';
 import { recordSecurityEvent, type RequestOrigin } from './security-events.js';
-import { endAccountSessions } from './sessions.js';
+import { endAccountSessions, endSession, lockAccountSession, SESSION_GRANTS_SQL } from './sessions.js';
 import { summariseUserAgent } from './user-agent.js';
 
 type Executor = Pick<Database, 'execute'>;
@@ -75,30 +74,18 @@ export function createSecurityService({
     await enqueueMail(tx, mail);
   }
 
-  /** Ends one session's grants inside `tx`: their rows go and their access tokens stop working on every process. */
-  async function endGrants(tx: Executor, grants: string[]) {
-    if (grants.length === 0) return;
-    const list = sql`${JSON.stringify(grants)}::jsonb`;
-    await tx.execute(sql`
-      delete from oidc_payloads
-      where (model = 'Grant' and id in (select jsonb_array_elements_text(${list})))
-         or grant_id in (select jsonb_array_elements_text(${list}))`);
-    for (const grant of grants) await revokeGrant(tx, grant);
-  }
-
   async function sessionsOf(accountId: string, currentGrant: string | null): Promise<SessionRow[]> {
     const { rows } = await db.$client.query<SessionRow>(
-      `select p.uid as id,
-              coalesce(d.created_at, to_timestamp((p.payload->>'loginTs')::float8)) as created_at,
-              coalesce(d.last_active_at, d.created_at, to_timestamp((p.payload->>'loginTs')::float8)) as last_active_at,
+      `select uid as id,
+              coalesce(d.created_at, to_timestamp((payload->>'loginTs')::float8)) as created_at,
+              coalesce(d.last_active_at, d.created_at, to_timestamp((payload->>'loginTs')::float8)) as last_active_at,
               d.browser, d.os, d.ip_address,
-              coalesce(array(select a.value->>'grantId' from jsonb_each(coalesce(p.payload->'authorizations', '{}'::jsonb)) a
-                             where a.value->>'grantId' is not null), '{}') as grants,
+              ${SESSION_GRANTS_SQL} as grants,
               false as current
-       from oidc_payloads p
-       left join session_details d on d.session_uid = p.uid
-       where p.model = 'Session' and p.payload->>'accountId' = $1 and p.uid is not null
-         and (p.expires_at is null or p.expires_at > clock_timestamp())`,
+       from oidc_payloads
+       left join session_details d on d.session_uid = oidc_payloads.uid
+       where model = 'Session' and payload->>'accountId' = $1 and uid is not null
+         and (expires_at is null or expires_at > clock_timestamp())`,
       [accountId],
     );
     for (const row of rows) row.current = currentGrant !== null && row.grants.includes(currentGrant);
@@ -112,7 +99,7 @@ export function createSecurityService({
      * A successful sign-in through our page: recorded, with the device remembered; a device the account has not
      * seen for 90 days (when it has signed in before) is a new device, recorded and told to the member by mail.
      */
-    async signedIn(accountId: string, origin: RequestOrigin, deviceId: string): Promise<{ newDevice: boolean }> {
+    async signedIn(accountId: string, origin: RequestOrigin, deviceId: string): Promise<void> {
       const hash = deviceHash(deviceId);
       const newDevice = await db.transaction(async (tx) => {
         const { rows } = await tx.execute<{ known: boolean; any: boolean }>(sql`
@@ -131,7 +118,6 @@ export function createSecurityService({
         return fresh;
       });
       if (newDevice) kickMail();
-      return { newDevice };
     },
 
     /** A wrong password for an existing account (unknown emails have no activity to record it in). */
@@ -168,12 +154,9 @@ export function createSecurityService({
       );
     },
 
-    /** The member signed out through the provider: recorded, and the session's details go with it. */
-    async signedOut(accountId: string, sessionUid: string | undefined, origin: RequestOrigin): Promise<void> {
-      await db.transaction(async (tx) => {
-        await recordSecurityEvent(tx, accountId, 'signed-out', origin);
-        if (sessionUid) await tx.execute(sql`delete from session_details where session_uid = ${sessionUid}`);
-      });
+    /** The member signed out through the provider. */
+    async signedOut(accountId: string, origin: RequestOrigin): Promise<void> {
+      await recordSecurityEvent(db, accountId, 'signed-out', origin);
     },
 
     /** The member's live sessions, the calling one first, then the most recently used. */
@@ -196,22 +179,10 @@ export function createSecurityService({
      */
     async endSession(accountId: string, sessionId: string, currentGrant: string | null, origin: RequestOrigin) {
       await db.transaction(async (tx) => {
-        const { rows } = await tx.execute<{ grants: string[] }>(sql`
-            select coalesce(array(select a.value->>'grantId'
-                                  from jsonb_each(coalesce(payload->'authorizations', '{}'::jsonb)) a
-                                  where a.value->>'grantId' is not null), '{}') as grants
-            from oidc_payloads
-            where model = 'Session' and uid = ${sessionId} and payload->>'accountId' = ${accountId}
-              and (expires_at is null or expires_at > clock_timestamp())
-            for update`);
-        const session = rows[0];
-        if (!session) throw notFound('The session');
-        if (currentGrant !== null && session.grants.includes(currentGrant)) {
-          throw conflict(SECURITY_MESSAGES.currentSession);
-        }
-        await tx.execute(sql`delete from oidc_payloads where model = 'Session' and uid = ${sessionId}`);
-        await endGrants(tx, session.grants);
-        await tx.execute(sql`delete from session_details where session_uid = ${sessionId}`);
+        const grants = await lockAccountSession(tx, accountId, sessionId);
+        if (!grants) throw notFound('The session');
+        if (currentGrant !== null && grants.includes(currentGrant)) throw conflict(SECURITY_MESSAGES.currentSession);
+        await endSession(tx, sessionId, grants);
         await recordSecurityEvent(tx, accountId, 'session-ended', origin);
       });
     },
@@ -223,10 +194,6 @@ export function createSecurityService({
       const ended = await db.transaction(async (tx) => {
         const others = (await sessionsOf(accountId, currentGrant)).filter((s) => !s.current);
         await endAccountSessions(tx, accountId, { keepGrant: currentGrant });
-        await tx.execute(sql`
-          delete from session_details d
-          where d.account_id = ${accountId}
-            and not exists (select 1 from oidc_payloads p where p.model = 'Session' and p.uid = d.session_uid)`);
         for (let i = 0; i < others.length; i++) await recordSecurityEvent(tx, accountId, 'session-ended', origin);
         await queueAlert(tx, accountId, 'signed-out-everywhere', origin);
         return others.length;
@@ -238,7 +205,10 @@ export function createSecurityService({
 }
 export type SecurityService = ReturnType<typeof createSecurityService>;
 
-/** Session details of sessions that no longer exist, and devices not seen for over a year, go. */
+/**
+ * Details of sessions that no longer exist (signed out, ended, expired: the devices list starts from live sessions,
+ * so it never shows them) and devices not seen for over a year go.
+ */
 export async function sweepSecurityDetails(db: Database): Promise<void> {
   await db.execute(sql`
     delete from session_details d
