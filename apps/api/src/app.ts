@@ -27,6 +27,7 @@ import { registerWebApp } from './web/web-app.js';
 import { redactUrl, serializeError } from './plugins/log-redaction.js';
 import { createRevocationCache, sweepRevocations } from './identity/revocations.js';
 import { createPasswordChangeService } from './identity/password-change.js';
+import { sweepPasswordResets } from './identity/password-reset.js';
 import { sweepSecurityEvents } from './identity/security-events.js';
 import { createSecurityService, sweepSecurityDetails } from './identity/security.service.js';
 import { createMailer, sweepSentMail } from './mail/outbox.js';
@@ -202,7 +203,10 @@ export async function buildApp(options: AppOptions) {
     void sweepSecurityDetails(db).catch(() => undefined);
     void sweepSentMail(db).catch(() => undefined);
     void sweepRevocations(db, config.sessions.accessTokenTtl).catch(() => undefined);
-    if (options.embeddedIdentity) void sweepExpiredPayloads(db).catch(() => undefined);
+    if (options.embeddedIdentity) {
+      void sweepExpiredPayloads(db).catch(() => undefined);
+      void sweepPasswordResets(db).catch(() => undefined);
+    }
   };
   sweep();
   const sweeper = setInterval(sweep, SWEEP_INTERVAL_MS);
@@ -244,6 +248,7 @@ export async function buildApp(options: AppOptions) {
     // Only our own provider (same origin, no frame refusal) signs a new tab in from a hidden frame.
     frameSignIn: config.auth.embedded,
     logoutUrl: config.auth.logoutUrl,
+    forgotPasswordUrl: config.auth.forgotPasswordUrl,
     groupsClaim: config.auth.groupsClaim,
     roleClaim: config.auth.roleClaim,
     adminGroup: config.auth.adminGroup,

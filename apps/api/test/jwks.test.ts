@@ -56,6 +56,7 @@ const config = {
   provider: 'oidc' as const,
   cognitoEndpoint: undefined,
   logoutUrl: '',
+  forgotPasswordUrl: null,
   issuer,
   jwksUri: undefined,
   audience: AUDIENCE,

@@ -18,6 +18,11 @@ export const clientConfigSchema = z.object({
   frameSignIn: z.boolean(),
   /** Logout address form with {clientId}, {returnTo} and optionally {idTokenHint} placeholders. */
   logoutUrl: z.string(),
+  /**
+   * Where a member who forgot their password sets a new one: the embedded provider's page, or the provider's own
+   * flow (AUTH_FORGOT_PASSWORD_URL); null when there is none to offer.
+   */
+  forgotPasswordUrl: z.string().nullable(),
   groupsClaim: z.string(),
   roleClaim: z.string(),
   adminGroup: z.string(),

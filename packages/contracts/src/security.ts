@@ -55,3 +55,32 @@ export const SECURITY_MESSAGES = {
   unknownCurrent:
     'This sign-in does not name its session, so the others cannot be told apart from it: sign out and in again.',
 } as const;
+
+/** A forgotten-password link works once, for this many minutes. */
+export const PASSWORD_RESET_MINUTES = 30;
+
+/** The embedded provider's forgotten-password pages and mail: the words members see. */
+export const PASSWORD_RESET_TEXTS = {
+  link: 'Forgot your password?',
+  title: 'Forgot your password?',
+  intro: 'Enter the email address of your account and we will send you a link to set a new password.',
+  email: 'Email',
+  send: 'Send link',
+  badEmail: 'Enter the email address of your account, such as name@example.com.',
+  sentTitle: 'Check your email',
+  sent: 'If an account exists for that address, we sent a link.',
+  sentDetail: `The link works once, within ${PASSWORD_RESET_MINUTES} minutes. If nothing arrives, check your spam folder or ask again.`,
+  tooMany: 'Too many requests. Please wait a few minutes and try again.',
+  backToSignIn: 'Back to sign in',
+  resetTitle: 'Set a new password',
+  newPassword: 'New password',
+  confirmPassword: 'Confirm password',
+  rules: 'Password rules',
+  met: 'met',
+  notMet: 'not met',
+  save: 'Set password',
+  invalidTitle: 'This link no longer works',
+  invalid: 'This link has expired or was already used.',
+  askAgain: 'Ask for a new link',
+  mailSubject: 'Reset your password',
+} as const;

@@ -20,6 +20,25 @@ describe('configuration from the environment', () => {
     });
   });
 
+  it("offers the embedded provider's forgotten-password page, or Cognito's hosted one when AUTH_FORGOT_PASSWORD_URL names it", () => {
+    expect(load({}).auth.forgotPasswordUrl).toBe('http://localhost:8080/oidc/password/forgot');
+    const cognito = load({
+      AUTH_PROVIDER: 'cognito',
+      AUTH_ISSUER: 'https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_Abc',
+      PUBLIC_URL: 'https://members.example.com',
+      AUTH_FORGOT_PASSWORD_URL:
+        'https://ums.auth.eu-west-1.amazoncognito.com/forgotPassword?client_id={clientId}&response_type=code&redirect_uri={returnTo}',
+    });
+    expect(cognito.auth.forgotPasswordUrl).toBe(
+      'https://ums.auth.eu-west-1.amazoncognito.com/forgotPassword?client_id=ums-web&response_type=code&redirect_uri=https%3A%2F%2Fmembers.example.com%2F',
+    );
+    // Another provider without the variable: nothing to offer (its own sign-in page has its own way).
+    expect(load({ AUTH_ISSUER: 'https://id.example.com' }).auth.forgotPasswordUrl).toBeNull();
+    expect(() => load({ AUTH_FORGOT_PASSWORD_URL: 'forgot.html' })).toThrow(
+      'AUTH_FORGOT_PASSWORD_URL: must be an absolute URL; {clientId} and {returnTo} are filled in',
+    );
+  });
+
   it('reads the analytics sink, companion apps and company links', () => {
     const config = load({
       ANALYTICS_URL: 'https://analytics.example.com/collect',

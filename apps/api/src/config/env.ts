@@ -92,6 +92,10 @@ const envSchema = z.object({
     .string()
     .regex(/^https?:\/\/\S+$/, 'must be an absolute URL; {clientId}, {returnTo} and {idTokenHint} are filled in')
     .optional(),
+  AUTH_FORGOT_PASSWORD_URL: z
+    .string()
+    .regex(/^https?:\/\/\S+$/, 'must be an absolute URL; {clientId} and {returnTo} are filled in')
+    .optional(),
   AUTH_JWKS_URI: url.optional(),
   AUTH_AUDIENCE: z.string().min(1).optional(),
   AUTH_CLIENT_ID: z.string().min(1).default('ums-web'),
@@ -185,6 +189,11 @@ export interface AppConfig {
     cognitoEndpoint: string | undefined;
     /** The provider's logout address; {clientId}, {returnTo} and {idTokenHint} are filled in by the web app. */
     logoutUrl: string;
+    /**
+     * The "Forgot your password?" page: the embedded provider's, or AUTH_FORGOT_PASSWORD_URL (Cognito's hosted
+     * forgotPassword page, say) with {clientId} and {returnTo} (the app's address) filled in, or none.
+     */
+    forgotPasswordUrl: string | null;
     issuer: string;
     jwksUri: string | undefined;
     audience: string;
@@ -270,6 +279,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { cat
       logoutUrl:
         e.AUTH_LOGOUT_URL ??
         `${(e.AUTH_ISSUER ?? `${publicUrl}/oidc`).replace(/\/+$/, '')}/session/end?client_id={clientId}&post_logout_redirect_uri={returnTo}&id_token_hint={idTokenHint}`,
+      forgotPasswordUrl: e.AUTH_FORGOT_PASSWORD_URL
+        ? e.AUTH_FORGOT_PASSWORD_URL.replaceAll('{clientId}', encodeURIComponent(e.AUTH_CLIENT_ID)).replaceAll(
+            '{returnTo}',
+            encodeURIComponent(`${publicUrl}/`),
+          )
+        : provider === 'embedded'
+          ? `${(e.AUTH_ISSUER ?? `${publicUrl}/oidc`).replace(/\/+$/, '')}/password/forgot`
+          : null,
       groupsClaim: e.AUTH_GROUPS_CLAIM,
       roleClaim: e.AUTH_ROLE_CLAIM,
       adminGroup: e.AUTH_ADMIN_GROUP,

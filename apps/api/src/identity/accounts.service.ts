@@ -6,6 +6,7 @@ import { accounts } from '../db/schema/index.js';
 import { badRequest, conflict, notFound } from '../plugins/http-errors.js';
 import { hashPassword, needsRehash, verifyPassword } from './password-hash.js';
 import { revokeAccount } from './revocations.js';
+import { voidResetLinks } from './password-reset.js';
 import { endAccountSessions } from './sessions.js';
 
 export const ADMIN_GROUP = 'Admin';
@@ -110,6 +111,7 @@ export function createAccountService({ db }: { db: Database }) {
           .set({ passwordHash, updatedAt: new Date() })
           .where(eq(accounts.accountId, row.accountId));
         await endAccountSessions(tx, row.accountId);
+        await voidResetLinks(tx, row.accountId);
       });
     },
 
@@ -151,6 +153,11 @@ export function createAccountService({ db }: { db: Database }) {
           .where(and(eq(accounts.accountId, row.accountId), eq(accounts.passwordHash, row.passwordHash)));
       }
       return toAccount(row);
+    },
+
+    async findByEmail(email: string): Promise<Account | null> {
+      const row = await find(email);
+      return row ? toAccount(row) : null;
     },
 
     async findById(accountId: string) {

@@ -1,5 +1,14 @@
-/** Server-rendered pages of the embedded provider: no script, brand colours, labelled fields. */
-const escapeHtml = (text: string) =>
+import {
+  PASSWORD_HELPER_TEXT,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  PASSWORD_RULES,
+  PASSWORD_SPECIAL_CHARACTERS,
+} from '@ums/contracts/password-policy';
+import { PASSWORD_RESET_TEXTS as R } from '@ums/contracts/security';
+
+/** Server-rendered pages of the embedded provider: no inline script, brand colours, labelled fields. */
+export const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
 
 /** Font files served by the provider itself (no font CDN). */
@@ -32,7 +41,16 @@ const STYLE = `
   button:hover { background: #5a361f; }
   .remember { display: flex; align-items: center; gap: 8px; margin: 16px 0 0; font-weight: 400; }
   .remember input { width: 20px; height: 20px; margin: 0; accent-color: #6f4428; }
-  .error { background: #fde7e7; color: #8a1c1c; border-radius: 6px; padding: 10px 12px; margin: 0 0 8px; }`;
+  .error { background: #fde7e7; color: #8a1c1c; border-radius: 6px; padding: 10px 12px; margin: 0 0 8px; }
+  a { color: #6f4428; font-weight: 600; }
+  a:focus-visible { outline: 3px solid #c0895e; outline-offset: 2px; }
+  .links { margin: 20px 0 0; text-align: center; }
+  .hint { margin: 6px 0 0; font-size: 14px; color: #5e4636; }
+  .rules { list-style: none; margin: 10px 0 0; padding: 0; display: grid; gap: 4px; font-size: 14px; color: #5e4636; }
+  .rules li { display: flex; gap: 8px; }
+  .rules li.met { color: #0e6b2f; }
+  .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%);
+    white-space: nowrap; }`;
 
 export function page(title: string, body: string): string {
   return `<!doctype html>
@@ -59,7 +77,7 @@ export const KEEP_SIGNED_IN = 'Keep me signed in';
 
 export function signInPage(
   action: string,
-  options: { email?: string; error?: string; remember?: boolean } = {},
+  options: { email?: string; error?: string; remember?: boolean; forgotUrl?: string } = {},
 ): string {
   return page(
     'Sign in',
@@ -72,6 +90,108 @@ ${options.error ? `<div class="error" role="alert">${escapeHtml(options.error)}<
   <input id="password" name="password" type="password" autocomplete="current-password" required ${options.email ? 'autofocus' : ''}>
   <label class="remember" for="remember"><input id="remember" name="remember" type="checkbox" value="yes"${options.remember ? ' checked' : ''}>${KEEP_SIGNED_IN}</label>
   <button type="submit">Sign in</button>
-</form>`,
+</form>
+${options.forgotUrl ? `<p class="links"><a href="${escapeHtml(options.forgotUrl)}">${R.link}</a></p>` : ''}`,
+  );
+}
+
+const alert = (error: string | undefined) =>
+  error ? `<div class="error" role="alert">${escapeHtml(error)}</div>` : '';
+const backLink = (href: string) => `<p class="links"><a href="${escapeHtml(href)}">${R.backToSignIn}</a></p>`;
+
+/** "Forgot your password?": one email field; what follows is the same whether the account exists or not. */
+export function forgotPasswordPage(
+  action: string,
+  signInUrl: string,
+  options: { email?: string; error?: string } = {},
+): string {
+  return page(
+    R.title,
+    `<h1>${R.title}</h1><p>${R.intro}</p>
+${alert(options.error)}
+<form method="post" action="${escapeHtml(action)}" novalidate>
+  <label for="email">${R.email}</label>
+  <input id="email" name="email" type="email" autocomplete="username" required autofocus value="${escapeHtml(options.email ?? '')}">
+  <button type="submit">${R.send}</button>
+</form>
+${backLink(signInUrl)}`,
+  );
+}
+
+/** The answer to every well-formed request, known address or not. */
+export function resetSentPage(signInUrl: string): string {
+  return page(
+    R.sentTitle,
+    `<h1>${R.sentTitle}</h1><p role="status">${R.sent}</p><p>${R.sentDetail}</p>${backLink(signInUrl)}`,
+  );
+}
+
+/** A link that was used, expired or never existed. */
+export function resetInvalidPage(forgotUrl: string): string {
+  return page(
+    R.invalidTitle,
+    `<h1>${R.invalidTitle}</h1><p>${R.invalid}</p><p class="links"><a href="${escapeHtml(forgotUrl)}">${R.askAgain}</a></p>`,
+  );
+}
+
+/** Ticks the password rules off as the member types; a file because the CSP allows no inline script. */
+export const PASSWORD_CHECKLIST_SCRIPT = 'password-checklist.js';
+
+/**
+ * The password rules' tests in plain browser JavaScript (the provider's pages load no bundle). A test checks them
+ * against the contracts' rules, which the server applies when the form is sent.
+ */
+export const PASSWORD_TESTS_SOURCE = `const special = ${JSON.stringify(PASSWORD_SPECIAL_CHARACTERS)};
+const tests = {
+  'min-length': (p) => [...p].length >= ${PASSWORD_MIN_LENGTH},
+  'max-length': (p) => [...p].length <= ${PASSWORD_MAX_LENGTH},
+  lowercase: (p) => /[a-z]/.test(p),
+  uppercase: (p) => /[A-Z]/.test(p),
+  number: (p) => /[0-9]/.test(p),
+  special: (p) => [...p].some((ch) => special.includes(ch)),
+  repeats: (p) => !/(.)\\1\\1/su.test(p),
+};`;
+
+export const PASSWORD_CHECKLIST_SOURCE = `${PASSWORD_TESTS_SOURCE}
+const input = document.getElementById('password');
+const update = () => {
+  for (const item of document.querySelectorAll('[data-rule]')) {
+    const met = tests[item.dataset.rule](input.value);
+    item.classList.toggle('met', met);
+    item.querySelector('.mark').textContent = met ? '\u2713' : '\u25cb';
+    item.querySelector('.state').textContent = met ? ' (${R.met})' : ' (${R.notMet})';
+  }
+};
+input.addEventListener('input', update);
+update();
+`;
+
+/** Setting a new password from a link: the policy's helper text and its rules as a live checklist. */
+export function resetPasswordPage(
+  action: string,
+  token: string,
+  email: string,
+  options: { error?: string } = {},
+): string {
+  const rules = PASSWORD_RULES.map(
+    (rule) =>
+      `<li data-rule="${rule.id}"><span class="mark" aria-hidden="true">\u25cb</span><span>${escapeHtml(rule.message)}<span class="visually-hidden state"> (${R.notMet})</span></span></li>`,
+  ).join('');
+  return page(
+    R.resetTitle,
+    `<h1>${R.resetTitle}</h1><p>for ${escapeHtml(email)}</p>
+${alert(options.error)}
+<form method="post" action="${escapeHtml(action)}" novalidate>
+  <input type="hidden" name="token" value="${escapeHtml(token)}">
+  <input type="email" name="username" autocomplete="username" value="${escapeHtml(email)}" hidden readonly>
+  <label for="password">${R.newPassword}</label>
+  <input id="password" name="password" type="password" autocomplete="new-password" required autofocus aria-describedby="password-hint">
+  <p class="hint" id="password-hint">${PASSWORD_HELPER_TEXT}</p>
+  <ul class="rules" aria-label="${R.rules}">${rules}</ul>
+  <label for="confirm">${R.confirmPassword}</label>
+  <input id="confirm" name="confirm" type="password" autocomplete="new-password" required>
+  <button type="submit">${R.save}</button>
+</form>
+<script src="/oidc-assets/${PASSWORD_CHECKLIST_SCRIPT}" defer></script>`,
   );
 }

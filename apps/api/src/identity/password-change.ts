@@ -8,6 +8,7 @@ import { createAccountService } from './accounts.service.js';
 import { hashPassword, verifyPassword } from './password-hash.js';
 import type { RequestOrigin } from './security-events.js';
 import type { SecurityService } from './security.service.js';
+import { voidResetLinks } from './password-reset.js';
 import { endAccountSessions } from './sessions.js';
 
 export const MAX_PASSWORD_ATTEMPTS = 5;
@@ -109,6 +110,7 @@ export function createPasswordChangeService({
       await db.transaction(async (tx) => {
         await accounts.storeHash(account.accountId, hash, tx);
         await endAccountSessions(tx, account.accountId, { keepGrant: user.grantId });
+        await voidResetLinks(tx, account.accountId);
         await security.passwordChanged(tx, account.accountId, origin, account.email);
       });
       security.kickMail();

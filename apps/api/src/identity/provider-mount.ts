@@ -3,23 +3,37 @@ import { createRequire } from 'node:module';
 import type { FastifyInstance } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { AppConfig } from '../config/env.js';
-import { FONT_FILES, SIGN_OUT_SCRIPT, SIGN_OUT_SCRIPT_SOURCE } from './pages.js';
+import {
+  FONT_FILES,
+  PASSWORD_CHECKLIST_SCRIPT,
+  PASSWORD_CHECKLIST_SOURCE,
+  SIGN_OUT_SCRIPT,
+  SIGN_OUT_SCRIPT_SOURCE,
+} from './pages.js';
+
+/** The provider pages' scripts, by file name. */
+const SCRIPTS: Record<string, string> = {
+  [SIGN_OUT_SCRIPT]: SIGN_OUT_SCRIPT_SOURCE,
+  [PASSWORD_CHECKLIST_SCRIPT]: PASSWORD_CHECKLIST_SOURCE,
+};
 
 /** The path the provider answers under: the issuer's (/oidc by default). */
 export const providerMountPath = (config: AppConfig) => new URL(config.auth.issuer).pathname.replace(/\/$/, '');
 
 /**
- * Hands every request under the issuer's path (but our own sign-in interaction) to the provider, which answers on
+ * Hands every request under the issuer's path (but our own sign-in and password pages) to the provider, which answers on
  * the raw Node request; returns the mount path.
  */
 export function mountProvider(app: FastifyInstance, provider: Provider, config: AppConfig): string {
   const callback = provider.callback();
   const mount = providerMountPath(config);
   const publicUrl = new URL(config.publicUrl);
+  /** Our own pages under the provider's path: the sign-in interaction and forgotten passwords. */
+  const ours = [`${mount}/interaction/`, `${mount}/password/`];
 
   app.addHook('onRequest', (request, reply, done) => {
     const url = request.raw.url ?? '';
-    if (!url.startsWith(`${mount}/`) || url.startsWith(`${mount}/interaction/`)) return done();
+    if (!url.startsWith(`${mount}/`) || ours.some((prefix) => url.startsWith(prefix))) return done();
     reply.hijack();
     const raw = request.raw as typeof request.raw & { originalUrl?: string };
     // The provider believes only what Fastify worked out under TRUST_PROXY: the client's address, and https when
@@ -34,15 +48,14 @@ export function mountProvider(app: FastifyInstance, provider: Provider, config: 
   return mount;
 }
 
-/** The provider pages' own files: the sign-out script and the self-hosted fonts. */
+/** The provider pages' own files: their scripts and the self-hosted fonts. */
 export function registerProviderAssets(app: FastifyInstance): void {
   const require = createRequire(import.meta.url);
   const fontPath = (file: string) => require.resolve(`@fontsource/${file.split('-')[0]}/files/${file}`);
   app.get('/oidc-assets/:file', { config: { policy: 'public' }, schema: { hide: true } }, async (request, reply) => {
     const { file } = request.params as { file: string };
-    if (file === SIGN_OUT_SCRIPT) {
-      return reply.type('text/javascript').header('cache-control', 'no-cache').send(SIGN_OUT_SCRIPT_SOURCE);
-    }
+    const script = SCRIPTS[file];
+    if (script) return reply.type('text/javascript').header('cache-control', 'no-cache').send(script);
     if (!(FONT_FILES as readonly string[]).includes(file)) return reply.callNotFound();
     return reply
       .type('font/woff2')

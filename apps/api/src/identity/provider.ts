@@ -11,7 +11,8 @@ import { errorPage } from './pages.js';
 import { mountProvider, registerProviderAssets } from './provider-mount.js';
 import { limitsFor, REMEMBERED, sessionTtl, touchSession } from './session-lifetime.js';
 import type { SecurityService } from './security.service.js';
-import { registerSignIn } from './sign-in.js';
+import { createPasswordResets, registerPasswordReset } from './password-reset.js';
+import { addressBucket, registerSignIn } from './sign-in.js';
 
 export const SCOPES = ['openid', 'email', 'phone', 'profile'];
 
@@ -174,13 +175,11 @@ export async function registerEmbeddedProvider(
   const { provider, accounts } = await createEmbeddedProvider(config, db, security);
   const mount = mountProvider(app, provider, config);
   registerProviderAssets(app);
-  await registerSignIn(app, {
-    provider,
-    accounts,
-    limiter: createAttemptLimiter({ db }),
-    mount,
-    security,
-    secureCookies: new URL(config.publicUrl).protocol === 'https:',
-  });
+  const limiter = createAttemptLimiter({ db });
+  const secureCookies = new URL(config.publicUrl).protocol === 'https:';
+  const resets = createPasswordResets({ db, config, accounts, limiter, security });
+  await registerSignIn(app, { provider, accounts, limiter, mount, security, resets, secureCookies });
+  await registerPasswordReset(app, { resets, mount, publicUrl: config.publicUrl, secureCookies, addressBucket });
+  app.addHook('onClose', () => resets.settled());
   return provider;
 }

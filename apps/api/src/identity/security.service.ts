@@ -6,6 +6,8 @@ import type { Database } from '../db/client.js';
 import { securityAlert, type AlertKind } from '../mail/alerts.js';
 import { enqueueMail } from '../mail/outbox.js';
 import { conflict, notFound } from '../plugins/http-errors.js';
+import { cookieValue } from './cookies.js';
+import { forgotPasswordUrl } from './password-reset.js';
 import { recordSecurityEvent, type RequestOrigin } from './security-events.js';
 import { endAccountSessions, endSession, lockAccountSession, SESSION_GRANTS_SQL } from './sessions.js';
 import { summariseUserAgent } from './user-agent.js';
@@ -20,13 +22,7 @@ const DEVICE_ID = /^[A-Za-z0-9_-]{43}$/;
 
 export const newDeviceId = () => randomBytes(32).toString('base64url');
 /** The device id if the browser sent a well-formed one. */
-export const deviceIdFrom = (cookieHeader: string | undefined): string | null => {
-  for (const part of (cookieHeader ?? '').split(';')) {
-    const [name, value] = part.trim().split('=');
-    if (name === DEVICE_COOKIE && value && DEVICE_ID.test(value)) return value;
-  }
-  return null;
-};
+export const deviceIdFrom = (cookieHeader: string | undefined) => cookieValue(cookieHeader, DEVICE_COOKIE, DEVICE_ID);
 const deviceHash = (deviceId: string) => createHash('sha256').update(deviceId).digest('hex');
 
 interface SessionRow {
@@ -68,7 +64,13 @@ export function createSecurityService({
     if (!to) return;
     const mail = securityAlert(
       kind,
-      { company: config.web.company.name, publicUrl: config.publicUrl, to, name: rows[0]?.first_name ?? null },
+      {
+        company: config.web.company.name,
+        publicUrl: config.publicUrl,
+        forgotUrl: config.auth.embedded ? forgotPasswordUrl(config.auth.issuer) : null,
+        to,
+        name: rows[0]?.first_name ?? null,
+      },
       { at: new Date(), ...summariseUserAgent(origin.userAgent), ipAddress: origin.ipAddress },
     );
     await enqueueMail(tx, mail);

@@ -3,6 +3,7 @@ import type Provider from 'oidc-provider';
 import type { AccountService } from './accounts.service.js';
 import { attemptKey, type AttemptLimiter, type Limit, LONGEST_WINDOW_MS } from './attempt-limiter.js';
 import { SIGN_IN_ERROR, signInPage, TOO_MANY_ATTEMPTS } from './pages.js';
+import { type PasswordResets, RESET_SIGN_IN_COOKIE, signInTicketFrom } from './password-reset.js';
 import { originOf } from './security-events.js';
 import { DEVICE_COOKIE, deviceIdFrom, newDeviceId, type SecurityService } from './security.service.js';
 
@@ -57,6 +58,7 @@ export async function registerSignIn(
     limiter,
     mount,
     security,
+    resets,
     secureCookies,
   }: {
     provider: Provider;
@@ -64,9 +66,11 @@ export async function registerSignIn(
     limiter: AttemptLimiter;
     mount: string;
     security: SecurityService;
+    resets: PasswordResets;
     secureCookies: boolean;
   },
 ) {
+  const forgotUrl = (uid: string) => `${mount}/password/forgot?interaction=${encodeURIComponent(uid)}`;
   /** The device cookie lives 400 days (the most browsers keep one) and goes only to the provider's pages. */
   const deviceCookie = (id: string) =>
     `${DEVICE_COOKIE}=${id}; Path=${mount}/; Max-Age=${400 * 24 * 3600}; HttpOnly; SameSite=Lax${secureCookies ? '; Secure' : ''}`;
@@ -86,12 +90,33 @@ export async function registerSignIn(
         reply.hijack();
         return provider.interactionFinished(request.raw, reply.raw, {}, { mergeWithLastSubmission: true });
       }
+      // The browser that just set a new password through a link is signed in with the ticket it was given.
+      const ticket = signInTicketFrom(request.headers.cookie);
+      if (ticket) {
+        const cleared = `${RESET_SIGN_IN_COOKIE}=; Path=${mount}/interaction/; Max-Age=0; HttpOnly; SameSite=Lax`;
+        const accountId = await resets.redeemSignIn(ticket);
+        if (accountId) {
+          await safely(
+            security.signedIn(accountId, originOf(request), deviceIdFrom(request.headers.cookie) ?? newDeviceId()),
+            request.log,
+          );
+          reply.raw.setHeader('set-cookie', cleared);
+          reply.hijack();
+          return provider.interactionFinished(
+            request.raw,
+            reply.raw,
+            { login: { accountId, remember: false } },
+            { mergeWithLastSubmission: false },
+          );
+        }
+        reply.header('set-cookie', cleared);
+      }
       // A browser without a device cookie gets one now, so its sign-in can be recognised next time.
       if (!deviceIdFrom(request.headers.cookie)) reply.header('set-cookie', deviceCookie(newDeviceId()));
       return reply
         .type('text/html')
         .header('cache-control', 'no-store')
-        .send(signInPage(`${mount}/interaction/${details.uid}/login`));
+        .send(signInPage(`${mount}/interaction/${details.uid}/login`, { forgotUrl: forgotUrl(details.uid) }));
     });
 
     scope.post(
@@ -114,6 +139,7 @@ export async function registerSignIn(
                 email: typed.slice(0, MAX_EMAIL_LENGTH),
                 error,
                 remember,
+                forgotUrl: forgotUrl(details.uid),
               }),
             );
 

@@ -1,3 +1,4 @@
+import { PASSWORD_RESET_MINUTES, PASSWORD_RESET_TEXTS } from '@ums/contracts';
 import type { Mail } from './outbox.js';
 
 /** Where and how an action was taken, as the member is told it. */
@@ -12,6 +13,8 @@ export interface AlertContext {
   company: string;
   /** The app's public address: the alert links to the account's sections. */
   publicUrl: string;
+  /** The embedded provider's "Forgot your password?" page; null when another provider keeps the passwords. */
+  forgotUrl: string | null;
   to: string;
   name: string | null;
 }
@@ -45,7 +48,9 @@ export function securityAlert(kind: AlertKind, context: AlertContext, origin: Or
     'signed-out-everywhere': `Every device signed in to your ${context.company} account (${context.to}) but one was signed out on ${alertTime(origin.at)}, at the request of ${where(origin)}.`,
   };
   const ifNotYou: Record<AlertKind, string> = {
-    'password-changed': `If you did not change it, someone else may have your account: contact ${context.company} support at once, and do not reply to this message.`,
+    'password-changed': context.forgotUrl
+      ? `If you did not change it, someone else may have your account: set a new password at once (${context.forgotUrl}), which signs out every device, and tell ${context.company} support. Do not reply to this message.`
+      : `If you did not change it, someone else may have your account: contact ${context.company} support at once, and do not reply to this message.`,
     'new-device': `If it was not you, change your password now (${password}), then sign out the devices you do not know in the Security section (${security}).`,
     'signed-out-everywhere': `If it was not you, change your password now (${password}) and check the devices in the Security section (${security}).`,
   };
@@ -64,6 +69,28 @@ export function securityAlert(kind: AlertKind, context: AlertContext, origin: Or
       `— ${context.company}`,
       '',
       'You receive this message because it concerns the security of your account; it cannot be switched off.',
+    ].join('\n'),
+  };
+}
+
+/** The forgotten-password link: who asked, when and from where, and that ignoring it changes nothing. */
+export function passwordResetMail(context: AlertContext, origin: Origin, link: string): Mail {
+  return {
+    to: context.to,
+    subject: PASSWORD_RESET_TEXTS.mailSubject,
+    text: [
+      `Hello${context.name ? ` ${context.name}` : ''},`,
+      '',
+      `Someone asked to reset the password of your ${context.company} account (${context.to}) on ${alertTime(origin.at)}, using ${where(origin)}.`,
+      '',
+      `To choose a new password, open this link. It works once, within ${PASSWORD_RESET_MINUTES} minutes:`,
+      link,
+      '',
+      'Setting a new password signs out every device signed in to your account.',
+      '',
+      'If you did not ask, ignore this message: your password stays as it is, and the link is of no use to anyone without access to your email.',
+      '',
+      `— ${context.company}`,
     ].join('\n'),
   };
 }

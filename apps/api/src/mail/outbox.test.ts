@@ -28,7 +28,13 @@ async function cli(...argv: string[]) {
 
 const alert = securityAlert(
   'new-device',
-  { company: 'UMS Health', publicUrl: 'http://localhost:8080', to: 'dana@example.com', name: 'Dana' },
+  {
+    company: 'UMS Health',
+    publicUrl: 'http://localhost:8080',
+    forgotUrl: 'http://localhost:8080/oidc/password/forgot',
+    to: 'dana@example.com',
+    name: 'Dana',
+  },
   { at: new Date('2026-11-23T14:05:00Z'), browser: 'Firefox 133', os: 'Linux', ipAddress: '203.0.113.7' },
 );
 

@@ -15,6 +15,7 @@ const config: ClientConfig = {
   silentRenewPath: '/auth/silent-renew',
   frameSignIn: true,
   logoutUrl: 'http://localhost:8080/oidc/session/end?client_id={clientId}',
+  forgotPasswordUrl: 'http://localhost:8080/oidc/password/forgot',
   groupsClaim: 'groups',
   roleClaim: 'custom:role',
   adminGroup: 'Admin',

@@ -22,6 +22,7 @@ export const testConfig: ClientConfig = {
   frameSignIn: true,
   logoutUrl:
     'http://localhost:8080/oidc/session/end?client_id={clientId}&post_logout_redirect_uri={returnTo}&id_token_hint={idTokenHint}',
+  forgotPasswordUrl: 'http://localhost:8080/oidc/password/forgot',
   groupsClaim: 'groups',
   roleClaim: 'custom:role',
   adminGroup: 'Admin',

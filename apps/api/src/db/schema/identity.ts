@@ -101,3 +101,29 @@ export const tokenRevocations = pgTable(
   },
   (t) => [index('token_revocations_updated_idx').on(t.updatedAt)],
 );
+
+/**
+ * Links that let a member who forgot their password set a new one: stored only as a SHA-256 of the link's token,
+ * valid 30 minutes and once. Using one leaves a short-lived sign-in ticket (also stored as a hash) that signs the
+ * member in at the provider's next login prompt in that browser.
+ */
+export const passwordResets = pgTable(
+  'password_resets',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.accountId, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    signInHash: text('sign_in_hash'),
+  },
+  (t) => [
+    uniqueIndex('password_resets_token_idx').on(t.tokenHash),
+    uniqueIndex('password_resets_sign_in_idx').on(t.signInHash),
+    index('password_resets_account_idx').on(t.accountId),
+    index('password_resets_expires_idx').on(t.expiresAt),
+  ],
+);

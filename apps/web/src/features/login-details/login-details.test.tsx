@@ -2,7 +2,7 @@ import { act, fireEvent, screen, within } from '@testing-library/react';
 import { delay, http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { apiServer, envelope, failure, useApiServer } from '../../test/api-server.js';
-import { fakeAuth, renderWithProviders, signedInUser, TEST_API } from '../../test/render.js';
+import { fakeAuth, renderWithProviders, signedInUser, TEST_API, testConfig } from '../../test/render.js';
 import { LoginDetailsSection } from './components/login-details-section.js';
 import { passwordChangeError } from './messages.js';
 import { ApiError } from '../../lib/api-client.js';
@@ -10,9 +10,10 @@ import { ApiError } from '../../lib/api-client.js';
 // Cognito's default set of special characters, written out (SPEC section 8 does not list them).
 const SPECIAL_RULE = 'Password must contain at least one special character (^$*.[]{}()?"!@#%&/\\,><\':;|_~`=+-)';
 
-const render = () =>
+const render = (config: Partial<typeof testConfig> = {}) =>
   renderWithProviders(<LoginDetailsSection />, {
     auth: fakeAuth({ user: signedInUser([], { email: 'member@example.com' }) }),
+    config: { ...testConfig, ...config },
   });
 
 /** Opens the form, which is fetched on first use. */
@@ -41,6 +42,18 @@ describe('Login Details', () => {
         'Password must be 8-256 characters with at least one lowercase letter, uppercase letter, number, and special character.',
       ),
     ).toBeTruthy();
+  });
+
+  it("offers 'Forgot your password?' leading to the provider's page, and nothing when the provider has none", async () => {
+    const { unmount } = render({ forgotPasswordUrl: 'https://id.example.com/forgotPassword?client_id=ums-web' });
+    const { form } = await openForm();
+    expect(within(form).getByRole('link', { name: 'Forgot your password?' }).getAttribute('href')).toBe(
+      'https://id.example.com/forgotPassword?client_id=ums-web',
+    );
+    unmount();
+    render({ forgotPasswordUrl: null });
+    const second = await openForm();
+    expect(within(second.form).queryByRole('link', { name: 'Forgot your password?' })).toBeNull();
   });
 
   it('keeps Reset disabled until all three fields are filled', async () => {

@@ -1,7 +1,9 @@
-import { Button, Field, Input, makeStyles, tokens } from '@fluentui/react-components';
+import { Button, Field, Input, Link, makeStyles, tokens } from '@fluentui/react-components';
 import { passwordProblemText } from '@ums/contracts/password-policy';
+import { PASSWORD_RESET_TEXTS } from '@ums/contracts/security';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ErrorBanner, SuccessBanner } from '../../../components/error-banner.js';
+import { useClientConfig } from '../../../lib/client-config-context.js';
 import { useChangePassword } from '../api/change-password.js';
 import { LOGIN_DETAILS as T, PASSWORD_SUCCESS_MS, passwordChangeError } from '../messages.js';
 import { PasswordChecklist } from './password-checklist.js';
@@ -13,7 +15,8 @@ const useStyles = makeStyles({
     maxWidth: '480px',
     paddingBlockStart: tokens.spacingVerticalM,
   },
-  actions: { display: 'flex', gap: tokens.spacingHorizontalS },
+  actions: { display: 'flex', gap: tokens.spacingHorizontalS, alignItems: 'center', flexWrap: 'wrap' },
+  forgot: { marginInlineStart: 'auto' },
 });
 
 const EMPTY = { current: '', next: '', confirm: '' };
@@ -22,6 +25,7 @@ const EMPTY = { current: '', next: '', confirm: '' };
 export function PasswordChangeForm({ onClose }: { onClose: () => void }) {
   const styles = useStyles();
   const change = useChangePassword();
+  const { forgotPasswordUrl } = useClientConfig();
   const [fields, setFields] = useState(EMPTY);
   const [error, setError] = useState<string | null>(null);
   const [changed, setChanged] = useState(false);
@@ -78,6 +82,12 @@ export function PasswordChangeForm({ onClose }: { onClose: () => void }) {
         <Button appearance="secondary" onClick={onClose}>
           {T.cancel}
         </Button>
+        {forgotPasswordUrl ? (
+          // A member who no longer knows the current password sets a new one through a link sent by mail.
+          <Link className={styles.forgot} href={forgotPasswordUrl}>
+            {PASSWORD_RESET_TEXTS.link}
+          </Link>
+        ) : null}
       </div>
     </form>
   );

@@ -1,0 +1,309 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { PASSWORD_MISMATCH_MESSAGE, passwordProblemText } from '@ums/contracts/password-policy';
+import { PASSWORD_RESET_MINUTES, PASSWORD_RESET_TEXTS as R } from '@ums/contracts/security';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { AppConfig } from '../config/env.js';
+import type { Database } from '../db/client.js';
+import { passwordResetMail } from '../mail/alerts.js';
+import { enqueueMail } from '../mail/outbox.js';
+import type { AccountService } from './accounts.service.js';
+import { cookieValue } from './cookies.js';
+import { attemptKey, type AttemptLimiter } from './attempt-limiter.js';
+import { hashPassword } from './password-hash.js';
+import { forgotPasswordPage, resetInvalidPage, resetPasswordPage, resetSentPage } from './pages.js';
+import { originOf, type RequestOrigin } from './security-events.js';
+import type { SecurityService } from './security.service.js';
+import { endAccountSessions } from './sessions.js';
+import { summariseUserAgent } from './user-agent.js';
+
+type Executor = Pick<Database, 'execute'>;
+
+const MINUTE = 60 * 1000;
+/** The forgotten-password limits, documented in the README's security section. */
+export const RESET_LIMITS = {
+  /** Requests from one address (IPv6 per /64), whatever the email: beyond it the page says to wait. */
+  address: { max: 10, windowMs: 15 * MINUTE },
+  /** Links mailed to one account: further requests get the same answer and send nothing. */
+  account: { max: 3, windowMs: 60 * MINUTE },
+} as const;
+/** After a new password is set, the browser that set it is signed in at the provider's next prompt within this. */
+const SIGN_IN_TICKET_MINUTES = 10;
+/** The browser cookie that carries the sign-in ticket, sent only to the provider's interaction pages. */
+export const RESET_SIGN_IN_COOKIE = 'ums_reset_signin';
+
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+const INTERACTION_UID = /^[A-Za-z0-9_-]{1,64}$/;
+const MAX_EMAIL_LENGTH = 254;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+const newToken = () => randomBytes(32).toString('base64url');
+
+/** The embedded provider's "Forgot your password?" page. */
+export const forgotPasswordUrl = (issuer: string) => `${issuer}/password/forgot`;
+
+/** Outstanding links of the account stop working: its password just changed some other way, or one was used. */
+export async function voidResetLinks(db: Executor, accountId: string): Promise<void> {
+  await db.execute(sql`
+    update password_resets set used_at = clock_timestamp()
+    where account_id::text = ${accountId} and used_at is null`);
+}
+
+/** Links and sign-in tickets long past use go (the sweep's timer). */
+export async function sweepPasswordResets(db: Executor): Promise<void> {
+  await db.execute(sql`delete from password_resets where expires_at < clock_timestamp() - interval '1 day'`);
+}
+
+/** The sign-in ticket the browser carries, if it sent a well-formed one. */
+export const signInTicketFrom = (cookieHeader: string | undefined) =>
+  cookieValue(cookieHeader, RESET_SIGN_IN_COOKIE, TOKEN);
+
+/**
+ * Forgotten passwords on the embedded provider. A request always gets the same answer at once: whether the address
+ * has an account, and the mail, are dealt with after the answer has gone. The link's token is stored only as a hash,
+ * works once and for 30 minutes; setting a new password through it ends every session of the account, voids its
+ * other links, records the change and mails the alert, and leaves a ticket that signs this browser in.
+ */
+export function createPasswordResets({
+  db,
+  config,
+  accounts,
+  limiter,
+  security,
+}: {
+  db: Database;
+  config: Pick<AppConfig, 'auth' | 'publicUrl' | 'web'>;
+  accounts: AccountService;
+  limiter: AttemptLimiter;
+  security: SecurityService;
+}) {
+  const pending = new Set<Promise<void>>();
+
+  async function mailLink(email: string, origin: RequestOrigin): Promise<'sent' | 'no-account' | 'limited'> {
+    const account = await accounts.findByEmail(email);
+    if (!account) return 'no-account';
+    const reservation = await limiter.reserve([
+      { key: attemptKey('reset-account', account.accountId), ...RESET_LIMITS.account },
+    ]);
+    if (!reservation.reserved) return 'limited';
+    const token = newToken();
+    const link = `${config.auth.issuer}/password/reset?token=${token}`;
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`
+        insert into password_resets (account_id, token_hash, expires_at)
+        values (${account.accountId}, ${sha256(token)},
+                clock_timestamp() + make_interval(mins => ${PASSWORD_RESET_MINUTES}))`);
+      const mail = passwordResetMail(
+        {
+          company: config.web.company.name,
+          publicUrl: config.publicUrl,
+          forgotUrl: forgotPasswordUrl(config.auth.issuer),
+          to: account.email,
+          name: account.firstName,
+        },
+        { at: new Date(), ...summariseUserAgent(origin.userAgent), ipAddress: origin.ipAddress },
+        link,
+      );
+      await enqueueMail(tx, mail);
+    });
+    security.kickMail();
+    return 'sent';
+  }
+
+  /** The account a link's token opens, while it is unused and fresh. */
+  async function accountOf(token: string): Promise<{ accountId: string; email: string } | null> {
+    if (!TOKEN.test(token)) return null;
+    const { rows } = await db.execute<{ account_id: string; email: string }>(sql`
+      select r.account_id::text, a.email from password_resets r join accounts a using (account_id)
+      where r.token_hash = ${sha256(token)} and r.used_at is null and r.expires_at > clock_timestamp()`);
+    return rows[0] ? { accountId: rows[0].account_id, email: rows[0].email } : null;
+  }
+
+  return {
+    /**
+     * Asks for a link: answered at once, the same for every address; the lookup and the mail follow. Returns false
+     * when this address has asked too often (the caller says to wait).
+     */
+    async request(
+      email: string,
+      origin: RequestOrigin,
+      address: string,
+      log: { warn: (o: object, m: string) => void },
+    ): Promise<boolean> {
+      const reservation = await limiter.reserve([
+        { key: attemptKey('reset-address', address), ...RESET_LIMITS.address },
+      ]);
+      if (!reservation.reserved) return false;
+      const work = mailLink(email, origin)
+        .then((outcome) => {
+          if (outcome === 'limited') log.warn({ outcome }, 'password reset link not sent: too many for this account');
+        })
+        .catch((error: unknown) => log.warn({ err: error }, 'password reset link not sent'))
+        .finally(() => pending.delete(work));
+      pending.add(work);
+      return true;
+    },
+
+    /** Every request answered so far has been dealt with (for an orderly shutdown, and tests). */
+    async settled(): Promise<void> {
+      while (pending.size > 0) await Promise.all([...pending]);
+    },
+
+    accountOf,
+
+    /**
+     * Sets the new password through the link: null when the link no longer works (used, expired, or used by a
+     * concurrent request a moment ago); otherwise the ticket that signs this browser in.
+     */
+    async reset(token: string, password: string, origin: RequestOrigin): Promise<string | null> {
+      const account = await accountOf(token);
+      if (!account) return null;
+      const passwordHash = await hashPassword(password);
+      const ticket = newToken();
+      const done = await db.transaction(async (tx) => {
+        const { rows } = await tx.execute<{ account_id: string }>(sql`
+          update password_resets set used_at = clock_timestamp(), sign_in_hash = ${sha256(ticket)}
+          where token_hash = ${sha256(token)} and used_at is null and expires_at > clock_timestamp()
+          returning account_id::text`);
+        if (!rows[0]) return false;
+        await voidResetLinks(tx, account.accountId);
+        await tx.execute(sql`
+          update accounts set password_hash = ${passwordHash}, updated_at = clock_timestamp()
+          where account_id::text = ${account.accountId}`);
+        await endAccountSessions(tx, account.accountId);
+        await security.passwordChanged(tx, account.accountId, origin, account.email);
+        return true;
+      });
+      if (!done) return null;
+      security.kickMail();
+      return ticket;
+    },
+
+    /**
+     * The account a sign-in ticket signs in, once, within minutes of the new password. Answers only once the second
+     * in which the account's old tokens were voided has passed: access tokens carry their issue time in whole
+     * seconds, and one issued in that second would be refused with the old ones.
+     */
+    async redeemSignIn(ticket: string): Promise<string | null> {
+      const { rows } = await db.execute<{ account_id: string; not_before: number | null }>(sql`
+        with redeemed as (
+          update password_resets set sign_in_hash = null
+          where sign_in_hash = ${sha256(ticket)}
+            and used_at > clock_timestamp() - make_interval(mins => ${SIGN_IN_TICKET_MINUTES})
+          returning account_id)
+        select r.account_id::text, extract(epoch from t.not_before)::float8 as not_before
+        from redeemed r left join token_revocations t on t.key = 'account:' || r.account_id::text`);
+      const row = rows[0];
+      if (!row) return null;
+      const wait = row.not_before === null ? 0 : Math.ceil(row.not_before) * 1000 - Date.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      return row.account_id;
+    },
+  };
+}
+export type PasswordResets = ReturnType<typeof createPasswordResets>;
+
+/**
+ * The provider's forgotten-password pages: asking for a link (`/password/forgot`), and setting a new password through
+ * it (`/password/reset?token=...`). No script but the rules' checklist; every answer is `no-store`, and the link's
+ * page sends no Referer (its address carries the token).
+ */
+export async function registerPasswordReset(
+  app: FastifyInstance,
+  {
+    resets,
+    mount,
+    publicUrl,
+    secureCookies,
+    addressBucket,
+  }: {
+    resets: PasswordResets;
+    mount: string;
+    publicUrl: string;
+    secureCookies: boolean;
+    addressBucket: (ip: string) => string;
+  },
+) {
+  const forgotPath = `${mount}/password/forgot`;
+  const resetPath = `${mount}/password/reset`;
+  const html = (reply: FastifyReply, status: number, body: string) =>
+    reply
+      .status(status)
+      .type('text/html')
+      .header('cache-control', 'no-store')
+      .header('referrer-policy', 'no-referrer')
+      .send(body);
+  /** Back to the sign-in the member came from, if it was named, else the app (which starts a new one). */
+  const signInUrl = (interaction: unknown) =>
+    typeof interaction === 'string' && INTERACTION_UID.test(interaction)
+      ? `${mount}/interaction/${interaction}`
+      : `${publicUrl}/`;
+  const forgotAction = (interaction: unknown) =>
+    typeof interaction === 'string' && INTERACTION_UID.test(interaction)
+      ? `${forgotPath}?interaction=${interaction}`
+      : forgotPath;
+  const ticketCookie = (ticket: string) =>
+    `${RESET_SIGN_IN_COOKIE}=${ticket}; Path=${mount}/interaction/; Max-Age=${SIGN_IN_TICKET_MINUTES * 60}; HttpOnly; SameSite=Lax${secureCookies ? '; Secure' : ''}`;
+
+  await app.register(async (scope) => {
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
+      done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+    );
+    const route = { config: { policy: 'public' as const }, schema: { hide: true } };
+
+    scope.get(forgotPath, route, async (request, reply) => {
+      const { interaction } = request.query as Record<string, unknown>;
+      return html(reply, 200, forgotPasswordPage(forgotAction(interaction), signInUrl(interaction)));
+    });
+
+    scope.post(forgotPath, route, async (request, reply) => {
+      const { interaction } = request.query as Record<string, unknown>;
+      const body = (request.body ?? {}) as Record<string, string | undefined>;
+      const typed = String(body['email'] ?? '').trim();
+      const again = (status: number, error: string) =>
+        html(
+          reply,
+          status,
+          forgotPasswordPage(forgotAction(interaction), signInUrl(interaction), {
+            email: typed.slice(0, MAX_EMAIL_LENGTH),
+            error,
+          }),
+        );
+      if (typed.length > MAX_EMAIL_LENGTH || !EMAIL.test(typed)) return again(400, R.badEmail);
+      const accepted = await resets.request(
+        typed.toLowerCase(),
+        originOf(request),
+        addressBucket(request.ip),
+        request.log,
+      );
+      if (!accepted) return again(429, R.tooMany);
+      return html(reply, 200, resetSentPage(signInUrl(interaction)));
+    });
+
+    scope.get(resetPath, route, async (request, reply) => {
+      const token = String((request.query as Record<string, unknown>)['token'] ?? '');
+      const account = await resets.accountOf(token);
+      if (!account) return html(reply, 410, resetInvalidPage(forgotPath));
+      return html(reply, 200, resetPasswordPage(resetPath, token, account.email));
+    });
+
+    scope.post(resetPath, route, async (request, reply) => {
+      const body = (request.body ?? {}) as Record<string, string | undefined>;
+      const token = String(body['token'] ?? '');
+      const password = String(body['password'] ?? '');
+      const confirm = String(body['confirm'] ?? '');
+      const account = await resets.accountOf(token);
+      if (!account) return html(reply, 410, resetInvalidPage(forgotPath));
+      const problem = passwordProblemText(password) ?? (password === confirm ? null : PASSWORD_MISMATCH_MESSAGE);
+      if (problem) return html(reply, 400, resetPasswordPage(resetPath, token, account.email, { error: problem }));
+      const ticket = await resets.reset(token, password, originOf(request));
+      if (!ticket) return html(reply, 410, resetInvalidPage(forgotPath));
+      // The app starts a sign-in, and the provider's prompt lets this browser in with the ticket.
+      return reply
+        .header('set-cookie', ticketCookie(ticket))
+        .header('cache-control', 'no-store')
+        .redirect(`${publicUrl}/`, 303);
+    });
+  });
+}
