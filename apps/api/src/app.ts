@@ -44,6 +44,7 @@ import { createLists } from './modules/lists/lists.js';
 import { createMembershipService } from './modules/memberships/memberships.service.js';
 import { membershipRoutes } from './modules/memberships/memberships.routes.js';
 import { authPlugin } from './plugins/auth.js';
+import { postgresProofLedger, sweepDpopProofs } from './plugins/dpop.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { createMetrics, recordRequests, type Metrics } from './plugins/metrics.js';
 
@@ -186,6 +187,7 @@ export async function buildApp(options: AppOptions) {
     config: config.auth,
     revocations,
     onRevokedToken: () => metrics.revokedTokensRefused.inc(),
+    dpop: { publicUrl: config.publicUrl, ledger: postgresProofLedger(db.$client) },
     ...(keys ? { keys } : {}),
     ...(algorithms ? { algorithms } : {}),
   });
@@ -202,6 +204,7 @@ export async function buildApp(options: AppOptions) {
     void sweepSecurityEvents(db).catch(() => undefined);
     void sweepSecurityDetails(db).catch(() => undefined);
     void sweepSentMail(db).catch(() => undefined);
+    void sweepDpopProofs(db.$client).catch(() => undefined);
     void sweepRevocations(db, config.sessions.accessTokenTtl).catch(() => undefined);
     if (options.embeddedIdentity) {
       void sweepExpiredPayloads(db).catch(() => undefined);

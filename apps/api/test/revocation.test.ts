@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccountService } from '../src/identity/accounts.service.js';
 import { testDatabase } from './helper.js';
 import { browser, refresh, signIn, signOut, signsInSilently } from '@ums/testkit/oidc-browser';
+import { dpopKey } from '@ums/testkit/dpop';
 import { exited } from '@ums/testkit/server-process';
 import { prepareServer } from '@ums/testkit/server-process';
 
@@ -135,5 +136,18 @@ describe('revocation across server processes', () => {
     expect((await call(first.base, '/api/PaymentHistory', after.access_token)).status).toBe(200);
     await accounts.remove(email);
     expect(await refusedAfter(first.base, '/api/PaymentHistory', after.access_token)).toBeLessThan(1000);
+  });
+
+  it('refuses a DPoP proof replayed to the other process: the proofs used are shared through the database', async () => {
+    const email = await newAccount();
+    const dpop = await dpopKey();
+    const { access_token } = await signIn(first.base, email, PASSWORD, { dpop });
+    // Both processes answer for the one public address the proof names (the first's, behind a load balancer).
+    const url = `${first.base}/api/PaymentHistory`;
+    const headers = { authorization: `DPoP ${access_token}`, dpop: await dpop.proof('GET', url, access_token) };
+    expect((await fetch(url, { headers })).status).toBe(200);
+    expect((await fetch(`${second.base}/api/PaymentHistory`, { headers })).status).toBe(401);
+    const fresh = { authorization: `DPoP ${access_token}`, dpop: await dpop.proof('GET', url, access_token) };
+    expect((await fetch(`${second.base}/api/PaymentHistory`, { headers: fresh })).status).toBe(200);
   });
 });

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { DpopKey } from './dpop.js';
 
 // A scripted browser for the embedded provider: used by the tests and by the load benchmark (no test runner here).
 
@@ -74,29 +75,34 @@ export interface Tokens {
   id_token: string;
 }
 
-/** Posts to the provider's token endpoint; the answer's body, whatever its status. */
-async function tokenRequest(base: string, params: Record<string, string>) {
-  const response = await fetch(`${base}/oidc/token`, {
+/** Posts to the provider's token endpoint (with a DPoP proof of the key given); the answer's body, whatever its status. */
+async function tokenRequest(base: string, params: Record<string, string>, dpop?: DpopKey) {
+  const endpoint = `${base}/oidc/token`;
+  const response = await fetch(endpoint, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      ...(dpop ? { dpop: await dpop.proof('POST', endpoint) } : {}),
+    },
     body: new URLSearchParams({ client_id: 'ums-web', ...params }).toString(),
   });
   return { status: response.status, body: (await response.json()) as Partial<Tokens> & { error?: string } };
 }
 
 /** Uses a refresh token (on any server process of the product). */
-export const refresh = (base: string, refreshToken: string) =>
-  tokenRequest(base, { grant_type: 'refresh_token', refresh_token: refreshToken });
+export const refresh = (base: string, refreshToken: string, dpop?: DpopKey) =>
+  tokenRequest(base, { grant_type: 'refresh_token', refresh_token: refreshToken }, dpop);
 
 /**
  * Signs in through the real provider (authorization code + PKCE) in a browser of its own, or the one given: the
- * tokens, and the browser with its provider session cookie. `remember` ticks "Keep me signed in".
+ * tokens, and the browser with its provider session cookie. `remember` ticks "Keep me signed in"; `dpop` binds the
+ * tokens to that key, as the web app does.
  */
 export async function signIn(
   base: string,
   email: string,
   password: string,
-  options: { go?: Browser; remember?: boolean } = {},
+  options: { go?: Browser; remember?: boolean; dpop?: DpopKey } = {},
 ): Promise<Tokens & { go: Browser }> {
   const go = options.go ?? browser();
   const { verifier, challenge } = pkce();
@@ -118,12 +124,11 @@ export async function signIn(
     code = url.pathname === '/auth/callback' ? url.searchParams.get('code') : null;
     if (!code) response = await go(url.toString());
   }
-  const { body } = await tokenRequest(base, {
-    grant_type: 'authorization_code',
-    code: code!,
-    redirect_uri: `${base}/auth/callback`,
-    code_verifier: verifier,
-  });
+  const { body } = await tokenRequest(
+    base,
+    { grant_type: 'authorization_code', code: code!, redirect_uri: `${base}/auth/callback`, code_verifier: verifier },
+    options.dpop,
+  );
   if (!body.access_token || !body.refresh_token || !body.id_token) {
     throw new Error(`no tokens for ${email}: ${JSON.stringify(body)}`);
   }

@@ -1,9 +1,10 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { groupsFromClaim } from '@ums/contracts/claims';
 import fp from 'fastify-plugin';
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import type { AppConfig } from '../config/env.js';
 import type { RevocationCache } from '../identity/revocations.js';
+import { DpopError, type ProofLedger, verifyDpopProof } from './dpop.js';
 import { HttpError } from './http-errors.js';
 
 export type Policy = 'public' | 'member' | 'admin';
@@ -16,6 +17,8 @@ export interface AuthUser {
   isAdmin: boolean;
   /** The provider grant (one signed-in browser session) the token belongs to, when the provider says so. */
   grantId: string | null;
+  /** The thumbprint of the key the token is bound to (DPoP `cnf.jkt`); null for a bearer token. */
+  jkt: string | null;
 }
 
 export interface RouteEntry {
@@ -50,6 +53,11 @@ export interface AuthOptions {
   revocations?: RevocationCache;
   /** Told of every call refused for a revoked token. */
   onRevokedToken?: () => void;
+  /**
+   * Checks DPoP proofs for tokens bound to a key: the app's public address (what a proof's `htu` names) and where
+   * used proofs are remembered. Without it every bound token is refused.
+   */
+  dpop?: { publicUrl: string; ledger: ProofLedger };
 }
 
 /** Public-key algorithms only: a symmetric or "none" algorithm is never accepted, whatever the issuer says. */
@@ -136,6 +144,12 @@ export function createTokenVerifier(options: AuthOptions) {
     const groups = groupsFromClaim(payload[config.groupsClaim]);
     const email = payload['email'];
     const role = payload[config.roleClaim];
+    const cnf = payload['cnf'] as { jkt?: unknown } | undefined;
+    const jkt = typeof cnf?.jkt === 'string' ? cnf.jkt : null;
+    if (cnf !== undefined && jkt === null) {
+      // Bound to something we cannot check (a certificate, say): never accepted as a bearer token.
+      throw new Error('token is bound to a confirmation method this API does not check');
+    }
     return {
       subject: payload.sub as string,
       email: typeof email === 'string' ? email : null,
@@ -143,20 +157,63 @@ export function createTokenVerifier(options: AuthOptions) {
       role: typeof role === 'string' ? role : null,
       isAdmin: groups.includes(config.adminGroup),
       grantId,
+      jkt,
     };
   };
 }
 
-function bearerToken(request: FastifyRequest): string | null {
+/** The access token and the scheme it came with: `Bearer` (RFC 6750) or `DPoP` (RFC 9449). */
+function accessToken(request: FastifyRequest): { scheme: 'bearer' | 'dpop'; token: string } | null {
   const header = request.headers.authorization;
   if (!header) return null;
-  const match = /^Bearer\s+([A-Za-z0-9\-_.]+)$/i.exec(header.trim());
-  return match?.[1] ?? null;
+  const match = /^(Bearer|DPoP)\s+([A-Za-z0-9\-_.]+)$/i.exec(header.trim());
+  if (!match) return null;
+  return { scheme: match[1]!.toLowerCase() === 'dpop' ? 'dpop' : 'bearer', token: match[2]! };
 }
+
+export const DPOP_REFUSED = 'This request does not prove it comes from the signed-in browser. Please sign in again.';
 
 /** Checks every /api request against its route's policy before anything else runs. */
 export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) => {
   const verify = createTokenVerifier(options);
+  /**
+   * A token bound to a key (`cnf.jkt`) is accepted only with the DPoP scheme and a valid proof of that key for this
+   * very request; a bearer token only with the Bearer scheme (RFC 9449 section 7.1: no downgrade either way).
+   */
+  async function checkProofOfPossession(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    presented: { scheme: 'bearer' | 'dpop'; token: string },
+  ) {
+    const jkt = request.user?.jkt ?? null;
+    if (jkt === null) {
+      if (presented.scheme === 'dpop') {
+        throw new HttpError(401, 'The access token is not bound to a key: send it as a bearer token.');
+      }
+      return;
+    }
+    const refuse = (reason: string) => {
+      request.log.info({ reason }, 'DPoP proof refused');
+      request.user = null;
+      reply.header('www-authenticate', `DPoP error="invalid_dpop_proof", algs="ES256 EdDSA"`);
+      return new HttpError(401, DPOP_REFUSED);
+    };
+    const proofs = request.headers['dpop'];
+    if (presented.scheme !== 'dpop') throw refuse('bound token sent as a bearer token');
+    if (typeof proofs !== 'string' || !proofs) throw refuse('no DPoP proof');
+    if (!options.dpop) throw refuse('this API does not check DPoP proofs');
+    const url = new URL(request.url, options.dpop.publicUrl).toString();
+    try {
+      await verifyDpopProof(
+        proofs,
+        { method: request.method, url, accessToken: presented.token, jkt },
+        options.dpop.ledger,
+      );
+    } catch (error) {
+      if (error instanceof DpopError) throw refuse(error.message);
+      throw error;
+    }
+  }
   app.decorateRequest('user', null);
   const routeTable: RouteEntry[] = [];
   app.decorate('routeTable', routeTable);
@@ -179,12 +236,12 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) 
       reply.header('cache-control', 'no-store');
     const policy = request.routeOptions.config.policy;
     if (!policy || policy === 'public') return;
-    const token = bearerToken(request);
-    if (!token) {
+    const presented = accessToken(request);
+    if (!presented) {
       throw new HttpError(401, 'Sign in to continue: this call needs a bearer access token');
     }
     try {
-      request.user = await verify(token);
+      request.user = await verify(presented.token);
     } catch (error) {
       if (error instanceof HttpError) throw error;
       request.log.info({ reason: (error as Error).message }, 'token refused');
@@ -198,6 +255,7 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) 
             : 'The access token is not valid. Please sign in again.',
       );
     }
+    await checkProofOfPossession(request, reply, presented);
     if (policy === 'admin' && !request.user.isAdmin) {
       throw new HttpError(403, `You need to be in the '${options.config.adminGroup}' group to do this`);
     }

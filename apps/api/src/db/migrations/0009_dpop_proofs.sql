@@ -1,0 +1,8 @@
+-- DPoP proofs already used (RFC 9449 replay check), shared by every API process. Unlogged: nothing here outlives
+-- its minute, so a crash may forget it; keys are SHA-256 of the key thumbprint and the proof's jti.
+CREATE UNLOGGED TABLE "dpop_proofs" (
+	"proof_key" text PRIMARY KEY NOT NULL,
+	"expires_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX "dpop_proofs_expires_idx" ON "dpop_proofs" USING btree ("expires_at");

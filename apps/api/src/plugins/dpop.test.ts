@@ -1,0 +1,153 @@
+import { randomBytes } from 'node:crypto';
+import { decodeJwt } from 'jose';
+import { afterAll, describe, expect, it } from 'vitest';
+import { dpopKey, type DpopKey } from '@ums/testkit/dpop';
+import { refresh, signIn } from '@ums/testkit/oidc-browser';
+import { providerApp } from '../../test/oidc-client.js';
+import { createAccountService } from '../identity/accounts.service.js';
+import { DPOP_REFUSED } from './auth.js';
+import { DPOP_MAX_AGE_SECONDS } from './dpop.js';
+
+const PASSWORD = 'Bound-Pass-2026!';
+const server = await providerApp();
+const { base, database } = server;
+const accounts = createAccountService({ db: database.db });
+
+async function boundMember(key?: DpopKey) {
+  const email = `dpop-${randomBytes(4).toString('hex')}@example.com`;
+  await accounts.add({ email, password: PASSWORD });
+  const dpop = key ?? (await dpopKey());
+  return { email, dpop, tokens: await signIn(base, email, PASSWORD, { dpop }) };
+}
+
+const USER_DETAILS = `${base}/api/userdetails/`;
+const call = (url: string, headers: Record<string, string>, method = 'GET') =>
+  fetch(url, { method, headers: { 'content-type': 'application/json', ...headers } });
+const withProof = async (dpop: DpopKey, token: string, method = 'GET', url = USER_DETAILS) => ({
+  authorization: `DPoP ${token}`,
+  dpop: await dpop.proof(method, url, token),
+});
+
+/** The status, the envelope's message and the WWW-Authenticate challenge of a refused call. */
+async function refusal(response: Response) {
+  const body = (await response.json()) as { isError: boolean; message: string };
+  return { status: response.status, message: body.message, challenge: response.headers.get('www-authenticate') };
+}
+const REFUSED = {
+  status: 401,
+  message: DPOP_REFUSED,
+  challenge: expect.stringMatching(/^DPoP error="invalid_dpop_proof"/),
+};
+
+describe('DPoP-bound tokens (RFC 9449)', () => {
+  it("are bound by the provider to the client's key (cnf.jkt) and accepted with a fresh proof of it", async () => {
+    const { dpop, tokens } = await boundMember();
+    expect(decodeJwt(tokens.access_token)['cnf']).toEqual({ jkt: dpop.jkt });
+    const response = await call(USER_DETAILS, await withProof(dpop, tokens.access_token));
+    expect(response.status).toBe(200);
+    // Each request proves again, with a proof of its own.
+    expect((await call(USER_DETAILS, await withProof(dpop, tokens.access_token))).status).toBe(200);
+  });
+
+  it('refuses a bound token without a proof, or sent as a plain bearer token', async () => {
+    const { tokens } = await boundMember();
+    expect(await refusal(await call(USER_DETAILS, { authorization: `DPoP ${tokens.access_token}` }))).toEqual(REFUSED);
+    expect(await refusal(await call(USER_DETAILS, { authorization: `Bearer ${tokens.access_token}` }))).toEqual(
+      REFUSED,
+    );
+  });
+
+  it('refuses a proof replayed, even for the same request', async () => {
+    const { dpop, tokens } = await boundMember();
+    const headers = await withProof(dpop, tokens.access_token);
+    expect((await call(USER_DETAILS, headers)).status).toBe(200);
+    expect(await refusal(await call(USER_DETAILS, headers))).toEqual(REFUSED);
+  });
+
+  it('refuses concurrent replays of one proof: exactly one of them is answered', async () => {
+    const { dpop, tokens } = await boundMember();
+    const headers = await withProof(dpop, tokens.access_token);
+    const statuses = await Promise.all(
+      Array.from({ length: 10 }, () => call(USER_DETAILS, headers).then((r) => r.status)),
+    );
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(9);
+  });
+
+  it('refuses a proof made for another address or another method', async () => {
+    const { dpop, tokens } = await boundMember();
+    const forSessions = await withProof(dpop, tokens.access_token, 'GET', `${base}/api/sessions`);
+    expect(await refusal(await call(USER_DETAILS, forSessions))).toEqual(REFUSED);
+    const otherHost = await withProof(
+      dpop,
+      tokens.access_token,
+      'GET',
+      USER_DETAILS.replace('127.0.0.1', 'evil.example'),
+    );
+    expect(await refusal(await call(USER_DETAILS, otherHost))).toEqual(REFUSED);
+    const asDelete = await withProof(dpop, tokens.access_token, 'DELETE');
+    expect(await refusal(await call(USER_DETAILS, asDelete))).toEqual(REFUSED);
+    // The query string is not part of the proof's address.
+    const paged = `${base}/api/activity`;
+    const proof = await withProof(dpop, tokens.access_token, 'GET', paged);
+    expect((await call(`${paged}?limit=5`, proof)).status).toBe(200);
+  });
+
+  it('refuses a proof signed by another key, even a valid proof of that key', async () => {
+    const { tokens } = await boundMember();
+    const thief = await dpopKey();
+    expect(await refusal(await call(USER_DETAILS, await withProof(thief, tokens.access_token)))).toEqual(REFUSED);
+  });
+
+  it('refuses a stale proof, one from the future, and one for another access token', async () => {
+    const { dpop, tokens } = await boundMember();
+    const now = Math.floor(Date.now() / 1000);
+    const token = tokens.access_token;
+    for (const claims of [
+      { iat: now - DPOP_MAX_AGE_SECONDS - 5 },
+      { iat: now + 60 },
+      { ath: 'A'.repeat(43) },
+      { ath: null },
+    ]) {
+      const proof = await dpop.proof('GET', USER_DETAILS, token, claims);
+      expect(
+        await refusal(await call(USER_DETAILS, { authorization: `DPoP ${token}`, dpop: proof })),
+        JSON.stringify(claims),
+      ).toEqual(REFUSED);
+    }
+  });
+
+  it('refuses a malformed proof and one whose signature does not verify', async () => {
+    const { dpop, tokens } = await boundMember();
+    const token = tokens.access_token;
+    for (const proof of ['not-a-jwt', 'a.b.c', `${(await dpop.proof('GET', USER_DETAILS, token)).slice(0, -4)}AAAA`]) {
+      expect(await refusal(await call(USER_DETAILS, { authorization: `DPoP ${token}`, dpop: proof }))).toEqual(REFUSED);
+    }
+  });
+
+  it('binds the refresh token too: renewing needs a proof of the same key, and the new token is bound to it', async () => {
+    const { dpop, tokens } = await boundMember();
+    expect((await refresh(base, tokens.refresh_token, await dpopKey())).status).toBe(400);
+    const { tokens: second, dpop: sameKey } = await boundMember(dpop);
+    const renewed = await refresh(base, second.refresh_token, sameKey);
+    expect(renewed.status).toBe(200);
+    expect(decodeJwt(renewed.body.access_token!)['cnf']).toEqual({ jkt: dpop.jkt });
+  });
+
+  it('keeps bearer tokens (no cnf) working as before, and refuses them with the DPoP scheme', async () => {
+    const email = `bearer-${randomBytes(4).toString('hex')}@example.com`;
+    await accounts.add({ email, password: PASSWORD });
+    const { access_token } = await signIn(base, email, PASSWORD);
+    expect(decodeJwt(access_token)['cnf']).toBeUndefined();
+    expect((await call(USER_DETAILS, { authorization: `Bearer ${access_token}` })).status).toBe(200);
+    expect((await call(USER_DETAILS, { authorization: `DPoP ${access_token}` })).status).toBe(401);
+  });
+});
+
+afterAll(async () => {
+  // The proofs seen are remembered until they could no longer be accepted, then swept.
+  const { rows } = await database.db.$client.query<{ n: number }>(
+    `select count(*)::int as n from dpop_proofs where expires_at > now() + make_interval(secs => ${DPOP_MAX_AGE_SECONDS + 10})`,
+  );
+  expect(rows[0]!.n).toBe(0);
+});
