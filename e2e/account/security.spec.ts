@@ -88,3 +88,39 @@ test('"Sign out everywhere else" asks first, then signs out every other browser 
   await expect(here.getByRole('heading', { name: 'Login Details' })).toBeVisible();
   await expect(here.getByRole('alert')).toHaveCount(0);
 });
+
+test("the app's calls prove the browser's key (DPoP): the key cannot be exported, and a copied token or proof is refused", async ({
+  page,
+}) => {
+  const called = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/userdetails/');
+  await visitSignedIn(page, '/', MEMBER);
+  const request = await called;
+  const headers = await request.allHeaders();
+  expect(headers['authorization']).toMatch(/^DPoP ey/);
+  expect(headers['dpop']).toMatch(/^ey/);
+
+  // The private key lives in IndexedDB as a key the page itself cannot read out.
+  const extractable = await page.evaluate(
+    () =>
+      new Promise<boolean[]>((resolve, reject) => {
+        const open = indexedDB.open('oidc');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const all = open.result.transaction('dpop').objectStore('dpop').getAll();
+          all.onsuccess = () =>
+            resolve((all.result as { keys: CryptoKeyPair }[]).map((state) => state.keys.privateKey.extractable));
+        };
+      }),
+  );
+  expect(extractable).toEqual([false]);
+
+  // Someone who copied the request gets nothing: its proof was spent, and the token alone is not enough.
+  const replay = await page.request.get('/api/userdetails/', {
+    headers: { authorization: headers['authorization']!, dpop: headers['dpop']! },
+  });
+  expect(replay.status()).toBe(401);
+  const bearer = await page.request.get('/api/userdetails/', {
+    headers: { authorization: headers['authorization']!.replace(/^DPoP/, 'Bearer') },
+  });
+  expect(bearer.status()).toBe(401);
+});

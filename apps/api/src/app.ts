@@ -250,6 +250,8 @@ export async function buildApp(options: AppOptions) {
     silentRenewPath: '/auth/silent-renew',
     // Only our own provider (same origin, no frame refusal) signs a new tab in from a hidden frame.
     frameSignIn: config.auth.embedded,
+    // Our provider binds tokens to the browser's key; Cognito has no DPoP.
+    dpop: config.auth.embedded,
     logoutUrl: config.auth.logoutUrl,
     forgotPasswordUrl: config.auth.forgotPasswordUrl,
     groupsClaim: config.auth.groupsClaim,

@@ -16,6 +16,8 @@ export const clientConfigSchema = z.object({
    * True for the embedded provider (same origin); providers that refuse framing (Cognito) leave it false.
    */
   frameSignIn: z.boolean(),
+  /** Whether tokens are bound to the browser's key with DPoP (RFC 9449): the embedded provider does it. */
+  dpop: z.boolean(),
   /** Logout address form with {clientId}, {returnTo} and optionally {idTokenHint} placeholders. */
   logoutUrl: z.string(),
   /**

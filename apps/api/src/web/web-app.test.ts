@@ -14,6 +14,7 @@ const config: ClientConfig = {
   redirectPath: '/auth/callback',
   silentRenewPath: '/auth/silent-renew',
   frameSignIn: true,
+  dpop: false,
   logoutUrl: 'http://localhost:8080/oidc/session/end?client_id={clientId}',
   forgotPasswordUrl: 'http://localhost:8080/oidc/password/forgot',
   groupsClaim: 'groups',

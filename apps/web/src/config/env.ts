@@ -25,6 +25,7 @@ function checked(config: Partial<ClientConfig> | null): ClientConfig {
   return {
     ...(config as ClientConfig),
     frameSignIn: config.frameSignIn === true,
+    dpop: config.dpop === true,
     analyticsUrl: config.analyticsUrl ?? null,
     companionApps: Array.isArray(config.companionApps) ? config.companionApps : [],
     company: config.company ?? { name: '', termsUrl: '/legal/terms.html', privacyUrl: '/legal/privacy.html' },

@@ -36,6 +36,50 @@ describe('api client', () => {
     expect(calls[1]!.init).toMatchObject({ method: 'DELETE', body: '{"productId":1,"membershipId":2}' });
   });
 
+  it('proves each request with the DPoP scheme when a proof is given: method, address without the query, token', async () => {
+    const calls: RequestInit[] = [];
+    const proofs: string[][] = [];
+    const client = createApiClient({
+      baseUrl: '/api',
+      getToken: () => 'bound-token',
+      proof: async (method, url, token) => {
+        proofs.push([method, url, token]);
+        return `proof-${proofs.length}`;
+      },
+      fetch: (async (_url: string, init: RequestInit) => {
+        calls.push(init);
+        return new Response('{"isError":false,"message":"","data":[]}', { status: 200 });
+      }) as unknown as typeof fetch,
+    });
+    await client.get('/activity?limit=20');
+    await client.delete('/sessions/abc');
+    expect(proofs).toEqual([
+      ['GET', 'http://localhost:3000/api/activity', 'bound-token'],
+      ['DELETE', 'http://localhost:3000/api/sessions/abc', 'bound-token'],
+    ]);
+    expect(calls[0]!.headers).toEqual({
+      Authorization: 'DPoP bound-token',
+      DPoP: 'proof-1',
+      'Content-Type': 'application/json',
+    });
+    expect(calls[1]!.headers).toMatchObject({ DPoP: 'proof-2' });
+  });
+
+  it('falls back to the bearer scheme when the browser holds no key to prove with', async () => {
+    const calls: RequestInit[] = [];
+    const client = createApiClient({
+      baseUrl: '/api',
+      getToken: () => 'tok',
+      proof: async () => undefined,
+      fetch: (async (_url: string, init: RequestInit) => {
+        calls.push(init);
+        return new Response('{"isError":false,"message":"","data":[]}', { status: 200 });
+      }) as unknown as typeof fetch,
+    });
+    await client.get('/userdetails/');
+    expect(calls[0]!.headers).toEqual({ Authorization: 'Bearer tok', 'Content-Type': 'application/json' });
+  });
+
   it('answers null for a DELETE without a JSON body', async () => {
     expect(await clientAnswering(200, '').client.delete('/UserSubscriptions/1')).toBeNull();
   });

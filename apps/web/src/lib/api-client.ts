@@ -1,5 +1,6 @@
 import { envelopeFirst, envelopeList } from '@ums/contracts/envelope';
 import { API_MESSAGES } from './messages.js';
+import type { RequestProof } from './request-proof.js';
 
 /** A non-OK answer or an error envelope: carries the status and the message a person may read. */
 export class ApiError extends Error {
@@ -49,19 +50,38 @@ export interface ApiClientOptions {
    * retry the call once with, or null when the session is over (the caller then sends the member to sign in).
    */
   onUnauthorized?: () => Promise<string | null>;
+  /** Proves each request with the browser's DPoP key, for tokens bound to it (sent with the DPoP scheme). */
+  proof?: RequestProof | null;
   fetch?: typeof fetch;
 }
 
-export function createApiClient({ baseUrl, getToken, onUnauthorized, fetch: fetchImpl = fetch }: ApiClientOptions) {
+/** The address a proof names: absolute, without the query (RFC 9449 compares scheme, host and path). */
+export function proofAddress(url: string, base: string = globalThis.location?.href ?? 'http://localhost/'): string {
+  const absolute = new URL(url, base);
+  return `${absolute.origin}${absolute.pathname}`;
+}
+
+export function createApiClient({
+  baseUrl,
+  getToken,
+  onUnauthorized,
+  proof,
+  fetch: fetchImpl = fetch,
+}: ApiClientOptions) {
   async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
     const token = getToken();
     if (!token) throw new Error(API_MESSAGES.notInitialized);
-    const send = (bearer: string) =>
-      fetchImpl(`${baseUrl}${path}`, {
+    const url = `${baseUrl}${path}`;
+    const send = async (accessToken: string) => {
+      const signed = proof ? await proof(method, proofAddress(url), accessToken) : undefined;
+      return fetchImpl(url, {
         method,
-        headers: { Authorization: `Bearer ${bearer}`, 'Content-Type': 'application/json' },
+        headers: signed
+          ? { Authorization: `DPoP ${accessToken}`, DPoP: signed, 'Content-Type': 'application/json' }
+          : { Authorization: `Bearer ${accessToken}`, 'Content-Type': 'application/json' },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
+    };
     let response = await send(token);
     if (response.status === 401 && onUnauthorized) {
       const renewed = await onUnauthorized();

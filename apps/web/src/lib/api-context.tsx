@@ -10,6 +10,7 @@ import {
 } from 'react';
 import { useAuth } from 'react-oidc-context';
 import { createApiClient, waitForApiClient, type ApiClient } from './api-client.js';
+import { useRequestProof } from './request-proof.js';
 
 const ApiContext = createContext<(() => ApiClient | null) | null>(null);
 
@@ -50,9 +51,10 @@ export function ApiProvider({ baseUrl, children }: { baseUrl: string; children: 
         })),
     [signinSilent, removeUser, session],
   );
+  const proof = useRequestProof();
   const client = useMemo(
-    () => createApiClient({ baseUrl, getToken: session.get, onUnauthorized: renew }),
-    [baseUrl, session, renew],
+    () => createApiClient({ baseUrl, getToken: session.get, onUnauthorized: renew, proof }),
+    [baseUrl, session, renew, proof],
   );
   const current = useCallback(() => (session.get() ? client : null), [client, session]);
   return <ApiContext.Provider value={current}>{children}</ApiContext.Provider>;

@@ -20,6 +20,7 @@ export const testConfig: ClientConfig = {
   redirectPath: '/auth/callback',
   silentRenewPath: '/auth/silent-renew',
   frameSignIn: true,
+  dpop: false,
   logoutUrl:
     'http://localhost:8080/oidc/session/end?client_id={clientId}&post_logout_redirect_uri={returnTo}&id_token_hint={idTokenHint}',
   forgotPasswordUrl: 'http://localhost:8080/oidc/password/forgot',

@@ -1,6 +1,7 @@
 // Sign-in state, the routes' guards and the browser's token storage.
 export { AdminGate } from './admin-gate.js';
 export { CallbackPage } from './callback-page.js';
+export { forgetDpopKeys } from './dpop-key-store.js';
 export { AUTH_MESSAGES } from './messages.js';
 export { userManagerSettings } from './oidc-settings.js';
 export { SessionProvider, useSessionPending } from './session-provider.js';

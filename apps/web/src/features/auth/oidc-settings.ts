@@ -1,8 +1,13 @@
 import { groupsFromClaim } from '@ums/contracts/claims';
 import { WebStorageStateStore, type UserManagerSettings } from 'oidc-client-ts';
 import type { ClientConfig } from '../../config/env.js';
+import { TabDPoPStore } from './dpop-key-store.js';
 
-/** Authorization code + PKCE against the configured provider; tokens stay in this tab's session storage. */
+/**
+ * Authorization code + PKCE against the configured provider; tokens stay in this tab's session storage. With DPoP
+ * the tokens are bound to a key pair the browser makes and cannot export (kept in IndexedDB, one per tab, all removed
+ * at sign-out): a copied token is of no use without it. The authorization code is bound to it too.
+ */
 export function userManagerSettings(config: ClientConfig, origin: string): UserManagerSettings {
   return {
     authority: config.authority,
@@ -15,6 +20,7 @@ export function userManagerSettings(config: ClientConfig, origin: string): UserM
     automaticSilentRenew: true,
     loadUserInfo: false,
     userStore: new WebStorageStateStore({ store: window.sessionStorage }),
+    ...(config.dpop ? { dpop: { store: new TabDPoPStore(), bind_authorization_code: true } } : {}),
   };
 }
 

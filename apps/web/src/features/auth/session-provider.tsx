@@ -1,4 +1,4 @@
-import { UserManager } from 'oidc-client-ts';
+import { User, UserManager } from 'oidc-client-ts';
 import {
   createContext,
   startTransition,
@@ -12,6 +12,7 @@ import {
 } from 'react';
 import { AuthProvider } from 'react-oidc-context';
 import type { ClientConfig } from '../../config/env.js';
+import { RequestProofContext, type RequestProof } from '../../lib/request-proof.js';
 import { userManagerSettings } from './oidc-settings.js';
 import { frameSignInWith, rememberSignedIn, restoreSession, shareSessionWithTabs } from './session-restore.js';
 
@@ -54,13 +55,32 @@ export function SessionProvider({ config, children }: { config: ClientConfig; ch
   }, [userManager, settings, config.frameSignIn]);
 
   const value = useMemo(() => ({ state, restore }), [state, restore]);
+  // Proofs come from the user manager's key; only the access token matters to a proof (its hash, `ath`).
+  const proof = useMemo<RequestProof | null>(
+    () =>
+      settings.dpop
+        ? (method, url, accessToken) =>
+            userManager.dpopProof(
+              url,
+              new User({
+                access_token: accessToken,
+                token_type: 'DPoP',
+                profile: { sub: '', iss: '', aud: '', exp: 0, iat: 0 },
+              }),
+              method,
+            )
+        : null,
+    [settings, userManager],
+  );
   return (
     <AuthProvider
       userManager={userManager}
       // The code and state leave the address bar once used; the callback screen then routes on.
       onSigninCallback={() => window.history.replaceState(window.history.state, '', window.location.pathname)}
     >
-      <SessionRestoreContext.Provider value={value}>{children}</SessionRestoreContext.Provider>
+      <RequestProofContext.Provider value={proof}>
+        <SessionRestoreContext.Provider value={value}>{children}</SessionRestoreContext.Provider>
+      </RequestProofContext.Provider>
     </AuthProvider>
   );
 }

@@ -1,5 +1,6 @@
 import { User, UserManager, type UserManagerSettings } from 'oidc-client-ts';
 import { startTransition } from 'react';
+import { TabDPoPStore } from './dpop-key-store.js';
 
 /**
  * A new tab has no tokens (they live in each tab's session storage), but the browser often has a session: another
@@ -26,7 +27,16 @@ export const FRAME_SIGN_IN_SECONDS = 4;
 export const SIGNED_IN_HINT_KEY = 'ums.auth.signed-in';
 
 type SessionMessage =
-  { type: 'request'; id: string } | { type: 'session'; id: string; user: string } | { type: 'signed-out' };
+  | { type: 'request'; id: string }
+  /** `dpopKey`: the key the user's tokens are bound to (null without DPoP). */
+  | { type: 'session'; id: string; user: string; dpopKey?: string | null }
+  | { type: 'signed-out' };
+
+/** The tab's DPoP key store, when the app binds tokens with DPoP. */
+const tabKeys = (userManager: Pick<UserManager, 'settings'>) => {
+  const store = userManager.settings.dpop?.store;
+  return store instanceof TabDPoPStore ? store : null;
+};
 
 const channel = (): BroadcastChannel | null =>
   typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(SESSION_CHANNEL);
@@ -38,8 +48,14 @@ export function withoutRefreshToken(user: User): User {
   return User.fromStorageString(JSON.stringify(stored));
 }
 
-/** Asks the other open tabs for their user; null when none answers in time. */
-export function requestSessionFromTabs(timeoutMs = TAB_ANSWER_MS): Promise<User | null> {
+/**
+ * Asks the other open tabs for their user; null when none answers in time. With DPoP this tab then proves with the
+ * answering tab's key (`keys`), to which the tokens are bound.
+ */
+export function requestSessionFromTabs(
+  timeoutMs = TAB_ANSWER_MS,
+  keys: TabDPoPStore | null = null,
+): Promise<User | null> {
   const bus = channel();
   if (!bus) return Promise.resolve(null);
   const id = crypto.randomUUID();
@@ -55,7 +71,9 @@ export function requestSessionFromTabs(timeoutMs = TAB_ANSWER_MS): Promise<User 
       if (message.type !== 'session' || message.id !== id) return;
       try {
         const user = User.fromStorageString(message.user);
-        if (!user.expired) finish(user);
+        if (user.expired) return;
+        if (message.dpopKey) keys?.adopt(message.dpopKey);
+        finish(user);
       } catch {
         // a malformed answer is ignored; another tab may still answer
       }
@@ -88,6 +106,7 @@ export function shareSessionWithTabs(userManager: UserManager): () => void {
         type: 'session',
         id: message.id,
         user: withoutRefreshToken(user).toStorageString(),
+        dpopKey: tabKeys(userManager)?.tabKey() ?? null,
       } satisfies SessionMessage);
     });
   };
@@ -128,7 +147,7 @@ export async function restoreSession(
   userManager: UserManager,
   frameSignIn: (() => Promise<User | null>) | null,
 ): Promise<boolean> {
-  const shared = await requestSessionFromTabs();
+  const shared = await requestSessionFromTabs(TAB_ANSWER_MS, tabKeys(userManager));
   if (shared) {
     await loadUser(userManager, shared);
     return true;

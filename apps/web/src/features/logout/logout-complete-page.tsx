@@ -12,7 +12,7 @@ import {
 import { useEffect, useState } from 'react';
 import { useAuth } from 'react-oidc-context';
 import { useClientConfig } from '../../lib/client-config-context.js';
-import { announceSignOut, clearAuthStorage, storedIdToken } from '../auth/index.js';
+import { announceSignOut, clearAuthStorage, forgetDpopKeys, storedIdToken } from '../auth/index.js';
 import { logoutInFrame } from './frame-logout.js';
 import { LOGOUT_MESSAGES, LOGOUT_STATUS, LOGOUT_TIMING, MAIN_APP_NAME, type LogoutStatus } from './messages.js';
 import { buildLogoutUrl } from './logout-url.js';
@@ -51,6 +51,7 @@ export function LogoutCompletePage({ redirect = (url) => window.location.assign(
   const [finished, setFinished] = useState(false);
   const appCount = apps.length;
   const companions = config.companionApps;
+  const dpop = config.dpop;
 
   const logoutUrl = buildLogoutUrl(config.logoutUrl, {
     clientId: config.clientId,
@@ -70,6 +71,8 @@ export function LogoutCompletePage({ redirect = (url) => window.location.assign(
         if (index === 0) {
           clearAuthStorage();
           await removeUser().catch(() => undefined);
+          // Every tab's DPoP key goes too: the session their tokens came from is ending.
+          if (dpop) await forgetDpopKeys().catch(() => undefined);
           // No other open tab hands this session to a new tab any more.
           announceSignOut();
         } else {
@@ -85,7 +88,7 @@ export function LogoutCompletePage({ redirect = (url) => window.location.assign(
     return () => {
       cancelled = true;
     };
-  }, [appCount, companions, removeUser]);
+  }, [appCount, companions, removeUser, dpop]);
 
   useEffect(() => {
     if (!finished) return undefined;
