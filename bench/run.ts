@@ -11,7 +11,8 @@ import { runningEmbeddedUrl } from '../apps/api/src/db/embedded.js';
 import { DEMO_MEMBER_SUBJECT } from '../apps/api/src/seed/demo-data.js';
 import { growData, LARGE_GROWTH, REALISTIC } from '../apps/api/src/seed/grow-data.js';
 import { exited, prepareServer } from '@ums/testkit/server-process';
-import { accessToken } from '@ums/testkit/oidc-browser';
+import { dpopKey } from '@ums/testkit/dpop';
+import { accessToken, signIn } from '@ums/testkit/oidc-browser';
 import { lighthouseAudits, type LighthouseResult } from './lighthouse.js';
 import { webBundles } from '../scripts/lib/web-bundles.mjs';
 
@@ -116,11 +117,35 @@ async function main() {
     const ratio = ratioTo(reference);
     const get = (name: string, url: string, who: string) =>
       load(name, { url: `${base}${url}`, headers: { authorization: who } });
+    // The member's reads as the web app makes them: a token bound to the browser's key, a fresh proof per request.
+    const dpop = await dpopKey();
+    const bound = (await signIn(base, MEMBER.email, MEMBER.password, { dpop })).access_token;
+    // A browser signs its proofs on its own processor; here they are signed before each run (as many as the run
+    // could use), so the load generator does not take the server's cores to make them.
+    const proven = (name: string, url: string) => {
+      const target = `${base}${url}`;
+      const ready = Array.from({ length: 4000 * DURATION }, () => dpop.proof('GET', target, bound));
+      return load(name, {
+        url: target,
+        requests: [
+          {
+            method: 'GET',
+            path: url,
+            setupRequest: (request) => ({
+              ...request,
+              headers: { authorization: `DPoP ${bound}`, dpop: ready.pop() ?? dpop.proof('GET', target, bound) },
+            }),
+          },
+        ],
+      });
+    };
     const endpoints = [
       await get('GET /api/membership (whole list)', '/api/membership', admin),
       await get('GET /api/PaymentHistory (whole list)', '/api/PaymentHistory', member),
       await get('GET /api/userdetails/', '/api/userdetails/', member),
       await get('GET /api/UserSubscriptions', '/api/UserSubscriptions', member),
+      await proven('GET /api/userdetails/ with DPoP', '/api/userdetails/'),
+      await proven('GET /api/UserSubscriptions with DPoP', '/api/UserSubscriptions'),
     ].map(ratio);
 
     log('growing the data to issue 14 size: 5,000 products, 2,000 memberships x 20, 10,000 orders');
@@ -249,6 +274,9 @@ measured at the start (for the rows above its second measurement) and again once
 PostgreSQL's background work is over (for the pages, searches, overview and the write below it). Every
 route's token check, the reference's included, also looks the token's account and session up among the revoked
 ones held in memory (no database round trip); the member reads (details, subscriptions) are compared with it.
+"With DPoP" rows are those reads as the web app makes them: the token is bound to a key, and each request
+carries a new proof of it (signed by the load generator per request), which the API verifies (signature, key
+thumbprint, method, address, age, token hash) and records in PostgreSQL so that no process accepts it twice.
 PostgreSQL builds every list answer as JSON text (one prepared statement); the API sends it as it comes.
 Catalog answers (memberships, packages, products, promotional links, overview) are kept in memory per catalog
 version: each request still reads the version from PostgreSQL (one indexed row), and any catalog write, on any

@@ -204,7 +204,6 @@ export async function buildApp(options: AppOptions) {
     void sweepSecurityEvents(db).catch(() => undefined);
     void sweepSecurityDetails(db).catch(() => undefined);
     void sweepSentMail(db).catch(() => undefined);
-    void sweepDpopProofs(db.$client).catch(() => undefined);
     void sweepRevocations(db, config.sessions.accessTokenTtl).catch(() => undefined);
     if (options.embeddedIdentity) {
       void sweepExpiredPayloads(db).catch(() => undefined);
@@ -214,7 +213,13 @@ export async function buildApp(options: AppOptions) {
   sweep();
   const sweeper = setInterval(sweep, SWEEP_INTERVAL_MS);
   sweeper.unref();
-  app.addHook('onClose', async () => clearInterval(sweeper));
+  // Used DPoP proofs pile up at the request rate: they go every minute, once they can no longer be accepted.
+  const proofSweeper = setInterval(() => void sweepDpopProofs(db.$client).catch(() => undefined), 60_000);
+  proofSweeper.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(sweeper);
+    clearInterval(proofSweeper);
+  });
   if (options.embeddedIdentity) await registerEmbeddedProvider(app, config, db, security);
 
   await app.register(swagger, {

@@ -1,16 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import {
   PASSWORD_MISMATCH_MESSAGE,
   PASSWORD_RESET_TEXTS as R,
   PASSWORD_RULES,
   type SecurityActivity,
 } from '@ums/contracts';
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { attemptSignIn, authorizeUrl, browser, pkce, refresh, signIn, type Browser } from '@ums/testkit/oidc-browser';
 import { providerApp } from '../../test/oidc-client.js';
+import { smtpInbox } from '../../test/smtp-inbox.js';
 import { ALERT_SUBJECTS } from '../mail/alerts.js';
 import { createAccountService } from './accounts.service.js';
 import { PASSWORD_TESTS_SOURCE } from './pages.js';
@@ -19,29 +17,10 @@ import { RESET_LIMITS } from './password-reset.js';
 const PASSWORD = 'Forgotten-Pass-42!';
 const NEW_PASSWORD = 'Remembered-Pass-43!';
 
-/** A real SMTP server on a loopback port: every message the product sends arrives here, parsed. */
-const received: ParsedMail[] = [];
-const smtp = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS'],
-  logger: false,
-  onData(stream, _session, done) {
-    simpleParser(stream)
-      .then((mail) => {
-        received.push(mail);
-        done();
-      })
-      .catch(done);
-  },
-});
-await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
+const inbox = await smtpInbox();
 
 // One proxy in front, so each test's requests come from addresses of its own (the limits count per address).
-const server = await providerApp(
-  { SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`, TRUST_PROXY: '1' },
-  { deliverMail: true },
-);
+const server = await providerApp({ SMTP_URL: inbox.url, TRUST_PROXY: '1' }, { deliverMail: true });
 const { base, database } = server;
 const accounts = createAccountService({ db: database.db });
 
@@ -55,7 +34,7 @@ async function member() {
   return { email, accountId: account.accountId };
 }
 
-const mailTo = (email: string) => received.filter((mail) => [mail.to].flat()[0]?.text === email);
+const mailTo = inbox.to;
 async function waitFor<T>(probe: () => T | Promise<T>, ok: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import {
   SECURITY_MESSAGES,
   type DeviceSession,
@@ -7,11 +6,10 @@ import {
   type SecurityActivity,
   type SecurityEventName,
 } from '@ums/contracts';
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { attemptSignIn, browser, refresh, signIn, signOut, type Browser } from '@ums/testkit/oidc-browser';
 import { providerApp } from '../../test/oidc-client.js';
+import { smtpInbox } from '../../test/smtp-inbox.js';
 import { ALERT_SUBJECTS } from '../mail/alerts.js';
 import { createAccountService } from './accounts.service.js';
 
@@ -22,34 +20,10 @@ const SAFARI_ON_IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 const PASSWORD = 'Security-Pass-42!';
 
-/** A real SMTP server on a loopback port: every message the product sends arrives here, parsed. */
-const received: ParsedMail[] = [];
-let refuseNext = 0;
-const smtp = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS'],
-  logger: false,
-  onData(stream, _session, done) {
-    if (refuseNext > 0) {
-      refuseNext--;
-      stream.resume();
-      stream.on('end', () => done(Object.assign(new Error('451 try again later'), { responseCode: 451 })));
-      return;
-    }
-    simpleParser(stream)
-      .then((mail) => {
-        received.push(mail);
-        done();
-      })
-      .catch(done);
-  },
-});
-await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
-const smtpPort = (smtp.server.address() as AddressInfo).port;
+const inbox = await smtpInbox();
 
 const server = await providerApp(
-  { SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, MAIL_FROM: 'UMS Health <security@example.com>' },
+  { SMTP_URL: inbox.url, MAIL_FROM: 'UMS Health <security@example.com>' },
   { deliverMail: true },
 );
 const { base, database } = server;
@@ -75,7 +49,7 @@ const api = async <T>(path: string, token: string, init: RequestInit = {}) => {
 const sessions = (token: string) => api<DeviceSession[]>('/api/sessions', token);
 const activity = async (token: string) => (await api<SecurityActivity[]>('/api/activity', token)).body.data;
 const events = async (token: string) => (await activity(token)).map((entry) => entry.event);
-const mailTo = (email: string) => received.filter((mail) => mail.to && [mail.to].flat()[0]!.text === email);
+const mailTo = inbox.to;
 
 describe('devices (GET /api/sessions)', () => {
   it('lists each signed-in browser with its browser, system and address, the calling one first as current', async () => {
@@ -275,7 +249,7 @@ describe('alert mail', () => {
     await expect
       .poll(() => mailTo(email).map((m) => m.subject), { timeout: 5000 })
       .toEqual([ALERT_SUBJECTS['new-device']]);
-    refuseNext = 1;
+    inbox.refuse(1);
     const answer = await api('/api/sessions', desk.access_token, { method: 'DELETE' });
     expect(answer.status).toBe(200);
     const subject = ALERT_SUBJECTS['signed-out-everywhere'];

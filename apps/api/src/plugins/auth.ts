@@ -4,7 +4,7 @@ import fp from 'fastify-plugin';
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import type { AppConfig } from '../config/env.js';
 import type { RevocationCache } from '../identity/revocations.js';
-import { DpopError, type ProofLedger, verifyDpopProof } from './dpop.js';
+import { checkDpopProof, type CheckedProof, DpopError, type ProofLedger, REPLAYED } from './dpop.js';
 import { HttpError } from './http-errors.js';
 
 export type Policy = 'public' | 'member' | 'admin';
@@ -172,6 +172,9 @@ function accessToken(request: FastifyRequest): { scheme: 'bearer' | 'dpop'; toke
 }
 
 export const DPOP_REFUSED = 'This request does not prove it comes from the signed-in browser. Please sign in again.';
+const DPOP_CHALLENGE = 'DPoP error="invalid_dpop_proof", algs="ES256 EdDSA"';
+/** Methods that change nothing on the server (RFC 9110 section 9.2.1). */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Checks every /api request against its route's policy before anything else runs. */
 export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) => {
@@ -195,25 +198,52 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) 
     const refuse = (reason: string) => {
       request.log.info({ reason }, 'DPoP proof refused');
       request.user = null;
-      reply.header('www-authenticate', `DPoP error="invalid_dpop_proof", algs="ES256 EdDSA"`);
+      reply.header('www-authenticate', DPOP_CHALLENGE);
       return new HttpError(401, DPOP_REFUSED);
     };
     const proofs = request.headers['dpop'];
     if (presented.scheme !== 'dpop') throw refuse('bound token sent as a bearer token');
     if (typeof proofs !== 'string' || !proofs) throw refuse('no DPoP proof');
     if (!options.dpop) throw refuse('this API does not check DPoP proofs');
-    const url = new URL(request.url, options.dpop.publicUrl).toString();
+    const { ledger, publicUrl } = options.dpop;
+    let checked: CheckedProof;
     try {
-      await verifyDpopProof(
-        proofs,
-        { method: request.method, url, accessToken: presented.token, jkt },
-        options.dpop.ledger,
-      );
+      checked = await checkDpopProof(proofs, {
+        method: request.method,
+        url: new URL(request.url, publicUrl).toString(),
+        accessToken: presented.token,
+        jkt,
+      });
     } catch (error) {
       if (error instanceof DpopError) throw refuse(error.message);
       throw error;
     }
+    const firstUse = ledger.firstUse(checked.ledgerKey, checked.expiresAt);
+    if (SAFE_METHODS.has(request.method)) {
+      // A read changes nothing: it runs while the proof is recorded, and its answer waits for the verdict.
+      proofVerdicts.set(request, firstUse);
+      firstUse.catch(() => undefined);
+      return;
+    }
+    if (!(await firstUse)) throw refuse(REPLAYED);
   }
+
+  /** Reads whose proof is still being recorded: the answer goes only if it was the proof's first use. */
+  const proofVerdicts = new WeakMap<FastifyRequest, Promise<boolean>>();
+  app.addHook('onSend', async (request, reply, payload) => {
+    const verdict = proofVerdicts.get(request);
+    if (!verdict) return payload;
+    proofVerdicts.delete(request);
+    if (await verdict) return payload;
+    request.log.info({ reason: REPLAYED }, 'DPoP proof refused');
+    reply
+      .code(401)
+      .header('www-authenticate', DPOP_CHALLENGE)
+      .header('content-type', 'application/json; charset=utf-8')
+      .removeHeader('content-length');
+    return JSON.stringify({ isError: true, message: DPOP_REFUSED, data: [] });
+  });
+
   app.decorateRequest('user', null);
   const routeTable: RouteEntry[] = [];
   app.decorate('routeTable', routeTable);

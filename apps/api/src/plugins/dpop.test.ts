@@ -1,12 +1,12 @@
-import { randomBytes } from 'node:crypto';
-import { decodeJwt } from 'jose';
+import { createHash, randomBytes } from 'node:crypto';
+import { calculateJwkThumbprint, decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dpopKey, type DpopKey } from '@ums/testkit/dpop';
 import { refresh, signIn } from '@ums/testkit/oidc-browser';
 import { providerApp } from '../../test/oidc-client.js';
 import { createAccountService } from '../identity/accounts.service.js';
 import { DPOP_REFUSED } from './auth.js';
-import { DPOP_MAX_AGE_SECONDS } from './dpop.js';
+import { DPOP_MAX_AGE_SECONDS, verifyDpopProof } from './dpop.js';
 
 const PASSWORD = 'Bound-Pass-2026!';
 const server = await providerApp();
@@ -62,6 +62,22 @@ describe('DPoP-bound tokens (RFC 9449)', () => {
     const headers = await withProof(dpop, tokens.access_token);
     expect((await call(USER_DETAILS, headers)).status).toBe(200);
     expect(await refusal(await call(USER_DETAILS, headers))).toEqual(REFUSED);
+  });
+
+  it('refuses a replayed write before it changes anything', async () => {
+    const { dpop, tokens } = await boundMember();
+    const url = `${base}/api/userdetails/internal`;
+    const headers = await withProof(dpop, tokens.access_token, 'POST', url);
+    const save = (firstName: string) =>
+      fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ firstName, lastName: '', email: '', city: 'Austin' }),
+      });
+    expect((await save('First')).status).toBe(200);
+    expect(await refusal(await save('Replayed'))).toEqual(REFUSED);
+    const details = await call(USER_DETAILS, await withProof(dpop, tokens.access_token));
+    expect(((await details.json()) as { data: { firstName: string }[] }).data[0]!.firstName).toBe('First');
   });
 
   it('refuses concurrent replays of one proof: exactly one of them is answered', async () => {
@@ -150,4 +166,47 @@ afterAll(async () => {
     `select count(*)::int as n from dpop_proofs where expires_at > now() + make_interval(secs => ${DPOP_MAX_AGE_SECONDS + 10})`,
   );
   expect(rows[0]!.n).toBe(0);
+});
+
+describe('proof checks beyond the browser key', () => {
+  const url = 'https://members.example.com/api/userdetails/';
+  const token = 'header.payload.signature';
+  const always = { firstUse: async () => true };
+  async function signedWith(alg: string, keyAlg: string, header: Record<string, unknown> = {}) {
+    const { privateKey, publicKey } = await generateKeyPair(keyAlg, { extractable: true });
+    const jwk = await exportJWK(publicKey);
+    const proof = await new SignJWT({
+      jti: randomBytes(8).toString('hex'),
+      htm: 'GET',
+      htu: url,
+      iat: Math.floor(Date.now() / 1000),
+      ath: createHash('sha256').update(token).digest('base64url'),
+    })
+      .setProtectedHeader({ alg, typ: 'dpop+jwt', jwk, ...header })
+      .sign(privateKey);
+    return { proof, jkt: await calculateJwkThumbprint(jwk, 'sha256'), privateJwk: await exportJWK(privateKey) };
+  }
+
+  it('accepts the other public-key algorithms the provider offers (Ed25519)', async () => {
+    const { proof, jkt } = await signedWith('EdDSA', 'EdDSA');
+    await expect(
+      verifyDpopProof(proof, { method: 'GET', url, accessToken: token, jkt }, always),
+    ).resolves.toBeUndefined();
+  });
+
+  it('refuses a header that carries the private key, and a key that does not fit the algorithm named', async () => {
+    const leaked = await signedWith('ES256', 'ES256');
+    const withPrivate = await signedWith('ES256', 'ES256', { jwk: leaked.privateJwk });
+    await expect(
+      verifyDpopProof(withPrivate.proof, { method: 'GET', url, accessToken: token, jkt: leaked.jkt }, always),
+    ).rejects.toThrow('proof carries no public key');
+    const p384 = await signedWith('ES384', 'ES384');
+    const renamed = [
+      Buffer.from(JSON.stringify({ ...decodeProtectedHeader(p384.proof), alg: 'ES256' })).toString('base64url'),
+      ...p384.proof.split('.').slice(1),
+    ].join('.');
+    await expect(
+      verifyDpopProof(renamed, { method: 'GET', url, accessToken: token, jkt: p384.jkt }, always),
+    ).rejects.toThrow('proof key does not fit its algorithm');
+  });
 });

@@ -1,22 +1,24 @@
-import { createHash } from 'node:crypto';
-import {
-  calculateJwkThumbprint,
-  decodeProtectedHeader,
-  importJWK,
-  jwtVerify,
-  type JWK,
-  type JWTHeaderParameters,
-} from 'jose';
+import { constants, createHash, createPublicKey, type JsonWebKey, type KeyObject, verify } from 'node:crypto';
+import { calculateJwkThumbprint, type JWK } from 'jose';
 import type pg from 'pg';
 
 /** How old a proof may be (its `iat`), and how far ahead of our clock: RFC 9449 leaves the window to the server. */
 export const DPOP_MAX_AGE_SECONDS = 60;
 export const DPOP_FUTURE_SKEW_SECONDS = 5;
-/** Proofs signed with these only; the same public-key algorithms the provider accepts for DPoP. */
-const DPOP_ALGORITHMS = ['ES256', 'ES384', 'ES512', 'PS256', 'PS384', 'PS512', 'RS256', 'EdDSA', 'Ed25519'];
+const MAX_PROOF_LENGTH = 4096;
 /** Members of a private key: a proof's header carries the public key only. */
 const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k', 'oth'];
-const MAX_PROOF_LENGTH = 4096;
+
+/** The signature algorithms accepted for proofs (public-key only), as Node verifies them. */
+const ALGORITHMS: Record<string, { hash: string | null; keyType: string; curve?: string; pss?: boolean }> = {
+  ES256: { hash: 'sha256', keyType: 'ec', curve: 'prime256v1' },
+  ES384: { hash: 'sha384', keyType: 'ec', curve: 'secp384r1' },
+  ES512: { hash: 'sha512', keyType: 'ec', curve: 'secp521r1' },
+  RS256: { hash: 'sha256', keyType: 'rsa' },
+  PS256: { hash: 'sha256', keyType: 'rsa', pss: true },
+  EdDSA: { hash: null, keyType: 'ed25519' },
+  Ed25519: { hash: null, keyType: 'ed25519' },
+};
 
 export class DpopError extends Error {}
 
@@ -40,38 +42,94 @@ const comparable = (address: string) => {
   const url = new URL(address);
   return `${url.protocol}//${url.host}${url.pathname}`;
 };
+const decoded = (segment: string): unknown => JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
+
+interface ProofKey {
+  jkt: string;
+  key: KeyObject;
+  verify: (typeof ALGORITHMS)[string];
+}
 
 /**
- * Checks a DPoP proof (RFC 9449 section 4.3) for a request with a bound access token: one well-formed JWT of type
- * dpop+jwt, signed with an asymmetric algorithm by the public key in its own header, that key's thumbprint the
- * token's `cnf.jkt`, for this method and address, fresh, naming this token (`ath`), and never used before.
+ * A proof's protected header, checked and its key imported once: every proof of one browser key carries the same
+ * header, so the work is done per key, not per request. Bounded: a flood of made-up keys only empties it.
  */
-export async function verifyDpopProof(proof: string, request: DpopRequest, ledger: ProofLedger): Promise<void> {
-  if (proof.length > MAX_PROOF_LENGTH || proof.split('.').length !== 3) throw new DpopError('malformed proof');
-  let header: JWTHeaderParameters;
+const headers = new Map<string, ProofKey>();
+const MAX_HEADERS = 10_000;
+
+async function proofKey(segment: string): Promise<ProofKey> {
+  const known = headers.get(segment);
+  if (known) return known;
+  let header: { typ?: unknown; alg?: unknown; jwk?: unknown };
   try {
-    header = decodeProtectedHeader(proof) as JWTHeaderParameters;
+    header = decoded(segment) as typeof header;
   } catch {
     throw new DpopError('malformed proof');
   }
+  if (typeof header !== 'object' || header === null) throw new DpopError('malformed proof');
   if (header.typ !== 'dpop+jwt') throw new DpopError('proof is not of type dpop+jwt');
-  if (typeof header.alg !== 'string' || !DPOP_ALGORITHMS.includes(header.alg)) {
-    throw new DpopError('proof algorithm not accepted');
-  }
+  const verify = typeof header.alg === 'string' ? ALGORITHMS[header.alg] : undefined;
+  if (!verify || !Object.hasOwn(ALGORITHMS, header.alg as string)) throw new DpopError('proof algorithm not accepted');
   const jwk = header.jwk as JWK | undefined;
   if (!jwk || typeof jwk !== 'object' || PRIVATE_MEMBERS.some((member) => member in jwk)) {
     throw new DpopError('proof carries no public key');
   }
-  if ((await calculateJwkThumbprint(jwk, 'sha256')) !== request.jkt) {
-    throw new DpopError('proof is signed by another key than the token is bound to');
+  let key: KeyObject;
+  let jkt: string;
+  try {
+    key = createPublicKey({ key: jwk as JsonWebKey, format: 'jwk' });
+    jkt = await calculateJwkThumbprint(jwk, 'sha256');
+  } catch {
+    throw new DpopError('proof carries no usable public key');
   }
+  const details = key.asymmetricKeyDetails;
+  const fits =
+    key.asymmetricKeyType === verify.keyType &&
+    (verify.curve === undefined || details?.namedCurve === verify.curve) &&
+    (verify.keyType !== 'rsa' || (details?.modulusLength ?? 0) >= 2048);
+  if (!fits) throw new DpopError('proof key does not fit its algorithm');
+  if (headers.size >= MAX_HEADERS) headers.clear();
+  const entry = { jkt, key, verify };
+  headers.set(segment, entry);
+  return entry;
+}
+
+/** A proof that passed every check but the replay check: what to record it under, and until when. */
+export interface CheckedProof {
+  ledgerKey: string;
+  expiresAt: Date;
+}
+
+/**
+ * Checks a DPoP proof (RFC 9449 section 4.3) for a request with a bound access token: one well-formed JWT of type
+ * dpop+jwt, signed with an asymmetric algorithm by the public key in its own header, that key's thumbprint the
+ * token's `cnf.jkt`, for this method and address, fresh, and naming this token (`ath`). Whether it was used
+ * before is the ledger's to say (`verifyDpopProof` asks it at once).
+ */
+export async function checkDpopProof(proof: string, request: DpopRequest): Promise<CheckedProof> {
+  const parts = proof.length > MAX_PROOF_LENGTH ? [] : proof.split('.');
+  if (parts.length !== 3) throw new DpopError('malformed proof');
+  const [headerSegment, payloadSegment, signatureSegment] = parts as [string, string, string];
+  const { jkt, key, verify: algorithm } = await proofKey(headerSegment);
+  if (jkt !== request.jkt) throw new DpopError('proof is signed by another key than the token is bound to');
+  const signed = verify(
+    algorithm.hash,
+    Buffer.from(`${headerSegment}.${payloadSegment}`),
+    algorithm.keyType === 'ec'
+      ? { key, dsaEncoding: 'ieee-p1363' }
+      : algorithm.pss
+        ? { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST }
+        : key,
+    Buffer.from(signatureSegment, 'base64url'),
+  );
+  if (!signed) throw new DpopError('proof signature is not valid');
   let payload: Record<string, unknown>;
   try {
-    const key = await importJWK(jwk, header.alg);
-    ({ payload } = await jwtVerify(proof, key, { typ: 'dpop+jwt', algorithms: [header.alg] }));
+    payload = decoded(payloadSegment) as Record<string, unknown>;
   } catch {
-    throw new DpopError('proof signature is not valid');
+    throw new DpopError('malformed proof');
   }
+  if (typeof payload !== 'object' || payload === null) throw new DpopError('malformed proof');
   const { jti, htm, htu, iat, ath } = payload;
   if (typeof jti !== 'string' || jti.length === 0 || jti.length > 256) throw new DpopError('proof has no jti');
   if (htm !== request.method) throw new DpopError('proof is for another method');
@@ -87,23 +145,65 @@ export async function verifyDpopProof(proof: string, request: DpopRequest, ledge
     throw new DpopError('proof is not fresh');
   }
   if (ath !== sha256(request.accessToken)) throw new DpopError('proof is for another access token');
-  const expiresAt = new Date((iat + DPOP_MAX_AGE_SECONDS + DPOP_FUTURE_SKEW_SECONDS) * 1000);
-  if (!(await ledger.firstUse(`${request.jkt}.${jti}`, expiresAt))) throw new DpopError('proof was used before');
+  return {
+    ledgerKey: `${request.jkt}.${jti}`,
+    expiresAt: new Date((iat + DPOP_MAX_AGE_SECONDS + DPOP_FUTURE_SKEW_SECONDS) * 1000),
+  };
+}
+
+export const REPLAYED = 'proof was used before';
+
+/** Every check, the replay check included. */
+export async function verifyDpopProof(proof: string, request: DpopRequest, ledger: ProofLedger): Promise<void> {
+  const { ledgerKey, expiresAt } = await checkDpopProof(proof, request);
+  if (!(await ledger.firstUse(ledgerKey, expiresAt))) throw new DpopError(REPLAYED);
+}
+
+interface PendingProof {
+  key: string;
+  expiresAt: Date;
+  settle: (firstUse: boolean) => void;
+  fail: (error: unknown) => void;
 }
 
 /**
  * The proofs used on every API process, in PostgreSQL (an unlogged table: a crash forgets proofs that are at most a
  * minute from expiring anyway), so a proof replayed to another process behind the load balancer is refused too.
+ * The proofs of requests that arrive together are recorded in one statement; the table's key decides which use of
+ * a proof came first, and within one statement the first of two equal proofs wins.
  */
 export function postgresProofLedger(pool: pg.Pool): ProofLedger {
+  /** How long proofs gather before they are recorded together (reads are answered meanwhile; writes wait). */
+  const BATCH_MS = 1;
+  let batch: PendingProof[] | null = null;
+
+  async function record(items: PendingProof[]) {
+    const keys = items.map((item) => sha256(item.key));
+    const { rows } = await pool.query<{ proof_key: string }>({
+      name: 'dpop-proofs-first-use',
+      text: `insert into dpop_proofs (proof_key, expires_at)
+             select * from unnest($1::text[], $2::timestamptz[]) on conflict do nothing returning proof_key`,
+      values: [keys, items.map((item) => item.expiresAt)],
+    });
+    const fresh = new Set(rows.map((row) => row.proof_key));
+    items.forEach((item, index) => {
+      const key = keys[index]!;
+      item.settle(fresh.delete(key));
+    });
+  }
+
   return {
-    async firstUse(key, expiresAt) {
-      const { rowCount } = await pool.query({
-        name: 'dpop-proof-first-use',
-        text: 'insert into dpop_proofs (proof_key, expires_at) values ($1, $2) on conflict do nothing',
-        values: [sha256(key), expiresAt],
+    firstUse(key, expiresAt) {
+      return new Promise<boolean>((settle, fail) => {
+        if (!batch) {
+          const items: PendingProof[] = (batch = []);
+          setTimeout(() => {
+            batch = null;
+            record(items).catch((error: unknown) => items.forEach((item) => item.fail(error)));
+          }, BATCH_MS);
+        }
+        batch.push({ key, expiresAt, settle, fail });
       });
-      return rowCount === 1;
     },
   };
 }
