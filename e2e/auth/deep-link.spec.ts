@@ -8,8 +8,11 @@ test('a deep link while signed out goes through sign-in and comes back with its 
   const url = new URL(page.url());
   expect(url.search).toBe('?view=all');
   expect(url.hash).toBe('#recent');
-  await expect(page.getByRole('heading', { name: 'Subscriptions' })).toBeVisible();
-  await expect(page.getByText('Coming soon')).toBeVisible();
+  // The section's address opens the account page at that section, its drawer entry marked.
+  await expect(page.getByRole('heading', { name: 'Subscriptions', level: 2 })).toBeInViewport();
+  const nav = page.getByRole('navigation', { name: 'Account sections' });
+  await expect(nav.getByRole('link', { name: 'Subscriptions' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByText('Coming soon')).toHaveCount(0);
   // The code and state are gone from the address and the stored path is used up.
   expect(await page.evaluate(() => sessionStorage.getItem('ums.redirect-path'))).toBeNull();
   await shot(page, 'deep-link-after-sign-in');
