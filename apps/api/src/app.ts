@@ -42,6 +42,10 @@ import { createMemberService } from './modules/member/member.service.js';
 import { memberRoutes } from './modules/member/member.routes.js';
 import { createLists } from './modules/lists/lists.js';
 import { createMembershipService } from './modules/memberships/memberships.service.js';
+import { createAccountDeletion, PURGE_INTERVAL_MS } from './modules/self-service/account-deletion.js';
+import { createMyData } from './modules/self-service/my-data.js';
+import { createReceipts } from './modules/self-service/receipts.js';
+import { selfServiceRoutes } from './modules/self-service/self-service.routes.js';
 import { membershipRoutes } from './modules/memberships/memberships.routes.js';
 import { authPlugin } from './plugins/auth.js';
 import { postgresProofLedger, sweepDpopProofs } from './plugins/dpop.js';
@@ -69,6 +73,8 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Deliver queued mail from this process (the server does; tests that read the outbox ask for it). */
   deliverMail?: boolean;
+  /** Purge closed accounts at start (default); tests that purge at a chosen time switch it off. */
+  purgeClosedAccounts?: boolean;
 }
 
 /** Origins the browser may reach besides ours: the provider, the analytics sink and companion apps' logout pages. */
@@ -198,6 +204,7 @@ export async function buildApp(options: AppOptions) {
     app.addHook('onClose', () => mailer.stop());
   }
   const security = createSecurityService({ db, config, kickMail: () => void mailer?.kick() });
+  const deletion = createAccountDeletion({ db, config, kickMail: () => void mailer?.kick() });
 
   const sweep = () => {
     void sweepAttempts(db).catch(() => undefined);
@@ -216,11 +223,21 @@ export async function buildApp(options: AppOptions) {
   // Used DPoP proofs pile up at the request rate: they go every minute, once they can no longer be accepted.
   const proofSweeper = setInterval(() => void sweepDpopProofs(db.$client).catch(() => undefined), 60_000);
   proofSweeper.unref();
+  // Closed accounts whose grace period is over are purged once a day (and at start) by every process.
+  const purge = () =>
+    void deletion
+      .purgeDue()
+      .then((purged) => purged.length > 0 && app.log.info({ purged: purged.length }, 'closed accounts purged'))
+      .catch((error: unknown) => app.log.error({ err: error }, 'closed accounts not purged'));
+  if (options.purgeClosedAccounts !== false) purge();
+  const purger = setInterval(purge, PURGE_INTERVAL_MS);
+  purger.unref();
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
     clearInterval(proofSweeper);
+    clearInterval(purger);
   });
-  if (options.embeddedIdentity) await registerEmbeddedProvider(app, config, db, security);
+  if (options.embeddedIdentity) await registerEmbeddedProvider(app, config, db, security, deletion);
 
   await app.register(swagger, {
     openapi: {
@@ -307,6 +324,16 @@ export async function buildApp(options: AppOptions) {
   await app.register(passwordChangeRoutes, { passwords: createPasswordChangeService({ db, config, security }) });
   await app.register(securityRoutes, { security, lists, embedded: config.auth.embedded });
   await app.register(memberRoutes, { members: createMemberService({ db }), autologinUrl: config.autologinUrl, lists });
+  await app.register(selfServiceRoutes, {
+    receipts: createReceipts({ pool: db.$client, company: config.web.company.name }),
+    myData: createMyData({
+      pool: db.$client,
+      company: config.web.company.name,
+      provider: config.auth.provider,
+      sessionsOf: async (user) => (config.auth.embedded ? security.listSessions(user.subject, user.grantId) : []),
+    }),
+    deletion,
+  });
 
   if (options.publicRoot && existsSync(options.publicRoot)) {
     await app.register(fastifyStatic, { root: options.publicRoot, prefix: '/catalog-images/', decorateReply: false });

@@ -77,6 +77,10 @@ const POLICY: Record<string, 'public' | 'member' | 'admin'> = {
   'DELETE /api/sessions': 'member',
   'DELETE /api/sessions/:id': 'member',
   'GET /api/activity': 'member',
+  'GET /api/PaymentHistory/:orderId/receipt': 'member',
+  'GET /api/PaymentHistory/receipts': 'member',
+  'GET /api/me/export': 'member',
+  'POST /api/me/deletion': 'member',
   'GET /api/UserSubscriptions': 'member',
   'DELETE /api/UserSubscriptions/:id': 'member',
   'GET /api/PaymentHistory': 'member',
@@ -154,7 +158,7 @@ describe('authorization matrix over the whole route table', () => {
       for (const route of apiRoutes) {
         const want = expected(POLICY[`${route.method} ${route.url}`], caller);
         const before = want === 'allowed' ? null : await snapshot();
-        const url = route.url.replace(':membershipId', '999999').replace(':id', '999999');
+        const url = route.url.replace(':membershipId', '999999').replace(':orderId', '999999').replace(':id', '999999');
         const response = await ctx.app.inject({
           method: route.method as 'GET',
           url,

@@ -283,3 +283,26 @@ export const securityActivitySchema = z.object({
 export const sessionIdParamsSchema = z.object({
   id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Must be the id of one of your sessions'),
 });
+
+// ---- Member self-service --------------------------------------------------------------------
+
+export const orderIdParamsSchema = z.object({ orderId: idParamSchema });
+
+/** `?year=2026`: the calendar year whose receipts to download. */
+export const receiptYearQuerySchema = z.object({
+  year: z
+    .string({ error: 'Give the year, such as 2026' })
+    .regex(/^\d{4}$/, 'Must be a year such as 2026')
+    .transform(Number)
+    .pipe(z.number().int().min(1970, 'Must be 1970 or later').max(9999)),
+});
+
+/** Closing the account: the member confirms with their current password. */
+export const accountDeletionRequestSchema = z.object({
+  password: z.string({ error: 'Enter your current password' }).min(1, 'Enter your current password').max(1024),
+});
+
+export const accountDeletionSchema = z.object({
+  deleteAfter: z.string().describe('ISO 8601: the account is deleted after this instant unless the member signs in'),
+});
+export type AccountDeletion = z.infer<typeof accountDeletionSchema>;

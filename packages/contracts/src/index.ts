@@ -10,3 +10,4 @@ export * from './client-config.js';
 export * from './lists.js';
 export * from './lists-schema.js';
 export * from './security.js';
+export * from './self-service.js';

@@ -115,4 +115,24 @@ describe('operator CLI', () => {
     const { rows } = await database.pool.query('select count(*)::int as n from memberships');
     expect(rows[0].n).toBe(3);
   });
+
+  it('purges the closed accounts whose grace period is over, and only those, with purge', async () => {
+    const due = await accounts.add({ email: 'closed-long-ago@example.com', password: 'Closed-Long-Ago-1!' });
+    const waiting = await accounts.add({ email: 'closed-today@example.com', password: 'Closed-Today-Pass-1!' });
+    await database.pool.query(
+      `insert into account_deletions (subject, requested_at, delete_after) values
+         ($1, now() - interval '31 days', now() - interval '1 day'),
+         ($2, now(), now() + interval '30 days')`,
+      [due.accountId, waiting.accountId],
+    );
+    await database.pool.query(
+      `insert into orders (subject, total_amount, ordered_at, status) values ($1, 10, now(), 'Paid'), ($1, 20, now(), 'Paid')`,
+      [due.accountId],
+    );
+    expect(await cli('purge')).toMatchObject({ code: 0, out: 'Deleted 1 closed account; 2 orders kept anonymised.' });
+    expect(await cli('purge')).toMatchObject({ code: 0, out: 'No closed account is due for deletion.' });
+    expect((await accounts.list()).map((a) => a.email)).toContain('closed-today@example.com');
+    expect((await accounts.list()).map((a) => a.email)).not.toContain('closed-long-ago@example.com');
+    expect(await cli('purge', '--now')).toMatchObject({ code: 1 });
+  });
 });

@@ -10,6 +10,7 @@ import { backupDatabase, BackupError, restoreDatabase } from '../db/backup.js';
 import { paths, type DatabaseHandle } from '../runtime.js';
 import { listOutbox, showOutboxMessage } from '../mail/outbox-files.js';
 import { seedDemoData } from '../seed/demo-data.js';
+import { createAccountDeletion } from '../modules/self-service/account-deletion.js';
 
 export const USAGE = `Usage: npm run cli -- <command>
 
@@ -29,6 +30,8 @@ Commands:
   restore --in FILE [--replace]
             Load a backup into an empty database (--replace: throw the current contents away first);
             stop the server first, then start it: members stay signed in
+  purge     Delete the closed accounts whose grace period (DELETION_GRACE_DAYS) is over, keeping their orders
+            anonymised; the server does it once a day by itself
   mail list Messages written to the outbox folder (DATA_DIR/outbox: there is no SMTP_URL)
   mail show N
             One of those messages, as the member would read it
@@ -130,6 +133,19 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
         },
         { migrate: false },
       );
+    }
+    if (command === 'purge') {
+      parse(flags, [], []);
+      return await withDatabase(ctx, async (database) => {
+        const deletion = createAccountDeletion({ db: database.db, config: ctx.config });
+        const purged = await deletion.purgeDue();
+        const orders = purged.reduce((sum, p) => sum + p.ordersAnonymised, 0);
+        ctx.out(
+          purged.length === 0
+            ? 'No closed account is due for deletion.'
+            : `Deleted ${purged.length} closed account${purged.length === 1 ? '' : 's'}; ${orders} order${orders === 1 ? '' : 's'} kept anonymised.`,
+        );
+      });
     }
     if (command === 'mail') return await mailCommand(ctx, sub, rest);
     if (command !== 'users') throw new UsageError(`Unknown command "${command}"`);

@@ -110,4 +110,14 @@ describe('configuration from the environment', () => {
       /SESSION_IDLE_MINUTES: must not be longer than SESSION_MAX_HOURS \(2 hours\)/,
     );
   });
+
+  it('reads how long a closed account waits before it is deleted, and refuses a grace period that is none', () => {
+    expect(load({}).deletionGraceDays).toBe(30);
+    expect(load({ DELETION_GRACE_DAYS: '14' }).deletionGraceDays).toBe(14);
+    expect(() => load({ DELETION_GRACE_DAYS: '0' })).toThrow(
+      /DELETION_GRACE_DAYS: must be at least 1 day \(members must be able to change their mind\)/,
+    );
+    expect(() => load({ DELETION_GRACE_DAYS: '2.5' })).toThrow(/DELETION_GRACE_DAYS: must be a whole number of days/);
+    expect(() => load({ DELETION_GRACE_DAYS: 'soon' })).toThrow(/DELETION_GRACE_DAYS: must be a whole number of days/);
+  });
 });

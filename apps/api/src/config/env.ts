@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
-import { companionAppSchema, passwordProblemText, type CompanionApp } from '@ums/contracts';
+import { companionAppSchema, DELETION_GRACE_DAYS, passwordProblemText, type CompanionApp } from '@ums/contracts';
 import { z } from 'zod';
 
 const port = z.coerce
@@ -111,6 +111,12 @@ const envSchema = z.object({
   TRUST_PROXY: trustProxy,
   ACCESS_TOKEN_TTL: duration(30, 3600).default(600),
   SESSION_IDLE_MINUTES: positiveNumber('minutes', 7 * 24 * 60).default(30),
+  DELETION_GRACE_DAYS: z.coerce
+    .number({ error: 'must be a whole number of days' })
+    .int('must be a whole number of days')
+    .min(1, 'must be at least 1 day (members must be able to change their mind)')
+    .max(365, 'must be at most 365 days')
+    .default(DELETION_GRACE_DAYS),
   SESSION_MAX_HOURS: positiveNumber('hours', 30 * 24).default(12),
   IMAGE_ORIGINS: z
     .string()
@@ -216,6 +222,8 @@ export interface AppConfig {
     /** A session ends this long after sign-in whatever happens (seconds). */
     max: number;
   };
+  /** A closed account is purged this many days after the member closed it. */
+  deletionGraceDays: number;
   /** Origins outside the app that catalog images may come from. */
   imageOrigins: string[];
   bodyLimit: number;
@@ -301,6 +309,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { cat
       idle: Math.round(e.SESSION_IDLE_MINUTES * 60),
       max: Math.round(e.SESSION_MAX_HOURS * 3600),
     },
+    deletionGraceDays: e.DELETION_GRACE_DAYS,
     imageOrigins: e.IMAGE_ORIGINS,
     bodyLimit: e.BODY_LIMIT,
     trustProxy: e.TRUST_PROXY,

@@ -6,6 +6,7 @@ import {
   PASSWORD_SPECIAL_CHARACTERS,
 } from '@ums/contracts/password-policy';
 import { PASSWORD_RESET_TEXTS as R } from '@ums/contracts/security';
+import { ACCOUNT_DELETION_TEXTS } from '@ums/contracts/self-service';
 
 /** Server-rendered pages of the embedded provider: no inline script, brand colours, labelled fields. */
 export const escapeHtml = (text: string) =>
@@ -194,4 +195,27 @@ ${alert(options.error)}
 </form>
 <script src="/oidc-assets/${PASSWORD_CHECKLIST_SCRIPT}" defer></script>`,
   );
+}
+
+const D = ACCOUNT_DELETION_TEXTS;
+
+/** The day a closed account will be deleted, as the pages and the account section say it ("December 23, 2026"). */
+export const deletionDay = (at: Date) =>
+  new Intl.DateTimeFormat('en-US', { month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC' }).format(at);
+
+/** Signing in to a closed account during its grace period: keep it (and go on), or leave it to be deleted. */
+export function deletionPendingPage(keepAction: string, leaveUrl: string, deleteAfter: Date): string {
+  return page(
+    D.pageTitle,
+    `<h1>${D.pageTitle}</h1><p>${escapeHtml(D.pageText(deletionDay(deleteAfter)))}</p>
+<form method="post" action="${escapeHtml(keepAction)}">
+  <button type="submit">${D.keep}</button>
+</form>
+<p class="links"><a href="${escapeHtml(leaveUrl)}">${D.leave}</a></p>`,
+  );
+}
+
+/** The member left their closed account to be deleted. */
+export function deletionLeftPage(deleteAfter: Date): string {
+  return page(D.leftTitle, `<h1>${D.leftTitle}</h1><p>${escapeHtml(D.leftText(deletionDay(deleteAfter)))}</p>`);
 }

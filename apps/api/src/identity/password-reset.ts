@@ -15,6 +15,7 @@ import { forgotPasswordPage, resetInvalidPage, resetPasswordPage, resetSentPage 
 import { originOf, type RequestOrigin } from './security-events.js';
 import type { SecurityService } from './security.service.js';
 import { endAccountSessions } from './sessions.js';
+import { waitOutAccountRevocation } from './revocations.js';
 import { summariseUserAgent } from './user-agent.js';
 
 type Executor = Pick<Database, 'execute'>;
@@ -186,18 +187,14 @@ export function createPasswordResets({
      * seconds, and one issued in that second would be refused with the old ones.
      */
     async redeemSignIn(ticket: string): Promise<string | null> {
-      const { rows } = await db.execute<{ account_id: string; not_before: number | null }>(sql`
-        with redeemed as (
-          update password_resets set sign_in_hash = null
-          where sign_in_hash = ${sha256(ticket)}
-            and used_at > clock_timestamp() - make_interval(mins => ${SIGN_IN_TICKET_MINUTES})
-          returning account_id)
-        select r.account_id::text, extract(epoch from t.not_before)::float8 as not_before
-        from redeemed r left join token_revocations t on t.key = 'account:' || r.account_id::text`);
+      const { rows } = await db.execute<{ account_id: string }>(sql`
+        update password_resets set sign_in_hash = null
+        where sign_in_hash = ${sha256(ticket)}
+          and used_at > clock_timestamp() - make_interval(mins => ${SIGN_IN_TICKET_MINUTES})
+        returning account_id::text`);
       const row = rows[0];
       if (!row) return null;
-      const wait = row.not_before === null ? 0 : Math.ceil(row.not_before) * 1000 - Date.now();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      await waitOutAccountRevocation(db, row.account_id);
       return row.account_id;
     },
   };

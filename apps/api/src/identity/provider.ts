@@ -10,6 +10,7 @@ import { logoutPages } from './logout-pages.js';
 import { errorPage } from './pages.js';
 import { mountProvider, registerProviderAssets } from './provider-mount.js';
 import { limitsFor, REMEMBERED, sessionTtl, touchSession } from './session-lifetime.js';
+import type { AccountDeletion } from '../modules/self-service/account-deletion.js';
 import type { SecurityService } from './security.service.js';
 import { createPasswordResets, registerPasswordReset } from './password-reset.js';
 import { addressBucket, registerSignIn } from './sign-in.js';
@@ -171,6 +172,7 @@ export async function registerEmbeddedProvider(
   config: AppConfig,
   db: Database,
   security: SecurityService,
+  deletion: AccountDeletion,
 ) {
   const { provider, accounts } = await createEmbeddedProvider(config, db, security);
   const mount = mountProvider(app, provider, config);
@@ -178,7 +180,7 @@ export async function registerEmbeddedProvider(
   const limiter = createAttemptLimiter({ db });
   const secureCookies = new URL(config.publicUrl).protocol === 'https:';
   const resets = createPasswordResets({ db, config, accounts, limiter, security });
-  await registerSignIn(app, { provider, accounts, limiter, mount, security, resets, secureCookies });
+  await registerSignIn(app, { provider, accounts, limiter, mount, security, resets, deletion, secureCookies });
   await registerPasswordReset(app, { resets, mount, publicUrl: config.publicUrl, secureCookies, addressBucket });
   app.addHook('onClose', () => resets.settled());
   return provider;

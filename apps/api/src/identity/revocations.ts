@@ -64,6 +64,19 @@ export async function revokeGrant(db: Executor, grantId: string) {
   await notify(db, key);
 }
 
+/**
+ * Access tokens carry their issue time in whole seconds, so one issued in the second an account's tokens were voided
+ * would be refused with the old ones: a sign-in right after such a revocation waits that second out first.
+ */
+export async function waitOutAccountRevocation(db: Executor, accountId: string): Promise<void> {
+  const { rows } = await db.execute<{ not_before: number | null }>(sql`
+    select extract(epoch from not_before)::float8 as not_before from token_revocations
+    where key = ${`account:${accountId}`}`);
+  const notBefore = rows[0]?.not_before ?? null;
+  const wait = notBefore === null ? 0 : Math.ceil(notBefore) * 1000 - Date.now();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+}
+
 const notify = (db: Executor, key: string) => db.execute(sql`select pg_notify(${REVOCATION_CHANNEL}, ${key})`);
 
 /** Rows that no longer void any live token: every access token issued before them has expired. */

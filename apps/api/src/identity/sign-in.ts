@@ -1,8 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { AccountService } from './accounts.service.js';
 import { attemptKey, type AttemptLimiter, type Limit, LONGEST_WINDOW_MS } from './attempt-limiter.js';
-import { SIGN_IN_ERROR, signInPage, TOO_MANY_ATTEMPTS } from './pages.js';
+import type { AccountDeletion } from '../modules/self-service/account-deletion.js';
+import { deletionLeftPage, deletionPendingPage, SIGN_IN_ERROR, signInPage, TOO_MANY_ATTEMPTS } from './pages.js';
 import { type PasswordResets, RESET_SIGN_IN_COOKIE, signInTicketFrom } from './password-reset.js';
 import { originOf } from './security-events.js';
 import { DEVICE_COOKIE, deviceIdFrom, newDeviceId, type SecurityService } from './security.service.js';
@@ -59,6 +60,7 @@ export async function registerSignIn(
     mount,
     security,
     resets,
+    deletion,
     secureCookies,
   }: {
     provider: Provider;
@@ -67,6 +69,7 @@ export async function registerSignIn(
     mount: string;
     security: SecurityService;
     resets: PasswordResets;
+    deletion: AccountDeletion;
     secureCookies: boolean;
   },
 ) {
@@ -77,6 +80,44 @@ export async function registerSignIn(
   /** Recording never fails a sign-in: a failure to write the activity is logged and the member goes on. */
   const safely = (work: Promise<unknown>, log: { warn: (o: object, m: string) => void }) =>
     work.catch((error: unknown) => log.warn({ err: error }, 'security activity not recorded'));
+
+  /** What a verified sign-in remembers while the member decides about their closed account. */
+  type Decision = { umsDeletion?: { accountId: string; remember: boolean; deviceId: string } };
+
+  /**
+   * The member proved who they are. A closed account in its grace period is not signed in yet: the page asks whether
+   * to keep it, and the verified sign-in waits in the interaction (stored by the provider, any process can resume it).
+   */
+  async function signInOrAsk(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    uid: string,
+    login: { accountId: string; remember: boolean; deviceId: string },
+  ) {
+    const deleteAfter = await deletion.pending(login.accountId);
+    if (deleteAfter) {
+      const decision: Decision = { umsDeletion: login };
+      await provider.interactionResult(request.raw, reply.raw, decision, { mergeWithLastSubmission: false });
+      return reply
+        .type('text/html')
+        .header('cache-control', 'no-store')
+        .send(
+          deletionPendingPage(
+            `${mount}/interaction/${uid}/keep-account`,
+            `${mount}/interaction/${uid}/leave`,
+            deleteAfter,
+          ),
+        );
+    }
+    await safely(security.signedIn(login.accountId, originOf(request), login.deviceId), request.log);
+    reply.hijack();
+    return provider.interactionFinished(
+      request.raw,
+      reply.raw,
+      { login: { accountId: login.accountId, remember: login.remember } },
+      { mergeWithLastSubmission: false },
+    );
+  }
 
   await app.register(async (scope) => {
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
@@ -96,18 +137,9 @@ export async function registerSignIn(
         const cleared = `${RESET_SIGN_IN_COOKIE}=; Path=${mount}/interaction/; Max-Age=0; HttpOnly; SameSite=Lax`;
         const accountId = await resets.redeemSignIn(ticket);
         if (accountId) {
-          await safely(
-            security.signedIn(accountId, originOf(request), deviceIdFrom(request.headers.cookie) ?? newDeviceId()),
-            request.log,
-          );
           reply.raw.setHeader('set-cookie', cleared);
-          reply.hijack();
-          return provider.interactionFinished(
-            request.raw,
-            reply.raw,
-            { login: { accountId, remember: false } },
-            { mergeWithLastSubmission: false },
-          );
+          const deviceId = deviceIdFrom(request.headers.cookie) ?? newDeviceId();
+          return signInOrAsk(request, reply, details.uid, { accountId, remember: false, deviceId });
         }
         reply.header('set-cookie', cleared);
       }
@@ -178,17 +210,38 @@ export async function registerSignIn(
         }
         await limiter.release(reservation);
         await limiter.clear(pair.key);
-        await safely(
-          security.signedIn(found.accountId, origin, deviceIdFrom(request.headers.cookie) ?? newDeviceId()),
-          request.log,
-        );
-        reply.hijack();
-        await provider.interactionFinished(
-          request.raw,
-          reply.raw,
-          { login: { accountId: found.accountId, remember } },
-          { mergeWithLastSubmission: false },
-        );
+        const deviceId = deviceIdFrom(request.headers.cookie) ?? newDeviceId();
+        return signInOrAsk(request, reply, details.uid, { accountId: found.accountId, remember, deviceId });
+      },
+    );
+
+    /** The verified sign-in this interaction holds for a closed account, if it holds one. */
+    const decisionOf = async (request: FastifyRequest, reply: FastifyReply) => {
+      const details = await provider.interactionDetails(request.raw, reply.raw);
+      return { uid: details.uid, held: (details.result as Decision | undefined)?.umsDeletion ?? null };
+    };
+
+    // "Keep my account": the deletion is cancelled (the member is told by mail) and the held sign-in goes on.
+    scope.post(
+      `${interactionPath}/keep-account`,
+      { config: { policy: 'public' }, schema: { hide: true } },
+      async (request, reply) => {
+        const { uid, held } = await decisionOf(request, reply);
+        if (!held) return reply.redirect(`${mount}/interaction/${uid}`);
+        await deletion.cancel(held.accountId, originOf(request));
+        return signInOrAsk(request, reply, uid, held);
+      },
+    );
+
+    // "Continue with deletion": nothing changes; the page says when the account goes and how to keep it until then.
+    scope.get(
+      `${interactionPath}/leave`,
+      { config: { policy: 'public' }, schema: { hide: true } },
+      async (request, reply) => {
+        const { uid, held } = await decisionOf(request, reply);
+        const deleteAfter = held ? await deletion.pending(held.accountId) : null;
+        if (!deleteAfter) return reply.redirect(`${mount}/interaction/${uid}`);
+        return reply.type('text/html').header('cache-control', 'no-store').send(deletionLeftPage(deleteAfter));
       },
     );
   });

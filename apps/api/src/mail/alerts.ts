@@ -1,4 +1,4 @@
-import { PASSWORD_RESET_MINUTES, PASSWORD_RESET_TEXTS } from '@ums/contracts';
+import { ACCOUNT_DELETION_TEXTS, PASSWORD_RESET_MINUTES, PASSWORD_RESET_TEXTS } from '@ums/contracts';
 import type { Mail } from './outbox.js';
 
 /** Where and how an action was taken, as the member is told it. */
@@ -92,5 +92,36 @@ export function passwordResetMail(context: AlertContext, origin: Origin, link: s
       '',
       `— ${context.company}`,
     ].join('\n'),
+  };
+}
+
+/** The account was closed (deletion scheduled), or kept after all (deletion cancelled). */
+export function accountDeletionMail(
+  kind: 'scheduled' | 'cancelled',
+  context: AlertContext,
+  origin: Origin,
+  deleteAfter: Date,
+): Mail {
+  const day = alertTime(deleteAfter).replace(/ at .*/, '');
+  const what =
+    kind === 'scheduled'
+      ? [
+          `Your ${context.company} account (${context.to}) was closed on ${alertTime(origin.at)}, using ${where(origin)}. Every device signed in to it was signed out.`,
+          '',
+          `Your account and personal information will be deleted on ${day}. Orders are kept for our accounts, without your name or contact details.`,
+          '',
+          `Changed your mind? Sign in at ${context.publicUrl} before then and choose "${ACCOUNT_DELETION_TEXTS.keep}".`,
+          '',
+          `If you did not close your account, sign in at ${context.publicUrl}, keep your account and change your password.`,
+        ]
+      : [
+          `The deletion of your ${context.company} account (${context.to}) was cancelled on ${alertTime(origin.at)}, using ${where(origin)}. Your account stays as it was.`,
+          '',
+          `If it was not you, change your password now (${context.publicUrl}/#login-details).`,
+        ];
+  return {
+    to: context.to,
+    subject: kind === 'scheduled' ? ACCOUNT_DELETION_TEXTS.mailSubject : ACCOUNT_DELETION_TEXTS.cancelledMailSubject,
+    text: [`Hello${context.name ? ` ${context.name}` : ''},`, '', ...what, '', `— ${context.company}`].join('\n'),
   };
 }

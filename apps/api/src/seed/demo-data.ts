@@ -103,25 +103,53 @@ export async function seedDemoData(db: Database, catalogFile: string, memberSubj
         postalCode: '97205',
       })
       .onConflictDoNothing();
-    const history: [number, string, string, string[]][] = [
-      [3, '49.00', 'Paid', ['Complete Blood Count']],
-      [17, '118.00', 'Paid', ['Lipid Panel', 'Thyroid Panel (TSH, Free T4)']],
-      [34, '55.00', 'Refunded', ['Vitamin D, 25-Hydroxy']],
-      [62, '149.00', 'Paid', ['Food Sensitivity Panel']],
-      [75, '35.00', 'Failed', ['Hemoglobin A1c']],
-      [91, '74.00', 'Pending', ['Hemoglobin A1c', 'Lipid Panel']],
-      [120, '129.00', 'Paid', ['Heart Health Panel']],
-      [160, '65.00', 'Cancelled', ['Iron and Ferritin Panel']],
-      [200, '144.00', 'Paid', ['Omega-3 Index', 'Kidney Function Panel']],
+    // [days ago, total charged, status, [product, price before discounts]]: an order whose items cost more than its
+    // total had a package discount.
+    const history: [number, string, string, [string, string][]][] = [
+      [3, '49.00', 'Paid', [['Complete Blood Count', '49.00']]],
+      [
+        17,
+        '118.00',
+        'Paid',
+        [
+          ['Lipid Panel', '59.00'],
+          ['Thyroid Panel (TSH, Free T4)', '79.00'],
+        ],
+      ],
+      [34, '55.00', 'Refunded', [['Vitamin D, 25-Hydroxy', '55.00']]],
+      [62, '149.00', 'Paid', [['Food Sensitivity Panel', '149.00']]],
+      [75, '35.00', 'Failed', [['Hemoglobin A1c', '35.00']]],
+      [
+        91,
+        '74.00',
+        'Pending',
+        [
+          ['Hemoglobin A1c', '35.00'],
+          ['Lipid Panel', '59.00'],
+        ],
+      ],
+      [120, '129.00', 'Paid', [['Heart Health Panel', '129.00']]],
+      [160, '65.00', 'Cancelled', [['Iron and Ferritin Panel', '65.00']]],
+      [
+        200,
+        '144.00',
+        'Paid',
+        [
+          ['Omega-3 Index', '89.00'],
+          ['Kidney Function Panel', '69.00'],
+        ],
+      ],
     ];
-    for (const [ago, total, status, names] of history) {
+    for (const [ago, total, status, items] of history) {
       const [order] = await tx
         .insert(orders)
         .values({ subject: memberSubject, totalAmount: total, orderedAt: daysAgo(ago), status })
         .returning();
       await tx
         .insert(orderItems)
-        .values(names.map((productName, position) => ({ orderId: order!.orderId, position, productName })));
+        .values(
+          items.map(([productName, price], position) => ({ orderId: order!.orderId, position, productName, price })),
+        );
     }
     const [monthly, quarterly] = await tx
       .insert(subscriptions)

@@ -3,3 +3,4 @@ export * from './member.js';
 export * from './relations.js';
 export * from './identity.js';
 export * from './security.js';
+export * from './audit.js';

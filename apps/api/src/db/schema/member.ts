@@ -94,6 +94,25 @@ export const orderItems = pgTable(
       .references(() => orders.orderId, { onDelete: 'cascade' }),
     position: integer('position').notNull(),
     productName: text('product_name').notNull(),
+    /** What the item cost before the order's discounts; null on orders recorded before item prices were kept. */
+    price: numeric('price', { precision: 10, scale: 2 }),
   },
-  (t) => [primaryKey({ columns: [t.orderId, t.position] })],
+  (t) => [
+    primaryKey({ columns: [t.orderId, t.position] }),
+    check('order_items_price_not_negative', sql`${t.price} is null or ${t.price} >= 0`),
+  ],
+);
+
+/**
+ * Members who closed their account: kept until `delete_after` (a grace period in which signing in again cancels it),
+ * then purged: the account and personal information deleted, orders kept without anything that names the member.
+ */
+export const accountDeletions = pgTable(
+  'account_deletions',
+  {
+    subject: text('subject').primaryKey(),
+    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
+    deleteAfter: timestamp('delete_after', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('account_deletions_due_idx').on(t.deleteAfter)],
 );

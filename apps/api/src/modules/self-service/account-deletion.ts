@@ -1,0 +1,192 @@
+import { ACCOUNT_DELETION_TEXTS } from '@ums/contracts';
+import { sql } from 'drizzle-orm';
+import type { AppConfig } from '../../config/env.js';
+import type { Database } from '../../db/client.js';
+import { attemptKey, createAttemptLimiter } from '../../identity/attempt-limiter.js';
+import { createAccountService } from '../../identity/accounts.service.js';
+import { verifyPassword } from '../../identity/password-hash.js';
+import { revokeAccount, waitOutAccountRevocation } from '../../identity/revocations.js';
+import type { RequestOrigin } from '../../identity/security-events.js';
+import { endAccountSessions } from '../../identity/sessions.js';
+import { summariseUserAgent } from '../../identity/user-agent.js';
+import { accountDeletionMail } from '../../mail/alerts.js';
+import { enqueueMail } from '../../mail/outbox.js';
+import type { AuthUser } from '../../plugins/auth.js';
+import { conflict, HttpError } from '../../plugins/http-errors.js';
+
+type Executor = Pick<Database, 'execute'>;
+
+const MAX_ATTEMPTS = 5;
+const ATTEMPT_WINDOW_MS = 15 * 60 * 1000;
+/** The purge runs once a day on every process (and at start); concurrent runs skip each other's rows. */
+export const PURGE_INTERVAL_MS = 24 * 60 * 60 * 1000;
+
+/** What the purge did to one closed account: counts only, never anything that names the member. */
+export interface PurgedAccount {
+  subject: string;
+  ordersAnonymised: number;
+}
+
+/**
+ * Closing an account (GDPR article 17): the member asks with their password, every session ends and the account is
+ * deleted after a grace period in which signing in again offers to keep it. The purge then deletes the account, its
+ * personal information, subscriptions, sessions and activity, and keeps the orders under a random subject that
+ * names nobody, with an `account-deleted` audit entry, all in one transaction per account.
+ */
+export function createAccountDeletion({
+  db,
+  config,
+  kickMail = () => undefined,
+}: {
+  db: Database;
+  config: Pick<AppConfig, 'auth' | 'publicUrl' | 'web' | 'deletionGraceDays'>;
+  kickMail?: () => void;
+}) {
+  const accounts = createAccountService({ db });
+  const attempts = createAttemptLimiter({ db });
+
+  async function queueMail(tx: Executor, subject: string, kind: 'scheduled' | 'cancelled', origin: RequestOrigin) {
+    const { rows } = await tx.execute<{ email: string; first_name: string | null; delete_after: Date | null }>(sql`
+      select a.email, a.first_name, d.delete_after
+      from accounts a left join account_deletions d on d.subject = a.account_id::text
+      where a.account_id::text = ${subject}`);
+    const row = rows[0];
+    if (!row) return;
+    const context = {
+      company: config.web.company.name,
+      publicUrl: config.publicUrl,
+      forgotUrl: null,
+      to: row.email,
+      name: row.first_name,
+    };
+    const at = { at: new Date(), ...summariseUserAgent(origin.userAgent), ipAddress: origin.ipAddress };
+    await enqueueMail(tx, accountDeletionMail(kind, context, at, new Date(row.delete_after ?? Date.now())));
+  }
+
+  return {
+    /**
+     * Schedules the caller's account for deletion after the grace period, once their password is confirmed (the
+     * attempt is counted first, as for a password change), and ends every session of the account, this one too.
+     */
+    async schedule(user: AuthUser, password: string, origin: RequestOrigin): Promise<{ deleteAfter: string }> {
+      if (!config.auth.embedded) throw new HttpError(501, ACCOUNT_DELETION_TEXTS.managedElsewhere);
+      const reservation = await attempts.reserve([
+        { key: attemptKey('deletion', user.subject), max: MAX_ATTEMPTS, windowMs: ATTEMPT_WINDOW_MS },
+      ]);
+      if (!reservation.reserved) throw new HttpError(429, 'Too many attempts. Please wait before trying again.');
+      const account = await accounts.findById(user.subject);
+      const stored = account ? await accounts.passwordHashOf(account.accountId) : null;
+      if (!account || !stored || !(await verifyPassword(password, stored))) {
+        throw new HttpError(400, ACCOUNT_DELETION_TEXTS.wrongPassword, {
+          password: [ACCOUNT_DELETION_TEXTS.wrongPassword],
+        });
+      }
+      const deleteAfter = await db.transaction(async (tx) => {
+        const { rows } = await tx.execute<{ delete_after: Date }>(sql`
+          insert into account_deletions (subject, delete_after)
+          values (${account.accountId}, clock_timestamp() + make_interval(days => ${config.deletionGraceDays}))
+          on conflict (subject) do nothing
+          returning delete_after`);
+        if (!rows[0]) throw conflict(ACCOUNT_DELETION_TEXTS.alreadyScheduled);
+        await endAccountSessions(tx, account.accountId);
+        await queueMail(tx, account.accountId, 'scheduled', origin);
+        return rows[0].delete_after;
+      });
+      await attempts.release(reservation);
+      kickMail();
+      return { deleteAfter: new Date(deleteAfter).toISOString() };
+    },
+
+    /** When the account is to be deleted, if its member closed it. */
+    async pending(subject: string): Promise<Date | null> {
+      const { rows } = await db.execute<{ delete_after: Date }>(
+        sql`select delete_after from account_deletions where subject = ${subject}`,
+      );
+      return rows[0] ? new Date(rows[0].delete_after) : null;
+    },
+
+    /** The member signed in during the grace period and kept the account. False when nothing was pending. */
+    async cancel(subject: string, origin: RequestOrigin): Promise<boolean> {
+      const cancelled = await db
+        .transaction(async (tx) => {
+          // The mail names the day the account would have been deleted: written before the row goes.
+          await queueMail(tx, subject, 'cancelled', origin);
+          const { rows } = await tx.execute(sql`delete from account_deletions where subject = ${subject} returning 1`);
+          if (rows.length === 0) {
+            // Nothing was pending (a second click, or the purge came first): the cancellation mail must not go.
+            throw new NothingPending();
+          }
+          return true;
+        })
+        .catch((error: unknown) => {
+          if (error instanceof NothingPending) return false;
+          throw error;
+        });
+      if (cancelled) kickMail();
+      // The sign-in that follows must not get a token of the second in which closing voided the old ones.
+      await waitOutAccountRevocation(db, subject);
+      return cancelled;
+    },
+
+    /** Deletes every account whose grace period is over; answers what it purged. Safe to run on many processes. */
+    async purgeDue(now: Date = new Date()): Promise<PurgedAccount[]> {
+      const purged: PurgedAccount[] = [];
+      for (;;) {
+        const done = await db.transaction(async (tx) => {
+          const { rows } = await tx.execute<{ subject: string; requested_at: Date; delete_after: Date }>(sql`
+            select subject, requested_at, delete_after from account_deletions
+            where delete_after <= ${now.toISOString()}::timestamptz
+            order by delete_after
+            limit 1
+            for update skip locked`);
+          const due = rows[0];
+          if (!due) return null;
+          return { subject: due.subject, ordersAnonymised: await purgeAccount(tx, due) };
+        });
+        if (!done) return purged;
+        purged.push(done);
+      }
+    },
+  };
+}
+
+export type AccountDeletion = ReturnType<typeof createAccountDeletion>;
+
+class NothingPending extends Error {}
+
+/** One closed account's purge, in the caller's transaction. Answers how many orders were kept anonymised. */
+async function purgeAccount(
+  tx: Executor,
+  due: { subject: string; requested_at: Date; delete_after: Date },
+): Promise<number> {
+  const subject = due.subject;
+  const { rows: mail } = await tx.execute<{ email: string }>(
+    sql`select email from accounts where account_id::text = ${subject}`,
+  );
+  // Orders stay for the books, each under its own random subject: nothing links them to the member or each other.
+  const { rows: orders } = await tx.execute(sql`
+    update orders set subject = 'deleted:' || gen_random_uuid() where subject = ${subject} returning 1`);
+  const { rows: subscriptions } = await tx.execute(
+    sql`delete from subscriptions where subject = ${subject} returning 1`,
+  );
+  await tx.execute(sql`delete from user_details where subject = ${subject}`);
+  await tx.execute(sql`delete from security_events where subject = ${subject}`);
+  await tx.execute(sql`delete from session_details where account_id = ${subject}`);
+  await tx.execute(sql`delete from known_devices where account_id = ${subject}`);
+  await tx.execute(sql`delete from oidc_payloads where payload->>'accountId' = ${subject}`);
+  if (mail[0]) await tx.execute(sql`delete from mail_outbox where lower(recipient) = lower(${mail[0].email})`);
+  await tx.execute(sql`delete from accounts where account_id::text = ${subject}`);
+  await revokeAccount(tx, subject);
+  await tx.execute(sql`
+    insert into audit_entries (actor_id, action, entity, entity_id, before, after)
+    values ('system', 'account-deleted', 'member', ${subject},
+            ${JSON.stringify({
+              requestedAt: new Date(due.requested_at).toISOString(),
+              deleteAfter: new Date(due.delete_after).toISOString(),
+              ordersAnonymised: orders.length,
+              subscriptionsDeleted: subscriptions.length,
+            })}::jsonb,
+            null)`);
+  await tx.execute(sql`delete from account_deletions where subject = ${subject}`);
+  return orders.length;
+}

@@ -1,0 +1,76 @@
+import type { DeviceSession } from '@ums/contracts';
+import type { Pool } from 'pg';
+import type { AuthUser } from '../../plugins/auth.js';
+
+/**
+ * Everything held about a member, for "Download my data" (GDPR articles 15 and 20): the account, personal
+ * information, orders with their items, subscriptions (cancelled ones too), live sessions, security activity and a
+ * pending deletion. One JSON document, built by PostgreSQL where the data lives.
+ */
+export function createMyData({
+  pool,
+  company,
+  provider,
+  sessionsOf,
+}: {
+  pool: Pool;
+  company: string;
+  provider: string;
+  /** The member's live sessions (the embedded provider's), or none with another provider. */
+  sessionsOf: (user: AuthUser) => Promise<DeviceSession[]>;
+}) {
+  return async function exportFor(user: AuthUser): Promise<Record<string, unknown>> {
+    const { rows } = await pool.query<{ data: Record<string, unknown> }>(
+      `select json_build_object(
+         'account', (select json_build_object('email', a.email, 'groups', a.groups, 'createdAt', a.created_at,
+                                              'updatedAt', a.updated_at)
+                     from accounts a where a.account_id::text = $1),
+         'personalInformation', (select json_build_object(
+             'firstName', d.first_name, 'lastName', d.last_name, 'email', d.email,
+             'biologicalSex', d.biological_sex, 'birthdate', d.birthdate, 'phoneNumber', d.phone_number,
+             'streetAddress', d.street_address, 'city', d.city, 'stateProvince', d.state_province,
+             'countryRegion', d.country_region, 'postalCode', d.postal_code,
+             'createdAt', d.created_at, 'updatedAt', d.updated_at)
+           from user_details d where d.subject = $1),
+         'orders', coalesce((select json_agg(json_build_object(
+             'orderId', o.order_id, 'date', o.ordered_at, 'status', o.status, 'totalAmount', o.total_amount,
+             'items', coalesce((select json_agg(json_build_object('productName', i.product_name, 'price', i.price)
+                                                order by i.position)
+                                from order_items i where i.order_id = o.order_id), '[]'::json))
+             order by o.ordered_at desc, o.order_id desc)
+           from orders o where o.subject = $1), '[]'::json),
+         'subscriptions', coalesce((select json_agg(json_build_object(
+             'subscriptionId', s.subscription_id, 'createdAt', s.created_at, 'cancelledAt', s.cancelled_at,
+             'pricePerInterval', s.price_per_interval, 'billingInterval', s.billing_interval,
+             'billingPeriod', s.billing_period,
+             'products', coalesce((select json_agg(p.name order by sp.position)
+                                   from subscription_products sp join products p on p.product_id = sp.product_id
+                                   where sp.subscription_id = s.subscription_id), '[]'::json))
+             order by s.created_at, s.subscription_id)
+           from subscriptions s where s.subject = $1), '[]'::json),
+         'securityActivity', coalesce((select json_agg(json_build_object(
+             'at', e.at, 'event', e.event, 'browser', e.browser, 'os', e.os, 'ipAddress', e.ip_address)
+             order by e.at desc, e.id desc)
+           from security_events e where e.subject = $1), '[]'::json),
+         'accountDeletion', (select json_build_object('requestedAt', x.requested_at, 'deleteAfter', x.delete_after)
+                             from account_deletions x where x.subject = $1)
+       ) as data`,
+      [user.subject],
+    );
+    const data = rows[0]!.data;
+    return {
+      exportedAt: new Date().toISOString(),
+      controller: company,
+      subject: user.subject,
+      identityProvider: provider,
+      // With another provider the account lives there; what its token says about the member is what we know.
+      account: data['account'] ?? { email: user.email, groups: user.groups },
+      personalInformation: data['personalInformation'],
+      orders: data['orders'],
+      subscriptions: data['subscriptions'],
+      sessions: await sessionsOf(user),
+      securityActivity: data['securityActivity'],
+      accountDeletion: data['accountDeletion'],
+    };
+  };
+}

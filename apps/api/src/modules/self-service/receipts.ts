@@ -1,0 +1,177 @@
+import { createRequire } from 'node:module';
+import { PassThrough, type Readable } from 'node:stream';
+import { RECEIPT_TEXTS } from '@ums/contracts';
+import PDFDocument from 'pdfkit';
+import type { Pool } from 'pg';
+import { notFound } from '../../plugins/http-errors.js';
+
+/** One order as its receipt shows it. */
+export interface ReceiptOrder {
+  orderId: number;
+  total: string;
+  orderedAt: Date;
+  status: string;
+  items: { name: string; price: string | null }[];
+}
+
+/** Who the receipt is for: the member's name and address as their personal information holds them. */
+export interface ReceiptMember {
+  name: string;
+  email: string | null;
+  addressLines: string[];
+}
+
+const require = createRequire(import.meta.url);
+// DejaVu Sans covers Latin, Greek and Cyrillic names; the PDF embeds only the glyphs a receipt uses.
+const FONTS = {
+  regular: require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf'),
+  bold: require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf'),
+};
+
+/** Money as the account page shows it: "$1,250.00". */
+const money = (value: string | number) =>
+  new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(Number(value));
+const cents = (value: string) => Math.round(Number(value) * 100);
+/** Dates as the payment history shows them ("Mar 7, 2026"), in UTC, which the receipt says. */
+const day = (at: Date) =>
+  new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' }).format(at);
+
+const ORDER_COLUMNS = `o.order_id as "orderId", o.total_amount::text as total, o.ordered_at as "orderedAt", o.status,
+  coalesce((select json_agg(json_build_object('name', i.product_name, 'price', i.price::text) order by i.position)
+            from order_items i where i.order_id = o.order_id), '[]'::json) as items`;
+
+export function createReceipts({ pool, company }: { pool: Pool; company: string }) {
+  async function member(subject: string, tokenEmail: string | null): Promise<ReceiptMember> {
+    const { rows } = await pool.query<Record<string, string | null>>(
+      `select first_name, last_name, email, street_address, city, state_province, postal_code, country_region
+       from user_details where subject = $1`,
+      [subject],
+    );
+    const row = rows[0] ?? {};
+    const email = row['email'] ?? tokenEmail;
+    const name = [row['first_name'], row['last_name']].filter(Boolean).join(' ') || email || subject;
+    const place = [row['city'], [row['state_province'], row['postal_code']].filter(Boolean).join(' ')]
+      .filter(Boolean)
+      .join(', ');
+    const addressLines = [row['street_address'], place, row['country_region']].filter((line): line is string =>
+      Boolean(line),
+    );
+    return { name, email, addressLines };
+  }
+
+  return {
+    /** One of the member's orders, or 404 (another member's order answers exactly like one that does not exist). */
+    async order(subject: string, orderId: number): Promise<ReceiptOrder> {
+      const { rows } = await pool.query<ReceiptOrder>(
+        `select ${ORDER_COLUMNS} from orders o where o.subject = $1 and o.order_id = $2`,
+        [subject, orderId],
+      );
+      if (!rows[0]) throw notFound(`Order ${orderId}`);
+      return rows[0];
+    },
+
+    /** The member's orders of a calendar year (UTC), oldest first, or 404 when there are none. */
+    async year(subject: string, year: number): Promise<ReceiptOrder[]> {
+      const { rows } = await pool.query<ReceiptOrder>(
+        `select ${ORDER_COLUMNS} from orders o
+         where o.subject = $1
+           and o.ordered_at >= make_timestamptz($2, 1, 1, 0, 0, 0, 'UTC')
+           and o.ordered_at < make_timestamptz($2 + 1, 1, 1, 0, 0, 0, 'UTC')
+         order by o.ordered_at, o.order_id`,
+        [subject, year],
+      );
+      if (rows.length === 0) throw notFound(`An order in ${year}`);
+      return rows;
+    },
+
+    member,
+
+    /** The receipts as one PDF, a page per order, streamed as it is written. */
+    render(orders: ReceiptOrder[], to: ReceiptMember, title: string): Readable {
+      const doc = new PDFDocument({
+        size: 'LETTER',
+        margin: 56,
+        autoFirstPage: false,
+        info: { Title: title, Author: company, Creator: company },
+      });
+      doc.registerFont('regular', FONTS.regular);
+      doc.registerFont('bold', FONTS.bold);
+      for (const order of orders) receiptPage(doc, order, to, company);
+      doc.end();
+      // pdfkit's document is a readable stream in the older style; a PassThrough gives Fastify a plain one.
+      return doc.pipe(new PassThrough());
+    },
+  };
+}
+
+export type Receipts = ReturnType<typeof createReceipts>;
+
+function receiptPage(doc: PDFKit.PDFDocument, order: ReceiptOrder, to: ReceiptMember, company: string) {
+  doc.addPage();
+  const left = doc.page.margins.left;
+  const width = doc.page.width - left - doc.page.margins.right;
+  const priceX = left + width - 120;
+
+  doc.font('bold').fontSize(20).text(company, left, doc.page.margins.top);
+  doc.font('regular').fontSize(11).fillColor('#444').text(RECEIPT_TEXTS.hsaLine);
+  doc.moveDown(1.5).fillColor('#000');
+  doc.font('bold').fontSize(16).text(`${RECEIPT_TEXTS.title} #${order.orderId}`);
+  doc.moveDown(0.5);
+
+  const facts: [string, string][] = [
+    [RECEIPT_TEXTS.orderNumber, `#${order.orderId}`],
+    [RECEIPT_TEXTS.date, `${day(order.orderedAt)} (UTC)`],
+    [RECEIPT_TEXTS.status, order.status],
+  ];
+  for (const [label, value] of facts) {
+    const y = doc.y;
+    doc.font('bold').fontSize(11).text(label, left, y, { width: 130 });
+    doc.font('regular').text(value, left + 140, y);
+  }
+  doc.moveDown(0.8);
+  doc.font('bold').text(RECEIPT_TEXTS.billedTo, left);
+  doc.font('regular').text(to.name);
+  for (const line of to.addressLines) doc.text(line);
+  if (to.email) doc.text(to.email);
+  doc.moveDown(1.2);
+
+  // Items: product and price columns, a rule under the heading.
+  const headingY = doc.y;
+  doc.font('bold').text(RECEIPT_TEXTS.product, left, headingY, { width: priceX - left - 10 });
+  doc.text(RECEIPT_TEXTS.price, priceX, headingY, { width: 120, align: 'right' });
+  doc
+    .moveTo(left, doc.y + 2)
+    .lineTo(left + width, doc.y + 2)
+    .strokeColor('#999')
+    .stroke();
+  doc.moveDown(0.4);
+  const priced = order.items.length > 0 && order.items.every((item) => item.price !== null);
+  doc.font('regular');
+  for (const item of order.items) {
+    const y = doc.y;
+    doc.text(item.name, left, y, { width: priceX - left - 10 });
+    const after = doc.y;
+    doc.text(item.price === null ? '' : money(item.price), priceX, y, { width: 120, align: 'right' });
+    doc.y = Math.max(after, doc.y);
+  }
+  doc.moveDown(0.6);
+
+  const sums: [string, string][] = [];
+  if (priced) {
+    const subtotal = order.items.reduce((sum, item) => sum + cents(item.price ?? '0'), 0);
+    const discount = subtotal - cents(order.total);
+    sums.push([RECEIPT_TEXTS.subtotal, money(subtotal / 100)]);
+    if (discount > 0) sums.push([RECEIPT_TEXTS.discounts, `−${money(discount / 100)}`]);
+  }
+  sums.push([RECEIPT_TEXTS.total, money(order.total)]);
+  for (const [label, value] of sums) {
+    const y = doc.y;
+    const font = label === RECEIPT_TEXTS.total ? 'bold' : 'regular';
+    doc.font(font).text(label, priceX - 150, y, { width: 140, align: 'right' });
+    doc.text(value, priceX, y, { width: 120, align: 'right' });
+  }
+  if (!priced) {
+    doc.moveDown(1).font('regular').fontSize(9).fillColor('#444').text(RECEIPT_TEXTS.priceNotRecorded, left);
+    doc.fillColor('#000');
+  }
+}
