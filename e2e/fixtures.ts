@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 
@@ -58,4 +60,25 @@ export async function changePassword(page: Page, current: string, next: string) 
   await expect(login.getByText('Password changed')).toBeVisible();
   // After 3 s the form closes.
   await expect(login.getByLabel('Current password')).toBeHidden({ timeout: 6000 });
+}
+
+/** The operator's CLI on the running server's data: accounts, and the mail it wrote to its outbox folder. */
+export const cli = (...args: string[]) =>
+  execFileSync(process.execPath, [path.resolve(import.meta.dirname, '../scripts/cli.mjs'), ...args], {
+    env: { ...process.env, DATA_DIR: process.env['E2E_DATA_DIR'], LOG_LEVEL: 'warn' },
+    encoding: 'utf8',
+  });
+
+/** The newest delivered message to this address with this subject, as `mail show` prints it. */
+export async function mailTo(email: string, subject: string): Promise<string> {
+  let number: string | undefined;
+  await expect(async () => {
+    const lines = cli('mail', 'list').split('\n');
+    number = lines
+      .filter((line) => line.includes(`\t${email}\t${subject}`))
+      .at(-1)
+      ?.split('\t')[0];
+    expect(number).toBeDefined();
+  }).toPass({ timeout: 15_000 });
+  return cli('mail', 'show', number!);
 }

@@ -1,29 +1,6 @@
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { PASSWORD_RESET_TEXTS as R } from '@ums/contracts/security';
-import { accessibilityViolations, shot, signInOnProviderPage } from '../fixtures.js';
-
-/** The operator's CLI on the running server's data: accounts, and the mail it wrote to its outbox folder. */
-const cli = (...args: string[]) =>
-  execFileSync(process.execPath, [path.resolve(import.meta.dirname, '../../scripts/cli.mjs'), ...args], {
-    env: { ...process.env, DATA_DIR: process.env['E2E_DATA_DIR'], LOG_LEVEL: 'warn' },
-    encoding: 'utf8',
-  });
-
-/** The newest delivered message to this address with this subject, as `mail show` prints it. */
-async function mailTo(email: string, subject: string): Promise<string> {
-  let number: string | undefined;
-  await expect(async () => {
-    const lines = cli('mail', 'list').split('\n');
-    number = lines
-      .filter((line) => line.includes(`\t${email}\t${subject}`))
-      .at(-1)
-      ?.split('\t')[0];
-    expect(number).toBeDefined();
-  }).toPass({ timeout: 15_000 });
-  return cli('mail', 'show', number!);
-}
+import { accessibilityViolations, cli, mailTo, shot, signInOnProviderPage } from '../fixtures.js';
 
 test('a member who forgot their password asks for a link, sets a new one from the mail and is signed in', async ({
   page,

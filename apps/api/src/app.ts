@@ -276,6 +276,7 @@ export async function buildApp(options: AppOptions) {
     dpop: config.auth.embedded,
     logoutUrl: config.auth.logoutUrl,
     forgotPasswordUrl: config.auth.forgotPasswordUrl,
+    deletionGraceDays: config.auth.embedded ? config.deletionGraceDays : null,
     groupsClaim: config.auth.groupsClaim,
     roleClaim: config.auth.roleClaim,
     adminGroup: config.auth.adminGroup,

@@ -25,6 +25,11 @@ export const clientConfigSchema = z.object({
    * flow (AUTH_FORGOT_PASSWORD_URL); null when there is none to offer.
    */
   forgotPasswordUrl: z.string().nullable(),
+  /**
+   * Days between a member closing their account and its deletion (DELETION_GRACE_DAYS); null when accounts are kept
+   * by another identity provider, where members close them.
+   */
+  deletionGraceDays: z.number().int().positive().nullable(),
   groupsClaim: z.string(),
   roleClaim: z.string(),
   adminGroup: z.string(),

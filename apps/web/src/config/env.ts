@@ -26,6 +26,7 @@ function checked(config: Partial<ClientConfig> | null): ClientConfig {
     ...(config as ClientConfig),
     frameSignIn: config.frameSignIn === true,
     dpop: config.dpop === true,
+    deletionGraceDays: typeof config.deletionGraceDays === 'number' ? config.deletionGraceDays : null,
     analyticsUrl: config.analyticsUrl ?? null,
     companionApps: Array.isArray(config.companionApps) ? config.companionApps : [],
     company: config.company ?? { name: '', termsUrl: '/legal/terms.html', privacyUrl: '/legal/privacy.html' },

@@ -23,6 +23,18 @@ async function failure(status: number, body: string) {
 describe('api client', () => {
   afterEach(() => vi.useRealTimers());
 
+  it('downloads a file as its bytes, with the token, and reads a refusal as the envelope says', async () => {
+    const { client, calls } = clientAnswering(200, '%PDF-1.3 receipt');
+    const file = await client.download('/PaymentHistory/7/receipt');
+    expect(await file.text()).toBe('%PDF-1.3 receipt');
+    expect(calls[0]!.init).toMatchObject({ method: 'GET', headers: { Authorization: 'Bearer tok' } });
+
+    const refused = clientAnswering(404, '{"isError":true,"message":"Order 7 was not found","data":[]}').client;
+    const error = await refused.download('/PaymentHistory/7/receipt').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 404, message: 'Order 7 was not found' });
+  });
+
   it('sends the bearer token and JSON headers, and the body for POST, PUT and DELETE', async () => {
     const { client, calls } = clientAnswering(200, '{"isError":false,"message":"","data":[]}');
     await client.post('/membership', { name: 'A' });

@@ -68,7 +68,8 @@ export function createApiClient({
   proof,
   fetch: fetchImpl = fetch,
 }: ApiClientOptions) {
-  async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+  /** Sends a call with the current token (and its proof), renewing the token once when the API refuses it. */
+  async function call(method: string, path: string, body?: unknown): Promise<Response> {
     const token = getToken();
     if (!token) throw new Error(API_MESSAGES.notInitialized);
     const url = `${baseUrl}${path}`;
@@ -87,13 +88,22 @@ export function createApiClient({
       const renewed = await onUnauthorized();
       if (renewed) response = await send(renewed);
     }
+    return response;
+  }
+
+  /** An answer's body as text and, when it is JSON, parsed. */
+  async function read(response: Response) {
     const raw = await response.text();
-    let parsed: unknown;
     try {
-      parsed = raw ? JSON.parse(raw) : undefined;
+      return { raw, parsed: raw ? (JSON.parse(raw) as unknown) : undefined };
     } catch {
-      parsed = undefined;
+      return { raw, parsed: undefined };
     }
+  }
+
+  async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const response = await call(method, path, body);
+    const { raw, parsed } = await read(response);
     const requestId = response.headers.get('x-request-id');
     if (!response.ok) throw new ApiError(response.status, errorMessage(response.status, parsed, raw), requestId);
     if (isObject(parsed) && parsed['isError'] === true) {
@@ -104,6 +114,17 @@ export function createApiClient({
   }
   return {
     get: <T>(path: string) => request<T>('GET', path),
+    /** A file the API answers (a PDF, an export): its bytes, or the envelope's error. */
+    download: async (path: string): Promise<Blob> => {
+      const response = await call('GET', path);
+      if (response.ok) return response.blob();
+      const { raw, parsed } = await read(response);
+      throw new ApiError(
+        response.status,
+        errorMessage(response.status, parsed, raw),
+        response.headers.get('x-request-id'),
+      );
+    },
     post: <T>(path: string, body: unknown) => request<T>('POST', path, body),
     put: <T>(path: string, body: unknown) => request<T>('PUT', path, body),
     delete: <T>(path: string, body?: unknown) => request<T>('DELETE', path, body),

@@ -4,6 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiServer, envelope, failure, useApiServer } from '../../test/api-server.js';
 import { fakeAuth, renderWithProviders, signedInUser, TEST_API } from '../../test/render.js';
+import { recordDownloads } from '../../test/downloads.js';
 import { PaymentHistorySection } from './components/payment-history-section.js';
 import { DEFAULT_PAYMENT_SORT, nextSort, serverSort } from './sort.js';
 
@@ -67,13 +68,13 @@ describe('the Payment History section', () => {
     const headers = within(table)
       .getAllByRole('columnheader')
       .map((h) => h.textContent);
-    expect(headers).toEqual(['Order#', 'Products', 'Amount (USD)', 'Date', 'Status']);
+    expect(headers).toEqual(['Order#', 'Products', 'Amount (USD)', 'Date', 'Status', 'Receipt']);
     const first = within(table).getAllByRole('row')[1]!;
     expect(
       within(first)
         .getAllByRole('cell')
         .map((c) => c.textContent),
-    ).toEqual(['#12', 'A1C, TSH', '$9.50', 'May 1, 2026', 'Refunded']);
+    ).toEqual(['#12', 'A1C, TSH', '$9.50', 'May 1, 2026', 'Refunded', 'Receipt']);
     expect(within(table).getByText('$1,250.00')).toBeTruthy();
   });
 
@@ -164,5 +165,86 @@ describe('the Payment History section', () => {
     expect(within(card).getByText('A1C, TSH')).toBeTruthy();
     expect(within(card).getByText('May 1, 2026')).toBeTruthy();
     expect(within(card).getByText('Refunded')).toBeTruthy();
+  });
+});
+
+describe('receipts', () => {
+  useApiServer();
+  afterEach(() => vi.restoreAllMocks());
+
+  const pdf = (text: string) =>
+    new HttpResponse(`%PDF-1.3 ${text}`, {
+      headers: { 'content-type': 'application/pdf', 'content-disposition': 'attachment' },
+    });
+
+  it("each order's Receipt downloads its PDF as receipt-ID.pdf, with the token", async () => {
+    const saved = recordDownloads();
+    let authorization: string | null = null;
+    apiServer.use(
+      answer(),
+      http.get(`${TEST_API}/PaymentHistory/:orderId/receipt`, ({ params, request }) => {
+        authorization = request.headers.get('authorization');
+        return pdf(`order ${String(params['orderId'])}`);
+      }),
+    );
+    render();
+    fireEvent.click(await screen.findByRole('button', { name: 'Download the receipt for order #12' }));
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(saved[0]!.name).toBe('receipt-12.pdf');
+    expect(await saved[0]!.blob.text()).toBe('%PDF-1.3 order 12');
+    expect(authorization).toBe('Bearer access-token');
+  });
+
+  it('offers every year of the orders on screen, newest first, as one PDF each', async () => {
+    const saved = recordDownloads();
+    const years: string[] = [];
+    apiServer.use(
+      answer(),
+      http.get(`${TEST_API}/PaymentHistory/receipts`, ({ request }) => {
+        years.push(new URL(request.url).searchParams.get('year') ?? '');
+        return pdf('year');
+      }),
+    );
+    render();
+    await screen.findByRole('table', { name: 'Payment History' });
+    const buttons = screen.getAllByRole('button', { name: /^Download all receipts for / }).map((b) => b.textContent);
+    expect(buttons).toEqual(['Download all receipts for 2026', 'Download all receipts for 2025']);
+    fireEvent.click(screen.getByRole('button', { name: 'Download all receipts for 2025' }));
+    await waitFor(() => expect(saved.map((file) => file.name)).toEqual(['receipts-2025.pdf']));
+    expect(years).toEqual(['2025']);
+  });
+
+  it("says what went wrong when a receipt cannot be had, in the server's words", async () => {
+    const saved = recordDownloads();
+    apiServer.use(
+      answer(),
+      http.get(`${TEST_API}/PaymentHistory/:orderId/receipt`, () =>
+        HttpResponse.json(failure('Order 12 was not found'), { status: 404 }),
+      ),
+    );
+    render();
+    fireEvent.click(await screen.findByRole('button', { name: 'Download the receipt for order #12' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Order 12 was not found');
+    expect(saved).toEqual([]);
+  });
+
+  it('a receipt is on every card on a narrow screen too', async () => {
+    vi.spyOn(window, 'matchMedia').mockImplementation(
+      (query) =>
+        ({
+          matches: true,
+          media: query,
+          addEventListener: () => undefined,
+          removeEventListener: () => undefined,
+        }) as unknown as MediaQueryList,
+    );
+    apiServer.use(answer());
+    render();
+    const list = await screen.findByRole('list', { name: 'Payment History' });
+    for (const card of within(list).getAllByRole('listitem')) {
+      expect(within(card).getByRole('button', { name: /^Download the receipt for order #\d+$/ }).textContent).toBe(
+        'Receipt',
+      );
+    }
   });
 });

@@ -1,9 +1,10 @@
 import type { UserDetails } from '@ums/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { delay, http, HttpResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiServer, envelope, failure, useApiServer } from '../../test/api-server.js';
-import { fakeAuth, renderWithProviders, signedInUser, TEST_API } from '../../test/render.js';
+import { recordDownloads } from '../../test/downloads.js';
+import { fakeAuth, LocationProbe, renderWithProviders, signedInUser, TEST_API, testConfig } from '../../test/render.js';
 import { PersonalInformationSection } from './components/personal-information-section.js';
 import { displayRows, toDraft, toInput } from './form-state.js';
 
@@ -180,5 +181,76 @@ describe('the Personal Information section', () => {
     fireEvent.change(input, { target: { value: '4/23/1990' } });
     fireEvent.blur(input);
     await waitFor(() => expect(within(dialog).queryByText('Enter a date between 1/1/1900 and today.')).toBeNull());
+  });
+});
+
+describe('your data', () => {
+  useApiServer();
+  afterEach(() => vi.restoreAllMocks());
+
+  const section = () =>
+    renderWithProviders(
+      <>
+        <PersonalInformationSection />
+        <LocationProbe />
+      </>,
+      { auth: fakeAuth({ user: signedInUser() }) },
+    );
+
+  it('"Download my data" saves the export the server answers as my-data-DAY.json', async () => {
+    const saved = recordDownloads();
+    apiServer.use(
+      http.get(`${TEST_API}/userdetails/`, () => HttpResponse.json(envelope(morgan))),
+      http.get(`${TEST_API}/me/export`, () => HttpResponse.json({ subject: 'member-1', orders: [] })),
+    );
+    section();
+    fireEvent.click(await screen.findByRole('button', { name: 'Download my data' }));
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(saved[0]!.name).toBe(`my-data-${new Date().toISOString().slice(0, 10)}.json`);
+    expect(JSON.parse(await saved[0]!.blob.text())).toEqual({ subject: 'member-1', orders: [] });
+  });
+
+  it('"Close my account" explains the grace period, refuses a wrong password in its words, and signs out once scheduled', async () => {
+    const asked: unknown[] = [];
+    apiServer.use(
+      http.get(`${TEST_API}/userdetails/`, () => HttpResponse.json(envelope(morgan))),
+      http.post(`${TEST_API}/me/deletion`, async ({ request }) => {
+        const body = (await request.json()) as { password: string };
+        asked.push(body);
+        return body.password === 'Right-Password-1!'
+          ? HttpResponse.json(envelope({ deleteAfter: '2026-12-23T08:00:00.000Z' }, 'Account deletion scheduled'))
+          : HttpResponse.json(failure('Current password is incorrect.'), { status: 400 });
+      }),
+    );
+    section();
+    fireEvent.click(await screen.findByRole('button', { name: 'Close my account' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Close your account?' });
+    expect(dialog.textContent).toContain(
+      'Your account and personal information will be deleted in 30 days. You will be signed out everywhere now.',
+    );
+    const confirm = within(dialog).getByRole('button', { name: 'Close account' });
+    expect((confirm as HTMLButtonElement).disabled).toBe(true);
+    const password = within(dialog).getByLabelText(/Current password/);
+    fireEvent.change(password, { target: { value: 'Wrong-Password-1!' } });
+    fireEvent.click(confirm);
+    expect(await within(dialog).findByText('Current password is incorrect.')).toBeTruthy();
+    expect(screen.getByRole('status', { name: 'location' }).textContent).toBe('/');
+
+    fireEvent.change(password, { target: { value: 'Right-Password-1!' } });
+    fireEvent.click(confirm);
+    await waitFor(() =>
+      expect(screen.getByRole('status', { name: 'location' }).textContent).toBe('/logout-complete?source=ums-client'),
+    );
+    expect(asked).toEqual([{ password: 'Wrong-Password-1!' }, { password: 'Right-Password-1!' }]);
+  });
+
+  it('offers no "Close my account" when another identity provider keeps the accounts', async () => {
+    apiServer.use(http.get(`${TEST_API}/userdetails/`, () => HttpResponse.json(envelope(morgan))));
+    renderWithProviders(<PersonalInformationSection />, {
+      auth: fakeAuth({ user: signedInUser() }),
+      config: { ...testConfig, deletionGraceDays: null },
+    });
+    await screen.findByRole('button', { name: 'Download my data' });
+    expect(screen.queryByRole('button', { name: 'Close my account' })).toBeNull();
   });
 });

@@ -2,6 +2,8 @@ import { Button, makeStyles, mergeClasses, shorthands, tokens } from '@fluentui/
 import { Spinner } from '../../../components/spinner.js';
 import { ArrowSortDown16Regular, ArrowSortUp16Regular } from '@fluentui/react-icons';
 import type { PaymentHistoryEntry } from '@ums/contracts';
+import { RECEIPT_ACTIONS as R, receiptFileName, yearReceiptsFileName } from '@ums/contracts/self-service/receipts';
+import { useDownload } from '../../../lib/download.js';
 import { useDeferredValue, useState } from 'react';
 import { useAuth } from 'react-oidc-context';
 import { useSectionStyles } from '../../../components/section-styles.js';
@@ -50,6 +52,13 @@ const useStyles = makeStyles({
   cardHeader: { display: 'flex', justifyContent: 'space-between', fontWeight: tokens.fontWeightSemibold },
   cardRow: { display: 'grid', gridTemplateColumns: '90px 1fr', gap: tokens.spacingHorizontalS, margin: 0 },
   term: { color: tokens.colorNeutralForeground3 },
+  receipts: {
+    display: 'flex',
+    flexWrap: 'wrap',
+    gap: tokens.spacingHorizontalS,
+    marginBlockStart: tokens.spacingVerticalM,
+  },
+  cardAction: { justifySelf: 'start' },
   message: { margin: 0 },
   error: { margin: 0, color: tokens.colorPaletteRedForeground1 },
   status: {
@@ -96,6 +105,26 @@ export function PaymentHistorySection() {
   // A new sort keeps the previous rows on screen until the server answers; assistive tech hears it is loading.
   const busy = history.isPlaceholderData || undefined;
   const more = history.total - visible.length;
+  const files = useDownload(R.downloadFailed);
+  const receipt = (entry: PaymentHistoryEntry) => (
+    <Button
+      size="small"
+      appearance="subtle"
+      aria-label={R.actionLabel(entry.orderId)}
+      disabled={files.busy === `order-${entry.orderId}`}
+      onClick={() =>
+        void files.download(
+          `order-${entry.orderId}`,
+          `/PaymentHistory/${entry.orderId}/receipt`,
+          receiptFileName(entry.orderId),
+        )
+      }
+    >
+      {R.action}
+    </Button>
+  );
+  // Receipts by year for the years of the orders on screen (UTC years, as the server counts them), newest first.
+  const years = [...new Set(visible.map((entry) => new Date(entry.date).getUTCFullYear()))].sort((a, b) => b - a);
   const showMore = history.hasNextPage ? (
     <Button className={styles.more} disabled={history.isFetchingNextPage} onClick={() => void history.fetchNextPage()}>
       {T.showMore(Math.min(more, PAGE_SIZE), more)}
@@ -130,6 +159,7 @@ export function PaymentHistorySection() {
                 <dt className={styles.term}>{T.columns.status}</dt>
                 <dd className={styles.message}>{entry.status}</dd>
               </dl>
+              <div className={styles.cardAction}>{receipt(entry)}</div>
             </div>
           </li>
         ))}
@@ -160,6 +190,9 @@ export function PaymentHistorySection() {
                   </button>
                 </th>
               ))}
+              <th scope="col" className={styles.th}>
+                <span className={styles.td}>{R.action}</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -170,6 +203,7 @@ export function PaymentHistorySection() {
                     {cell(entry, column, styles.status)}
                   </td>
                 ))}
+                <td className={styles.td}>{receipt(entry)}</td>
               </tr>
             ))}
           </tbody>
@@ -178,10 +212,34 @@ export function PaymentHistorySection() {
     );
   }
 
+  const yearly =
+    signedIn && years.length > 0 ? (
+      <div className={styles.receipts}>
+        {years.map((year) => (
+          <Button
+            key={year}
+            size="small"
+            disabled={files.busy === `year-${year}`}
+            onClick={() =>
+              void files.download(`year-${year}`, `/PaymentHistory/receipts?year=${year}`, yearReceiptsFileName(year))
+            }
+          >
+            {R.allForYear(year)}
+          </Button>
+        ))}
+      </div>
+    ) : null;
+
   return (
     <div className={section.card}>
       {body}
       {showMore}
+      {yearly}
+      {files.error ? (
+        <p role="alert" className={styles.error}>
+          {files.error}
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -12,6 +12,8 @@ import { PERSONAL_INFORMATION as T } from '../messages.js';
 const EditPersonalInformationDialog = lazy(() =>
   import('./edit-personal-information-dialog.js').then((m) => ({ default: m.EditPersonalInformationDialog })),
 );
+// "Download my data" and "Close my account" come after the details have painted: not in the first load either.
+const YourData = lazy(() => import('./your-data.js').then((m) => ({ default: m.YourData })));
 
 export function PersonalInformationSection() {
   const styles = useSectionStyles();
@@ -58,6 +60,11 @@ export function PersonalInformationSection() {
           ))}
         </dl>
       )}
+      {details.isSuccess ? (
+        <Suspense fallback={<div style={{ minHeight: 36 }} />}>
+          <YourData />
+        </Suspense>
+      ) : null}
       {everEdited ? (
         <Suspense fallback={<Spinner size="tiny" label={T.loading} />}>
           <EditPersonalInformationDialog

@@ -1,0 +1,65 @@
+import { Button, makeStyles, tokens } from '@fluentui/react-components';
+import { ACCOUNT_DELETION_TEXTS } from '@ums/contracts/self-service/account-deletion';
+import { MY_DATA_TEXTS, myDataFileName } from '@ums/contracts/self-service/my-data';
+import { RECEIPT_ACTIONS } from '@ums/contracts/self-service/receipts';
+import { lazy, Suspense, useState } from 'react';
+import { useClientConfig } from '../../../lib/client-config-context.js';
+import { useDownload } from '../../../lib/download.js';
+
+const CloseAccountDialog = lazy(() =>
+  import('./close-account-dialog.js').then((m) => ({ default: m.CloseAccountDialog })),
+);
+
+const useStyles = makeStyles({
+  yourData: {
+    display: 'flex',
+    flexWrap: 'wrap',
+    gap: tokens.spacingHorizontalS,
+    marginBlockStart: tokens.spacingVerticalL,
+  },
+  error: { flexBasis: '100%', margin: 0, color: tokens.colorPaletteRedForeground1 },
+});
+
+/** "Download my data" and "Close my account": what the law lets a member ask of their data. */
+export function YourData() {
+  const styles = useStyles();
+  const { deletionGraceDays } = useClientConfig();
+  const files = useDownload(RECEIPT_ACTIONS.downloadFailed);
+  const [closing, setClosing] = useState(false);
+  const [everClosed, setEverClosed] = useState(false);
+  return (
+    <div className={styles.yourData}>
+      <Button
+        size="small"
+        disabled={files.busy !== null}
+        onClick={() =>
+          void files.download('export', '/me/export', myDataFileName(new Date().toISOString().slice(0, 10)))
+        }
+      >
+        {MY_DATA_TEXTS.action}
+      </Button>
+      {deletionGraceDays !== null ? (
+        <Button
+          size="small"
+          appearance="subtle"
+          onClick={() => {
+            setEverClosed(true);
+            setClosing(true);
+          }}
+        >
+          {ACCOUNT_DELETION_TEXTS.action}
+        </Button>
+      ) : null}
+      {files.error ? (
+        <p role="alert" className={styles.error}>
+          {files.error}
+        </p>
+      ) : null}
+      {everClosed && deletionGraceDays !== null ? (
+        <Suspense fallback={null}>
+          <CloseAccountDialog graceDays={deletionGraceDays} open={closing} onClose={() => setClosing(false)} />
+        </Suspense>
+      ) : null}
+    </div>
+  );
+}
