@@ -34,6 +34,8 @@ import { createMailer, sweepSentMail } from './mail/outbox.js';
 import { securityRoutes } from './modules/security/security.routes.js';
 import { passwordChangeRoutes } from './identity/password-change.routes.js';
 import { overviewRoutes } from './modules/admin/overview.routes.js';
+import { createMemberDirectory } from './modules/admin/members.js';
+import { memberDirectoryRoutes } from './modules/admin/members.routes.js';
 import { createCatalogService } from './modules/catalog/catalog.service.js';
 import { catalogRoutes } from './modules/catalog/catalog.routes.js';
 import { createDiscountPackageService } from './modules/discount-packages/discount-packages.service.js';
@@ -325,15 +327,21 @@ export async function buildApp(options: AppOptions) {
   await app.register(passwordChangeRoutes, { passwords: createPasswordChangeService({ db, config, security }) });
   await app.register(securityRoutes, { security, lists, embedded: config.auth.embedded });
   await app.register(memberRoutes, { members: createMemberService({ db }), autologinUrl: config.autologinUrl, lists });
+  const myData = createMyData({
+    pool: db.$client,
+    company: config.web.company.name,
+    provider: config.auth.provider,
+    sessionsOf: async (user) => (config.auth.embedded ? security.listSessions(user.subject, user.grantId) : []),
+  });
   await app.register(selfServiceRoutes, {
     receipts: createReceipts({ pool: db.$client, company: config.web.company.name }),
-    myData: createMyData({
-      pool: db.$client,
-      company: config.web.company.name,
-      provider: config.auth.provider,
-      sessionsOf: async (user) => (config.auth.embedded ? security.listSessions(user.subject, user.grantId) : []),
-    }),
+    myData,
     deletion,
+  });
+  await app.register(memberDirectoryRoutes, {
+    members: createMemberDirectory({ db, myData, security, adminGroup: config.auth.adminGroup }),
+    lists,
+    embedded: config.auth.embedded,
   });
 
   if (options.publicRoot && existsSync(options.publicRoot)) {

@@ -306,3 +306,45 @@ export const accountDeletionSchema = z.object({
   deleteAfter: z.string().describe('ISO 8601: the account is deleted after this instant unless the member signs in'),
 });
 export type AccountDeletion = z.infer<typeof accountDeletionSchema>;
+
+// ---- Admin member directory -----------------------------------------------------------------
+
+/** One account in the administrators' member directory. */
+export const adminMemberSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  groups: z.array(z.string()),
+  createdAt: z.string(),
+  /** When the member closed their account: it is deleted after this instant unless they sign in and keep it. */
+  deletionPendingUntil: z.string().nullable(),
+});
+export type AdminMember = z.infer<typeof adminMemberSchema>;
+
+export const memberIdParamsSchema = z.object({
+  id: z.uuid('Must be a member id'),
+});
+
+/** A member's groups, replacing the ones they have. */
+export const memberGroupsSchema = z.object({
+  groups: z
+    .array(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}$/, 'Each group is a name of letters, digits, spaces, _ . or -'),
+    )
+    .max(20, 'At most 20 groups')
+    .refine((groups) => new Set(groups).size === groups.length, 'Each group at most once'),
+});
+
+/** A member as support sees them: the directory entry and everything held about them (read-only). */
+export const adminMemberDetailsSchema = z.object({
+  member: adminMemberSchema,
+  personalInformation: z.record(z.string(), z.unknown()).nullable(),
+  orders: z.array(z.record(z.string(), z.unknown())),
+  subscriptions: z.array(z.record(z.string(), z.unknown())),
+  sessions: z.array(z.record(z.string(), z.unknown())),
+  securityActivity: z.array(z.record(z.string(), z.unknown())),
+});
+export type AdminMemberDetails = z.infer<typeof adminMemberDetailsSchema>;

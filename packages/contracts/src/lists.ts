@@ -15,6 +15,7 @@ export const LISTS = {
   paymentHistory: { sorts: ['date', 'orderId', 'totalAmount', 'status', 'productNames'], defaultSort: '-date' },
   subscriptions: { sorts: ['createdAt', 'pricePerInterval'], defaultSort: 'createdAt' },
   activity: { sorts: ['at'], defaultSort: '-at' },
+  members: { sorts: ['email', 'createdAt'], defaultSort: 'email' },
 } as const;
 export type ListName = keyof typeof LISTS;
 export type ListSortField<L extends ListName> = (typeof LISTS)[L]['sorts'][number];

@@ -32,6 +32,12 @@ export const accounts = pgTable(
   },
   (t) => [
     uniqueIndex('accounts_email_lower_idx').on(sql`lower(${t.email})`),
+    // The member directory: newest first, and a search over email and names.
+    index('accounts_created_idx').on(t.createdAt, t.accountId),
+    index('accounts_search_trgm_idx').using(
+      'gin',
+      sql`(${t.email} || ' ' || coalesce(${t.firstName}, '') || ' ' || coalesce(${t.lastName}, '')) gin_trgm_ops`,
+    ),
     check('accounts_email_not_blank', sql`btrim(${t.email}) <> ''`),
   ],
 );

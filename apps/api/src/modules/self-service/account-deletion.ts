@@ -13,6 +13,7 @@ import { accountDeletionMail } from '../../mail/alerts.js';
 import { enqueueMail } from '../../mail/outbox.js';
 import type { AuthUser } from '../../plugins/auth.js';
 import { conflict, HttpError } from '../../plugins/http-errors.js';
+import { appendAudit, SYSTEM_ACTOR } from '../admin/audit.js';
 
 type Executor = Pick<Database, 'execute'>;
 
@@ -177,16 +178,19 @@ async function purgeAccount(
   if (mail[0]) await tx.execute(sql`delete from mail_outbox where lower(recipient) = lower(${mail[0].email})`);
   await tx.execute(sql`delete from accounts where account_id::text = ${subject}`);
   await revokeAccount(tx, subject);
-  await tx.execute(sql`
-    insert into audit_entries (actor_id, action, entity, entity_id, before, after)
-    values ('system', 'account-deleted', 'member', ${subject},
-            ${JSON.stringify({
-              requestedAt: new Date(due.requested_at).toISOString(),
-              deleteAfter: new Date(due.delete_after).toISOString(),
-              ordersAnonymised: orders.length,
-              subscriptionsDeleted: subscriptions.length,
-            })}::jsonb,
-            null)`);
+  await appendAudit(tx, {
+    actor: SYSTEM_ACTOR,
+    action: 'account-deleted',
+    entity: 'member',
+    entityId: subject,
+    before: {
+      requestedAt: new Date(due.requested_at).toISOString(),
+      deleteAfter: new Date(due.delete_after).toISOString(),
+      ordersAnonymised: orders.length,
+      subscriptionsDeleted: subscriptions.length,
+    },
+    after: null,
+  });
   await tx.execute(sql`delete from account_deletions where subject = ${subject}`);
   return orders.length;
 }

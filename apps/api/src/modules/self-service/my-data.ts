@@ -19,7 +19,8 @@ export function createMyData({
   /** The member's live sessions (the embedded provider's), or none with another provider. */
   sessionsOf: (user: AuthUser) => Promise<DeviceSession[]>;
 }) {
-  return async function exportFor(user: AuthUser): Promise<Record<string, unknown>> {
+  /** What is held about one subject, by kind (the account only if the embedded provider keeps it). */
+  async function collect(subject: string): Promise<Record<string, unknown>> {
     const { rows } = await pool.query<{ data: Record<string, unknown> }>(
       `select json_build_object(
          'account', (select json_build_object('email', a.email, 'groups', a.groups, 'createdAt', a.created_at,
@@ -55,9 +56,13 @@ export function createMyData({
          'accountDeletion', (select json_build_object('requestedAt', x.requested_at, 'deleteAfter', x.delete_after)
                              from account_deletions x where x.subject = $1)
        ) as data`,
-      [user.subject],
+      [subject],
     );
-    const data = rows[0]!.data;
+    return rows[0]!.data;
+  }
+
+  async function exportFor(user: AuthUser): Promise<Record<string, unknown>> {
+    const data = await collect(user.subject);
     return {
       exportedAt: new Date().toISOString(),
       controller: company,
@@ -72,5 +77,9 @@ export function createMyData({
       securityActivity: data['securityActivity'],
       accountDeletion: data['accountDeletion'],
     };
-  };
+  }
+
+  return Object.assign(exportFor, { collect });
 }
+
+export type MyData = ReturnType<typeof createMyData>;

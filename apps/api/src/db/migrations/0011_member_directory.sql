@@ -1,0 +1,2 @@
+CREATE INDEX "accounts_created_idx" ON "accounts" USING btree ("created_at","account_id");--> statement-breakpoint
+CREATE INDEX "accounts_search_trgm_idx" ON "accounts" USING gin (("email" || ' ' || coalesce("first_name", '') || ' ' || coalesce("last_name", '')) gin_trgm_ops);

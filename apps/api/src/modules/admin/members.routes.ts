@@ -1,0 +1,93 @@
+import {
+  adminMemberDetailsSchema,
+  adminMemberSchema,
+  listQuerySchema,
+  memberGroupsSchema,
+  memberIdParamsSchema,
+  ok,
+} from '@ums/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireUser } from '../../plugins/auth.js';
+import { HttpError } from '../../plugins/http-errors.js';
+import { answers } from '../envelope-schema.js';
+import { sendJsonText } from '../lists/json-text.js';
+import type { Lists } from '../lists/lists.js';
+import { MEMBER_MESSAGES, type MemberDirectory } from './members.js';
+import { memberDirectoryList } from './members.lists.js';
+
+const admin = { policy: 'admin' as const };
+export const MANAGED_ELSEWHERE = 'Members are managed by your identity provider.';
+
+/** The administrators' member directory (accounts of the embedded provider). */
+export const memberDirectoryRoutes: FastifyPluginAsyncZod<{
+  members: MemberDirectory;
+  lists: Lists;
+  embedded: boolean;
+}> = async (app, { members, lists, embedded }) => {
+  const embeddedOnly = () => {
+    if (!embedded) throw new HttpError(501, MANAGED_ELSEWHERE);
+  };
+  const actorOf = (request: Parameters<typeof requireUser>[0]) => {
+    const user = requireUser(request);
+    return { id: user.subject, email: user.email };
+  };
+
+  app.get('/api/admin/members', {
+    config: admin,
+    schema: {
+      tags: ['admin'],
+      summary: 'The member directory: all, or a page (limit, cursor, q over email and names, sort email|createdAt)',
+      querystring: listQuerySchema('members'),
+      response: answers(adminMemberSchema),
+    },
+    handler: async (request, reply) => {
+      embeddedOnly();
+      return sendJsonText(reply, await lists.member(memberDirectoryList, request.query, []));
+    },
+  });
+  app.get('/api/admin/members/:id', {
+    config: admin,
+    schema: {
+      tags: ['admin'],
+      summary: 'One member: details, groups, orders, subscriptions, sessions and security activity',
+      params: memberIdParamsSchema,
+      response: answers(adminMemberDetailsSchema),
+    },
+    handler: async (request) => {
+      embeddedOnly();
+      return ok(await members.details(request.params.id));
+    },
+  });
+  app.post('/api/admin/members/:id/end-sessions', {
+    config: admin,
+    schema: {
+      tags: ['admin'],
+      summary: 'End every session of a member: their tokens stop working at once (audited)',
+      params: memberIdParamsSchema,
+      response: answers(z.never()),
+    },
+    handler: async (request) => {
+      embeddedOnly();
+      await members.endSessions(actorOf(request), request.params.id);
+      return ok([], MEMBER_MESSAGES.sessionsEnded);
+    },
+  });
+  app.put('/api/admin/members/:id/groups', {
+    config: admin,
+    schema: {
+      tags: ['admin'],
+      summary: "Replace a member's groups (audited); an administrator cannot remove their own Admin group (409)",
+      params: memberIdParamsSchema,
+      body: memberGroupsSchema,
+      response: answers(adminMemberSchema),
+    },
+    handler: async (request) => {
+      embeddedOnly();
+      return ok(
+        await members.setGroups(actorOf(request), request.params.id, request.body.groups),
+        MEMBER_MESSAGES.groupsSaved,
+      );
+    },
+  });
+};

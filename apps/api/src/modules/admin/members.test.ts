@@ -1,0 +1,151 @@
+import { randomBytes } from 'node:crypto';
+import type { AdminMember, AdminMemberDetails } from '@ums/contracts';
+import { describe, expect, it } from 'vitest';
+import { signIn } from '@ums/testkit/oidc-browser';
+import { providerApp } from '../../../test/oidc-client.js';
+import { createAccountService } from '../../identity/accounts.service.js';
+import { MEMBER_MESSAGES } from './members.js';
+
+const PASSWORD = 'Directory-Pass-42!';
+const server = await providerApp({}, { purgeClosedAccounts: false });
+const { base, database } = server;
+const pool = database.pool;
+const accounts = createAccountService({ db: database.db });
+const run = randomBytes(3).toString('hex');
+
+async function account(name: string, admin = false) {
+  const email = `${name}-${run}-${randomBytes(3).toString('hex')}@directory.example`;
+  const created = await accounts.add({ email, password: PASSWORD, admin, firstName: name, lastName: 'Tester' });
+  const tokens = await signIn(base, email, PASSWORD);
+  return { email, id: created.accountId, token: tokens.access_token };
+}
+
+const admin = await account('Avery', true);
+const call = (method: string, path: string, token = admin.token, body?: unknown) =>
+  fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+const json = async <T>(response: Response) =>
+  (await response.json()) as { data: T[]; page?: { nextCursor: string | null; total: number }; message: string };
+
+async function waitForStatus(probe: () => Promise<number>, status: number) {
+  const until = Date.now() + 5000;
+  let last = await probe();
+  while (last !== status && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    last = await probe();
+  }
+  return last;
+}
+
+describe('the member directory', () => {
+  it('walks every account exactly once by pages, while accounts are added between pages', async () => {
+    for (let i = 0; i < 5; i++) await accounts.add({ email: `walk${i}-${run}@directory.example`, password: PASSWORD });
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let added = 0;
+    do {
+      const query = `?limit=3&q=${encodeURIComponent(`-${run}@`)}&sort=email${cursor ? `&cursor=${cursor}` : ''}`;
+      const page = await json<AdminMember>(await call('GET', `/api/admin/members${query}`));
+      seen.push(...page.data.map((m) => m.email));
+      cursor = page.page!.nextCursor;
+      // An account added behind the walk is not seen; one added ahead of it is seen once.
+      if (added++ < 2) await accounts.add({ email: `zz-late${added}-${run}@directory.example`, password: PASSWORD });
+    } while (cursor);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen).toEqual([...seen].sort());
+    for (let i = 0; i < 5; i++) expect(seen).toContain(`walk${i}-${run}@directory.example`);
+    expect(seen).toContain(`zz-late1-${run}@directory.example`);
+  });
+
+  it('finds members by a part of their email or name, case-insensitively, newest first when asked', async () => {
+    const quinn = await account('Quinnelope');
+    const byName = await json<AdminMember>(await call('GET', '/api/admin/members?limit=10&q=QUINNELOPE'));
+    expect(byName.data.map((m) => m.email)).toEqual([quinn.email]);
+    expect(byName.page!.total).toBe(1);
+    expect(byName.data[0]).toMatchObject({ id: quinn.id, firstName: 'Quinnelope', lastName: 'Tester', groups: [] });
+    const newest = await json<AdminMember>(await call('GET', '/api/admin/members?limit=1&sort=-createdAt'));
+    expect(newest.data[0]!.email).toBe(quinn.email);
+    const bad = await call('GET', '/api/admin/members?sort=password');
+    expect(bad.status).toBe(400);
+  });
+
+  it('shows a pending deletion on the entry, with the day the account goes', async () => {
+    const leaving = await account('Leaving');
+    await pool.query(`insert into account_deletions (subject, delete_after) values ($1, '2026-12-24T10:00:00Z')`, [
+      leaving.id,
+    ]);
+    const found = await json<AdminMember>(await call('GET', `/api/admin/members?limit=5&q=${leaving.email}`));
+    expect(found.data[0]!.deletionPendingUntil).toBe('2026-12-24T10:00:00.000Z');
+  });
+
+  it('opens one member: details, orders, subscriptions, sessions and activity; an unknown id is 404, a malformed one 400', async () => {
+    const morgan = await account('Morgan');
+    await pool.query(
+      `insert into user_details (subject, first_name, last_name, email, city) values ($1, 'Morgan', 'Lee', $2, 'Portland')`,
+      [morgan.id, morgan.email],
+    );
+    await pool.query(
+      `with o as (insert into orders (subject, total_amount, ordered_at, status) values ($1, 49, now(), 'Paid') returning order_id)
+       insert into order_items (order_id, position, product_name, price) select order_id, 0, 'Complete Blood Count', 49 from o`,
+      [morgan.id],
+    );
+    const details = (await json<AdminMemberDetails>(await call('GET', `/api/admin/members/${morgan.id}`))).data[0]!;
+    expect(details.member).toMatchObject({ id: morgan.id, email: morgan.email, firstName: 'Morgan', lastName: 'Lee' });
+    expect(details.personalInformation).toMatchObject({ city: 'Portland' });
+    expect(details.orders).toHaveLength(1);
+    expect(details.orders[0]).toMatchObject({ status: 'Paid', items: [{ productName: 'Complete Blood Count' }] });
+    expect(details.sessions).toHaveLength(1);
+    expect(details.securityActivity.map((e) => e['event'])).toEqual(['sign-in']);
+    expect((await call('GET', '/api/admin/members/00000000-0000-4000-8000-000000000000')).status).toBe(404);
+    expect((await call('GET', '/api/admin/members/not-an-id')).status).toBe(400);
+    // A member is never let in.
+    expect((await call('GET', `/api/admin/members/${morgan.id}`, morgan.token)).status).toBe(403);
+  });
+
+  it("ends a member's sessions: their token is refused at once, and the audit trail names who did it", async () => {
+    const riley = await account('Riley');
+    const ended = await call('POST', `/api/admin/members/${riley.id}/end-sessions`);
+    expect(ended.status).toBe(200);
+    expect((await json(ended)).message).toBe(MEMBER_MESSAGES.sessionsEnded);
+    expect(await waitForStatus(async () => (await call('GET', '/api/userdetails/', riley.token)).status, 401)).toBe(
+      401,
+    );
+    const { rows } = await pool.query(
+      `select actor_id, actor_email, action, entity, before, after from audit_entries where entity_id = $1`,
+      [riley.id],
+    );
+    expect(rows).toEqual([
+      {
+        actor_id: admin.id,
+        actor_email: admin.email,
+        action: 'member-sessions-ended',
+        entity: 'member',
+        before: { sessions: 1 },
+        after: { sessions: 0 },
+      },
+    ]);
+  });
+
+  it("changes a member's groups (their old token stops, audited with before and after) but never the caller's own Admin", async () => {
+    const sam = await account('Sam');
+    const saved = await call('PUT', `/api/admin/members/${sam.id}/groups`, admin.token, { groups: ['Admin'] });
+    expect(saved.status).toBe(200);
+    expect((await json<AdminMember>(saved)).data[0]!.groups).toEqual(['Admin']);
+    expect(await waitForStatus(async () => (await call('GET', '/api/userdetails/', sam.token)).status, 401)).toBe(401);
+    const { rows } = await pool.query(`select before, after from audit_entries where entity_id = $1`, [sam.id]);
+    expect(rows).toEqual([{ before: { groups: [] }, after: { groups: ['Admin'] } }]);
+
+    const own = await call('PUT', `/api/admin/members/${admin.id}/groups`, admin.token, { groups: [] });
+    expect(own.status).toBe(409);
+    expect((await json(own)).message).toBe(MEMBER_MESSAGES.ownAdmin);
+    const { rows: mine } = await pool.query(`select groups from accounts where account_id = $1`, [admin.id]);
+    expect(mine[0].groups).toEqual(['Admin']);
+    expect((await pool.query(`select 1 from audit_entries where entity_id = $1`, [admin.id])).rows).toEqual([]);
+
+    const bad = await call('PUT', `/api/admin/members/${sam.id}/groups`, admin.token, { groups: ['Admin', 'Admin'] });
+    expect(bad.status).toBe(400);
+  });
+});
