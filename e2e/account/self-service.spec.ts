@@ -3,7 +3,16 @@ import { expect, test, type Page } from '@playwright/test';
 import { ACCOUNT_DELETION_TEXTS as D } from '@ums/contracts/self-service/account-deletion';
 import { MY_DATA_TEXTS } from '@ums/contracts/self-service/my-data';
 import { RECEIPT_ACTIONS } from '@ums/contracts/self-service/receipts';
-import { accessibilityViolations, cli, mailTo, MEMBER, shot, signInOnProviderPage } from '../fixtures.js';
+import {
+  accessibilityViolations,
+  ADMIN,
+  cli,
+  mailTo,
+  MEMBER,
+  shot,
+  signInOnProviderPage,
+  visitSignedIn,
+} from '../fixtures.js';
 
 /** Clicks what starts a download and answers the saved file's name and contents. */
 async function downloaded(page: Page, start: () => Promise<void>) {
@@ -52,8 +61,9 @@ test('a cold tab opens /payment-history at that section, and the member download
   expect(exported.sessions.filter((s) => s.current)).toHaveLength(1);
 });
 
-test('a member closes their account, is signed out, and keeps it by signing in again within the grace period', async ({
+test('a member closes their account, is signed out, support sees it pending, and the member keeps it by signing in again', async ({
   page,
+  browser,
 }) => {
   const email = `leaving-${Date.now()}@example.com`;
   const password = 'Leaving-Pass-2026!';
@@ -76,6 +86,19 @@ test('a member closes their account, is signed out, and keeps it by signing in a
   const mail = await mailTo(email, D.mailSubject);
   expect(mail).toContain('will be deleted on');
 
+  // Support sees the pending deletion in the member directory, and the member's own page.
+  const support = await (await browser.newContext()).newPage();
+  await visitSignedIn(support, `/admin/members?q=${encodeURIComponent(email)}`, ADMIN);
+  const directory = support.getByRole('table', { name: 'Members' });
+  const row = directory.getByRole('row').filter({ hasText: email });
+  await expect(row).toContainText(/Deletion pending: \w{3} \d{1,2}, \d{4}/);
+  await row.getByRole('link', { name: email }).click();
+  await expect(support.getByRole('heading', { name: 'Robin', level: 1 })).toBeVisible();
+  await support.getByRole('tab', { name: 'Activity' }).click();
+  await expect(support.getByRole('table', { name: 'Activity' })).toContainText('Signed in');
+  expect(await accessibilityViolations(support)).toEqual([]);
+  await shot(support, 'admin-member-page');
+
   // Signing in again asks first; the member keeps the account and is back in it.
   await signInOnProviderPage(page, { email, password });
   await expect(page.getByRole('heading', { name: D.pageTitle })).toBeVisible();
@@ -89,4 +112,29 @@ test('a member closes their account, is signed out, and keeps it by signing in a
   // Nothing is pending any more: the next purge leaves the account alone.
   expect(cli('purge').trim()).toBe('No closed account is due for deletion.');
   expect(cli('users', 'list')).toContain(email);
+});
+
+test('an administrator finds a member in the directory and signs them out everywhere', async ({ page, browser }) => {
+  const member = await (await browser.newContext()).newPage();
+  await visitSignedIn(member, '/', MEMBER);
+
+  await visitSignedIn(page, '/admin', ADMIN);
+  await page.getByRole('navigation', { name: 'Admin console' }).getByRole('link', { name: 'Members', exact: true }).click();
+  await page.getByRole('searchbox', { name: 'Search members by email or name' }).fill('member@');
+  await expect(page).toHaveURL(/\/admin\/members\?q=member%40/);
+  const table = page.getByRole('table', { name: 'Members' });
+  await expect(table.getByRole('row')).toHaveCount(2);
+  await table.getByRole('link', { name: MEMBER.email }).click();
+  await expect(page.getByRole('heading', { name: 'Morgan Lee', level: 1 })).toBeVisible();
+  await page.getByRole('tab', { name: 'Orders' }).click();
+  await expect(page.getByRole('table', { name: 'Orders' })).toContainText('Complete Blood Count');
+
+  await page.getByRole('button', { name: 'End all sessions' }).click();
+  const dialog = page.getByRole('alertdialog', { name: 'End all sessions?' });
+  await dialog.getByRole('button', { name: 'End all sessions' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Every session of the member has ended' })).toBeVisible();
+
+  // The member's next call is refused: they are sent to sign in.
+  await member.reload();
+  await expect(member.getByRole('heading', { name: 'Sign in' })).toBeVisible({ timeout: 15_000 });
 });

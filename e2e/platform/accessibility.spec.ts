@@ -88,6 +88,7 @@ for (const size of WIDTHS) {
         ['/admin/products', 'Products'],
         ['/admin/promotional-products', 'Promotional Products'],
         ['/admin/settings', 'Settings'],
+        ['/admin/members', 'Members'],
       ] as const) {
         await checkScreen(page, path, page.getByRole('heading', { name: heading, level: 1 }), path);
       }

@@ -18,6 +18,7 @@ export const paths = {
     discountPackages: '/admin/discount-packages',
     products: '/admin/products',
     promotionalProducts: '/admin/promotional-products',
+    members: '/admin/members',
     settings: '/admin/settings',
   },
 } as const;

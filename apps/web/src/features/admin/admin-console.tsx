@@ -2,6 +2,7 @@ import {
   BoxMultipleRegular,
   GiftRegular,
   HomeRegular,
+  PersonRegular,
   PeopleTeamRegular,
   SettingsRegular,
   TagMultipleRegular,
@@ -30,6 +31,8 @@ const ProductsPage = lazy(() => import('./products/products-page.js').then((m) =
 const PromotionalProductsPage = lazy(() =>
   import('./promotional-products/promotional-products-page.js').then((m) => ({ default: m.PromotionalProductsPage })),
 );
+const MembersPage = lazy(() => import('./members/members-page.js').then((m) => ({ default: m.MembersPage })));
+const MemberPage = lazy(() => import('./members/member-page.js').then((m) => ({ default: m.MemberPage })));
 const SettingsPage = lazy(() => import('./settings/settings-page.js').then((m) => ({ default: m.SettingsPage })));
 
 const icons: Record<(typeof ADMIN_ENTRIES)[number]['key'], ReactElement> = {
@@ -38,6 +41,7 @@ const icons: Record<(typeof ADMIN_ENTRIES)[number]['key'], ReactElement> = {
   'discount-packages': <TagMultipleRegular />,
   products: <BoxMultipleRegular />,
   'promotional-products': <GiftRegular />,
+  members: <PersonRegular />,
   settings: <SettingsRegular />,
 };
 
@@ -48,7 +52,8 @@ export default function AdminConsole() {
   const entries: NavEntry[] = ADMIN_ENTRIES.map((entry) => ({
     ...entry,
     icon: icons[entry.key],
-    active: current === entry.href,
+    // A page under an entry (a member, a membership) keeps that entry marked.
+    active: current === entry.href || (entry.key !== 'dashboard' && current.startsWith(`${entry.href}/`)),
   }));
   return (
     <AppShell title={ADMIN_TITLE} navLabel={ADMIN_NAV_LABEL} entries={entries}>
@@ -60,6 +65,8 @@ export default function AdminConsole() {
           <Route path="discount-packages" element={<DiscountPackagesList />} />
           <Route path="products" element={<ProductsPage />} />
           <Route path="promotional-products" element={<PromotionalProductsPage />} />
+          <Route path="members" element={<MembersPage />} />
+          <Route path="members/:memberId" element={<MemberPage />} />
           <Route path="settings" element={<SettingsPage />} />
           <Route path="*" element={<NotFound home={paths.admin.dashboard} />} />
         </Routes>

@@ -7,5 +7,6 @@ export const ADMIN_ENTRIES = [
   { key: 'discount-packages', href: paths.admin.discountPackages, label: 'Discount Packages' },
   { key: 'products', href: paths.admin.products, label: 'Products' },
   { key: 'promotional-products', href: paths.admin.promotionalProducts, label: 'Promotional Products' },
+  { key: 'members', href: paths.admin.members, label: 'Members' },
   { key: 'settings', href: paths.admin.settings, label: 'Settings' },
 ] as const;

@@ -1,0 +1,34 @@
+import type { AdminMember, AdminMemberDetails } from '@ums/contracts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { firstOf } from '../../../lib/api-client.js';
+import { useApi } from '../../../lib/api-context.js';
+
+export const memberKeys = {
+  all: ['members'] as const,
+  one: (id: string) => ['members', 'one', id] as const,
+};
+
+export function useMemberDetails(id: string) {
+  const api = useApi();
+  return useQuery({
+    queryKey: memberKeys.one(id),
+    queryFn: async () => firstOf<AdminMemberDetails>(await (await api()).get(`/admin/members/${id}`)),
+  });
+}
+
+/** Ends every session of the member, or replaces their groups; the directory and the member reload afterwards. */
+export function useMemberActions(id: string) {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const reload = () => queryClient.invalidateQueries({ queryKey: memberKeys.all });
+  const endSessions = useMutation({
+    mutationFn: async () => (await api()).post<{ message: string }>(`/admin/members/${id}/end-sessions`, {}),
+    onSuccess: reload,
+  });
+  const setGroups = useMutation({
+    mutationFn: async (groups: string[]) =>
+      firstOf<AdminMember>(await (await api()).put(`/admin/members/${id}/groups`, { groups })),
+    onSuccess: reload,
+  });
+  return { endSessions, setGroups };
+}

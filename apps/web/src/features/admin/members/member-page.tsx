@@ -1,0 +1,226 @@
+import {
+  Button,
+  makeStyles,
+  Tab,
+  Table,
+  TableBody,
+  TableCell,
+  TableHeader,
+  TableHeaderCell,
+  TableRow,
+  TabList,
+  tokens,
+} from '@fluentui/react-components';
+import { SECURITY_EVENT_LABELS, type SecurityEventName } from '@ums/contracts/security';
+import { useState, type ReactNode } from 'react';
+import { Link, useParams } from 'react-router';
+import { ConfirmDialog } from '../../../components/confirm-dialog.js';
+import { ErrorBanner } from '../../../components/error-banner.js';
+import { Spinner } from '../../../components/spinner.js';
+import { paths } from '../../../config/paths.js';
+import { useClientConfig } from '../../../lib/client-config-context.js';
+import { errorText } from '../../../lib/error-text.js';
+import { formatShortDate, formatUsd } from '../../../lib/format.js';
+import { useAdminStyles } from '../components/admin-styles.js';
+import { useMemberActions, useMemberDetails } from './api.js';
+import { MemberStatus, memberName } from './members-page.js';
+import { MEMBERS } from './messages.js';
+
+type TabName = keyof typeof MEMBERS.tabs;
+type Row = Record<string, unknown>;
+
+const useStyles = makeStyles({
+  actions: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS },
+  facts: { display: 'grid', gridTemplateColumns: 'minmax(140px, max-content) 1fr', gap: tokens.spacingVerticalS },
+  term: { color: tokens.colorNeutralForeground3 },
+  value: { margin: 0 },
+  note: { color: tokens.colorNeutralForeground3, margin: 0 },
+  tableWrap: { overflowX: 'auto' },
+  subtitle: { margin: 0, color: tokens.colorNeutralForeground2 },
+});
+
+const text = (value: unknown) => (value === null || value === undefined || value === '' ? '' : String(value));
+const when = (value: unknown) => (typeof value === 'string' && value ? formatShortDate(value) : '');
+
+/** A read-only table of rows, or what to say when there are none. */
+function RowsTable({
+  label,
+  columns,
+  rows,
+  empty,
+}: {
+  label: string;
+  columns: string[];
+  rows: ReactNode[][];
+  empty: string;
+}) {
+  const styles = useStyles();
+  if (rows.length === 0) return <p>{empty}</p>;
+  return (
+    <div className={styles.tableWrap}>
+      <Table aria-label={label}>
+        <TableHeader>
+          <TableRow>
+            {columns.map((column) => (
+              <TableHeaderCell key={column}>{column}</TableHeaderCell>
+            ))}
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {rows.map((cells, index) => (
+            <TableRow key={index}>
+              {cells.map((cell, column) => (
+                <TableCell key={column}>{cell}</TableCell>
+              ))}
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </div>
+  );
+}
+
+/** One member as support sees them: read-only details and history, and the two things support may do. */
+export function MemberPage() {
+  const { memberId = '' } = useParams();
+  const admin = useAdminStyles();
+  const styles = useStyles();
+  const { adminGroup } = useClientConfig();
+  const details = useMemberDetails(memberId);
+  const actions = useMemberActions(memberId);
+  const [tab, setTab] = useState<TabName>('details');
+  const [confirming, setConfirming] = useState(false);
+
+  if (details.isPending) return <Spinner label={MEMBERS.loading} />;
+  if (details.isError || !details.data) {
+    return <ErrorBanner message={errorText(details.error, MEMBERS.memberLoadFailed)} error={details.error} />;
+  }
+  const { member, personalInformation, orders, subscriptions, sessions, securityActivity } = details.data;
+  const isAdmin = member.groups.includes(adminGroup);
+  const failure = actions.endSessions.error ?? actions.setGroups.error;
+
+  const panels: Record<TabName, ReactNode> = {
+    details: (
+      <>
+        <p className={styles.note}>{MEMBERS.readOnly}</p>
+        <dl className={styles.facts}>
+          {Object.entries(MEMBERS.fields).map(([field, label]) => (
+            <div key={field} style={{ display: 'contents' }}>
+              <dt className={styles.term}>{label}</dt>
+              <dd className={styles.value}>
+                {(field === 'birthdate' ? when(personalInformation?.[field]) : text(personalInformation?.[field])) ||
+                  MEMBERS.notProvided}
+              </dd>
+            </div>
+          ))}
+        </dl>
+      </>
+    ),
+    orders: (
+      <RowsTable
+        label={MEMBERS.tabs.orders}
+        columns={Object.values(MEMBERS.orderColumns)}
+        empty={MEMBERS.noOrders}
+        rows={orders.map((order) => [
+          `#${text(order['orderId'])}`,
+          ((order['items'] as Row[] | undefined) ?? []).map((item) => text(item['productName'])).join(', '),
+          formatUsd(Number(order['totalAmount'])),
+          when(order['date']),
+          text(order['status']),
+        ])}
+      />
+    ),
+    subscriptions: (
+      <RowsTable
+        label={MEMBERS.tabs.subscriptions}
+        columns={Object.values(MEMBERS.subscriptionColumns)}
+        empty={MEMBERS.noSubscriptions}
+        rows={subscriptions.map((subscription) => [
+          ((subscription['products'] as string[] | undefined) ?? []).join(', '),
+          formatUsd(Number(subscription['pricePerInterval'])),
+          `${text(subscription['billingInterval'])} ${text(subscription['billingPeriod'])}`,
+          when(subscription['createdAt']),
+          when(subscription['cancelledAt']),
+        ])}
+      />
+    ),
+    sessions: (
+      <RowsTable
+        label={MEMBERS.tabs.sessions}
+        columns={Object.values(MEMBERS.sessionColumns)}
+        empty={MEMBERS.noSessions}
+        rows={sessions.map((session) => [
+          `${text(session['browser'])} on ${text(session['os'])}`,
+          text(session['ipAddress']),
+          when(session['createdAt']),
+          when(session['lastActiveAt']),
+        ])}
+      />
+    ),
+    activity: (
+      <RowsTable
+        label={MEMBERS.tabs.activity}
+        columns={Object.values(MEMBERS.activityColumns)}
+        empty={MEMBERS.noActivity}
+        rows={securityActivity.map((entry) => [
+          when(entry['at']),
+          SECURITY_EVENT_LABELS[entry['event'] as SecurityEventName] ?? text(entry['event']),
+          `${text(entry['browser'])} on ${text(entry['os'])}`,
+          text(entry['ipAddress']),
+        ])}
+      />
+    ),
+  };
+
+  return (
+    <div className={admin.page}>
+      <Link to={paths.admin.members}>{MEMBERS.back}</Link>
+      <div className={admin.header}>
+        <div>
+          <h1 className={admin.title}>{memberName(member) || member.email}</h1>
+          <p className={styles.subtitle}>
+            {member.email} · {MEMBERS.columns.groups}: {member.groups.join(', ') || MEMBERS.noGroups} ·{' '}
+            <MemberStatus member={member} />
+          </p>
+        </div>
+        <div className={styles.actions}>
+          <Button disabled={actions.endSessions.isPending} onClick={() => setConfirming(true)}>
+            {MEMBERS.endSessions}
+          </Button>
+          <Button
+            disabled={actions.setGroups.isPending}
+            onClick={() =>
+              actions.setGroups.mutate(
+                isAdmin ? member.groups.filter((group) => group !== adminGroup) : [...member.groups, adminGroup],
+              )
+            }
+          >
+            {isAdmin ? MEMBERS.removeAdmin : MEMBERS.makeAdmin}
+          </Button>
+        </div>
+      </div>
+      {actions.endSessions.isSuccess ? <p role="status">{actions.endSessions.data.message}</p> : null}
+      {failure ? <ErrorBanner message={errorText(failure, MEMBERS.actionFailed)} error={failure} /> : null}
+      <TabList selectedValue={tab} onTabSelect={(_, data) => setTab(data.value as TabName)}>
+        {(Object.keys(MEMBERS.tabs) as TabName[]).map((name) => (
+          <Tab key={name} value={name}>
+            {MEMBERS.tabs[name]}
+          </Tab>
+        ))}
+      </TabList>
+      <div role="tabpanel" aria-label={MEMBERS.tabs[tab]}>
+        {panels[tab]}
+      </div>
+      <ConfirmDialog
+        open={confirming}
+        title={MEMBERS.endSessionsTitle}
+        message={MEMBERS.endSessionsMessage(member.email)}
+        cancelLabel={MEMBERS.cancel}
+        confirmLabel={MEMBERS.endSessions}
+        busy={actions.endSessions.isPending}
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => actions.endSessions.mutate(undefined, { onSettled: () => setConfirming(false) })}
+      />
+    </div>
+  );
+}

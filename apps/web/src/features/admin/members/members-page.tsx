@@ -1,0 +1,92 @@
+import {
+  Badge,
+  makeStyles,
+  Table,
+  TableBody,
+  TableCell,
+  TableHeader,
+  TableHeaderCell,
+  TableRow,
+} from '@fluentui/react-components';
+import type { AdminMember } from '@ums/contracts';
+import { Link } from 'react-router';
+import { ListToolbar, LoadMore } from '../../../components/list-controls.js';
+import { ErrorBanner } from '../../../components/error-banner.js';
+import { Spinner } from '../../../components/spinner.js';
+import { paths } from '../../../config/paths.js';
+import { errorText } from '../../../lib/error-text.js';
+import { formatShortDate } from '../../../lib/format.js';
+import { useListView, usePagedList } from '../../../lib/paged-list.js';
+import { useAdminStyles } from '../components/admin-styles.js';
+import { memberKeys } from './api.js';
+import { MEMBERS } from './messages.js';
+
+const useStyles = makeStyles({ tableWrap: { overflowX: 'auto' } });
+
+export const memberName = (member: Pick<AdminMember, 'firstName' | 'lastName'>) =>
+  [member.firstName, member.lastName].filter(Boolean).join(' ');
+
+/** A member's standing: active, or the day their closed account will be deleted. */
+export function MemberStatus({ member }: { member: AdminMember }) {
+  return member.deletionPendingUntil ? (
+    <Badge appearance="tint" color="danger">
+      {MEMBERS.deletionPending(formatShortDate(member.deletionPendingUntil))}
+    </Badge>
+  ) : (
+    <Badge appearance="tint" color="success">
+      {MEMBERS.active}
+    </Badge>
+  );
+}
+
+/** The member directory: search by email or name, sort, and page through every account. */
+export function MembersPage() {
+  const admin = useAdminStyles();
+  const styles = useStyles();
+  const view = useListView();
+  const members = usePagedList<AdminMember>(memberKeys.all, '/admin/members', view);
+  const shown = members.rows;
+  return (
+    <div className={admin.page}>
+      <div className={admin.header}>
+        <h1 className={admin.title}>{MEMBERS.title}</h1>
+      </div>
+      <ListToolbar searchLabel={MEMBERS.search} view={view} sorts={MEMBERS.sorts} />
+      {members.isPending ? (
+        <Spinner label={MEMBERS.loading} />
+      ) : members.isError ? (
+        <ErrorBanner message={errorText(members.error, MEMBERS.loadFailed)} error={members.error} />
+      ) : shown.length === 0 ? (
+        <p>{view.q ? MEMBERS.noMatch(view.q) : MEMBERS.empty}</p>
+      ) : (
+        <div className={styles.tableWrap}>
+          <Table aria-label={MEMBERS.title}>
+            <TableHeader>
+              <TableRow>
+                {Object.values(MEMBERS.columns).map((label) => (
+                  <TableHeaderCell key={label}>{label}</TableHeaderCell>
+                ))}
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {shown.map((member) => (
+                <TableRow key={member.id}>
+                  <TableCell>
+                    <Link to={`${paths.admin.members}/${member.id}`}>{member.email}</Link>
+                  </TableCell>
+                  <TableCell>{memberName(member)}</TableCell>
+                  <TableCell>{member.groups.join(', ') || MEMBERS.noGroups}</TableCell>
+                  <TableCell>{formatShortDate(member.createdAt)}</TableCell>
+                  <TableCell>
+                    <MemberStatus member={member} />
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+          <LoadMore list={members} />
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,133 @@
+import type { AdminMember, AdminMemberDetails } from '@ums/contracts';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { Route, Routes } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { apiServer, envelope, failure, useApiServer } from '../../../test/api-server.js';
+import { fakeAuth, renderWithProviders, signedInUser, TEST_API } from '../../../test/render.js';
+import { MemberPage } from './member-page.js';
+import { MembersPage } from './members-page.js';
+
+const ID = '7d0f4c1e-2b9a-4c51-9d4e-1f2a3b4c5d6e';
+const morgan: AdminMember = {
+  id: ID,
+  email: 'morgan@example.com',
+  firstName: 'Morgan',
+  lastName: 'Lee',
+  groups: [],
+  createdAt: '2026-01-05T10:00:00.000Z',
+  deletionPendingUntil: null,
+};
+const leaving: AdminMember = {
+  ...morgan,
+  id: '11111111-2222-4333-8444-555555555555',
+  email: 'leaving@example.com',
+  firstName: 'Lee',
+  lastName: 'Vining',
+  deletionPendingUntil: '2026-12-24T10:00:00.000Z',
+};
+const details: AdminMemberDetails = {
+  member: morgan,
+  personalInformation: { firstName: 'Morgan', lastName: 'Lee', email: 'morgan@example.com', city: 'Portland' },
+  orders: [
+    {
+      orderId: 7,
+      date: '2026-03-07T15:00:00Z',
+      status: 'Paid',
+      totalAmount: 118,
+      items: [{ productName: 'Lipid Panel' }, { productName: 'Thyroid Panel' }],
+    },
+  ],
+  subscriptions: [],
+  sessions: [{ browser: 'Firefox 140', os: 'Windows 11', ipAddress: '203.0.113.9', createdAt: '2026-11-20T09:00:00Z' }],
+  securityActivity: [{ at: '2026-11-20T09:00:00Z', event: 'sign-in', browser: 'Firefox 140', os: 'Windows 11' }],
+};
+const admin = () => fakeAuth({ user: signedInUser(['Admin']) });
+
+describe('the member directory', () => {
+  useApiServer();
+
+  it('lists members with their groups and standing, a closed account showing the day it goes', async () => {
+    const asked: string[] = [];
+    apiServer.use(
+      http.get(`${TEST_API}/admin/members`, ({ request }) => {
+        asked.push(new URL(request.url).search);
+        return HttpResponse.json({ ...envelope([morgan, leaving]), page: { nextCursor: null, total: 2 } });
+      }),
+    );
+    renderWithProviders(<MembersPage />, { auth: admin(), path: '/admin/members?q=lee' });
+    const table = await screen.findByRole('table', { name: 'Members' });
+    expect(asked).toEqual(['?limit=25&q=lee']);
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(within(rows[0]!).getByRole('link', { name: 'morgan@example.com' }).getAttribute('href')).toBe(
+      `/admin/members/${ID}`,
+    );
+    expect(rows[0]!.textContent).toContain('Active');
+    expect(rows[1]!.textContent).toContain('Deletion pending: Dec 24, 2026');
+  });
+
+  it('opens a member on tabs: details read-only, orders, sessions, activity; ends their sessions after asking', async () => {
+    let ended = 0;
+    apiServer.use(
+      http.get(`${TEST_API}/admin/members/${ID}`, () => HttpResponse.json(envelope(details))),
+      http.post(`${TEST_API}/admin/members/${ID}/end-sessions`, () => {
+        ended++;
+        return HttpResponse.json(envelope([], 'Every session of the member has ended'));
+      }),
+    );
+    renderWithProviders(
+      <Routes>
+        <Route path="/admin/members/:memberId" element={<MemberPage />} />
+      </Routes>,
+      { auth: admin(), path: `/admin/members/${ID}` },
+    );
+    expect(await screen.findByRole('heading', { name: 'Morgan Lee' })).toBeTruthy();
+    expect(screen.getByText('Portland')).toBeTruthy();
+    expect(screen.queryByRole('textbox')).toBeNull();
+
+    fireEvent.click(screen.getByRole('tab', { name: 'Orders' }));
+    const orders = await screen.findByRole('table', { name: 'Orders' });
+    expect(within(orders).getAllByRole('row')[1]!.textContent).toContain('#7Lipid Panel, Thyroid Panel$118.00');
+    fireEvent.click(screen.getByRole('tab', { name: 'Sessions' }));
+    expect(
+      within(await screen.findByRole('table', { name: 'Sessions' })).getByText('Firefox 140 on Windows 11'),
+    ).toBeTruthy();
+    fireEvent.click(screen.getByRole('tab', { name: 'Activity' }));
+    expect(within(await screen.findByRole('table', { name: 'Activity' })).getByText('Signed in')).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'End all sessions' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'End all sessions?', hidden: true });
+    // jsdom leaves the surface aria-hidden after the tab list had focus (tabster); the journey clicks it in Chromium.
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel', hidden: true }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog', { hidden: true })).toBeNull());
+    expect(ended).toBe(0);
+    fireEvent.click(await screen.findByRole('button', { name: 'End all sessions' }));
+    const again = await screen.findByRole('alertdialog', { name: 'End all sessions?', hidden: true });
+    fireEvent.click(within(again).getByRole('button', { name: 'End all sessions', hidden: true }));
+    expect((await screen.findByRole('status')).textContent).toBe('Every session of the member has ended');
+    expect(ended).toBe(1);
+  });
+
+  it("shows the server's refusal when an administrator would remove their own Admin group", async () => {
+    apiServer.use(
+      http.get(`${TEST_API}/admin/members/${ID}`, () =>
+        HttpResponse.json(envelope({ ...details, member: { ...morgan, groups: ['Admin'] } })),
+      ),
+      http.put(`${TEST_API}/admin/members/${ID}/groups`, () =>
+        HttpResponse.json(failure('You cannot remove your own Admin group: ask another administrator.'), {
+          status: 409,
+        }),
+      ),
+    );
+    renderWithProviders(
+      <Routes>
+        <Route path="/admin/members/:memberId" element={<MemberPage />} />
+      </Routes>,
+      { auth: admin(), path: `/admin/members/${ID}` },
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Remove from Admin' }));
+    await waitFor(() =>
+      expect(screen.getByText('You cannot remove your own Admin group: ask another administrator.')).toBeTruthy(),
+    );
+  });
+});
