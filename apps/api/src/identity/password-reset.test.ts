@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { attemptSignIn, authorizeUrl, browser, pkce, refresh, signIn, type Browser } from '@ums/testkit/oidc-browser';
 import { providerApp } from '../../test/oidc-client.js';
 import { smtpInbox } from '../../test/smtp-inbox.js';
+import { waitFor } from '../../test/wait-for.js';
 import { ALERT_SUBJECTS } from '../mail/alerts.js';
 import { createAccountService } from './accounts.service.js';
 import { PASSWORD_TESTS_SOURCE } from './pages.js';
@@ -35,14 +36,6 @@ async function member() {
 }
 
 const mailTo = inbox.to;
-async function waitFor<T>(probe: () => T | Promise<T>, ok: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (ok(value) || Date.now() > until) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 const form = (fields: Record<string, string>) => ({
   method: 'POST',

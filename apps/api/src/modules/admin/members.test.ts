@@ -3,6 +3,7 @@ import type { AdminMember, AdminMemberDetails } from '@ums/contracts';
 import { describe, expect, it } from 'vitest';
 import { signIn } from '@ums/testkit/oidc-browser';
 import { providerApp } from '../../../test/oidc-client.js';
+import { waitFor } from '../../../test/wait-for.js';
 import { createAccountService } from '../../identity/accounts.service.js';
 import { MEMBER_MESSAGES } from './members.js';
 
@@ -30,15 +31,12 @@ const call = (method: string, path: string, token = admin.token, body?: unknown)
 const json = async <T>(response: Response) =>
   (await response.json()) as { data: T[]; page?: { nextCursor: string | null; total: number }; message: string };
 
-async function waitForStatus(probe: () => Promise<number>, status: number) {
-  const until = Date.now() + 5000;
-  let last = await probe();
-  while (last !== status && Date.now() < until) {
-    await new Promise((resolve) => setTimeout(resolve, 25));
-    last = await probe();
-  }
-  return last;
-}
+/** The status of a call once it gives `status`, or after 5 s the last one it gave. */
+const statusOnce = (probe: () => Promise<Response>, status: number) =>
+  waitFor(
+    async () => (await probe()).status,
+    (got) => got === status,
+  );
 
 describe('the member directory', () => {
   it('walks every account exactly once by pages, while accounts are added between pages', async () => {
@@ -47,8 +45,10 @@ describe('the member directory', () => {
     let cursor: string | null = null;
     let added = 0;
     do {
-      const query = `?limit=3&q=${encodeURIComponent(`-${run}@`)}&sort=email${cursor ? `&cursor=${cursor}` : ''}`;
-      const page = await json<AdminMember>(await call('GET', `/api/admin/members${query}`));
+      const query: string = `?limit=3&q=${encodeURIComponent(`-${run}@`)}&sort=email${cursor ? `&cursor=${cursor}` : ''}`;
+      const page: Awaited<ReturnType<typeof json<AdminMember>>> = await json<AdminMember>(
+        await call('GET', `/api/admin/members${query}`),
+      );
       seen.push(...page.data.map((m) => m.email));
       cursor = page.page!.nextCursor;
       // An account added behind the walk is not seen; one added ahead of it is seen once.
@@ -110,9 +110,7 @@ describe('the member directory', () => {
     const ended = await call('POST', `/api/admin/members/${riley.id}/end-sessions`);
     expect(ended.status).toBe(200);
     expect((await json(ended)).message).toBe(MEMBER_MESSAGES.sessionsEnded);
-    expect(await waitForStatus(async () => (await call('GET', '/api/userdetails/', riley.token)).status, 401)).toBe(
-      401,
-    );
+    expect(await statusOnce(() => call('GET', '/api/userdetails/', riley.token), 401)).toBe(401);
     const { rows } = await pool.query(
       `select actor_id, actor_email, action, entity, before, after from audit_entries where entity_id = $1`,
       [riley.id],
@@ -134,7 +132,7 @@ describe('the member directory', () => {
     const saved = await call('PUT', `/api/admin/members/${sam.id}/groups`, admin.token, { groups: ['Admin'] });
     expect(saved.status).toBe(200);
     expect((await json<AdminMember>(saved)).data[0]!.groups).toEqual(['Admin']);
-    expect(await waitForStatus(async () => (await call('GET', '/api/userdetails/', sam.token)).status, 401)).toBe(401);
+    expect(await statusOnce(() => call('GET', '/api/userdetails/', sam.token), 401)).toBe(401);
     const { rows } = await pool.query(`select before, after from audit_entries where entity_id = $1`, [sam.id]);
     expect(rows).toEqual([{ before: { groups: [] }, after: { groups: ['Admin'] } }]);
 

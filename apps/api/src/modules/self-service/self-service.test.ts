@@ -11,6 +11,7 @@ import { attemptSignIn, browser, refresh, signIn } from '@ums/testkit/oidc-brows
 import { providerApp } from '../../../test/oidc-client.js';
 import { pdfPages } from '../../../test/pdf-text.js';
 import { smtpInbox } from '../../../test/smtp-inbox.js';
+import { waitFor } from '../../../test/wait-for.js';
 import { createAccountService } from '../../identity/accounts.service.js';
 import { createAccountDeletion } from './account-deletion.js';
 
@@ -86,15 +87,6 @@ async function pdfOf(response: Response) {
   const bytes = new Uint8Array(await response.arrayBuffer());
   expect(new TextDecoder().decode(bytes.slice(0, 5))).toBe('%PDF-');
   return pdfPages(bytes);
-}
-
-async function waitFor<T>(probe: () => T | Promise<T>, ok: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (ok(value) || Date.now() > until) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 describe('receipts', () => {

@@ -40,6 +40,17 @@ function paged(all: PaymentHistoryEntry[], asked: string[] = []) {
   });
 }
 const answer = () => paged(orders);
+/** Every media query matches, as on a phone: the section shows cards. */
+const narrowScreen = () =>
+  vi.spyOn(window, 'matchMedia').mockImplementation(
+    (query) =>
+      ({
+        matches: true,
+        media: query,
+        addEventListener: () => undefined,
+        removeEventListener: () => undefined,
+      }) as unknown as MediaQueryList,
+  );
 const render = () => renderWithProviders(<PaymentHistorySection />, { auth: fakeAuth({ user: signedInUser() }) });
 const firstColumn = () =>
   screen
@@ -147,15 +158,7 @@ describe('the Payment History section', () => {
   });
 
   it('shows cards with Products, Date and Status on a narrow screen', async () => {
-    vi.spyOn(window, 'matchMedia').mockImplementation(
-      (query) =>
-        ({
-          matches: true,
-          media: query,
-          addEventListener: () => undefined,
-          removeEventListener: () => undefined,
-        }) as unknown as MediaQueryList,
-    );
+    narrowScreen();
     apiServer.use(answer());
     render();
     const list = await screen.findByRole('list', { name: 'Payment History' });
@@ -229,15 +232,7 @@ describe('receipts', () => {
   });
 
   it('a receipt is on every card on a narrow screen too', async () => {
-    vi.spyOn(window, 'matchMedia').mockImplementation(
-      (query) =>
-        ({
-          matches: true,
-          media: query,
-          addEventListener: () => undefined,
-          removeEventListener: () => undefined,
-        }) as unknown as MediaQueryList,
-    );
+    narrowScreen();
     apiServer.use(answer());
     render();
     const list = await screen.findByRole('list', { name: 'Payment History' });
