@@ -119,7 +119,10 @@ test('an administrator finds a member in the directory and signs them out everyw
   await visitSignedIn(member, '/', MEMBER);
 
   await visitSignedIn(page, '/admin', ADMIN);
-  await page.getByRole('navigation', { name: 'Admin console' }).getByRole('link', { name: 'Members', exact: true }).click();
+  await page
+    .getByRole('navigation', { name: 'Admin console' })
+    .getByRole('link', { name: 'Members', exact: true })
+    .click();
   await page.getByRole('searchbox', { name: 'Search members by email or name' }).fill('member@');
   await expect(page).toHaveURL(/\/admin\/members\?q=member%40/);
   const table = page.getByRole('table', { name: 'Members' });
