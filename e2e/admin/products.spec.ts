@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import { ADMIN, visitSignedIn } from '../fixtures.js';
 
@@ -35,4 +36,30 @@ test('the dashboard overview shows real figures', async ({ page }) => {
   await expect(page.getByRole('heading', { name: 'Essentials Savings' })).toBeVisible();
   await page.getByRole('tab', { name: 'Memberships' }).click();
   await expect(page.getByRole('heading', { name: 'Basic Health' })).toBeVisible();
+});
+
+test('an administrator exports the searched catalog and the member directory as CSV', async ({ page }) => {
+  await visitSignedIn(page, '/admin/products?q=panel&sort=-retailPrice', ADMIN);
+  await expect(page.getByRole('table', { name: 'Products' }).getByRole('row', { name: /Lipid Panel/ })).toBeVisible();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Export CSV' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(/^products-\d{4}-\d{2}-\d{2}\.csv$/);
+  const lines = (await readFile(await download.path(), 'utf8')).split('\r\n');
+  expect(lines[0]).toBe('productId,name,retailPrice,imageUrl');
+  const rows = lines.slice(1, -1);
+  expect(rows.length).toBeGreaterThan(1);
+  for (const row of rows) expect(row.toLowerCase()).toContain('panel');
+  const prices = rows.map((row) => Number(row.split(',').at(-2)));
+  expect(prices).toEqual([...prices].sort((a, b) => b - a));
+
+  await page.goto('/admin/members');
+  const [members] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Export CSV' }).click(),
+  ]);
+  const directory = await readFile(await members.path(), 'utf8');
+  expect(directory.split('\r\n')[0]).toBe('id,email,firstName,lastName,groups,createdAt,deletionPendingUntil');
+  expect(directory).toContain(',admin@example.com,');
 });

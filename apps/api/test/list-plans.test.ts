@@ -10,6 +10,7 @@ import {
   promotionalProductList,
 } from '../src/modules/memberships/memberships.lists.js';
 import { growData } from '../src/seed/grow-data.js';
+import { memberDirectoryList } from '../src/modules/admin/members.lists.js';
 import { createDatabase } from '../src/db/client.js';
 import { testDatabase } from './helper.js';
 
@@ -43,6 +44,7 @@ const specs: [AnyListSpec, string, unknown[]][] = [
   [paymentHistoryList, 'panel 1234', [SUBJECT]],
   [paymentHistoryList, '#5', [SUBJECT]],
   [subscriptionList, 'panel', [SUBJECT]],
+  [memberDirectoryList, 'member 12', []],
 ];
 
 describe('list statements at realistic size', () => {
@@ -58,6 +60,16 @@ describe('list statements at realistic size', () => {
       productsPerPackage: 40,
       member: { subject: SUBJECT, orders: 10_000, subscriptions: 20 },
     });
+    // A business's member directory: accounts with names, a tenth of them with personal information.
+    await pool.query(
+      `insert into accounts (email, password_hash, first_name, last_name, created_at)
+       select 'member' || n || '@example.com', 'not-a-hash', 'Member', 'Number ' || n, now() - make_interval(mins => n)
+       from generate_series(1, 6000) n`,
+    );
+    await pool.query(
+      `insert into user_details (subject, first_name) select account_id::text, 'Known' from accounts
+       where email like 'member1%'`,
+    );
     // What autovacuum does after a bulk load: statistics, and the trigram indexes' pending entries merged.
     await pool.query('vacuum analyze');
     const { rows } = await pool.query<{ name: string }>(
@@ -78,6 +90,7 @@ describe('list statements at realistic size', () => {
         'orders',
         'products',
         'promotional_products',
+        'accounts',
       ]),
     );
     const scans: string[] = [];

@@ -35,3 +35,10 @@ export function listQuerySchema(list: ListName) {
 }
 
 export const pageSchema = z.object({ nextCursor: z.string().nullable(), total: z.number().int() });
+
+/** A list call an administrator may also download whole: `format=csv` streams the filtered, sorted list as CSV. */
+export function exportableListQuerySchema(list: ListName) {
+  return listQuerySchema(list).extend({
+    format: z.literal('csv', { error: 'Must be csv' }).optional(),
+  });
+}

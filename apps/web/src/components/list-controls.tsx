@@ -1,5 +1,7 @@
 import { Button, makeStyles, SearchBox, Select, Text, tokens } from '@fluentui/react-components';
 import { useEffect, useId, useRef, useState } from 'react';
+import { listQueryString } from '@ums/contracts/lists';
+import { useDownload } from '../lib/download.js';
 import { SEARCH_DELAY_MS, type ListViewState, type PagedList } from '../lib/paged-list.js';
 import { LIST_TEXT } from './messages.js';
 
@@ -7,6 +9,7 @@ const useStyles = makeStyles({
   toolbar: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalM, alignItems: 'center' },
   search: { minWidth: '260px' },
   sort: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS },
+  error: { flexBasis: '100%', color: tokens.colorPaletteRedForeground1 },
   more: {
     display: 'flex',
     flexWrap: 'wrap',
@@ -60,13 +63,22 @@ export function ListToolbar({
   searchLabel,
   view,
   sorts,
+  exportCsv,
 }: {
   searchLabel: string;
   view: ListViewState;
   sorts: readonly SortOption[];
+  /** The list call and file name of "Export CSV": the whole list as searched and sorted on screen. */
+  exportCsv?: { path: string; file: string };
 }) {
   const styles = useStyles();
   const sortId = useId();
+  const files = useDownload(LIST_TEXT.exportFailed);
+  const download = (csv: { path: string; file: string }) => {
+    const query = listQueryString({ q: view.q, sort: view.sort || undefined });
+    const path = `${csv.path}${query ? `${query}&` : '?'}format=csv`;
+    void files.download('csv', path, `${csv.file}-${new Date().toISOString().slice(0, 10)}.csv`);
+  };
   return (
     <div className={styles.toolbar}>
       <DelayedSearchBox className={styles.search} label={searchLabel} initial={view.q} onSearch={view.setQ} />
@@ -82,6 +94,16 @@ export function ListToolbar({
           ))}
         </Select>
       </div>
+      {exportCsv ? (
+        <Button disabled={files.busy !== null} onClick={() => download(exportCsv)}>
+          {files.busy ? LIST_TEXT.exporting : LIST_TEXT.exportCsv}
+        </Button>
+      ) : null}
+      {files.error ? (
+        <Text role="alert" className={styles.error}>
+          {files.error}
+        </Text>
+      ) : null}
     </div>
   );
 }

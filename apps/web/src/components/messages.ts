@@ -16,4 +16,7 @@ export const LIST_TEXT = {
   loadMore: 'Load more',
   loadingMore: 'Loading...',
   noMatch: (query: string) => `Nothing matches "${query}".`,
+  exportCsv: 'Export CSV',
+  exporting: 'Exporting...',
+  exportFailed: 'The export did not work. Please try again.',
 } as const;

@@ -23,7 +23,7 @@ export const memberDirectoryList: ListSpec<'members'> = {
   sorts: {
     // Emails are unique whatever their case: the lower-case email orders the accounts totally.
     email: { keys: [key('lower(a.email)', 'text')] },
-    createdAt: { keys: [key('a.created_at', 'timestamptz'), key('a.account_id::text', 'text')] },
+    createdAt: { keys: [key('a.created_at', 'timestamptz'), key('a.account_id::text', 'text')], seek: 1 },
   },
   item: MEMBER_ITEM,
   total: '(select count(*) from accounts)',

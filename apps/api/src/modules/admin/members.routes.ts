@@ -1,7 +1,7 @@
 import {
   adminMemberDetailsSchema,
   adminMemberSchema,
-  listQuerySchema,
+  exportableListQuerySchema,
   memberGroupsSchema,
   memberIdParamsSchema,
   ok,
@@ -38,11 +38,17 @@ export const memberDirectoryRoutes: FastifyPluginAsyncZod<{
     schema: {
       tags: ['admin'],
       summary: 'The member directory: all, or a page (limit, cursor, q over email and names, sort email|createdAt)',
-      querystring: listQuerySchema('members'),
+      querystring: exportableListQuerySchema('members'),
       response: answers(adminMemberSchema),
     },
     handler: async (request, reply) => {
       embeddedOnly();
+      if (request.query.format === 'csv') {
+        return lists.csv(reply, memberDirectoryList, request.query, {
+          name: 'members',
+          fields: Object.keys(adminMemberSchema.shape),
+        });
+      }
       return sendJsonText(reply, await lists.member(memberDirectoryList, request.query, []));
     },
   });

@@ -1,4 +1,4 @@
-import { catalogRefreshResultSchema, listQuerySchema, ok, productSchema } from '@ums/contracts';
+import { catalogRefreshResultSchema, exportableListQuerySchema, ok, productSchema } from '@ums/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { answers } from '../envelope-schema.js';
@@ -16,10 +16,13 @@ export const catalogRoutes: FastifyPluginAsyncZod<{
     schema: {
       tags: ['products'],
       summary: 'The product catalog by name: all, or a page (limit, cursor, q, sort)',
-      querystring: listQuerySchema('product'),
+      querystring: exportableListQuerySchema('product'),
       response: answers(productSchema),
     },
-    handler: async (request, reply) => sendJsonText(reply, await lists.catalog(productList, request.query)),
+    handler: async (request, reply) =>
+      request.query.format === 'csv'
+        ? lists.csv(reply, productList, request.query, { name: 'products', fields: Object.keys(productSchema.shape) })
+        : sendJsonText(reply, await lists.catalog(productList, request.query)),
   });
   app.get('/api/product/refresh', {
     config: { policy: 'admin' },

@@ -5,7 +5,7 @@ import {
   discountPackageProductKeySchema,
   discountPackageSchema,
   idParamsSchema,
-  listQuerySchema,
+  exportableListQuerySchema,
   ok,
 } from '@ums/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -28,10 +28,16 @@ export const discountPackageRoutes: FastifyPluginAsyncZod<{
     schema: {
       tags,
       summary: 'Discount packages with their products and package prices: all, or a page (limit, cursor, q, sort)',
-      querystring: listQuerySchema('discountPackage'),
+      querystring: exportableListQuerySchema('discountPackage'),
       response: answers(discountPackageSchema),
     },
-    handler: async (request, reply) => sendJsonText(reply, await lists.catalog(discountPackageList, request.query)),
+    handler: async (request, reply) =>
+      request.query.format === 'csv'
+        ? lists.csv(reply, discountPackageList, request.query, {
+            name: 'discount-packages',
+            fields: Object.keys(discountPackageSchema.shape),
+          })
+        : sendJsonText(reply, await lists.catalog(discountPackageList, request.query)),
   });
   app.get('/api/discountPackage/:id', {
     config: admin,

@@ -109,6 +109,8 @@ interface Variant {
   search: boolean;
   /** Rows per page (1-100, checked by the query schema), or null for the whole list. */
   limit: number | null;
+  /** One row per item (its JSON text) instead of one envelope: for streaming the whole list (CSV export). */
+  rows?: boolean;
 }
 
 /** The statement of one variant of a list: PostgreSQL answers the whole envelope as JSON text. */
@@ -133,6 +135,11 @@ function statementText(spec: AnyListSpec, v: Variant): string {
     if (seek) where.push(`${tuple(keys.slice(0, seek).map((k) => k.expr))} ${op}= ${tuple(values.slice(0, seek))}`);
   }
   const orderBy = keys.map((k) => `${k.expr}${v.descending ? ' desc' : ''}`).join(', ');
+  if (v.rows) {
+    return `select (${spec.item})::text as item from ${spec.from}
+      ${where.length > 0 ? `where ${where.join(' and ')}` : ''}
+      order by ${orderBy}`;
+  }
   // The page size is part of the statement, not a parameter: a generic plan then knows it reads a few rows and walks
   // the sort's index instead of sorting the whole join.
   const limit = v.limit === null ? '' : String(Math.trunc(v.limit));
@@ -174,27 +181,34 @@ function statementText(spec: AnyListSpec, v: Variant): string {
 /** Statement texts by name: each variant is written once per process. */
 const texts = new Map<string, string>();
 
-/** The named statement and values answering one list request; `scope` fills the spec's $1..$n. */
-export function listStatement(spec: AnyListSpec, request: ListRequest, scope: unknown[] = []) {
+/**
+ * The named statement and values answering one list request; `scope` fills the spec's $1..$n. With `rows`, the
+ * statement answers the whole filtered, sorted list one item per row (its JSON text), for streaming.
+ */
+export function listStatement(spec: AnyListSpec, request: ListRequest, scope: unknown[] = [], rows = false) {
   const sort = request.sort ?? LISTS[spec.list].defaultSort;
   const descending = sort.startsWith('-');
   const field = descending ? sort.slice(1) : sort;
   const keys = (spec.sorts as Record<string, { keys: SortKey[] }>)[field]!.keys;
   const q = request.q?.trim() ? request.q.trim() : undefined;
-  if (request.cursor !== undefined && request.limit === undefined) {
+  if (!rows && request.cursor !== undefined && request.limit === undefined) {
     throw badRequest('A cursor continues a page: give limit too', { cursor: ['Needs limit'] });
   }
   const values: unknown[] = [...scope];
   if (q !== undefined) for (const placeholder of searchPlaceholders(spec)) values.push(SEARCH_VALUE[placeholder](q));
-  if (request.cursor !== undefined) values.push(...decodeCursor(request.cursor, `${spec.name} ${sort}`, keys));
+  if (!rows && request.cursor !== undefined) {
+    values.push(...decodeCursor(request.cursor, `${spec.name} ${sort}`, keys));
+  }
+  // The whole filtered list, a row per item, for an export: paging does not apply.
   const variant: Variant = {
     field,
     descending,
-    cursor: request.cursor !== undefined,
+    cursor: !rows && request.cursor !== undefined,
     search: q !== undefined,
-    limit: request.limit ?? null,
+    limit: rows ? null : (request.limit ?? null),
+    rows,
   };
-  const flags = `${variant.cursor ? 'c' : ''}${variant.search ? 's' : ''}${variant.limit === null ? '' : `l${variant.limit}`}`;
+  const flags = `${variant.rows ? 'r' : ''}${variant.cursor ? 'c' : ''}${variant.search ? 's' : ''}${variant.limit === null ? '' : `l${variant.limit}`}`;
   const name = `list_${spec.name}_${field}_${descending ? 'd' : 'a'}${flags}`;
   let text = texts.get(name);
   if (!text) {

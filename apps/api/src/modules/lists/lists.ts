@@ -1,5 +1,7 @@
+import type { FastifyReply } from 'fastify';
 import type pg from 'pg';
 import { createCatalogCache } from './catalog-cache.js';
+import { csvFileName, streamCsv } from './csv.js';
 import { listStatement, type AnyListSpec, type ListRequest } from './list-statements.js';
 
 /**
@@ -20,6 +22,19 @@ export function createLists(pool: pg.Pool) {
       return cache.get(JSON.stringify([statement.name, statement.values]), () => run(statement));
     },
     member: (spec: AnyListSpec, request: ListRequest, scope: unknown[]) => run(listStatement(spec, request, scope)),
+    /** The whole filtered, sorted list as a CSV download (`?format=csv`), streamed: its columns are `fields`. */
+    csv: (
+      reply: FastifyReply,
+      spec: AnyListSpec,
+      request: ListRequest,
+      file: { name: string; fields: readonly string[] },
+      scope: unknown[] = [],
+    ) =>
+      reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${csvFileName(file.name)}"`)
+        .header('cache-control', 'no-store')
+        .send(streamCsv(pool, spec, request, file.fields, scope)),
   };
 }
 

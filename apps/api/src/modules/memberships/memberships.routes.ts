@@ -1,6 +1,6 @@
 import {
   idParamsSchema,
-  listQuerySchema,
+  exportableListQuerySchema,
   membershipIdParamsSchema,
   membershipInputSchema,
   membershipSchema,
@@ -30,10 +30,16 @@ export const membershipRoutes: FastifyPluginAsyncZod<{
       tags,
       summary:
         'Memberships with their product, package and promotional products: all, or a page (limit, cursor, q, sort)',
-      querystring: listQuerySchema('membership'),
+      querystring: exportableListQuerySchema('membership'),
       response: answers(membershipSchema),
     },
-    handler: async (request, reply) => sendJsonText(reply, await lists.catalog(membershipList, request.query)),
+    handler: async (request, reply) =>
+      request.query.format === 'csv'
+        ? lists.csv(reply, membershipList, request.query, {
+            name: 'memberships',
+            fields: Object.keys(membershipSchema.shape),
+          })
+        : sendJsonText(reply, await lists.catalog(membershipList, request.query)),
   });
   app.get('/api/membership/:id', {
     config: admin,
@@ -61,15 +67,19 @@ export const membershipRoutes: FastifyPluginAsyncZod<{
   });
 
   const promoTags = ['promotional products'];
+  const PROMOTIONAL_CSV = { name: 'promotional-products', fields: Object.keys(promotionalProductSchema.shape) };
   app.get('/api/promotionalProduct', {
     config: admin,
     schema: {
       tags: promoTags,
       summary: 'Promotional product links: all, or a page (limit, cursor, q, sort)',
-      querystring: listQuerySchema('promotionalProduct'),
+      querystring: exportableListQuerySchema('promotionalProduct'),
       response: answers(promotionalProductSchema),
     },
-    handler: async (request, reply) => sendJsonText(reply, await lists.catalog(promotionalProductList, request.query)),
+    handler: async (request, reply) =>
+      request.query.format === 'csv'
+        ? lists.csv(reply, promotionalProductList, request.query, PROMOTIONAL_CSV)
+        : sendJsonText(reply, await lists.catalog(promotionalProductList, request.query)),
   });
   app.get('/api/promotionalProduct/:membershipId', {
     config: admin,
@@ -77,11 +87,15 @@ export const membershipRoutes: FastifyPluginAsyncZod<{
       tags: promoTags,
       summary: "One membership's promotional products: all, or a page (limit, cursor, q, sort)",
       params: membershipIdParamsSchema,
-      querystring: listQuerySchema('promotionalProduct'),
+      querystring: exportableListQuerySchema('promotionalProduct'),
       response: answers(promotionalProductSchema),
     },
     handler: async (request, reply) => {
       const { membershipId } = request.params;
+      if (request.query.format === 'csv') {
+        await memberships.assertExists(membershipId);
+        return lists.csv(reply, membershipPromotionalProductList, request.query, PROMOTIONAL_CSV, [membershipId]);
+      }
       const body = await lists.catalog(membershipPromotionalProductList, request.query, [membershipId]);
       // An empty list may mean an unknown membership: only then is its existence looked up (404).
       if (/"data" ?: ?\[\]/.test(body)) await memberships.assertExists(membershipId);

@@ -6,6 +6,11 @@ import { apiServer, envelope, failure, useApiServer } from '../../test/api-serve
 import { recordDownloads } from '../../test/downloads.js';
 import { fakeAuth, LocationProbe, renderWithProviders, signedInUser, TEST_API, testConfig } from '../../test/render.js';
 import { PersonalInformationSection } from './components/personal-information-section.js';
+// The section loads these on first use; loaded here first, a busy machine's first transform of the date picker
+// cannot outlast a test's wait for the dialog.
+import './components/close-account-dialog.js';
+import './components/edit-personal-information-dialog.js';
+import './components/your-data.js';
 import { displayRows, toDraft, toInput } from './form-state.js';
 
 const morgan: UserDetails = {

@@ -51,7 +51,14 @@ export function DiscountPackagesList({
         headingLevel={headingLevel}
         list={packages}
         q={view.q}
-        toolbar={<ListToolbar searchLabel={T.search} view={view} sorts={T.sorts} />}
+        toolbar={
+          <ListToolbar
+            searchLabel={T.search}
+            view={view}
+            sorts={T.sorts}
+            exportCsv={{ path: '/discountPackage', file: 'discount-packages' }}
+          />
+        }
         texts={T}
         create={create}
         notice={

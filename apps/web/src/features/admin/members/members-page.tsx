@@ -51,7 +51,12 @@ export function MembersPage() {
       <div className={admin.header}>
         <h1 className={admin.title}>{MEMBERS.title}</h1>
       </div>
-      <ListToolbar searchLabel={MEMBERS.search} view={view} sorts={MEMBERS.sorts} />
+      <ListToolbar
+        searchLabel={MEMBERS.search}
+        view={view}
+        sorts={MEMBERS.sorts}
+        exportCsv={{ path: '/admin/members', file: 'members' }}
+      />
       {members.isPending ? (
         <Spinner label={MEMBERS.loading} />
       ) : members.isError ? (

@@ -21,7 +21,14 @@ export function MembershipsList({ headingLevel = 1 }: { headingLevel?: 1 | 2 }) 
       headingLevel={headingLevel}
       list={list}
       q={view.q}
-      toolbar={<ListToolbar searchLabel={T.search} view={view} sorts={T.sorts} />}
+      toolbar={
+        <ListToolbar
+          searchLabel={T.search}
+          view={view}
+          sorts={T.sorts}
+          exportCsv={{ path: '/membership', file: 'memberships' }}
+        />
+      }
       texts={T}
       create={
         <Button appearance="primary" icon={<AddRegular />} onClick={() => navigate(`${paths.admin.memberships}/new`)}>

@@ -4,6 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { apiServer, envelope, useApiServer } from '../../../test/api-server.js';
 import { fakeAuth, LocationProbe, renderWithProviders, signedInUser, TEST_API } from '../../../test/render.js';
+import { recordDownloads } from '../../../test/downloads.js';
 import { ProductsPage } from './products-page.js';
 
 const product = (productId: number, name: string, retailPrice: number): Product => ({
@@ -57,5 +58,34 @@ describe('the products page', () => {
     expect(screen.getByRole('status', { name: 'location' }).textContent).toBe(
       '/admin/products?q=lipid+panel&sort=-retailPrice',
     );
+  });
+
+  it('"Export CSV" downloads the whole list as searched and sorted on screen', async () => {
+    const saved = recordDownloads();
+    const asked: string[] = [];
+    apiServer.use(
+      http.get(`${TEST_API}/product`, ({ request }) => {
+        const url = new URL(request.url);
+        asked.push(url.search);
+        if (url.searchParams.get('format') === 'csv') {
+          return new HttpResponse('productId,name,retailPrice,imageUrl\r\n1,Lipid Panel,59,\r\n', {
+            headers: { 'content-type': 'text/csv; charset=utf-8' },
+          });
+        }
+        return HttpResponse.json({
+          ...envelope([product(1, 'Lipid Panel', 59)]),
+          page: { nextCursor: null, total: 1 },
+        });
+      }),
+    );
+    renderWithProviders(<ProductsPage />, {
+      auth: fakeAuth({ user: signedInUser(['Admin']) }),
+      path: '/admin/products?q=lipid&sort=-retailPrice',
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Export CSV' }));
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(asked.at(-1)).toBe('?q=lipid&sort=-retailPrice&format=csv');
+    expect(saved[0]!.name).toBe(`products-${new Date().toISOString().slice(0, 10)}.csv`);
+    expect(await saved[0]!.blob.text()).toContain('1,Lipid Panel,59,');
   });
 });

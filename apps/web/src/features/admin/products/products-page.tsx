@@ -58,7 +58,12 @@ export function ProductsPage() {
       {refresh.isError ? (
         <ErrorBanner message={errorText(refresh.error, PRODUCTS.refreshFailed)} error={refresh.error} />
       ) : null}
-      <ListToolbar searchLabel={PRODUCTS.search} view={view} sorts={PRODUCTS.sorts} />
+      <ListToolbar
+        searchLabel={PRODUCTS.search}
+        view={view}
+        sorts={PRODUCTS.sorts}
+        exportCsv={{ path: '/product', file: 'products' }}
+      />
       {products.isPending ? (
         <Spinner label={PRODUCTS.loading} />
       ) : products.isError ? (

@@ -53,7 +53,12 @@ export function PromotionalProductsPage() {
           ))}
         </Select>
       </Field>
-      <ListToolbar searchLabel={PROMOTIONAL_PRODUCTS.search} view={view} sorts={PROMOTIONAL_PRODUCTS.sorts} />
+      <ListToolbar
+        searchLabel={PROMOTIONAL_PRODUCTS.search}
+        view={view}
+        sorts={PROMOTIONAL_PRODUCTS.sorts}
+        exportCsv={{ path: '/promotionalProduct', file: 'promotional-products' }}
+      />
       {failed ? (
         <ErrorBanner message={errorText(failed, PROMOTIONAL_PRODUCTS.loadFailed)} error={failed} />
       ) : links.isPending ? (
