@@ -2,7 +2,6 @@ import { catalogRefreshResultSchema, exportableListQuerySchema, ok, productSchem
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { answers } from '../envelope-schema.js';
-import { sendJsonText } from '../lists/json-text.js';
 import type { Lists } from '../lists/lists.js';
 import { productList } from './catalog.lists.js';
 import type { createCatalogService } from './catalog.service.js';
@@ -20,9 +19,10 @@ export const catalogRoutes: FastifyPluginAsyncZod<{
       response: answers(productSchema),
     },
     handler: async (request, reply) =>
-      request.query.format === 'csv'
-        ? lists.csv(reply, productList, request.query, { name: 'products', fields: Object.keys(productSchema.shape) })
-        : sendJsonText(reply, await lists.catalog(productList, request.query)),
+      lists.catalogOrCsv(reply, productList, request.query, {
+        name: 'products',
+        fields: Object.keys(productSchema.shape),
+      }),
   });
   app.get('/api/product/refresh', {
     config: { policy: 'admin' },

@@ -11,7 +11,6 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { answers } from '../envelope-schema.js';
-import { sendJsonText } from '../lists/json-text.js';
 import type { Lists } from '../lists/lists.js';
 import { discountPackageList } from './discount-packages.lists.js';
 import type { createDiscountPackageService } from './discount-packages.service.js';
@@ -32,12 +31,10 @@ export const discountPackageRoutes: FastifyPluginAsyncZod<{
       response: answers(discountPackageSchema),
     },
     handler: async (request, reply) =>
-      request.query.format === 'csv'
-        ? lists.csv(reply, discountPackageList, request.query, {
-            name: 'discount-packages',
-            fields: Object.keys(discountPackageSchema.shape),
-          })
-        : sendJsonText(reply, await lists.catalog(discountPackageList, request.query)),
+      lists.catalogOrCsv(reply, discountPackageList, request.query, {
+        name: 'discount-packages',
+        fields: Object.keys(discountPackageSchema.shape),
+      }),
   });
   app.get('/api/discountPackage/:id', {
     config: admin,

@@ -2,7 +2,14 @@ import type { FastifyReply } from 'fastify';
 import type pg from 'pg';
 import { createCatalogCache } from './catalog-cache.js';
 import { csvFileName, streamCsv } from './csv.js';
+import { sendJsonText } from './json-text.js';
 import { listStatement, type AnyListSpec, type ListRequest } from './list-statements.js';
+
+/** A CSV export's file name (before its date) and columns (the API's field names). */
+export interface CsvFile {
+  name: string;
+  fields: readonly string[];
+}
 
 /**
  * List answers from one named prepared statement per variant (sort, direction, cursor, search, page size): the
@@ -14,27 +21,33 @@ export function createLists(pool: pg.Pool) {
   const run = async (statement: ReturnType<typeof listStatement>) =>
     (await pool.query<{ body: string }>(statement)).rows[0]!.body;
 
+  const catalog = (spec: AnyListSpec, request: ListRequest, scope: unknown[] = []) => {
+    // The statement's name and values say everything the answer depends on: they are its key.
+    const statement = listStatement(spec, request, scope);
+    return cache.get(JSON.stringify([statement.name, statement.values]), () => run(statement));
+  };
+
+  /** The whole filtered, sorted list as a CSV download (`?format=csv`), streamed: its columns are `file.fields`. */
+  const csv = (reply: FastifyReply, spec: AnyListSpec, request: ListRequest, file: CsvFile, scope: unknown[] = []) =>
+    reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${csvFileName(file.name)}"`)
+      .header('cache-control', 'no-store')
+      .send(streamCsv(pool, spec, request, file.fields, scope));
+
   return {
     cache,
-    catalog: (spec: AnyListSpec, request: ListRequest, scope: unknown[] = []) => {
-      // The statement's name and values say everything the answer depends on: they are its key.
-      const statement = listStatement(spec, request, scope);
-      return cache.get(JSON.stringify([statement.name, statement.values]), () => run(statement));
-    },
+    catalog,
     member: (spec: AnyListSpec, request: ListRequest, scope: unknown[]) => run(listStatement(spec, request, scope)),
-    /** The whole filtered, sorted list as a CSV download (`?format=csv`), streamed: its columns are `fields`. */
-    csv: (
+    csv,
+    /** An admin catalog list call: the JSON answer (cached per catalog version), or with `format=csv` the file. */
+    catalogOrCsv: async (
       reply: FastifyReply,
       spec: AnyListSpec,
-      request: ListRequest,
-      file: { name: string; fields: readonly string[] },
-      scope: unknown[] = [],
+      request: ListRequest & { format?: 'csv' | undefined },
+      file: CsvFile,
     ) =>
-      reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${csvFileName(file.name)}"`)
-        .header('cache-control', 'no-store')
-        .send(streamCsv(pool, spec, request, file.fields, scope)),
+      request.format === 'csv' ? csv(reply, spec, request, file) : sendJsonText(reply, await catalog(spec, request)),
   };
 }
 

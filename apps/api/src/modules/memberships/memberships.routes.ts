@@ -34,12 +34,10 @@ export const membershipRoutes: FastifyPluginAsyncZod<{
       response: answers(membershipSchema),
     },
     handler: async (request, reply) =>
-      request.query.format === 'csv'
-        ? lists.csv(reply, membershipList, request.query, {
-            name: 'memberships',
-            fields: Object.keys(membershipSchema.shape),
-          })
-        : sendJsonText(reply, await lists.catalog(membershipList, request.query)),
+      lists.catalogOrCsv(reply, membershipList, request.query, {
+        name: 'memberships',
+        fields: Object.keys(membershipSchema.shape),
+      }),
   });
   app.get('/api/membership/:id', {
     config: admin,
@@ -77,9 +75,7 @@ export const membershipRoutes: FastifyPluginAsyncZod<{
       response: answers(promotionalProductSchema),
     },
     handler: async (request, reply) =>
-      request.query.format === 'csv'
-        ? lists.csv(reply, promotionalProductList, request.query, PROMOTIONAL_CSV)
-        : sendJsonText(reply, await lists.catalog(promotionalProductList, request.query)),
+      lists.catalogOrCsv(reply, promotionalProductList, request.query, PROMOTIONAL_CSV),
   });
   app.get('/api/promotionalProduct/:membershipId', {
     config: admin,

@@ -11,13 +11,11 @@ import {
 import type { AdminMember } from '@ums/contracts';
 import { Link } from 'react-router';
 import { ListToolbar, LoadMore } from '../../../components/list-controls.js';
-import { ErrorBanner } from '../../../components/error-banner.js';
-import { Spinner } from '../../../components/spinner.js';
 import { paths } from '../../../config/paths.js';
-import { errorText } from '../../../lib/error-text.js';
 import { formatShortDate } from '../../../lib/format.js';
 import { useListView, usePagedList } from '../../../lib/paged-list.js';
 import { useAdminStyles } from '../components/admin-styles.js';
+import { ListState } from '../components/list-state.js';
 import { memberKeys } from './api.js';
 import { MEMBERS } from './messages.js';
 
@@ -57,13 +55,7 @@ export function MembersPage() {
         sorts={MEMBERS.sorts}
         exportCsv={{ path: '/admin/members', file: 'members' }}
       />
-      {members.isPending ? (
-        <Spinner label={MEMBERS.loading} />
-      ) : members.isError ? (
-        <ErrorBanner message={errorText(members.error, MEMBERS.loadFailed)} error={members.error} />
-      ) : shown.length === 0 ? (
-        <p>{view.q ? MEMBERS.noMatch(view.q) : MEMBERS.empty}</p>
-      ) : (
+      <ListState list={members} q={view.q} texts={MEMBERS}>
         <div className={styles.tableWrap}>
           <Table aria-label={MEMBERS.title}>
             <TableHeader>
@@ -91,7 +83,7 @@ export function MembersPage() {
           </Table>
           <LoadMore list={members} />
         </div>
-      )}
+      </ListState>
     </div>
   );
 }

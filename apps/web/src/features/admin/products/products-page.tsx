@@ -12,7 +12,6 @@ import {
   TableRow,
   tokens,
 } from '@fluentui/react-components';
-import { Spinner } from '../../../components/spinner.js';
 import { ArrowSyncRegular } from '../components/icons.js';
 import { ErrorBanner } from '../../../components/error-banner.js';
 import { errorText } from '../../../lib/error-text.js';
@@ -22,6 +21,7 @@ import { ListToolbar, LoadMore } from '../../../components/list-controls.js';
 import { useListView, usePagedList } from '../../../lib/paged-list.js';
 import { productKeys, useRefreshCatalog } from './api.js';
 import { useAdminStyles } from '../components/admin-styles.js';
+import { ListState } from '../components/list-state.js';
 import { PRODUCTS } from './messages.js';
 
 const useStyles = makeStyles({
@@ -64,15 +64,7 @@ export function ProductsPage() {
         sorts={PRODUCTS.sorts}
         exportCsv={{ path: '/product', file: 'products' }}
       />
-      {products.isPending ? (
-        <Spinner label={PRODUCTS.loading} />
-      ) : products.isError ? (
-        <ErrorBanner message={errorText(products.error, PRODUCTS.loadFailed)} error={products.error} />
-      ) : shown.length === 0 && !view.q ? (
-        <p>{PRODUCTS.empty}</p>
-      ) : shown.length === 0 ? (
-        <p>{PRODUCTS.noMatch(view.q)}</p>
-      ) : (
+      <ListState list={products} q={view.q} texts={PRODUCTS}>
         <div className={styles.tableWrap}>
           <Table aria-label={PRODUCTS.title}>
             <TableHeader>
@@ -100,7 +92,7 @@ export function ProductsPage() {
           </Table>
           <LoadMore list={products} />
         </div>
-      )}
+      </ListState>
     </div>
   );
 }
