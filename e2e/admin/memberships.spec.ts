@@ -63,6 +63,8 @@ test('a membership is created with 5 promotional products, then edited: 2 remove
   await page.reload();
   await card.getByRole('link', { name }).click();
   await expect(page.getByText('4 selected')).toBeVisible();
+  // The picker's rows come from the catalog search after the count: wait for them before reading them.
+  await expect(promo(page).getByRole('checkbox', { checked: true })).toHaveCount(4);
   const checked = await promo(page)
     .getByRole('checkbox', { checked: true })
     .evaluateAll((boxes) => boxes.map((box) => box.closest('span, div')?.textContent?.replace(/ \(\$[\d.,]+\)$/, '')));
