@@ -75,8 +75,6 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Deliver queued mail from this process (the server does; tests that read the outbox ask for it). */
   deliverMail?: boolean;
-  /** Purge closed accounts at start (default); tests that purge at a chosen time switch it off. */
-  purgeClosedAccounts?: boolean;
 }
 
 /** Origins the browser may reach besides ours: the provider, the analytics sink and companion apps' logout pages. */
@@ -231,7 +229,7 @@ export async function buildApp(options: AppOptions) {
       .purgeDue()
       .then((purged) => purged.length > 0 && app.log.info({ purged: purged.length }, 'closed accounts purged'))
       .catch((error: unknown) => app.log.error({ err: error }, 'closed accounts not purged'));
-  if (options.purgeClosedAccounts !== false) purge();
+  purge();
   const purger = setInterval(purge, PURGE_INTERVAL_MS);
   purger.unref();
   app.addHook('onClose', async () => {

@@ -9,10 +9,7 @@ import { freePort } from '../src/net.js';
  * The product with its embedded provider on a loopback port (the issuer must match the address the test calls).
  * Each call gets its own database and its own in-memory sign-in counters.
  */
-export async function providerApp(
-  env: Record<string, string> = {},
-  options: { deliverMail?: boolean; purgeClosedAccounts?: boolean } = {},
-) {
+export async function providerApp(env: Record<string, string> = {}, options: { deliverMail?: boolean } = {}) {
   const database = await testDatabase();
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;

@@ -344,7 +344,7 @@ export const adminMemberDetailsSchema = z.object({
   personalInformation: z.record(z.string(), z.unknown()).nullable(),
   orders: z.array(z.record(z.string(), z.unknown())),
   subscriptions: z.array(z.record(z.string(), z.unknown())),
-  sessions: z.array(z.record(z.string(), z.unknown())),
+  sessions: z.array(deviceSessionSchema),
   securityActivity: z.array(z.record(z.string(), z.unknown())),
 });
 export type AdminMemberDetails = z.infer<typeof adminMemberDetailsSchema>;

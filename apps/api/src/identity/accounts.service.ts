@@ -166,6 +166,13 @@ export function createAccountService({ db }: { db: Database }) {
       return row ? { ...toAccount(row), phoneNumber: row.phoneNumber } : null;
     },
 
+    /** The account, when `password` is its current password (a member confirming a sensitive change); else null. */
+    async confirmPassword(accountId: string, password: string): Promise<Account | null> {
+      if (!/^[0-9a-f-]{36}$/i.test(accountId)) return null;
+      const [row] = await db.select().from(accounts).where(eq(accounts.accountId, accountId));
+      return row && (await verifyPassword(password, row.passwordHash)) ? toAccount(row) : null;
+    },
+
     async passwordHashOf(accountId: string): Promise<string | null> {
       const [row] = await db
         .select({ hash: accounts.passwordHash })

@@ -5,7 +5,7 @@ import type { AuthUser } from '../plugins/auth.js';
 import { HttpError } from '../plugins/http-errors.js';
 import { attemptKey, createAttemptLimiter } from './attempt-limiter.js';
 import { createAccountService } from './accounts.service.js';
-import { hashPassword, verifyPassword } from './password-hash.js';
+import { hashPassword } from './password-hash.js';
 import type { RequestOrigin } from './security-events.js';
 import type { SecurityService } from './security.service.js';
 import { voidResetLinks } from './password-reset.js';
@@ -13,6 +13,13 @@ import { endAccountSessions } from './sessions.js';
 
 export const MAX_PASSWORD_ATTEMPTS = 5;
 const ATTEMPT_WINDOW_MS = 15 * 60 * 1000;
+
+/** How often a member may give their current password to confirm a change (a password change, closing the account). */
+export const currentPasswordLimit = (action: string, subject: string) => ({
+  key: attemptKey(action, subject),
+  max: MAX_PASSWORD_ATTEMPTS,
+  windowMs: ATTEMPT_WINDOW_MS,
+});
 
 export const PASSWORD_MESSAGES = {
   changed: 'Password changed',
@@ -90,9 +97,7 @@ export function createPasswordChangeService({
       if (config.auth.provider === 'oidc') throw new HttpError(400, PASSWORD_MESSAGES.managedElsewhere);
       const problems = passwordProblemText(change.proposedPassword);
       if (problems) throw new HttpError(400, problems);
-      const reservation = await attempts.reserve([
-        { key: attemptKey('password', user.subject), max: MAX_PASSWORD_ATTEMPTS, windowMs: ATTEMPT_WINDOW_MS },
-      ]);
+      const reservation = await attempts.reserve([currentPasswordLimit('password', user.subject)]);
       if (!reservation.reserved) throw new HttpError(429, PASSWORD_MESSAGES.tooMany);
       if (config.auth.provider === 'cognito') {
         await cognitoChangePassword(config.auth.cognitoEndpoint!, accessToken, change);
@@ -101,11 +106,8 @@ export function createPasswordChangeService({
         security.kickMail();
         return;
       }
-      const account = await accounts.findById(user.subject);
-      const stored = account ? await accounts.passwordHashOf(account.accountId) : null;
-      if (!account || !stored || !(await verifyPassword(change.previousPassword, stored))) {
-        throw new HttpError(400, PASSWORD_MESSAGES.wrongCurrent);
-      }
+      const account = await accounts.confirmPassword(user.subject, change.previousPassword);
+      if (!account) throw new HttpError(400, PASSWORD_MESSAGES.wrongCurrent);
       const hash = await hashPassword(change.proposedPassword);
       await db.transaction(async (tx) => {
         await accounts.storeHash(account.accountId, hash, tx);

@@ -12,11 +12,10 @@ import { cookieValue } from './cookies.js';
 import { attemptKey, type AttemptLimiter } from './attempt-limiter.js';
 import { hashPassword } from './password-hash.js';
 import { forgotPasswordPage, resetInvalidPage, resetPasswordPage, resetSentPage } from './pages.js';
-import { originOf, type RequestOrigin } from './security-events.js';
+import { alertOrigin, originOf, type RequestOrigin } from './security-events.js';
 import type { SecurityService } from './security.service.js';
 import { endAccountSessions } from './sessions.js';
 import { waitOutAccountRevocation } from './revocations.js';
-import { summariseUserAgent } from './user-agent.js';
 
 type Executor = Pick<Database, 'execute'>;
 
@@ -103,7 +102,7 @@ export function createPasswordResets({
           to: account.email,
           name: account.firstName,
         },
-        { at: new Date(), ...summariseUserAgent(origin.userAgent), ipAddress: origin.ipAddress },
+        alertOrigin(origin),
         link,
       );
       await enqueueMail(tx, mail);

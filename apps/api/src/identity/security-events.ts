@@ -32,6 +32,13 @@ export async function sweepSecurityEvents(db: Database): Promise<void> {
   );
 }
 
+/** Where and how an action was taken, stamped now, as an alert mail tells the member. */
+export const alertOrigin = (origin: RequestOrigin) => ({
+  at: new Date(),
+  ...summariseUserAgent(origin.userAgent),
+  ipAddress: origin.ipAddress,
+});
+
 /** The origin of a Fastify request: its User-Agent and the client address Fastify derived under TRUST_PROXY. */
 export const originOf = (request: {
   headers: Record<string, string | string[] | undefined>;

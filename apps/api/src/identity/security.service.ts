@@ -8,7 +8,7 @@ import { enqueueMail } from '../mail/outbox.js';
 import { conflict, notFound } from '../plugins/http-errors.js';
 import { cookieValue } from './cookies.js';
 import { forgotPasswordUrl } from './password-reset.js';
-import { recordSecurityEvent, type RequestOrigin } from './security-events.js';
+import { alertOrigin, recordSecurityEvent, type RequestOrigin } from './security-events.js';
 import { endAccountSessions, endSession, lockAccountSession, SESSION_GRANTS_SQL } from './sessions.js';
 import { summariseUserAgent } from './user-agent.js';
 
@@ -71,7 +71,7 @@ export function createSecurityService({
         to,
         name: rows[0]?.first_name ?? null,
       },
-      { at: new Date(), ...summariseUserAgent(origin.userAgent), ipAddress: origin.ipAddress },
+      alertOrigin(origin),
     );
     await enqueueMail(tx, mail);
   }

@@ -8,7 +8,7 @@ import { createAccountService } from '../../identity/accounts.service.js';
 import { MEMBER_MESSAGES } from './members.js';
 
 const PASSWORD = 'Directory-Pass-42!';
-const server = await providerApp({}, { purgeClosedAccounts: false });
+const server = await providerApp();
 const { base, database } = server;
 const pool = database.pool;
 const accounts = createAccountService({ db: database.db });

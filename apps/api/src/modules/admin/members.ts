@@ -51,7 +51,7 @@ export function createMemberDirectory({
         personalInformation: (data['personalInformation'] as Record<string, unknown> | null) ?? null,
         orders: list(data['orders']),
         subscriptions: list(data['subscriptions']),
-        sessions: (await security.listSessions(id, null)) as unknown as Record<string, unknown>[],
+        sessions: await security.listSessions(id, null),
         securityActivity: list(data['securityActivity']),
       };
     },

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 
 /**
@@ -6,4 +7,13 @@ import type { FastifyReply } from 'fastify';
  */
 export function sendJsonText(reply: FastifyReply, body: string) {
   return reply.type('application/json; charset=utf-8').send(body);
+}
+
+/** Answers a file the browser saves under `name`; nothing personal in it may be kept by a cache on the way. */
+export function sendFile(reply: FastifyReply, type: string, name: string, body: Readable | string) {
+  return reply
+    .type(type)
+    .header('content-disposition', `attachment; filename="${name}"`)
+    .header('cache-control', 'no-store')
+    .send(body);
 }

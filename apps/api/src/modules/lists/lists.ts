@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import type pg from 'pg';
 import { createCatalogCache } from './catalog-cache.js';
 import { csvFileName, streamCsv } from './csv.js';
-import { sendJsonText } from './json-text.js';
+import { sendFile, sendJsonText } from './json-text.js';
 import { listStatement, type AnyListSpec, type ListRequest } from './list-statements.js';
 
 /** A CSV export's file name (before its date) and columns (the API's field names). */
@@ -29,11 +29,12 @@ export function createLists(pool: pg.Pool) {
 
   /** The whole filtered, sorted list as a CSV download (`?format=csv`), streamed: its columns are `file.fields`. */
   const csv = (reply: FastifyReply, spec: AnyListSpec, request: ListRequest, file: CsvFile, scope: unknown[] = []) =>
-    reply
-      .type('text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="${csvFileName(file.name)}"`)
-      .header('cache-control', 'no-store')
-      .send(streamCsv(pool, spec, request, file.fields, scope));
+    sendFile(
+      reply,
+      'text/csv; charset=utf-8',
+      csvFileName(file.name),
+      streamCsv(pool, spec, request, file.fields, scope),
+    );
 
   return {
     cache,

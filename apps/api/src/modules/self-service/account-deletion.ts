@@ -2,13 +2,12 @@ import { ACCOUNT_DELETION_TEXTS } from '@ums/contracts';
 import { sql } from 'drizzle-orm';
 import type { AppConfig } from '../../config/env.js';
 import type { Database } from '../../db/client.js';
-import { attemptKey, createAttemptLimiter } from '../../identity/attempt-limiter.js';
+import { createAttemptLimiter } from '../../identity/attempt-limiter.js';
 import { createAccountService } from '../../identity/accounts.service.js';
-import { verifyPassword } from '../../identity/password-hash.js';
+import { currentPasswordLimit, PASSWORD_MESSAGES } from '../../identity/password-change.js';
 import { revokeAccount, waitOutAccountRevocation } from '../../identity/revocations.js';
-import type { RequestOrigin } from '../../identity/security-events.js';
+import { alertOrigin, type RequestOrigin } from '../../identity/security-events.js';
 import { endAccountSessions } from '../../identity/sessions.js';
-import { summariseUserAgent } from '../../identity/user-agent.js';
 import { accountDeletionMail } from '../../mail/alerts.js';
 import { enqueueMail } from '../../mail/outbox.js';
 import type { AuthUser } from '../../plugins/auth.js';
@@ -17,8 +16,6 @@ import { appendAudit, SYSTEM_ACTOR } from '../admin/audit.js';
 
 type Executor = Pick<Database, 'execute'>;
 
-const MAX_ATTEMPTS = 5;
-const ATTEMPT_WINDOW_MS = 15 * 60 * 1000;
 /** The purge runs once a day on every process (and at start); concurrent runs skip each other's rows. */
 export const PURGE_INTERVAL_MS = 24 * 60 * 60 * 1000;
 
@@ -46,11 +43,17 @@ export function createAccountDeletion({
   const accounts = createAccountService({ db });
   const attempts = createAttemptLimiter({ db });
 
-  async function queueMail(tx: Executor, subject: string, kind: 'scheduled' | 'cancelled', origin: RequestOrigin) {
-    const { rows } = await tx.execute<{ email: string; first_name: string | null; delete_after: Date | null }>(sql`
-      select a.email, a.first_name, d.delete_after
-      from accounts a left join account_deletions d on d.subject = a.account_id::text
-      where a.account_id::text = ${subject}`);
+  /** The alert of a closed or kept account, naming the day it is (or was to be) deleted. */
+  async function queueMail(
+    tx: Executor,
+    subject: string,
+    kind: 'scheduled' | 'cancelled',
+    origin: RequestOrigin,
+    deleteAfter: Date,
+  ) {
+    const { rows } = await tx.execute<{ email: string; first_name: string | null }>(
+      sql`select email, first_name from accounts where account_id::text = ${subject}`,
+    );
     const row = rows[0];
     if (!row) return;
     const context = {
@@ -60,8 +63,7 @@ export function createAccountDeletion({
       to: row.email,
       name: row.first_name,
     };
-    const at = { at: new Date(), ...summariseUserAgent(origin.userAgent), ipAddress: origin.ipAddress };
-    await enqueueMail(tx, accountDeletionMail(kind, context, at, new Date(row.delete_after ?? Date.now())));
+    await enqueueMail(tx, accountDeletionMail(kind, context, alertOrigin(origin), deleteAfter));
   }
 
   return {
@@ -71,13 +73,10 @@ export function createAccountDeletion({
      */
     async schedule(user: AuthUser, password: string, origin: RequestOrigin): Promise<{ deleteAfter: string }> {
       if (!config.auth.embedded) throw new HttpError(501, ACCOUNT_DELETION_TEXTS.managedElsewhere);
-      const reservation = await attempts.reserve([
-        { key: attemptKey('deletion', user.subject), max: MAX_ATTEMPTS, windowMs: ATTEMPT_WINDOW_MS },
-      ]);
-      if (!reservation.reserved) throw new HttpError(429, 'Too many attempts. Please wait before trying again.');
-      const account = await accounts.findById(user.subject);
-      const stored = account ? await accounts.passwordHashOf(account.accountId) : null;
-      if (!account || !stored || !(await verifyPassword(password, stored))) {
+      const reservation = await attempts.reserve([currentPasswordLimit('deletion', user.subject)]);
+      if (!reservation.reserved) throw new HttpError(429, PASSWORD_MESSAGES.tooMany);
+      const account = await accounts.confirmPassword(user.subject, password);
+      if (!account) {
         throw new HttpError(400, ACCOUNT_DELETION_TEXTS.wrongPassword, {
           password: [ACCOUNT_DELETION_TEXTS.wrongPassword],
         });
@@ -90,7 +89,7 @@ export function createAccountDeletion({
           returning delete_after`);
         if (!rows[0]) throw conflict(ACCOUNT_DELETION_TEXTS.alreadyScheduled);
         await endAccountSessions(tx, account.accountId);
-        await queueMail(tx, account.accountId, 'scheduled', origin);
+        await queueMail(tx, account.accountId, 'scheduled', origin, new Date(rows[0].delete_after));
         return rows[0].delete_after;
       });
       await attempts.release(reservation);
@@ -108,21 +107,15 @@ export function createAccountDeletion({
 
     /** The member signed in during the grace period and kept the account. False when nothing was pending. */
     async cancel(subject: string, origin: RequestOrigin): Promise<boolean> {
-      const cancelled = await db
-        .transaction(async (tx) => {
-          // The mail names the day the account would have been deleted: written before the row goes.
-          await queueMail(tx, subject, 'cancelled', origin);
-          const { rows } = await tx.execute(sql`delete from account_deletions where subject = ${subject} returning 1`);
-          if (rows.length === 0) {
-            // Nothing was pending (a second click, or the purge came first): the cancellation mail must not go.
-            throw new NothingPending();
-          }
-          return true;
-        })
-        .catch((error: unknown) => {
-          if (error instanceof NothingPending) return false;
-          throw error;
-        });
+      // Nothing pending (a second click, or the purge came first) cancels nothing and mails nothing.
+      const cancelled = await db.transaction(async (tx) => {
+        const { rows } = await tx.execute<{ delete_after: Date }>(
+          sql`delete from account_deletions where subject = ${subject} returning delete_after`,
+        );
+        if (!rows[0]) return false;
+        await queueMail(tx, subject, 'cancelled', origin, new Date(rows[0].delete_after));
+        return true;
+      });
       if (cancelled) kickMail();
       // The sign-in that follows must not get a token of the second in which closing voided the old ones.
       await waitOutAccountRevocation(db, subject);
@@ -152,8 +145,6 @@ export function createAccountDeletion({
 }
 
 export type AccountDeletion = ReturnType<typeof createAccountDeletion>;
-
-class NothingPending extends Error {}
 
 /** One closed account's purge, in the caller's transaction. Answers how many orders were kept anonymised. */
 async function purgeAccount(

@@ -19,7 +19,7 @@ export function createMyData({
   /** The member's live sessions (the embedded provider's), or none with another provider. */
   sessionsOf: (user: AuthUser) => Promise<DeviceSession[]>;
 }) {
-  /** What is held about one subject, by kind (the account only if the embedded provider keeps it). */
+  /** What is held about one subject, by kind (the account only if the embedded provider keeps it): support's view. */
   async function collect(subject: string): Promise<Record<string, unknown>> {
     const { rows } = await pool.query<{ data: Record<string, unknown> }>(
       `select json_build_object(
@@ -61,6 +61,7 @@ export function createMyData({
     return rows[0]!.data;
   }
 
+  /** The member's own copy: what is held, with who holds it and the sessions their provider keeps. */
   async function exportFor(user: AuthUser): Promise<Record<string, unknown>> {
     const data = await collect(user.subject);
     return {
@@ -79,7 +80,7 @@ export function createMyData({
     };
   }
 
-  return Object.assign(exportFor, { collect });
+  return { exportFor, collect };
 }
 
 export type MyData = ReturnType<typeof createMyData>;

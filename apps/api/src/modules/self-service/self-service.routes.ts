@@ -1,6 +1,7 @@
 import {
   ACCOUNT_DELETION_TEXTS,
   accountDeletionRequestSchema,
+  errorEnvelopeSchema,
   accountDeletionSchema,
   myDataFileName,
   ok,
@@ -10,34 +11,23 @@ import {
   receiptYearQuerySchema,
   yearReceiptsFileName,
 } from '@ums/contracts';
-import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Readable } from 'node:stream';
 import { originOf } from '../../identity/security-events.js';
 import { requireUser } from '../../plugins/auth.js';
-import { errorEnvelopeSchema } from '@ums/contracts';
 import { answers } from '../envelope-schema.js';
+import { sendFile } from '../lists/json-text.js';
 import type { AccountDeletion } from './account-deletion.js';
-import type { createMyData } from './my-data.js';
+import type { MyData } from './my-data.js';
 import type { Receipts } from './receipts.js';
 
 const member = { policy: 'member' as const };
 /** A file answer: its body is not an envelope, its errors are. */
 const fileAnswers = { '4xx': errorEnvelopeSchema, '5xx': errorEnvelopeSchema };
 
-/** Answers a file the browser saves under `name`; nothing personal in it may be kept by a cache on the way. */
-function sendFile(reply: FastifyReply, type: string, name: string, body: Readable | string) {
-  return reply
-    .type(type)
-    .header('content-disposition', `attachment; filename="${name}"`)
-    .header('cache-control', 'no-store')
-    .send(body);
-}
-
 /** Members' self-service: receipts, their data, closing their account. */
 export const selfServiceRoutes: FastifyPluginAsyncZod<{
   receipts: Receipts;
-  myData: ReturnType<typeof createMyData>;
+  myData: MyData;
   deletion: AccountDeletion;
 }> = async (app, { receipts, myData, deletion }) => {
   app.get('/api/PaymentHistory/:orderId/receipt', {
@@ -81,7 +71,7 @@ export const selfServiceRoutes: FastifyPluginAsyncZod<{
       response: fileAnswers,
     },
     handler: async (request, reply) => {
-      const data = await myData(requireUser(request));
+      const data = await myData.exportFor(requireUser(request));
       const day = new Date().toISOString().slice(0, 10);
       return sendFile(reply, 'application/json; charset=utf-8', myDataFileName(day), JSON.stringify(data, null, 2));
     },

@@ -20,7 +20,7 @@ const COMPANY = 'UMS Health';
 const DAY_MS = 24 * 3600 * 1000;
 
 const inbox = await smtpInbox();
-const server = await providerApp({ SMTP_URL: inbox.url }, { deliverMail: true, purgeClosedAccounts: false });
+const server = await providerApp({ SMTP_URL: inbox.url }, { deliverMail: true });
 const { base, database, config } = server;
 const pool = database.pool;
 const accounts = createAccountService({ db: database.db });

@@ -1,4 +1,5 @@
-import { createContext, lazy, Suspense, useContext, useState, type ReactNode } from 'react';
+import { createContext, lazy, Suspense, useContext, type ReactNode } from 'react';
+import { useLazyDialog } from '../../lib/use-lazy-dialog.js';
 
 // Fetched on the first "Sign Out": dialogs are not part of the account page's first load.
 const SignOutDialog = lazy(() => import('./sign-out-confirm.js').then((m) => ({ default: m.SignOutDialog })));
@@ -10,18 +11,13 @@ const SignOutContext = createContext<(() => void) | null>(null);
  * and the next page stays hidden from assistive technology.
  */
 export function SignOutProvider({ children }: { children: ReactNode }) {
-  const [open, setOpen] = useState(false);
-  const [used, setUsed] = useState(false);
-  const show = () => {
-    setUsed(true);
-    setOpen(true);
-  };
+  const dialog = useLazyDialog();
   return (
-    <SignOutContext.Provider value={show}>
+    <SignOutContext.Provider value={dialog.show}>
       {children}
-      {used ? (
+      {dialog.mounted ? (
         <Suspense fallback={null}>
-          <SignOutDialog open={open} onOpenChange={setOpen} />
+          <SignOutDialog open={dialog.open} onOpenChange={dialog.setOpen} />
         </Suspense>
       ) : null}
     </SignOutContext.Provider>

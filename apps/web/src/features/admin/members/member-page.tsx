@@ -150,10 +150,10 @@ export function MemberPage() {
         columns={Object.values(MEMBERS.sessionColumns)}
         empty={MEMBERS.noSessions}
         rows={sessions.map((session) => [
-          `${text(session['browser'])} on ${text(session['os'])}`,
-          text(session['ipAddress']),
-          when(session['createdAt']),
-          when(session['lastActiveAt']),
+          `${session.browser} on ${session.os}`,
+          session.ipAddress ?? '',
+          when(session.createdAt),
+          when(session.lastActiveAt),
         ])}
       />
     ),

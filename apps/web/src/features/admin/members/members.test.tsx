@@ -39,7 +39,17 @@ const details: AdminMemberDetails = {
     },
   ],
   subscriptions: [],
-  sessions: [{ browser: 'Firefox 140', os: 'Windows 11', ipAddress: '203.0.113.9', createdAt: '2026-11-20T09:00:00Z' }],
+  sessions: [
+    {
+      id: 'session-1',
+      current: false,
+      browser: 'Firefox 140',
+      os: 'Windows 11',
+      ipAddress: '203.0.113.9',
+      createdAt: '2026-11-20T09:00:00Z',
+      lastActiveAt: '2026-11-20T09:30:00Z',
+    },
+  ],
   securityActivity: [{ at: '2026-11-20T09:00:00Z', event: 'sign-in', browser: 'Firefox 140', os: 'Windows 11' }],
 };
 const admin = () => fakeAuth({ user: signedInUser(['Admin']) });

@@ -1,10 +1,11 @@
 import { Button } from '@fluentui/react-components';
 import { Spinner } from '../../../components/spinner.js';
 import { EditRegular } from '@fluentui/react-icons';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense } from 'react';
 import { ErrorBanner } from '../../../components/error-banner.js';
 import { useSectionStyles } from '../../../components/section-styles.js';
 import { errorText } from '../../../lib/error-text.js';
+import { useLazyDialog } from '../../../lib/use-lazy-dialog.js';
 import { useUserDetails } from '../api/user-details.js';
 import { displayRows } from '../form-state.js';
 import { PERSONAL_INFORMATION as T } from '../messages.js';
@@ -18,8 +19,7 @@ const YourData = lazy(() => import('./your-data.js').then((m) => ({ default: m.Y
 export function PersonalInformationSection() {
   const styles = useSectionStyles();
   const details = useUserDetails();
-  const [editing, setEditing] = useState(false);
-  const [everEdited, setEverEdited] = useState(false);
+  const editing = useLazyDialog();
 
   return (
     <div className={styles.card}>
@@ -50,10 +50,7 @@ export function PersonalInformationSection() {
                   appearance="subtle"
                   icon={<EditRegular />}
                   aria-label={T.edit(row.label)}
-                  onClick={() => {
-                    setEverEdited(true);
-                    setEditing(true);
-                  }}
+                  onClick={editing.show}
                 />
               </dd>
             </div>
@@ -65,13 +62,9 @@ export function PersonalInformationSection() {
           <YourData />
         </Suspense>
       ) : null}
-      {everEdited ? (
+      {editing.mounted ? (
         <Suspense fallback={<Spinner size="tiny" label={T.loading} />}>
-          <EditPersonalInformationDialog
-            details={details.data ?? null}
-            open={editing}
-            onClose={() => setEditing(false)}
-          />
+          <EditPersonalInformationDialog details={details.data ?? null} open={editing.open} onClose={editing.hide} />
         </Suspense>
       ) : null}
     </div>

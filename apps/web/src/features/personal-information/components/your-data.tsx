@@ -2,9 +2,10 @@ import { Button, makeStyles, tokens } from '@fluentui/react-components';
 import { ACCOUNT_DELETION_TEXTS } from '@ums/contracts/self-service/account-deletion';
 import { MY_DATA_TEXTS, myDataFileName } from '@ums/contracts/self-service/my-data';
 import { RECEIPT_ACTIONS } from '@ums/contracts/self-service/receipts';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense } from 'react';
 import { useClientConfig } from '../../../lib/client-config-context.js';
 import { useDownload } from '../../../lib/download.js';
+import { useLazyDialog } from '../../../lib/use-lazy-dialog.js';
 
 const CloseAccountDialog = lazy(() =>
   import('./close-account-dialog.js').then((m) => ({ default: m.CloseAccountDialog })),
@@ -25,8 +26,7 @@ export function YourData() {
   const styles = useStyles();
   const { deletionGraceDays } = useClientConfig();
   const files = useDownload(RECEIPT_ACTIONS.downloadFailed);
-  const [closing, setClosing] = useState(false);
-  const [everClosed, setEverClosed] = useState(false);
+  const closing = useLazyDialog();
   return (
     <div className={styles.yourData}>
       <Button
@@ -39,14 +39,7 @@ export function YourData() {
         {MY_DATA_TEXTS.action}
       </Button>
       {deletionGraceDays !== null ? (
-        <Button
-          size="small"
-          appearance="subtle"
-          onClick={() => {
-            setEverClosed(true);
-            setClosing(true);
-          }}
-        >
+        <Button size="small" appearance="subtle" onClick={closing.show}>
           {ACCOUNT_DELETION_TEXTS.action}
         </Button>
       ) : null}
@@ -55,9 +48,9 @@ export function YourData() {
           {files.error}
         </p>
       ) : null}
-      {everClosed && deletionGraceDays !== null ? (
+      {closing.mounted && deletionGraceDays !== null ? (
         <Suspense fallback={null}>
-          <CloseAccountDialog graceDays={deletionGraceDays} open={closing} onClose={() => setClosing(false)} />
+          <CloseAccountDialog graceDays={deletionGraceDays} open={closing.open} onClose={closing.hide} />
         </Suspense>
       ) : null}
     </div>

@@ -1,11 +1,12 @@
 import { Button, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { SECURITY_EVENT_LABELS, type DeviceSession } from '@ums/contracts/security';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense } from 'react';
 import { ErrorBanner } from '../../../components/error-banner.js';
 import { useSectionStyles } from '../../../components/section-styles.js';
 import { Spinner } from '../../../components/spinner.js';
 import { ApiError } from '../../../lib/api-client.js';
 import { errorText } from '../../../lib/error-text.js';
+import { useLazyDialog } from '../../../lib/use-lazy-dialog.js';
 import { useDeviceSessions, useEndSessions, useSecurityActivity } from '../api/security.js';
 import { deviceName, formatDateTime, SECURITY as T, sessionLine } from '../messages.js';
 
@@ -73,8 +74,7 @@ function Devices() {
   const section = useSectionStyles();
   const sessions = useDeviceSessions();
   const end = useEndSessions();
-  const [asking, setAsking] = useState(false);
-  const [used, setUsed] = useState(false);
+  const asking = useLazyDialog();
 
   if (sessions.isPending) return <Spinner label={T.devicesLoading} />;
   if (sessions.isError) {
@@ -97,28 +97,22 @@ function Devices() {
         <p className={section.message}>{T.onlyThisDevice}</p>
       ) : (
         <div className={styles.actions}>
-          <Button
-            disabled={end.isPending}
-            onClick={() => {
-              setUsed(true);
-              setAsking(true);
-            }}
-          >
+          <Button disabled={end.isPending} onClick={asking.show}>
             {T.signOutEverywhere}
           </Button>
         </div>
       )}
-      {used ? (
+      {asking.mounted ? (
         <Suspense fallback={null}>
           <ConfirmDialog
-            open={asking}
+            open={asking.open}
             busy={end.isPending}
             title={T.signOutEverywhereTitle}
             message={T.signOutEverywhereBody}
             cancelLabel={T.cancel}
             confirmLabel={T.signOutEverywhere}
-            onCancel={() => setAsking(false)}
-            onConfirm={() => end.mutate(null, { onSettled: () => setAsking(false) })}
+            onCancel={asking.hide}
+            onConfirm={() => end.mutate(null, { onSettled: asking.hide })}
           />
         </Suspense>
       ) : null}
