@@ -150,4 +150,41 @@ describe('revocation across server processes', () => {
     const fresh = { authorization: `DPoP ${access_token}`, dpop: await dpop.proof('GET', url, access_token) };
     expect((await fetch(`${second.base}/api/PaymentHistory`, { headers: fresh })).status).toBe(200);
   });
+
+  it('closes an account on one process: every token of it is refused on the other within 1 s, refresh tokens at once', async () => {
+    const email = await newAccount();
+    const closing = await signIn(first.base, email, PASSWORD);
+    const elsewhere = await signIn(first.base, email, PASSWORD);
+    const closed = await call(first.base, '/api/me/deletion', closing.access_token, {
+      method: 'POST',
+      body: JSON.stringify({ password: PASSWORD }),
+    });
+    expect(closed.status).toBe(200);
+    expect(await refusedAfter(second.base, '/api/PaymentHistory', elsewhere.access_token)).toBeLessThan(1000);
+    expect(await refusedAfter(second.base, '/api/PaymentHistory', closing.access_token)).toBeLessThan(1000);
+    expect((await refresh(second.base, elsewhere.refresh_token)).status).toBe(400);
+  });
+
+  it("an administrator ends a member's sessions or changes their groups on one process: the other refuses the member's token within 1 s", async () => {
+    const admin = await signIn(first.base, await newAccount(true), PASSWORD);
+    const ended = await newAccount();
+    const regrouped = await newAccount();
+    const endedToken = (await signIn(first.base, ended, PASSWORD)).access_token;
+    const regroupedToken = (await signIn(first.base, regrouped, PASSWORD)).access_token;
+    const idOf = async (email: string) => (await accounts.findByEmail(email))!.accountId;
+
+    const end = await call(first.base, `/api/admin/members/${await idOf(ended)}/end-sessions`, admin.access_token, {
+      method: 'POST',
+      body: '{}',
+    });
+    expect(end.status).toBe(200);
+    expect(await refusedAfter(second.base, '/api/PaymentHistory', endedToken)).toBeLessThan(1000);
+
+    const groups = await call(first.base, `/api/admin/members/${await idOf(regrouped)}/groups`, admin.access_token, {
+      method: 'PUT',
+      body: JSON.stringify({ groups: ['Admin'] }),
+    });
+    expect(groups.status).toBe(200);
+    expect(await refusedAfter(second.base, '/api/PaymentHistory', regroupedToken)).toBeLessThan(1000);
+  });
 });

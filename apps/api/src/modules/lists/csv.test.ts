@@ -106,7 +106,7 @@ describe('?format=csv on the admin lists', () => {
 });
 
 describe('a CSV export of 100,000 rows', () => {
-  it('streams with flat memory: the server never holds the list', async () => {
+  it('streams all 100,000 lines with the heap growing less than 32 MB (the whole list held would take about 47)', async () => {
     await ctx.pool.query(
       `insert into products (product_id, name, retail_price)
        select 2000000 + n, 'Bulk Panel ' || n || ', lot ' || (n % 97), (n % 500) + 0.99 from generate_series(1, 100000) n`,

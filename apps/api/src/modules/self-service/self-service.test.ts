@@ -298,7 +298,18 @@ describe('closing the account', () => {
     expect(mail[0]!.text).toContain(`"${D.keep}"`);
   });
 
-  it('is refused to a second request racing the first: one schedules, the other is told it already is', async () => {
+  it('counts wrong passwords before checking them: of 12 concurrent wrong guesses 5 are checked, 7 refused (429)', async () => {
+    const robin = await member();
+    const answers = await Promise.all(Array.from({ length: 12 }, () => closeAccount(robin.token, 'Wrong-Guess-000!')));
+    const statuses = answers.map((r) => r.status).sort();
+    expect(statuses).toEqual([...Array<number>(5).fill(400), ...Array<number>(7).fill(429)]);
+    expect(await deletion.pending(robin.subject)).toBeNull();
+    // Even the right password waits out the window now.
+    expect((await closeAccount(robin.token, PASSWORD)).status).toBe(429);
+    expect(await deletion.pending(robin.subject)).toBeNull();
+  });
+
+  it('schedules once when two requests race: one answers 200, the other 409 or 401 (its session already ended)', async () => {
     const robin = await member();
     const statuses = (await Promise.all([closeAccount(robin.token, PASSWORD), closeAccount(robin.token, PASSWORD)]))
       .map((r) => r.status)
