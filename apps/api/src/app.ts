@@ -34,8 +34,11 @@ import { createMailer, sweepSentMail } from './mail/outbox.js';
 import { securityRoutes } from './modules/security/security.routes.js';
 import { passwordChangeRoutes } from './identity/password-change.routes.js';
 import { overviewRoutes } from './modules/admin/overview.routes.js';
-import { createMemberDirectory } from './modules/admin/members.js';
+import { createMemberDirectory, memberGroupsEntity } from './modules/admin/members.js';
 import { memberDirectoryRoutes } from './modules/admin/members.routes.js';
+import { auditRoutes } from './modules/audit/audit.routes.js';
+import { discountPackageEntity, membershipEntity } from './modules/audit/entities.js';
+import { createAuditRevert } from './modules/audit/revert.js';
 import { createCatalogService } from './modules/catalog/catalog.service.js';
 import { catalogRoutes } from './modules/catalog/catalog.routes.js';
 import { createDiscountPackageService } from './modules/discount-packages/discount-packages.service.js';
@@ -341,6 +344,9 @@ export async function buildApp(options: AppOptions) {
     lists,
     embedded: config.auth.embedded,
   });
+  const audited = [membershipEntity, discountPackageEntity];
+  if (config.auth.embedded) audited.push(memberGroupsEntity(config.auth.adminGroup));
+  await app.register(auditRoutes, { lists, audit: createAuditRevert({ db, entities: audited }) });
 
   if (options.publicRoot && existsSync(options.publicRoot)) {
     await app.register(fastifyStatic, { root: options.publicRoot, prefix: '/catalog-images/', decorateReply: false });

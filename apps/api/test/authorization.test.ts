@@ -85,6 +85,8 @@ const POLICY: Record<string, 'public' | 'member' | 'admin'> = {
   'GET /api/admin/members/:id': 'admin',
   'POST /api/admin/members/:id/end-sessions': 'admin',
   'PUT /api/admin/members/:id/groups': 'admin',
+  'GET /api/admin/audit': 'admin',
+  'POST /api/admin/audit/:id/revert': 'admin',
   'GET /api/UserSubscriptions': 'member',
   'DELETE /api/UserSubscriptions/:id': 'member',
   'GET /api/PaymentHistory': 'member',

@@ -11,6 +11,7 @@ import {
 } from '../src/modules/memberships/memberships.lists.js';
 import { growData } from '../src/seed/grow-data.js';
 import { memberDirectoryList } from '../src/modules/admin/members.lists.js';
+import { auditList } from '../src/modules/audit/audit.lists.js';
 import { createDatabase } from '../src/db/client.js';
 import { testDatabase } from './helper.js';
 
@@ -70,6 +71,24 @@ describe('list statements at realistic size', () => {
       `insert into user_details (subject, first_name) select account_id::text, 'Known' from accounts
        where email like 'member1%'`,
     );
+    // A year of administrators' work: 20,000 audit entries by 5 administrators over 500 memberships and packages.
+    await pool.query(
+      `insert into audit_entries (at, actor_id, actor_email, action, entity, entity_id, before, after, label)
+       select now() - make_interval(mins => n), 'actor-' || n % 5, 'admin' || n % 5 || '@example.com',
+              case when n % 2 = 0 then 'package-price-changed' else 'membership-updated' end,
+              case when n % 2 = 0 then 'discount-package' else 'membership' end, (n % 500)::text,
+              '{"name": "Before"}', '{"name": "After"}', 'Entity ' || n % 500
+       from generate_series(1, 20000) n`,
+    );
+    for (const [filters, q] of [
+      [{}, 'admin3 price'],
+      [{ entity: 'discount-package', entityId: '42' }, 'price'],
+      [{ entity: 'membership' }, 'entity 7'],
+      [{ actor: 'actor-2' }, 'entity 12'],
+    ] as const) {
+      const { spec, scope } = auditList(filters);
+      specs.push([spec, q, scope]);
+    }
     // What autovacuum does after a bulk load: statistics, and the trigram indexes' pending entries merged.
     await pool.query('vacuum analyze');
     const { rows } = await pool.query<{ name: string }>(
@@ -91,6 +110,7 @@ describe('list statements at realistic size', () => {
         'products',
         'promotional_products',
         'accounts',
+        'audit_entries',
       ]),
     );
     const scans: string[] = [];

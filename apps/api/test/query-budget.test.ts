@@ -47,10 +47,12 @@ const paged = (path: string, q: string, sort: string) => [
   `${path}?limit=25&q=${encodeURIComponent(q)}`,
   `${path}?limit=25&sort=${sort}`,
 ];
+let price = 12.5;
 const calls = () =>
   [
-    // A catalog write first: the catalog reads after it are built afresh, not served from the per-version cache.
-    ['PUT', '/api/discountPackageProduct', ADMIN, { discountPackageId: packageId, productId: 1001, price: 12.5 }],
+    // A catalog write first: the catalog reads after it are built afresh, not served from the per-version cache. A
+    // new price each time, so the write is audited each time.
+    ['PUT', '/api/discountPackageProduct', ADMIN, { discountPackageId: packageId, productId: 1001, price: price++ }],
     ['GET', '/api/membership', ADMIN],
     ...paged('/api/membership', 'a', '-membershipLengthInMonths').map((url) => ['GET', url, ADMIN]),
     ['GET', `/api/membership/${membershipId}`, ADMIN],

@@ -6,6 +6,8 @@ import {
   MEMBERSHIP_LENGTH_MAX,
   MEMBERSHIP_LENGTH_MIN,
 } from './constants.js';
+import { AUDIT_ENTITIES, type AuditEntity, type AuditEntry } from './audit.js';
+import { exportableListQuerySchema } from './lists-schema.js';
 import { SECURITY_EVENTS, type DeviceSession, type SecurityActivity } from './security.js';
 import { idParamSchema, idSchema, moneyOutput, moneySchema, optionalText, requiredText } from './common.js';
 
@@ -348,3 +350,39 @@ export const adminMemberDetailsSchema = z.object({
   securityActivity: z.array(z.record(z.string(), z.unknown())),
 });
 export type AdminMemberDetails = z.infer<typeof adminMemberDetailsSchema>;
+
+// ---- Admin audit trail ----------------------------------------------------------------------
+
+export const auditEntrySchema = z.object({
+  id: z.number().int(),
+  at: z.string(),
+  actor: z.object({ id: z.string(), email: z.string().nullable() }),
+  action: z.string(),
+  entity: z.enum(Object.keys(AUDIT_ENTITIES) as [AuditEntity, ...AuditEntity[]]),
+  entityId: z.string(),
+  label: z.string().nullable(),
+  labels: z.record(z.string(), z.string()),
+  before: z.record(z.string(), z.unknown()).nullable(),
+  after: z.record(z.string(), z.unknown()).nullable(),
+  reverts: z.number().int().nullable(),
+  revertedBy: z.number().int().nullable(),
+  revertible: z.boolean(),
+}) satisfies z.ZodType<AuditEntry>;
+
+/** The audit list's query: the paging contract (newest first), CSV, and who or what it is about. */
+export const auditQuerySchema = exportableListQuerySchema('audit')
+  .extend({
+    entity: z
+      .enum(Object.keys(AUDIT_ENTITIES) as [AuditEntity, ...AuditEntity[]], {
+        error: `Must be one of: ${Object.keys(AUDIT_ENTITIES).join(', ')}`,
+      })
+      .optional(),
+    entityId: z.string().trim().min(1, 'Must not be empty').max(100, 'At most 100 characters').optional(),
+    actor: z.string().trim().min(1, 'Must not be empty').max(200, 'At most 200 characters').optional(),
+  })
+  .refine((query) => query.entityId === undefined || query.entity !== undefined, {
+    message: 'Give entity with entityId',
+    path: ['entityId'],
+  });
+
+export const auditIdParamsSchema = z.object({ id: idParamSchema });

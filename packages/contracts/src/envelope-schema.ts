@@ -12,7 +12,8 @@ export const envelopeSchema = <T extends z.ZodType>(item: T) =>
 export const errorEnvelopeSchema = z.object({
   isError: z.literal(true),
   message: z.string(),
-  data: z.array(z.never()),
+  /** Empty, but where a conflict answers what it conflicts with (a revert: the entity's current state). */
+  data: z.array(z.unknown()),
   errors: z.record(z.string(), z.array(z.string())).optional(),
   /** The request's id (also in the X-Request-Id header and on every log line of the request), for support. */
   requestId: z.string().optional(),

@@ -11,3 +11,4 @@ export * from './lists.js';
 export * from './lists-schema.js';
 export * from './security.js';
 export * from './self-service.js';
+export * from './audit.js';

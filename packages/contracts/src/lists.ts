@@ -16,6 +16,7 @@ export const LISTS = {
   subscriptions: { sorts: ['createdAt', 'pricePerInterval'], defaultSort: 'createdAt' },
   activity: { sorts: ['at'], defaultSort: '-at' },
   members: { sorts: ['email', 'createdAt'], defaultSort: 'email' },
+  audit: { sorts: ['at'], defaultSort: '-at' },
 } as const;
 export type ListName = keyof typeof LISTS;
 export type ListSortField<L extends ListName> = (typeof LISTS)[L]['sorts'][number];

@@ -6,6 +6,7 @@ interface Failure {
   status: number;
   message: string;
   errors?: Record<string, string[]>;
+  data?: unknown[];
 }
 
 const DATABASE_DOWN_CODES = new Set([
@@ -45,7 +46,12 @@ function postgresFailure(error: { code?: string; constraint?: string; detail?: s
 
 export function toFailure(error: unknown): Failure {
   if (error instanceof HttpError) {
-    return { status: error.statusCode, message: error.message, ...(error.errors ? { errors: error.errors } : {}) };
+    return {
+      status: error.statusCode,
+      message: error.message,
+      ...(error.errors ? { errors: error.errors } : {}),
+      ...(error.data ? { data: error.data } : {}),
+    };
   }
   const err = error as FastifyError & { code?: string; cause?: { code?: string } };
   if (hasZodFastifySchemaValidationErrors(err)) {
@@ -88,7 +94,7 @@ export function registerErrorHandling(app: FastifyInstance) {
     return reply.status(failure.status).send({
       isError: true,
       message: failure.message,
-      data: [],
+      data: failure.data ?? [],
       ...(failure.errors ? { errors: failure.errors } : {}),
       requestId: request.id,
     });

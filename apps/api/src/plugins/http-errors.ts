@@ -4,6 +4,8 @@ export class HttpError extends Error {
     readonly statusCode: number,
     message: string,
     readonly errors?: Record<string, string[]>,
+    /** What the answer's `data` holds (empty when not given), such as the current state a conflict is about. */
+    readonly data?: unknown[],
   ) {
     super(message);
   }

@@ -12,6 +12,7 @@ import {
   subscriptions,
   userDetails,
 } from '../db/schema/index.js';
+import { SYSTEM_ACTOR } from '../modules/audit/audit.js';
 import { createCatalogService } from '../modules/catalog/catalog.service.js';
 
 /** The demo member's identity subject; the identity provider creates its account with this id. */
@@ -27,7 +28,7 @@ const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000);
 
 /** Demo catalog, packages, memberships and the demo member's orders and subscriptions, in one transaction. */
 export async function seedDemoData(db: Database, catalogFile: string, memberSubject = DEMO_MEMBER_SUBJECT) {
-  await createCatalogService({ db, catalogFile }).refresh();
+  await createCatalogService({ db, catalogFile }).refresh(SYSTEM_ACTOR);
   await db.transaction(async (tx) => {
     const [existing] = await tx.select({ n: count() }).from(memberships);
     if ((existing?.n ?? 0) > 0) return;

@@ -1,9 +1,14 @@
-import { bigint, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigint, index, jsonb, pgTable, text, timestamp, type AnyPgColumn } from 'drizzle-orm/pg-core';
 
 /**
  * What was changed on behalf of whom: one row per change, written in the transaction of the change, never updated or
  * deleted. `actor_id` is the token subject of the administrator, or `system` for the server's own work (the purge of
- * closed accounts). `before` and `after` hold the entity's state as JSON (null where it did not exist or is gone).
+ * closed accounts). `before` and `after` hold the entity's state as JSON (null where it did not exist or is gone);
+ * `label` is the entity's name when it changed and `labels` the names of what the states refer to by id
+ * (`product:12`), so the trail reads the same after those are renamed or gone. `reverts` names the entry a revert
+ * undid. The one exception to "never updated": a debounced price save folds into its own entry of the last minute
+ * (the trigger allows only that).
  */
 export const auditEntries = pgTable(
   'audit_entries',
@@ -17,10 +22,19 @@ export const auditEntries = pgTable(
     entityId: text('entity_id').notNull(),
     before: jsonb('before'),
     after: jsonb('after'),
+    label: text('label'),
+    labels: jsonb('labels'),
+    reverts: bigint('reverts', { mode: 'number' }).references((): AnyPgColumn => auditEntries.id),
   },
   (t) => [
     index('audit_entries_at_idx').on(t.at, t.id),
     index('audit_entries_entity_idx').on(t.entity, t.entityId, t.at, t.id),
     index('audit_entries_actor_idx').on(t.actorId, t.at, t.id),
+    index('audit_entries_reverts_idx').on(t.reverts),
+    // The audit list's search: the expression must stay exactly the one in audit.lists.ts.
+    index('audit_entries_search_trgm_idx').using(
+      'gin',
+      sql`(coalesce(${t.actorEmail}, '') || ' ' || ${t.action} || ' ' || coalesce(${t.label}, '')) gin_trgm_ops`,
+    ),
   ],
 );

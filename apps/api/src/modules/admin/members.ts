@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { AdminMember, AdminMemberDetails } from '@ums/contracts';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
@@ -6,16 +7,52 @@ import { endAccountSessions } from '../../identity/sessions.js';
 import type { SecurityService } from '../../identity/security.service.js';
 import { conflict, notFound } from '../../plugins/http-errors.js';
 import type { MyData } from '../self-service/my-data.js';
-import { appendAudit, type Actor } from './audit.js';
+import { appendAudit, type Actor, type Executor } from '../audit/audit.js';
+import { recordChange, type AuditedEntity } from '../audit/entities.js';
 import { MEMBER_FROM, MEMBER_ITEM } from './members.lists.js';
-
-type Executor = Pick<Database, 'execute'>;
 
 export const MEMBER_MESSAGES = {
   sessionsEnded: 'Every session of the member has ended',
   groupsSaved: 'Groups saved',
   ownAdmin: 'You cannot remove your own Admin group: ask another administrator.',
 } as const;
+
+/**
+ * A member's groups as the audit trail records and reverts them. Changing them voids the member's tokens so their
+ * next one carries the new groups; an administrator cannot take their own Admin group away (someone must be left to
+ * give it back).
+ */
+export function memberGroupsEntity(adminGroup: string): AuditedEntity {
+  return {
+    entity: 'member',
+    lock: async () => {},
+    async read(tx, id) {
+      const { rows } = await tx.execute<{ groups: string[] }>(
+        sql`select groups from accounts where account_id = ${id}::uuid for update`,
+      );
+      return rows[0] ? { groups: rows[0].groups } : null;
+    },
+    async write(tx, id, target, current, actor) {
+      if (target === null || current === null) throw notFound('The member');
+      const groups = target['groups'] as string[];
+      const before = current['groups'] as string[];
+      if (actor.id === id && before.includes(adminGroup) && !groups.includes(adminGroup)) {
+        throw conflict(MEMBER_MESSAGES.ownAdmin);
+      }
+      await tx.execute(sql`
+        update accounts set groups = array(select jsonb_array_elements_text(${JSON.stringify(groups)}::jsonb)),
+          updated_at = now()
+        where account_id = ${id}::uuid`);
+      await revokeAccount(tx, id);
+    },
+    async names(tx, id) {
+      const { rows } = await tx.execute<{ email: string }>(
+        sql`select email from accounts where account_id = ${id}::uuid`,
+      );
+      return { label: rows[0]?.email ?? null, labels: {} };
+    },
+  };
+}
 
 /**
  * The administrators' member directory: who a member is and what they bought, read-only for personal data (support
@@ -33,6 +70,7 @@ export function createMemberDirectory({
   security: SecurityService;
   adminGroup: string;
 }) {
+  const groupsEntity = memberGroupsEntity(adminGroup);
   async function entry(tx: Executor, id: string): Promise<AdminMember> {
     const { rows } = await tx.execute<{ member: AdminMember }>(
       sql`select ${sql.raw(MEMBER_ITEM)} as member from ${sql.raw(MEMBER_FROM)} where a.account_id = ${id}::uuid`,
@@ -73,35 +111,15 @@ export function createMemberDirectory({
       });
     },
 
-    /**
-     * Replaces the member's groups. The member's tokens are voided so their next one carries the new groups; an
-     * administrator cannot take their own Admin group away (someone must be left to give it back).
-     */
+    /** Replaces the member's groups (audited; see `memberGroupsEntity`). */
     async setGroups(actor: Actor, id: string, groups: string[]): Promise<AdminMember> {
       return db.transaction(async (tx) => {
-        const { rows } = await tx.execute<{ groups: string[] }>(
-          sql`select groups from accounts where account_id = ${id}::uuid for update`,
-        );
-        if (!rows[0]) throw notFound('The member');
-        const before = rows[0].groups;
-        if (actor.id === id && before.includes(adminGroup) && !groups.includes(adminGroup)) {
-          throw conflict(MEMBER_MESSAGES.ownAdmin);
-        }
-        const same = before.length === groups.length && before.every((group, i) => group === groups[i]);
-        if (!same) {
-          await tx.execute(sql`
-            update accounts set groups = array(select jsonb_array_elements_text(${JSON.stringify(groups)}::jsonb)),
-              updated_at = now()
-            where account_id = ${id}::uuid`);
-          await revokeAccount(tx, id);
-          await appendAudit(tx, {
-            actor,
-            action: 'member-groups-changed',
-            entity: 'member',
-            entityId: id,
-            before: { groups: before },
-            after: { groups },
-          });
+        const current = await groupsEntity.read(tx, id);
+        if (!current) throw notFound('The member');
+        if (!isDeepStrictEqual(current['groups'], groups)) {
+          await recordChange(tx, groupsEntity, id, { actor, action: 'member-groups-changed' }, () =>
+            groupsEntity.write(tx, id, { groups }, current, actor),
+          );
         }
         return entry(tx, id);
       });

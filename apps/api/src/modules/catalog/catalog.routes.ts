@@ -1,6 +1,7 @@
 import { catalogRefreshResultSchema, exportableListQuerySchema, ok, productSchema } from '@ums/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { actorOf } from '../audit/audit.js';
 import { answers } from '../envelope-schema.js';
 import type { Lists } from '../lists/lists.js';
 import { productList } from './catalog.lists.js';
@@ -31,8 +32,8 @@ export const catalogRoutes: FastifyPluginAsyncZod<{
       summary: 'Re-read the catalog from its source, upserting by product id',
       response: answers(catalogRefreshResultSchema.extend({ removed: z.number().int() })),
     },
-    handler: async () => {
-      const result = await catalog.refresh();
+    handler: async (request) => {
+      const result = await catalog.refresh(actorOf(request));
       return ok(
         result,
         `Catalog refreshed: ${result.added} added, ${result.updated} updated, ${result.removed} removed`,

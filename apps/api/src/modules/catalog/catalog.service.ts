@@ -5,6 +5,7 @@ import type { Database } from '../../db/client.js';
 import { moneyText } from '../../db/money.js';
 import { products } from '../../db/schema/index.js';
 import { HttpError } from '../../plugins/http-errors.js';
+import { appendAudit, catalogTransaction, type Actor } from '../audit/audit.js';
 
 export async function readCatalogFile(file: string) {
   const text = await fs.readFile(file, 'utf8').catch((error: Error) => {
@@ -26,10 +27,13 @@ export async function readCatalogFile(file: string) {
 
 export function createCatalogService({ db, catalogFile }: { db: Database; catalogFile: string }) {
   return {
-    /** Upserts every catalog entry by id; removes products gone from the catalog unless something still refers to them. */
-    async refresh(): Promise<CatalogRefreshResult & { removed: number }> {
+    /**
+     * Upserts every catalog entry by id; removes products gone from the catalog unless something still refers to
+     * them. Audited with its counts (a refresh is not reverted: the catalog file is its source).
+     */
+    async refresh(actor: Actor): Promise<CatalogRefreshResult & { removed: number }> {
       const entries = await readCatalogFile(catalogFile);
-      return db.transaction(async (tx) => {
+      return catalogTransaction(db, async (tx) => {
         const before = await tx.select({ id: products.productId }).from(products);
         const existing = new Set(before.map((r) => r.id));
         if (entries.length > 0) {
@@ -65,12 +69,22 @@ export function createCatalogService({ db, catalogFile }: { db: Database; catalo
           )
           .returning({ id: products.productId });
         const added = ids.filter((id) => !existing.has(id)).length;
-        return {
+        const result = {
           added,
           updated: ids.length - added,
           removed: removed.length,
           total: before.length + added - removed.length,
         };
+        await appendAudit(tx, {
+          actor,
+          action: 'catalog-refreshed',
+          entity: 'catalog',
+          entityId: 'products',
+          before: { total: before.length },
+          after: result,
+          label: 'Product catalog',
+        });
+        return result;
       });
     },
   };

@@ -10,6 +10,7 @@ import {
 } from '@ums/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { actorOf } from '../audit/audit.js';
 import { answers } from '../envelope-schema.js';
 import type { Lists } from '../lists/lists.js';
 import { discountPackageList } from './discount-packages.lists.js';
@@ -45,7 +46,7 @@ export const discountPackageRoutes: FastifyPluginAsyncZod<{
     config: admin,
     schema: { tags, body: discountPackageInputSchema, response: answers(discountPackageSchema, 201) },
     handler: async (request, reply) =>
-      reply.status(201).send(ok(await packages.create(request.body), 'Discount package created')),
+      reply.status(201).send(ok(await packages.create(actorOf(request), request.body), 'Discount package created')),
   });
   app.put('/api/discountPackage/:id', {
     config: admin,
@@ -55,13 +56,14 @@ export const discountPackageRoutes: FastifyPluginAsyncZod<{
       body: discountPackageInputSchema,
       response: answers(discountPackageSchema),
     },
-    handler: async (request) => ok(await packages.update(request.params.id, request.body), 'Discount package saved'),
+    handler: async (request) =>
+      ok(await packages.update(actorOf(request), request.params.id, request.body), 'Discount package saved'),
   });
   app.delete('/api/discountPackage/:id', {
     config: admin,
     schema: { tags, params: idParamsSchema, response: answers(z.never()) },
     handler: async (request) => {
-      await packages.remove(request.params.id);
+      await packages.remove(actorOf(request), request.params.id);
       return ok([], 'Discount package deleted');
     },
   });
@@ -74,7 +76,7 @@ export const discountPackageRoutes: FastifyPluginAsyncZod<{
       body: discountPackagePriceInputSchema,
       response: answers(discountPackageSchema),
     },
-    handler: async (request) => ok(await packages.setPrice(request.body), 'Package price saved'),
+    handler: async (request) => ok(await packages.setPrice(actorOf(request), request.body), 'Package price saved'),
   });
   app.post('/api/discountPackageProduct', {
     config: admin,
@@ -89,7 +91,7 @@ export const discountPackageRoutes: FastifyPluginAsyncZod<{
         .status(201)
         .send(
           ok(
-            await packages.addProduct({ ...request.body, price: request.body.price ?? null }),
+            await packages.addProduct(actorOf(request), { ...request.body, price: request.body.price ?? null }),
             'Product added to the package',
           ),
         ),
@@ -102,6 +104,7 @@ export const discountPackageRoutes: FastifyPluginAsyncZod<{
       body: discountPackageProductKeySchema,
       response: answers(discountPackageSchema),
     },
-    handler: async (request) => ok(await packages.removeProduct(request.body), 'Product removed from the package'),
+    handler: async (request) =>
+      ok(await packages.removeProduct(actorOf(request), request.body), 'Product removed from the package'),
   });
 };

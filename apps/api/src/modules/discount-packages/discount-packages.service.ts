@@ -1,10 +1,12 @@
 import { discountPackageInputSchema, type DiscountPackage, type DiscountPackageProductKey } from '@ums/contracts';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
 import { moneyText } from '../../db/money.js';
-import { discountPackageProducts, discountPackages, memberships, products } from '../../db/schema/index.js';
+import { discountPackages, memberships } from '../../db/schema/index.js';
 import { badRequest, conflict, notFound } from '../../plugins/http-errors.js';
+import { catalogTransaction, type Actor, type Executor } from '../audit/audit.js';
+import { discountPackageEntity, recordChange } from '../audit/entities.js';
 import { PACKAGE_ITEM } from './discount-packages.lists.js';
 
 type PackageFields = z.output<typeof discountPackageInputSchema>;
@@ -23,98 +25,142 @@ export function createDiscountPackageService({ db }: { db: Database }) {
     return rows[0].item;
   }
 
-  async function assertPackageAndProduct(key: DiscountPackageProductKey) {
-    const pkg = await db.query.discountPackages.findFirst({
-      where: eq(discountPackages.discountPackageId, Number(key.discountPackageId)),
-    });
-    if (!pkg) throw notFound(`Discount package ${key.discountPackageId}`);
-    const product = await db.query.products.findFirst({ where: eq(products.productId, Number(key.productId)) });
-    if (!product) throw notFound(`Product ${key.productId}`);
+  async function assertPackageAndProduct(tx: Executor, key: DiscountPackageProductKey) {
+    const { rows } = await tx.execute<{ pkg: boolean; product: boolean }>(sql`
+      select exists (select 1 from discount_packages where discount_package_id = ${Number(key.discountPackageId)}) as pkg,
+             exists (select 1 from products where product_id = ${Number(key.productId)}) as product`);
+    if (!rows[0]!.pkg) throw notFound(`Discount package ${key.discountPackageId}`);
+    if (!rows[0]!.product) throw notFound(`Product ${key.productId}`);
   }
 
-  const keyWhere = (key: { discountPackageId: number; productId: number }) =>
-    and(
-      eq(discountPackageProducts.discountPackageId, key.discountPackageId),
-      eq(discountPackageProducts.productId, key.productId),
+  /** An audited write to one package, in a catalog transaction; answers the package as it is after. */
+  async function audited(
+    actor: Actor,
+    id: number,
+    action: string,
+    write: (tx: Executor) => Promise<unknown>,
+    foldPrice?: number,
+  ): Promise<DiscountPackage> {
+    await catalogTransaction(db, (tx) =>
+      recordChange(
+        tx,
+        discountPackageEntity,
+        String(id),
+        { actor, action, ...(foldPrice === undefined ? {} : { foldPrice }) },
+        () => write(tx),
+      ),
     );
+    return get(id);
+  }
 
   return {
     get,
 
-    async create(fields: PackageFields): Promise<DiscountPackage> {
-      const [row] = await db
-        .insert(discountPackages)
-        .values({ name: fields.name, description: fields.description })
-        .returning();
-      return get(row!.discountPackageId);
+    async create(actor: Actor, fields: PackageFields): Promise<DiscountPackage> {
+      let id = 0;
+      await catalogTransaction(db, (tx) =>
+        recordChange(
+          tx,
+          discountPackageEntity,
+          () => String(id),
+          { actor, action: 'discount-package-created' },
+          async () => {
+            const [row] = await tx
+              .insert(discountPackages)
+              .values({ name: fields.name, description: fields.description })
+              .returning();
+            id = row!.discountPackageId;
+          },
+        ),
+      );
+      return get(id);
     },
 
-    async update(id: number, fields: PackageFields): Promise<DiscountPackage> {
+    async update(actor: Actor, id: number, fields: PackageFields): Promise<DiscountPackage> {
       if (fields.discountPackageId !== undefined && fields.discountPackageId !== id) {
         throw badRequest(
           `discountPackageId ${fields.discountPackageId} in the body does not match ${id} in the address`,
         );
       }
-      const updated = await db
-        .update(discountPackages)
-        .set({ name: fields.name, description: fields.description, updatedAt: new Date() })
-        .where(eq(discountPackages.discountPackageId, id))
-        .returning();
-      if (updated.length === 0) throw notFound(`Discount package ${id}`);
-      return get(id);
-    },
-
-    async remove(id: number): Promise<void> {
-      await db.transaction(async (tx) => {
-        const users = await tx
-          .select({ name: memberships.name })
-          .from(memberships)
-          .where(eq(memberships.discountPackageId, id))
-          .orderBy(asc(memberships.name));
-        if (users.length > 0) {
-          throw conflict(
-            `This discount package is used by ${users.length === 1 ? 'the membership' : 'the memberships'} ${users
-              .map((u) => `"${u.name}"`)
-              .join(', ')}. Choose another package for ${users.length === 1 ? 'it' : 'them'} first.`,
-          );
-        }
-        const deleted = await tx.delete(discountPackages).where(eq(discountPackages.discountPackageId, id)).returning();
-        if (deleted.length === 0) throw notFound(`Discount package ${id}`);
+      return audited(actor, id, 'discount-package-updated', async (tx) => {
+        const updated = await tx.execute(sql`
+          update discount_packages set name = ${fields.name}, description = ${fields.description}, updated_at = now()
+          where discount_package_id = ${id} returning discount_package_id`);
+        if (updated.rows.length === 0) throw notFound(`Discount package ${id}`);
       });
     },
 
-    /** Sets or clears (null) the package price of a product already in the package. */
-    async setPrice(change: PriceChange): Promise<DiscountPackage> {
-      await assertPackageAndProduct(change);
-      const updated = await db
-        .update(discountPackageProducts)
-        .set({ price: change.price === null ? null : moneyText(change.price), updatedAt: new Date() })
-        .where(keyWhere(change))
-        .returning();
-      if (updated.length === 0)
-        throw notFound(`Product ${change.productId} in discount package ${change.discountPackageId}`);
-      return get(change.discountPackageId);
+    async remove(actor: Actor, id: number): Promise<void> {
+      await catalogTransaction(db, (tx) =>
+        recordChange(tx, discountPackageEntity, String(id), { actor, action: 'discount-package-deleted' }, async () => {
+          const users = await tx
+            .select({ name: memberships.name })
+            .from(memberships)
+            .where(eq(memberships.discountPackageId, id))
+            .orderBy(asc(memberships.name));
+          if (users.length > 0) {
+            throw conflict(
+              `This discount package is used by ${users.length === 1 ? 'the membership' : 'the memberships'} ${users
+                .map((u) => `"${u.name}"`)
+                .join(', ')}. Choose another package for ${users.length === 1 ? 'it' : 'them'} first.`,
+            );
+          }
+          const deleted = await tx
+            .delete(discountPackages)
+            .where(eq(discountPackages.discountPackageId, id))
+            .returning();
+          if (deleted.length === 0) throw notFound(`Discount package ${id}`);
+        }),
+      );
     },
 
-    async addProduct(change: PriceChange): Promise<DiscountPackage> {
-      await assertPackageAndProduct(change);
-      const inserted = await db
-        .insert(discountPackageProducts)
-        .values({
-          discountPackageId: change.discountPackageId,
-          productId: change.productId,
-          price: change.price === null ? null : moneyText(change.price),
-        })
-        .onConflictDoNothing()
-        .returning();
-      if (inserted.length === 0) throw conflict(`Product ${change.productId} is already in this discount package`);
-      return get(change.discountPackageId);
+    /**
+     * Sets or clears (null) the package price of a product already in the package. The screen saves as the
+     * administrator types: one administrator's saves of one price within a minute are one audit entry.
+     */
+    async setPrice(actor: Actor, change: PriceChange): Promise<DiscountPackage> {
+      return audited(
+        actor,
+        change.discountPackageId,
+        'package-price-changed',
+        async (tx) => {
+          const updated = await tx.execute(sql`
+            update discount_package_products
+            set price = ${change.price === null ? null : moneyText(change.price)}, updated_at = now()
+            where discount_package_id = ${change.discountPackageId} and product_id = ${change.productId}
+            returning product_id`);
+          if (updated.rows.length === 0) {
+            // Only now (the rare case) find out which of the three is missing.
+            await assertPackageAndProduct(tx, change);
+            throw notFound(`Product ${change.productId} in discount package ${change.discountPackageId}`);
+          }
+        },
+        change.productId,
+      );
     },
 
-    async removeProduct(key: { discountPackageId: number; productId: number }): Promise<DiscountPackage> {
-      const deleted = await db.delete(discountPackageProducts).where(keyWhere(key)).returning();
-      if (deleted.length === 0) throw notFound(`Product ${key.productId} in discount package ${key.discountPackageId}`);
-      return get(key.discountPackageId);
+    async addProduct(actor: Actor, change: PriceChange): Promise<DiscountPackage> {
+      return audited(actor, change.discountPackageId, 'package-product-added', async (tx) => {
+        await assertPackageAndProduct(tx, change);
+        const inserted = await tx.execute(sql`
+          insert into discount_package_products (discount_package_id, product_id, price)
+          values (${change.discountPackageId}, ${change.productId},
+                  ${change.price === null ? null : moneyText(change.price)})
+          on conflict do nothing returning product_id`);
+        if (inserted.rows.length === 0)
+          throw conflict(`Product ${change.productId} is already in this discount package`);
+      });
+    },
+
+    async removeProduct(actor: Actor, key: { discountPackageId: number; productId: number }): Promise<DiscountPackage> {
+      return audited(actor, key.discountPackageId, 'package-product-removed', async (tx) => {
+        const deleted = await tx.execute(sql`
+          delete from discount_package_products
+          where discount_package_id = ${key.discountPackageId} and product_id = ${key.productId}
+          returning product_id`);
+        if (deleted.rows.length === 0)
+          throw notFound(`Product ${key.productId} in discount package ${key.discountPackageId}`);
+      });
     },
   };
 }

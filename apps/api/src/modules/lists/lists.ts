@@ -1,9 +1,9 @@
 import type { FastifyReply } from 'fastify';
 import type pg from 'pg';
-import { createCatalogCache } from './catalog-cache.js';
 import { csvFileName, streamCsv } from './csv.js';
 import { sendFile, sendJsonText } from './json-text.js';
 import { listStatement, type AnyListSpec, type ListRequest } from './list-statements.js';
+import { createVersionCache, type VersionCache } from './version-cache.js';
 
 /** A CSV export's file name (before its date) and columns (the API's field names). */
 export interface CsvFile {
@@ -13,19 +13,23 @@ export interface CsvFile {
 
 /**
  * List answers from one named prepared statement per variant (sort, direction, cursor, search, page size): the
- * database plans each once per connection and writes the JSON; the catalog's answers go through the per-version
- * cache, the members' own come straight from the database.
+ * database plans each once per connection and writes the JSON; the catalog's and the audit trail's answers go
+ * through their per-version caches, the members' own come straight from the database.
  */
 export function createLists(pool: pg.Pool) {
-  const cache = createCatalogCache(pool);
+  const cache = createVersionCache(pool, 'catalog');
+  const auditCache = createVersionCache(pool, 'audit');
   const run = async (statement: ReturnType<typeof listStatement>) =>
     (await pool.query<{ body: string }>(statement)).rows[0]!.body;
 
-  const catalog = (spec: AnyListSpec, request: ListRequest, scope: unknown[] = []) => {
-    // The statement's name and values say everything the answer depends on: they are its key.
-    const statement = listStatement(spec, request, scope);
-    return cache.get(JSON.stringify([statement.name, statement.values]), () => run(statement));
-  };
+  const cached =
+    (versions: VersionCache) =>
+    (spec: AnyListSpec, request: ListRequest, scope: unknown[] = []) => {
+      // The statement's name and values say everything the answer depends on: they are its key.
+      const statement = listStatement(spec, request, scope);
+      return versions.get(JSON.stringify([statement.name, statement.values]), () => run(statement));
+    };
+  const catalog = cached(cache);
 
   /** The whole filtered, sorted list as a CSV download (`?format=csv`), streamed: its columns are `file.fields`. */
   const csv = (reply: FastifyReply, spec: AnyListSpec, request: ListRequest, file: CsvFile, scope: unknown[] = []) =>
@@ -39,6 +43,7 @@ export function createLists(pool: pg.Pool) {
   return {
     cache,
     catalog,
+    audit: cached(auditCache),
     member: (spec: AnyListSpec, request: ListRequest, scope: unknown[]) => run(listStatement(spec, request, scope)),
     csv,
     /** An admin catalog list call: the JSON answer (cached per catalog version), or with `format=csv` the file. */

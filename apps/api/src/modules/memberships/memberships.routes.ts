@@ -11,6 +11,7 @@ import {
 } from '@ums/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { actorOf } from '../audit/audit.js';
 import { answers } from '../envelope-schema.js';
 import { sendJsonText } from '../lists/json-text.js';
 import type { Lists } from '../lists/lists.js';
@@ -48,18 +49,19 @@ export const membershipRoutes: FastifyPluginAsyncZod<{
     config: admin,
     schema: { tags, body: membershipInputSchema, response: answers(membershipSchema, 201) },
     handler: async (request, reply) =>
-      reply.status(201).send(ok(await memberships.create(request.body), 'Membership created')),
+      reply.status(201).send(ok(await memberships.create(actorOf(request), request.body), 'Membership created')),
   });
   app.put('/api/membership/:id', {
     config: admin,
     schema: { tags, params: idParamsSchema, body: membershipInputSchema, response: answers(membershipSchema) },
-    handler: async (request) => ok(await memberships.update(request.params.id, request.body), 'Membership saved'),
+    handler: async (request) =>
+      ok(await memberships.update(actorOf(request), request.params.id, request.body), 'Membership saved'),
   });
   app.delete('/api/membership/:id', {
     config: admin,
     schema: { tags, params: idParamsSchema, response: answers(z.never()) },
     handler: async (request) => {
-      await memberships.remove(request.params.id);
+      await memberships.remove(actorOf(request), request.params.id);
       return ok([], 'Membership deleted');
     },
   });
@@ -106,7 +108,9 @@ export const membershipRoutes: FastifyPluginAsyncZod<{
       response: answers(promotionalProductLinkSchema, 201),
     },
     handler: async (request, reply) =>
-      reply.status(201).send(ok(await memberships.addPromotional([request.body]), 'Promotional product added')),
+      reply
+        .status(201)
+        .send(ok(await memberships.addPromotional(actorOf(request), [request.body]), 'Promotional product added')),
   });
   app.post('/api/promotionalProduct/batch', {
     config: admin,
@@ -117,13 +121,15 @@ export const membershipRoutes: FastifyPluginAsyncZod<{
       response: answers(promotionalProductLinkSchema, 201),
     },
     handler: async (request, reply) =>
-      reply.status(201).send(ok(await memberships.addPromotional(request.body), 'Promotional products added')),
+      reply
+        .status(201)
+        .send(ok(await memberships.addPromotional(actorOf(request), request.body), 'Promotional products added')),
   });
   app.delete('/api/promotionalProduct', {
     config: admin,
     schema: { tags: promoTags, body: promotionalProductLinkSchema, response: answers(z.never()) },
     handler: async (request) => {
-      await memberships.removePromotional(request.body);
+      await memberships.removePromotional(actorOf(request), request.body);
       return ok([], 'Promotional product removed');
     },
   });

@@ -4,10 +4,11 @@ import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
 import { discountPackages, memberships, products, promotionalProducts } from '../../db/schema/index.js';
 import { badRequest, notFound } from '../../plugins/http-errors.js';
+import { catalogTransaction, type Actor, type Tx } from '../audit/audit.js';
+import { membershipEntity, recordChange } from '../audit/entities.js';
 import { MEMBERSHIP_FROM, MEMBERSHIP_ITEM } from './memberships.lists.js';
 
 type MembershipFields = z.output<typeof membershipInputSchema>;
-type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
 
 async function assertReferences(tx: Tx, fields: MembershipFields) {
   const product = await tx.query.products.findFirst({ where: eq(products.productId, fields.productId) });
@@ -64,45 +65,62 @@ export function createMembershipService({ db }: { db: Database }) {
   return {
     get,
 
-    async create(fields: MembershipFields): Promise<Membership> {
-      return db.transaction(async (tx) => {
+    async create(actor: Actor, fields: MembershipFields): Promise<Membership> {
+      return catalogTransaction(db, async (tx) => {
         await assertReferences(tx, fields);
-        const [created] = await tx.insert(memberships).values(columns(fields)).returning();
-        return get(created!.membershipId, tx);
+        let id = 0;
+        await recordChange(
+          tx,
+          membershipEntity,
+          () => String(id),
+          { actor, action: 'membership-created' },
+          async () => {
+            const [created] = await tx.insert(memberships).values(columns(fields)).returning();
+            id = created!.membershipId;
+          },
+        );
+        return get(id, tx);
       });
     },
 
-    async update(id: number, fields: MembershipFields): Promise<Membership> {
+    async update(actor: Actor, id: number, fields: MembershipFields): Promise<Membership> {
       if (fields.membershipId !== undefined && fields.membershipId !== id) {
         throw badRequest(`membershipId ${fields.membershipId} in the body does not match ${id} in the address`, {
           membershipId: ['Does not match the address'],
         });
       }
-      // No row lock before the write: every catalog write takes the catalog version's lock first (its statement
-      // trigger), and a row locked ahead of it would let two writers wait for each other.
-      return db.transaction(async (tx) => {
+      return catalogTransaction(db, async (tx) => {
         await assertReferences(tx, fields);
-        const updated = await tx
-          .update(memberships)
-          .set({ ...columns(fields), updatedAt: new Date() })
-          .where(eq(memberships.membershipId, id))
-          .returning({ id: memberships.membershipId });
-        if (updated.length === 0) throw notFound(`Membership ${id}`);
+        await recordChange(tx, membershipEntity, String(id), { actor, action: 'membership-updated' }, async () => {
+          const updated = await tx
+            .update(memberships)
+            .set({ ...columns(fields), updatedAt: new Date() })
+            .where(eq(memberships.membershipId, id))
+            .returning({ id: memberships.membershipId });
+          if (updated.length === 0) throw notFound(`Membership ${id}`);
+        });
         return get(id, tx);
       });
     },
 
-    async remove(id: number): Promise<void> {
-      const deleted = await db.delete(memberships).where(eq(memberships.membershipId, id)).returning();
-      if (deleted.length === 0) throw notFound(`Membership ${id}`);
+    async remove(actor: Actor, id: number): Promise<void> {
+      await catalogTransaction(db, (tx) =>
+        recordChange(tx, membershipEntity, String(id), { actor, action: 'membership-deleted' }, async () => {
+          const deleted = await tx.delete(memberships).where(eq(memberships.membershipId, id)).returning();
+          if (deleted.length === 0) throw notFound(`Membership ${id}`);
+        }),
+      );
     },
 
     /** 404 unless the membership exists. */
     assertExists: (id: number) => assertMembershipsExist(db, [id]),
 
-    /** Adds all links in one transaction, all or nothing; links that already exist are left as they are. */
-    async addPromotional(links: PromotionalProductLink[]): Promise<PromotionalProductLink[]> {
-      return db.transaction(async (tx) => {
+    /**
+     * Adds all links in one transaction, all or nothing; links that already exist are left as they are. Each
+     * membership's new links are one audit entry.
+     */
+    async addPromotional(actor: Actor, links: PromotionalProductLink[]): Promise<PromotionalProductLink[]> {
+      return catalogTransaction(db, async (tx) => {
         await assertMembershipsExist(
           tx,
           links.map((l) => l.membershipId),
@@ -111,24 +129,43 @@ export function createMembershipService({ db }: { db: Database }) {
           tx,
           links.map((l) => l.productId),
         );
-        await tx.insert(promotionalProducts).values(links).onConflictDoNothing();
+        for (const membershipId of new Set(links.map((l) => l.membershipId))) {
+          const added = links.filter((l) => l.membershipId === membershipId);
+          await recordChange(
+            tx,
+            membershipEntity,
+            String(membershipId),
+            { actor, action: 'promotional-products-added' },
+            () => tx.insert(promotionalProducts).values(added).onConflictDoNothing(),
+          );
+        }
         return links;
       });
     },
 
-    async removePromotional(link: PromotionalProductLink): Promise<void> {
-      const deleted = await db
-        .delete(promotionalProducts)
-        .where(
-          and(
-            eq(promotionalProducts.membershipId, link.membershipId),
-            eq(promotionalProducts.productId, link.productId),
-          ),
-        )
-        .returning();
-      if (deleted.length === 0) {
-        throw notFound(`Promotional product ${link.productId} of membership ${link.membershipId}`);
-      }
+    async removePromotional(actor: Actor, link: PromotionalProductLink): Promise<void> {
+      await catalogTransaction(db, (tx) =>
+        recordChange(
+          tx,
+          membershipEntity,
+          String(link.membershipId),
+          { actor, action: 'promotional-product-removed' },
+          async () => {
+            const deleted = await tx
+              .delete(promotionalProducts)
+              .where(
+                and(
+                  eq(promotionalProducts.membershipId, link.membershipId),
+                  eq(promotionalProducts.productId, link.productId),
+                ),
+              )
+              .returning();
+            if (deleted.length === 0) {
+              throw notFound(`Promotional product ${link.productId} of membership ${link.membershipId}`);
+            }
+          },
+        ),
+      );
     },
   };
 }

@@ -12,7 +12,7 @@ import { accountDeletionMail } from '../../mail/alerts.js';
 import { enqueueMail } from '../../mail/outbox.js';
 import type { AuthUser } from '../../plugins/auth.js';
 import { conflict, HttpError } from '../../plugins/http-errors.js';
-import { appendAudit, SYSTEM_ACTOR } from '../admin/audit.js';
+import { appendAudit, SYSTEM_ACTOR } from '../audit/audit.js';
 
 type Executor = Pick<Database, 'execute'>;
 

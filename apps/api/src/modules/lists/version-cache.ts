@@ -4,12 +4,13 @@ import type pg from 'pg';
 const BUDGET_BYTES = 64 * 1024 * 1024;
 
 /**
- * Catalog answers (memberships, packages, products, promotional links and the overview, whole or paged) kept in
- * memory per catalog version. Every write to a catalog table moves the version on in its own transaction, and every
- * request reads the version first (one indexed row): an answer is reused only while nothing has been committed since
- * it was built, so each API process serves the newest committed state, whichever process wrote it.
+ * Answers kept in memory per data version (`data_versions.key`): the catalog's (memberships, packages, products,
+ * promotional links and the overview, whole or paged) and the audit trail's. Every write to the data moves its
+ * version on in its own transaction, and every request reads the version first (one indexed row): an answer is
+ * reused only while nothing has been committed since it was built, so each API process serves the newest committed
+ * state, whichever process wrote it.
  */
-export function createCatalogCache(pool: pg.Pool) {
+export function createVersionCache(pool: pg.Pool, versionKey: 'catalog' | 'audit') {
   const entries = new Map<string, { version: string; body: string }>();
   const building = new Map<string, Promise<string>>();
   let bytes = 0;
@@ -31,13 +32,13 @@ export function createCatalogCache(pool: pg.Pool) {
 
   return {
     /**
-     * The answer for `key`: from memory when the catalog has not changed since it was built, else from `build`.
+     * The answer for `key`: from memory when the data has not changed since it was built, else from `build`.
      * The version is read before building, so a kept answer is never older than the version it is kept under.
      */
     async get(key: string, build: () => Promise<string>): Promise<string> {
       const { rows } = await pool.query<{ version: string }>({
-        name: 'catalog_version',
-        text: `select version from data_versions where key = 'catalog'`,
+        name: `${versionKey}_version`,
+        text: `select version from data_versions where key = '${versionKey}'`,
       });
       const version = rows[0]!.version;
       const entry = entries.get(key);
@@ -63,4 +64,4 @@ export function createCatalogCache(pool: pg.Pool) {
   };
 }
 
-export type CatalogCache = ReturnType<typeof createCatalogCache>;
+export type VersionCache = ReturnType<typeof createVersionCache>;

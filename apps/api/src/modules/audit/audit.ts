@@ -1,0 +1,100 @@
+import { sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import type { Database } from '../../db/client.js';
+import { requireUser } from '../../plugins/auth.js';
+
+export type Executor = Pick<Database, 'execute'>;
+export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
+
+/** Who made a change: an administrator (their token's subject and email), or the server itself. */
+export interface Actor {
+  id: string;
+  email: string | null;
+}
+
+export const SYSTEM_ACTOR: Actor = { id: 'system', email: null };
+
+/** The administrator making a request, as the audit trail names them. */
+export function actorOf(request: FastifyRequest): Actor {
+  const user = requireUser(request);
+  return { id: user.subject, email: user.email };
+}
+
+export interface AuditEntryInput {
+  actor: Actor;
+  action: string;
+  entity: string;
+  entityId: string;
+  before: unknown;
+  after: unknown;
+  /** The entity's name at the time. */
+  label?: string | null;
+  /** Names of what the states refer to by id, such as `product:12`. */
+  labels?: Record<string, string> | null;
+  /** Products and discount packages the states refer to: their names now are added to `labels`. */
+  refs?: { products?: (string | number)[]; discountPackages?: (string | number)[] };
+  /** The entry this one undid. */
+  reverts?: number | null;
+}
+
+const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
+const ids = (list: (string | number)[] = []) =>
+  `{${[...new Set(list.map(Number))].filter((id) => Number.isInteger(id)).join(',')}}`;
+
+/** The entry's `labels`: those given, and the current names of the products and packages it refers to. */
+const labelsOf = (entry: AuditEntryInput) => sql`(coalesce(${json(entry.labels)}::jsonb, '{}'::jsonb)
+  || coalesce((select jsonb_object_agg('product:' || product_id, name) from products
+               where product_id = any(${ids(entry.refs?.products)}::int4[])), '{}'::jsonb)
+  || coalesce((select jsonb_object_agg('discountPackage:' || discount_package_id, name) from discount_packages
+               where discount_package_id = any(${ids(entry.refs?.discountPackages)}::int4[])), '{}'::jsonb))`;
+
+const insertEntry = (entry: AuditEntryInput) => sql`
+  insert into audit_entries (actor_id, actor_email, action, entity, entity_id, before, after, label, labels, reverts)
+  select ${entry.actor.id}, ${entry.actor.email}, ${entry.action}, ${entry.entity}, ${entry.entityId},
+         ${json(entry.before)}::jsonb, ${json(entry.after)}::jsonb, ${entry.label ?? null}, ${labelsOf(entry)},
+         ${entry.reverts ?? null}::bigint`;
+
+/**
+ * Appends one entry to the audit trail, in the caller's transaction: the change and its record land together or
+ * neither does. Entries are never changed or removed (the table's trigger refuses it, but for `foldPriceSave`).
+ */
+export async function appendAudit(tx: Executor, entry: AuditEntryInput): Promise<number> {
+  const { rows } = await tx.execute<{ id: string }>(sql`${insertEntry(entry)} returning id`);
+  return Number(rows[0]!.id);
+}
+
+export const PRICE_CHANGED = 'package-price-changed';
+
+/**
+ * A package price save, audited: price fields save as the administrator types (debounced), so the same
+ * administrator's saves of one product's price within a minute fold into one entry whose `before` is the price before
+ * the first save and whose `after` the latest. A reverted entry is never folded into.
+ */
+export async function auditPriceSave(tx: Executor, entry: AuditEntryInput & { productKey: string }): Promise<void> {
+  const priced = { ...entry, action: PRICE_CHANGED };
+  // One statement: fold into the entry of the last minute if there is one, else append.
+  await tx.execute(sql`
+    with folded as (
+      update audit_entries set after = ${json(entry.after)}::jsonb, labels = ${labelsOf(entry)}
+      where id = (
+        select e.id from audit_entries e
+        where e.entity = ${entry.entity} and e.entity_id = ${entry.entityId} and e.action = ${PRICE_CHANGED}
+          and e.actor_id = ${entry.actor.id} and e.at > now() - interval '1 minute'
+          and e.before -> 'products' ? ${entry.productKey}
+          and not exists (select 1 from audit_entries r where r.reverts = e.id)
+        order by e.id desc limit 1)
+      returning id)
+    ${insertEntry(priced)} where not exists (select 1 from folded)`);
+}
+
+/**
+ * A transaction for an audited catalog write. Every catalog write moves the catalog version on before its first row
+ * changes (the tables' statement triggers); taking that lock first here makes the state read for `before` the one
+ * the write changes, and keeps every writer taking its locks in the same order.
+ */
+export function catalogTransaction<T>(db: Database, work: (tx: Tx) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`update data_versions set version = version + 1 where key = 'catalog'`);
+    return work(tx);
+  });
+}
