@@ -89,6 +89,7 @@ for (const size of WIDTHS) {
         ['/admin/promotional-products', 'Promotional Products'],
         ['/admin/settings', 'Settings'],
         ['/admin/members', 'Members'],
+        ['/admin/activity', 'Activity'],
       ] as const) {
         await checkScreen(page, path, page.getByRole('heading', { name: heading, level: 1 }), path);
       }

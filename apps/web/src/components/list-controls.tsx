@@ -2,7 +2,7 @@ import { Button, makeStyles, SearchBox, Select, Text, tokens } from '@fluentui/r
 import { useEffect, useId, useRef, useState } from 'react';
 import { listQueryString } from '@ums/contracts/lists';
 import { useDownload } from '../lib/download.js';
-import { SEARCH_DELAY_MS, type ListViewState, type PagedList } from '../lib/paged-list.js';
+import { SEARCH_DELAY_MS, withQuery, type ListViewState, type PagedList } from '../lib/paged-list.js';
 import { LIST_TEXT } from './messages.js';
 
 const useStyles = makeStyles({
@@ -76,7 +76,7 @@ export function ListToolbar({
   const files = useDownload(LIST_TEXT.exportFailed);
   const download = (csv: { path: string; file: string }) => {
     const query = listQueryString({ q: view.q, sort: view.sort || undefined });
-    const path = `${csv.path}${query ? `${query}&` : '?'}format=csv`;
+    const path = withQuery(withQuery(csv.path, query), '?format=csv');
     void files.download('csv', path, `${csv.file}-${new Date().toISOString().slice(0, 10)}.csv`);
   };
   return (

@@ -19,6 +19,7 @@ export const paths = {
     products: '/admin/products',
     promotionalProducts: '/admin/promotional-products',
     members: '/admin/members',
+    activity: '/admin/activity',
     settings: '/admin/settings',
   },
 } as const;

@@ -4,6 +4,10 @@ import { useSearchParams } from 'react-router';
 import type { ApiClient } from './api-client.js';
 import { useApi } from './api-context.js';
 
+/** `path` (which may carry its own filters) with a query string from `listQueryString` added. */
+export const withQuery = (path: string, query: string) =>
+  query ? `${path}${path.includes('?') ? `&${query.slice(1)}` : query}` : path;
+
 /** Rows per request of every paged list. */
 export const PAGE_SIZE = 25;
 /** How long typing pauses before a search is sent. */
@@ -40,7 +44,7 @@ export function pagedListQuery<T>(
       const answer = await (
         await api()
       ).get<{ data?: T[]; page?: Page }>(
-        `${path}${listQueryString({ limit, q, sort: view.sort || undefined, cursor: pageParam })}`,
+        withQuery(path, listQueryString({ limit, q, sort: view.sort || undefined, cursor: pageParam })),
       );
       const items = answer?.data ?? [];
       return { items, page: answer?.page ?? { nextCursor: null, total: items.length } };

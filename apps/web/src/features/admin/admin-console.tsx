@@ -1,6 +1,7 @@
 import {
   BoxMultipleRegular,
   GiftRegular,
+  HistoryRegular,
   HomeRegular,
   PersonRegular,
   PeopleTeamRegular,
@@ -33,6 +34,7 @@ const PromotionalProductsPage = lazy(() =>
 );
 const MembersPage = lazy(() => import('./members/members-page.js').then((m) => ({ default: m.MembersPage })));
 const MemberPage = lazy(() => import('./members/member-page.js').then((m) => ({ default: m.MemberPage })));
+const ActivityPage = lazy(() => import('./activity/activity-page.js').then((m) => ({ default: m.ActivityPage })));
 const SettingsPage = lazy(() => import('./settings/settings-page.js').then((m) => ({ default: m.SettingsPage })));
 
 const icons: Record<(typeof ADMIN_ENTRIES)[number]['key'], ReactElement> = {
@@ -42,6 +44,7 @@ const icons: Record<(typeof ADMIN_ENTRIES)[number]['key'], ReactElement> = {
   products: <BoxMultipleRegular />,
   'promotional-products': <GiftRegular />,
   members: <PersonRegular />,
+  activity: <HistoryRegular />,
   settings: <SettingsRegular />,
 };
 
@@ -67,6 +70,7 @@ export default function AdminConsole() {
           <Route path="promotional-products" element={<PromotionalProductsPage />} />
           <Route path="members" element={<MembersPage />} />
           <Route path="members/:memberId" element={<MemberPage />} />
+          <Route path="activity" element={<ActivityPage />} />
           <Route path="settings" element={<SettingsPage />} />
           <Route path="*" element={<NotFound home={paths.admin.dashboard} />} />
         </Routes>

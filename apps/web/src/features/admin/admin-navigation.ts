@@ -8,5 +8,6 @@ export const ADMIN_ENTRIES = [
   { key: 'products', href: paths.admin.products, label: 'Products' },
   { key: 'promotional-products', href: paths.admin.promotionalProducts, label: 'Promotional Products' },
   { key: 'members', href: paths.admin.members, label: 'Members' },
+  { key: 'activity', href: paths.admin.activity, label: 'Activity' },
   { key: 'settings', href: paths.admin.settings, label: 'Settings' },
 ] as const;

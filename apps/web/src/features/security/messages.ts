@@ -1,3 +1,5 @@
+import { formatDateTime } from '../../lib/format-date-time.js';
+
 export const SECURITY = {
   title: 'Security',
   subtitle: 'Where your account is signed in, and what happened to it',
@@ -28,15 +30,7 @@ export const ACTIVITY_PAGE_SIZE = 20;
 /** "Chrome 131 on Windows 10". */
 export const deviceName = (device: { browser: string; os: string }) => `${device.browser} on ${device.os}`;
 
-const dateTime = new Intl.DateTimeFormat('en-US', {
-  month: 'short',
-  day: 'numeric',
-  year: 'numeric',
-  hour: 'numeric',
-  minute: '2-digit',
-});
-/** "Nov 23, 2026, 2:05 PM" in the member's own time zone. */
-export const formatDateTime = (value: string) => dateTime.format(new Date(value));
+export { formatDateTime };
 
 /** "Signed in Nov 23, 2026, 2:05 PM · Last active Nov 23, 2026, 3:10 PM · 127.0.0.1". */
 export const sessionLine = (session: { createdAt: string; lastActiveAt: string; ipAddress: string | null }) =>

@@ -6,6 +6,7 @@ import { ErrorBanner } from '../../../components/error-banner.js';
 import { errorText } from '../../../lib/error-text.js';
 import { formatUsd } from '../../../lib/format.js';
 import { useAdminStyles } from '../components/admin-styles.js';
+import { HistoryLink } from '../components/history-link.js';
 import { CardGridPage } from '../components/card-grid-page.js';
 import { CardItemList } from '../components/card-item-list.js';
 import { ListToolbar } from '../../../components/list-controls.js';
@@ -98,7 +99,8 @@ export function DiscountPackagesList({
               more={T.more}
             />
             <div>
-              <Button onClick={() => setManagingId(pkg.discountPackageId)}>{T.manage}</Button>
+              <Button onClick={() => setManagingId(pkg.discountPackageId)}>{T.manage}</Button>{' '}
+              <HistoryLink entity="discount-package" id={pkg.discountPackageId} name={pkg.name} />
             </div>
           </Card>
         )}

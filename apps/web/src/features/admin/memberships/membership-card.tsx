@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { paths } from '../../../config/paths.js';
 import { useAdminStyles } from '../components/admin-styles.js';
 import { CardItemList } from '../components/card-item-list.js';
+import { HistoryLink } from '../components/history-link.js';
 import { MEMBERSHIPS as T } from './messages.js';
 
 /** One membership; the whole card opens its edit form. */
@@ -37,6 +38,9 @@ export function MembershipCard({ membership, headingLevel }: { membership: Membe
       </dl>
       <Text weight="semibold">{T.card.promotional(promoted.length)}</Text>
       <CardItemList items={promoted} more={T.card.more} />
+      <div>
+        <HistoryLink entity="membership" id={membership.membershipId} name={membership.name} />
+      </div>
     </Card>
   );
 }
