@@ -43,7 +43,8 @@ const useStyles = makeStyles({
 function ChangeTable({ rows, label, now = false }: { rows: DiffRow[]; label: string; now?: boolean }) {
   const styles = useStyles();
   return (
-    <div className={styles.tableWrap}>
+    // Scrolls sideways on a narrow screen: focusable, so the keyboard can scroll it too.
+    <div className={styles.tableWrap} role="region" aria-label={label} tabIndex={0}>
       <Table size="small" aria-label={label}>
         <TableHeader>
           <TableRow>
