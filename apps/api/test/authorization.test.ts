@@ -83,6 +83,7 @@ const POLICY: Record<string, 'public' | 'member' | 'admin'> = {
   'POST /api/me/deletion': 'member',
   'GET /api/admin/members': 'admin',
   'GET /api/admin/members/:id': 'admin',
+  'GET /api/admin/members/:id/orders': 'admin',
   'POST /api/admin/members/:id/end-sessions': 'admin',
   'PUT /api/admin/members/:id/groups': 'admin',
   'GET /api/admin/audit': 'admin',

@@ -340,11 +340,10 @@ export const memberGroupsSchema = z.object({
     .refine((groups) => new Set(groups).size === groups.length, 'Each group at most once'),
 });
 
-/** A member as support sees them: the directory entry and everything held about them (read-only). */
+/** A member as support sees them: the directory entry and what is held about them (read-only; orders are paged). */
 export const adminMemberDetailsSchema = z.object({
   member: adminMemberSchema,
   personalInformation: z.record(z.string(), z.unknown()).nullable(),
-  orders: z.array(z.record(z.string(), z.unknown())),
   subscriptions: z.array(z.record(z.string(), z.unknown())),
   sessions: z.array(deviceSessionSchema),
   securityActivity: z.array(z.record(z.string(), z.unknown())),

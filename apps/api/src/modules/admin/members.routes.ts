@@ -5,6 +5,7 @@ import {
   memberGroupsSchema,
   memberIdParamsSchema,
   ok,
+  paymentHistoryEntrySchema,
 } from '@ums/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -14,6 +15,7 @@ import { answers } from '../envelope-schema.js';
 import { sendJsonText } from '../lists/json-text.js';
 import type { Lists } from '../lists/lists.js';
 import { MEMBER_MESSAGES, type MemberDirectory } from './members.js';
+import { paymentHistoryList } from '../member/member.lists.js';
 import { memberDirectoryList } from './members.lists.js';
 
 const admin = { policy: 'admin' as const };
@@ -49,7 +51,7 @@ export const memberDirectoryRoutes: FastifyPluginAsyncZod<{
           fields: Object.keys(adminMemberSchema.shape),
         });
       }
-      return sendJsonText(reply, await lists.member(memberDirectoryList, request.query, []));
+      return sendJsonText(reply, await lists.directory(memberDirectoryList, request.query));
     },
   });
   app.get('/api/admin/members/:id', {
@@ -63,6 +65,34 @@ export const memberDirectoryRoutes: FastifyPluginAsyncZod<{
     handler: async (request) => {
       embeddedOnly();
       return ok(await members.details(request.params.id));
+    },
+  });
+  app.get('/api/admin/members/:id/orders', {
+    config: admin,
+    schema: {
+      tags: ['admin'],
+      summary: "A member's orders, newest first: all, or a page (limit, cursor, q, sort), or CSV",
+      params: memberIdParamsSchema,
+      querystring: exportableListQuerySchema('paymentHistory'),
+      response: answers(paymentHistoryEntrySchema),
+    },
+    handler: async (request, reply) => {
+      embeddedOnly();
+      const { id } = request.params;
+      await members.assertExists(id);
+      if (request.query.format === 'csv') {
+        return lists.csv(
+          reply,
+          paymentHistoryList,
+          request.query,
+          {
+            name: 'orders',
+            fields: Object.keys(paymentHistoryEntrySchema.shape),
+          },
+          [id],
+        );
+      }
+      return sendJsonText(reply, await lists.member(paymentHistoryList, request.query, [id]));
     },
   });
   app.post('/api/admin/members/:id/end-sessions', {

@@ -80,14 +80,19 @@ export function createMemberDirectory({
   }
 
   return {
+    /** 404 unless the member exists. */
+    assertExists: async (id: string) => {
+      await entry(db, id);
+    },
+
     async details(id: string): Promise<AdminMemberDetails> {
       const member = await entry(db, id);
-      const data = await myData.collect(id);
+      // The orders are paged on their own (`orders` route): a member may have years of them.
+      const data = await myData.collect(id, { orders: false });
       const list = (value: unknown) => (Array.isArray(value) ? (value as Record<string, unknown>[]) : []);
       return {
         member,
         personalInformation: (data['personalInformation'] as Record<string, unknown> | null) ?? null,
-        orders: list(data['orders']),
         subscriptions: list(data['subscriptions']),
         sessions: await security.listSessions(id, null),
         securityActivity: list(data['securityActivity']),

@@ -19,8 +19,11 @@ export function createMyData({
   /** The member's live sessions (the embedded provider's), or none with another provider. */
   sessionsOf: (user: AuthUser) => Promise<DeviceSession[]>;
 }) {
-  /** What is held about one subject, by kind (the account only if the embedded provider keeps it): support's view. */
-  async function collect(subject: string): Promise<Record<string, unknown>> {
+  /**
+   * What is held about one subject, by kind (the account only if the embedded provider keeps it): support's view.
+   * Without `orders` the orders are left out (support pages through them instead).
+   */
+  async function collect(subject: string, { orders = true } = {}): Promise<Record<string, unknown>> {
     const { rows } = await pool.query<{ data: Record<string, unknown> }>(
       `select json_build_object(
          'account', (select json_build_object('email', a.email, 'groups', a.groups, 'createdAt', a.created_at,
@@ -33,13 +36,13 @@ export function createMyData({
              'countryRegion', d.country_region, 'postalCode', d.postal_code,
              'createdAt', d.created_at, 'updatedAt', d.updated_at)
            from user_details d where d.subject = $1),
-         'orders', coalesce((select json_agg(json_build_object(
+         'orders', case when $2::boolean then coalesce((select json_agg(json_build_object(
              'orderId', o.order_id, 'date', o.ordered_at, 'status', o.status, 'totalAmount', o.total_amount,
              'items', coalesce((select json_agg(json_build_object('productName', i.product_name, 'price', i.price)
                                                 order by i.position)
                                 from order_items i where i.order_id = o.order_id), '[]'::json))
              order by o.ordered_at desc, o.order_id desc)
-           from orders o where o.subject = $1), '[]'::json),
+           from orders o where o.subject = $1), '[]'::json) end,
          'subscriptions', coalesce((select json_agg(json_build_object(
              'subscriptionId', s.subscription_id, 'createdAt', s.created_at, 'cancelledAt', s.cancelled_at,
              'pricePerInterval', s.price_per_interval, 'billingInterval', s.billing_interval,
@@ -56,7 +59,7 @@ export function createMyData({
          'accountDeletion', (select json_build_object('requestedAt', x.requested_at, 'deleteAfter', x.delete_after)
                              from account_deletions x where x.subject = $1)
        ) as data`,
-      [subject],
+      [subject, orders],
     );
     return rows[0]!.data;
   }

@@ -6,6 +6,7 @@ import { useApi } from '../../../lib/api-context.js';
 export const memberKeys = {
   all: ['members'] as const,
   one: (id: string) => ['members', 'one', id] as const,
+  orders: (id: string) => ['members', 'one', id, 'orders'] as const,
 };
 
 export function useMemberDetails(id: string) {

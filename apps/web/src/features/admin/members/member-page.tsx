@@ -11,23 +11,25 @@ import {
   TabList,
   tokens,
 } from '@fluentui/react-components';
+import type { PaymentHistoryEntry } from '@ums/contracts';
 import { SECURITY_EVENT_LABELS, type SecurityEventName } from '@ums/contracts/security';
 import { useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog.js';
 import { ErrorBanner } from '../../../components/error-banner.js';
+import { LoadMore } from '../../../components/list-controls.js';
 import { Spinner } from '../../../components/spinner.js';
 import { paths } from '../../../config/paths.js';
 import { useClientConfig } from '../../../lib/client-config-context.js';
 import { errorText } from '../../../lib/error-text.js';
 import { formatShortDate, formatUsd } from '../../../lib/format.js';
+import { usePagedList } from '../../../lib/paged-list.js';
 import { useAdminStyles } from '../components/admin-styles.js';
-import { useMemberActions, useMemberDetails } from './api.js';
+import { memberKeys, useMemberActions, useMemberDetails } from './api.js';
 import { MemberStatus, memberName } from './members-page.js';
 import { MEMBERS } from './messages.js';
 
 type TabName = keyof typeof MEMBERS.tabs;
-type Row = Record<string, unknown>;
 
 const useStyles = makeStyles({
   actions: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS },
@@ -80,6 +82,34 @@ function RowsTable({
   );
 }
 
+/** The member's orders, newest first, a page at a time (a member may have years of them). */
+function MemberOrders({ memberId }: { memberId: string }) {
+  const orders = usePagedList<PaymentHistoryEntry>(memberKeys.orders(memberId), `/admin/members/${memberId}/orders`, {
+    q: '',
+    sort: '',
+  });
+  if (orders.isPending) return <Spinner label={MEMBERS.ordersLoading} />;
+  if (orders.isError)
+    return <ErrorBanner message={errorText(orders.error, MEMBERS.ordersFailed)} error={orders.error} />;
+  return (
+    <>
+      <RowsTable
+        label={MEMBERS.tabs.orders}
+        columns={Object.values(MEMBERS.orderColumns)}
+        empty={MEMBERS.noOrders}
+        rows={orders.rows.map((order) => [
+          `#${order.orderId}`,
+          order.productNames.join(', '),
+          formatUsd(order.totalAmount),
+          when(order.date),
+          order.status,
+        ])}
+      />
+      {orders.rows.length > 0 ? <LoadMore list={orders} /> : null}
+    </>
+  );
+}
+
 /** One member as support sees them: read-only details and history, and the two things support may do. */
 export function MemberPage() {
   const { memberId = '' } = useParams();
@@ -95,7 +125,7 @@ export function MemberPage() {
   if (details.isError || !details.data) {
     return <ErrorBanner message={errorText(details.error, MEMBERS.memberLoadFailed)} error={details.error} />;
   }
-  const { member, personalInformation, orders, subscriptions, sessions, securityActivity } = details.data;
+  const { member, personalInformation, subscriptions, sessions, securityActivity } = details.data;
   const isAdmin = member.groups.includes(adminGroup);
   const failure = actions.endSessions.error ?? actions.setGroups.error;
 
@@ -116,20 +146,7 @@ export function MemberPage() {
         </dl>
       </>
     ),
-    orders: (
-      <RowsTable
-        label={MEMBERS.tabs.orders}
-        columns={Object.values(MEMBERS.orderColumns)}
-        empty={MEMBERS.noOrders}
-        rows={orders.map((order) => [
-          `#${text(order['orderId'])}`,
-          ((order['items'] as Row[] | undefined) ?? []).map((item) => text(item['productName'])).join(', '),
-          formatUsd(Number(order['totalAmount'])),
-          when(order['date']),
-          text(order['status']),
-        ])}
-      />
-    ),
+    orders: <MemberOrders memberId={memberId} />,
     subscriptions: (
       <RowsTable
         label={MEMBERS.tabs.subscriptions}

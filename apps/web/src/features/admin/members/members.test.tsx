@@ -29,15 +29,6 @@ const leaving: AdminMember = {
 const details: AdminMemberDetails = {
   member: morgan,
   personalInformation: { firstName: 'Morgan', lastName: 'Lee', email: 'morgan@example.com', city: 'Portland' },
-  orders: [
-    {
-      orderId: 7,
-      date: '2026-03-07T15:00:00Z',
-      status: 'Paid',
-      totalAmount: 118,
-      items: [{ productName: 'Lipid Panel' }, { productName: 'Thyroid Panel' }],
-    },
-  ],
   subscriptions: [],
   sessions: [
     {
@@ -51,6 +42,22 @@ const details: AdminMemberDetails = {
     },
   ],
   securityActivity: [{ at: '2026-11-20T09:00:00Z', event: 'sign-in', browser: 'Firefox 140', os: 'Windows 11' }],
+};
+const firstPage = {
+  ...envelope([
+    {
+      orderId: 7,
+      date: '2026-03-07T15:00:00Z',
+      status: 'Paid',
+      totalAmount: 118,
+      productNames: ['Lipid Panel', 'Thyroid Panel'],
+    },
+  ]),
+  page: { nextCursor: 'next-1', total: 2 },
+};
+const secondPage = {
+  ...envelope([{ orderId: 3, date: '2025-01-07T15:00:00Z', status: 'Paid', totalAmount: 40, productNames: ['A1c'] }]),
+  page: { nextCursor: null, total: 2 },
 };
 const admin = () => fakeAuth({ user: signedInUser(['Admin']) });
 
@@ -76,10 +83,16 @@ describe('the member directory', () => {
     expect(rows[1]!.textContent).toContain('Deletion pending: Dec 24, 2026');
   });
 
-  it('opens a member on tabs: details read-only, orders, sessions, activity; ends their sessions after asking', async () => {
+  it('opens a member on tabs: details read-only, orders a page at a time, sessions, activity; ends their sessions after asking', async () => {
     let ended = 0;
+    const orderPages: string[] = [];
     apiServer.use(
       http.get(`${TEST_API}/admin/members/${ID}`, () => HttpResponse.json(envelope(details))),
+      http.get(`${TEST_API}/admin/members/${ID}/orders`, ({ request }) => {
+        const search = new URL(request.url).search;
+        orderPages.push(search);
+        return HttpResponse.json(search.includes('cursor=next-1') ? secondPage : firstPage);
+      }),
       http.post(`${TEST_API}/admin/members/${ID}/end-sessions`, () => {
         ended++;
         return HttpResponse.json(envelope([], 'Every session of the member has ended'));
@@ -98,6 +111,11 @@ describe('the member directory', () => {
     fireEvent.click(screen.getByRole('tab', { name: 'Orders' }));
     const orders = await screen.findByRole('table', { name: 'Orders' });
     expect(within(orders).getAllByRole('row')[1]!.textContent).toContain('#7Lipid Panel, Thyroid Panel$118.00');
+    expect(orderPages).toEqual(['?limit=25']);
+    fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(within(orders).getAllByRole('row')).toHaveLength(3));
+    expect(orderPages).toEqual(['?limit=25', '?limit=25&cursor=next-1']);
+    expect(screen.getByText('Showing 2 of 2')).toBeTruthy();
     fireEvent.click(screen.getByRole('tab', { name: 'Sessions' }));
     expect(
       within(await screen.findByRole('table', { name: 'Sessions' })).getByText('Firefox 140 on Windows 11'),

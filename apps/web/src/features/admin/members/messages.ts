@@ -41,6 +41,8 @@ export const MEMBERS = {
     countryRegion: 'Country/Region',
   },
   noOrders: 'No orders.',
+  ordersLoading: 'Loading orders...',
+  ordersFailed: 'Failed to load the orders',
   noSubscriptions: 'No subscriptions.',
   noSessions: 'Not signed in anywhere.',
   noActivity: 'No security activity in the last 90 days.',
