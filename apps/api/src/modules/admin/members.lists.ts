@@ -26,5 +26,5 @@ export const memberDirectoryList: ListSpec<'members'> = {
     createdAt: { keys: [key('a.created_at', 'timestamptz'), key('a.account_id::text', 'text')], seek: 1 },
   },
   item: MEMBER_ITEM,
-  total: '(select count(*) from accounts)',
+  total: `(select coalesce((select n from list_counts where key = 'accounts'), 0))`,
 };

@@ -13,8 +13,8 @@ export interface CsvFile {
 
 /**
  * List answers from one named prepared statement per variant (sort, direction, cursor, search, page size): the
- * database plans each once per connection and writes the JSON; the catalog's and the audit trail's answers go
- * through their per-version caches, the members' own come straight from the database.
+ * database plans each once per connection and writes the JSON; the catalog's, the audit trail's and the member
+ * directory's answers go through their per-version caches, the members' own come straight from the database.
  */
 export function createLists(pool: pg.Pool) {
   const cache = createVersionCache(pool, 'catalog');
@@ -44,6 +44,7 @@ export function createLists(pool: pg.Pool) {
     cache,
     catalog,
     audit: cached(auditCache),
+    directory: cached(createVersionCache(pool, 'members')),
     member: (spec: AnyListSpec, request: ListRequest, scope: unknown[]) => run(listStatement(spec, request, scope)),
     csv,
     /** An admin catalog list call: the JSON answer (cached per catalog version), or with `format=csv` the file. */

@@ -5,12 +5,12 @@ const BUDGET_BYTES = 64 * 1024 * 1024;
 
 /**
  * Answers kept in memory per data version (`data_versions.key`): the catalog's (memberships, packages, products,
- * promotional links and the overview, whole or paged) and the audit trail's. Every write to the data moves its
+ * promotional links and the overview, whole or paged), the audit trail's and the member directory's. Every write to the data moves its
  * version on in its own transaction, and every request reads the version first (one indexed row): an answer is
  * reused only while nothing has been committed since it was built, so each API process serves the newest committed
  * state, whichever process wrote it.
  */
-export function createVersionCache(pool: pg.Pool, versionKey: 'catalog' | 'audit') {
+export function createVersionCache(pool: pg.Pool, versionKey: 'catalog' | 'audit' | 'members') {
   const entries = new Map<string, { version: string; body: string }>();
   const building = new Map<string, Promise<string>>();
   let bytes = 0;
