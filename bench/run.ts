@@ -9,7 +9,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { runningEmbeddedUrl } from '../apps/api/src/db/embedded.js';
 import { DEMO_MEMBER_SUBJECT } from '../apps/api/src/seed/demo-data.js';
-import { growData, LARGE_GROWTH, REALISTIC } from '../apps/api/src/seed/grow-data.js';
+import { growData, growDirectoryAndAudit, LARGE_GROWTH, REALISTIC } from '../apps/api/src/seed/grow-data.js';
 import { exited, prepareServer } from '@ums/testkit/server-process';
 import { dpopKey } from '@ums/testkit/dpop';
 import { accessToken, signIn } from '@ums/testkit/oidc-browser';
@@ -77,7 +77,9 @@ async function main() {
           (select count(*) from memberships)::int as memberships,
           (select count(*) from promotional_products)::int as promotional,
           (select count(*) from orders where subject = $1)::int as orders,
-          (select count(*) from subscriptions where subject = $1 and cancelled_at is null)::int as subscriptions`,
+          (select count(*) from subscriptions where subject = $1 and cancelled_at is null)::int as subscriptions,
+          (select count(*) from accounts)::int as accounts,
+          (select count(*) from audit_entries)::int as "auditEntries"`,
           [DEMO_MEMBER_SUBJECT],
         )
       ).rows[0] as Record<string, number>;
@@ -153,6 +155,8 @@ async function main() {
       ...LARGE_GROWTH,
       member: { subject: DEMO_MEMBER_SUBJECT, orders: LARGE_GROWTH.orders, subscriptions: 0 },
     });
+    log('growing the member directory and the audit trail to 100,000 entries each');
+    await growDirectoryAndAudit(pool, { accounts: 100_000, auditEntries: 100_000, domain: 'bench.example' });
     // What autovacuum does after a bulk load: statistics, and the trigram indexes' pending entries merged.
     await pool.query('vacuum analyze');
     const large = await dataCounts();
@@ -192,6 +196,18 @@ async function main() {
       pageResults.push(await get(`GET ${shown}?limit=25&q=${q}`, `${url}?limit=25&q=${encodeURIComponent(q)}`, who));
     }
     pageResults.push(await get('GET /api/admin/overview', '/api/admin/overview', admin));
+    for (const [name, url] of [
+      ['GET /api/admin/members?limit=25 (100,000 accounts)', '/api/admin/members?limit=25'],
+      ['GET /api/admin/members?limit=25&q=number 1234', '/api/admin/members?limit=25&q=number%201234'],
+      ['GET /api/admin/audit?limit=25 (100,000 entries)', '/api/admin/audit?limit=25'],
+      [
+        'GET /api/admin/audit?limit=25&entity=discount-package&entityId=42',
+        '/api/admin/audit?limit=25&entity=discount-package&entityId=42',
+      ],
+      ['GET /api/admin/audit?limit=25&q=entity 42', '/api/admin/audit?limit=25&q=entity%2042'],
+    ] as const) {
+      pageResults.push(await get(name, url, admin));
+    }
     endpoints.push(...pageResults.map(pageRatio));
     endpoints.push(
       pageRatio(
@@ -260,7 +276,7 @@ Production build, embedded PostgreSQL, load generator (autocannon, ${report.sett
 ${report.settings.durationSeconds} s each) on the same machine over loopback.
 
 Data for the whole lists and the member reads: ${report.data['products']} products, ${report.data['memberships']} memberships with ${report.data['promotional']} promotional links, the demo member has ${report.data['orders']} orders and ${report.data['subscriptions']} active subscriptions; ${report.data['revocations']} revoked sessions are held in memory.
-Then, for the pages (\`limit=25\`), searches (\`q\`) and the overview: ${report.largeData['products']} products, ${report.largeData['memberships']} memberships with ${report.largeData['promotional']} promotional links, ${report.largeData['orders']} orders for the demo member.
+Then, for the pages (\`limit=25\`), searches (\`q\`) and the overview: ${report.largeData['products']} products, ${report.largeData['memberships']} memberships with ${report.largeData['promotional']} promotional links, ${report.largeData['orders']} orders for the demo member, ${report.largeData['accounts']} accounts in the member directory and ${report.largeData['auditEntries']} audit entries.
 
 ## API
 

@@ -9,7 +9,7 @@ import {
   membershipPromotionalProductList,
   promotionalProductList,
 } from '../src/modules/memberships/memberships.lists.js';
-import { growData } from '../src/seed/grow-data.js';
+import { growData, growDirectoryAndAudit } from '../src/seed/grow-data.js';
 import { memberDirectoryList } from '../src/modules/admin/members.lists.js';
 import { auditList } from '../src/modules/audit/audit.lists.js';
 import { createDatabase } from '../src/db/client.js';
@@ -61,24 +61,10 @@ describe('list statements at realistic size', () => {
       productsPerPackage: 40,
       member: { subject: SUBJECT, orders: 10_000, subscriptions: 20 },
     });
-    // A business's member directory: accounts with names, a tenth of them with personal information.
-    await pool.query(
-      `insert into accounts (email, password_hash, first_name, last_name, created_at)
-       select 'member' || n || '@example.com', 'not-a-hash', 'Member', 'Number ' || n, now() - make_interval(mins => n)
-       from generate_series(1, 6000) n`,
-    );
+    await growDirectoryAndAudit(pool, { accounts: 6000, auditEntries: 20_000, domain: 'example.com' });
     await pool.query(
       `insert into user_details (subject, first_name) select account_id::text, 'Known' from accounts
        where email like 'member1%'`,
-    );
-    // A year of administrators' work: 20,000 audit entries by 5 administrators over 500 memberships and packages.
-    await pool.query(
-      `insert into audit_entries (at, actor_id, actor_email, action, entity, entity_id, before, after, label)
-       select now() - make_interval(mins => n), 'actor-' || n % 5, 'admin' || n % 5 || '@example.com',
-              case when n % 2 = 0 then 'package-price-changed' else 'membership-updated' end,
-              case when n % 2 = 0 then 'discount-package' else 'membership' end, (n % 500)::text,
-              '{"name": "Before"}', '{"name": "After"}', 'Entity ' || n % 500
-       from generate_series(1, 20000) n`,
     );
     for (const [filters, q] of [
       [{}, 'admin3 price'],
