@@ -94,7 +94,12 @@ export async function auditPriceSave(tx: Executor, entry: AuditEntryInput & { pr
  */
 export function catalogTransaction<T>(db: Database, work: (tx: Tx) => Promise<T>): Promise<T> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`update data_versions set version = version + 1 where key = 'catalog'`);
+    await lockCatalog(tx);
     return work(tx);
   });
+}
+
+/** The catalog writers' lock (the catalog version's row), taken as a transaction's first statement. */
+export async function lockCatalog(tx: Executor): Promise<void> {
+  await tx.execute(sql`update data_versions set version = version + 1 where key = 'catalog'`);
 }

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { moneyText } from '../../db/money.js';
-import { appendAudit, auditPriceSave, type Actor, type AuditEntryInput, type Executor } from './audit.js';
+import { appendAudit, auditPriceSave, lockCatalog, type Actor, type AuditEntryInput, type Executor } from './audit.js';
 import { diffStates, type State } from './states.js';
 
 /**
@@ -22,9 +22,6 @@ export interface AuditedEntity {
   ): Promise<Pick<AuditEntryInput, 'label' | 'labels' | 'refs'>>;
 }
 
-const lockCatalog = async (tx: Executor) => {
-  await tx.execute(sql`update data_versions set version = version + 1 where key = 'catalog'`);
-};
 const ids = (value: unknown) => Object.keys((value as Record<string, unknown> | undefined) ?? {});
 const nameOf = (states: (State | null)[]) =>
   (states.find((s) => s !== null && typeof s['name'] === 'string')?.['name'] as string | undefined) ?? null;
@@ -164,18 +161,19 @@ export const discountPackageEntity: AuditedEntity = {
 
 /**
  * Makes an audited change in the caller's transaction: reads the entity's state, runs the change, reads it again and
- * appends the difference (nothing when nothing changed). `foldPrice` names the product whose package price this
+ * appends the difference (nothing when nothing changed: answers whether it appended). `id` is a function where the
+ * write creates the entity (its id is known after). `foldPrice` names the product whose package price this
  * saves: such saves fold into the same administrator's entry of the last minute.
  */
-export async function recordChange<T>(
+export async function recordChange(
   tx: Executor,
   audited: AuditedEntity,
   id: string | (() => string),
   change: { actor: Actor; action: string; foldPrice?: number; reverts?: number },
-  write: () => Promise<T>,
-): Promise<{ result: T; recorded: boolean }> {
+  write: () => Promise<unknown>,
+): Promise<boolean> {
   const before = typeof id === 'string' ? await audited.read(tx, id) : null;
-  const result = await write();
+  await write();
   const entityId = typeof id === 'string' ? id : id();
   const after = await audited.read(tx, entityId);
   const diff = diffStates(before, after);
@@ -192,5 +190,5 @@ export async function recordChange<T>(
     if (change.foldPrice === undefined) await appendAudit(tx, entry);
     else await auditPriceSave(tx, { ...entry, productKey: String(change.foldPrice) });
   }
-  return { result, recorded: diff !== null };
+  return diff !== null;
 }

@@ -38,7 +38,7 @@ export function createAuditRevert({ db, entities }: { db: Database; entities: Au
         }
         const target: State | null =
           entry.before === null ? null : current === null ? entry.before : applyState(current, entry.before);
-        const { recorded } = await recordChange(
+        const recorded = await recordChange(
           tx,
           audited,
           entry.entityId,
