@@ -7,7 +7,7 @@ import {
   MEMBERSHIP_LENGTH_MIN,
 } from './constants.js';
 import { AUDIT_ENTITIES, type AuditEntity, type AuditEntry } from './audit.js';
-import { exportableListQuerySchema } from './lists-schema.js';
+import { exportableListQuerySchema, pageSchema } from './lists-schema.js';
 import { SECURITY_EVENTS, type DeviceSession, type SecurityActivity } from './security.js';
 import { idParamSchema, idSchema, moneyOutput, moneySchema, optionalText, requiredText } from './common.js';
 
@@ -340,10 +340,14 @@ export const memberGroupsSchema = z.object({
     .refine((groups) => new Set(groups).size === groups.length, 'Each group at most once'),
 });
 
-/** A member as support sees them: the directory entry and what is held about them (read-only; orders are paged). */
+/** A member as support sees them: the directory entry and what is held about them (read-only; the newest orders). */
 export const adminMemberDetailsSchema = z.object({
   member: adminMemberSchema,
   personalInformation: z.record(z.string(), z.unknown()).nullable(),
+  orders: z
+    .array(paymentHistoryEntrySchema)
+    .describe("The newest page of the member's orders; GET /api/admin/members/{id}/orders pages through all"),
+  ordersPage: pageSchema,
   subscriptions: z.array(z.record(z.string(), z.unknown())),
   sessions: z.array(deviceSessionSchema),
   securityActivity: z.array(z.record(z.string(), z.unknown())),

@@ -98,7 +98,7 @@ describe('the member directory', () => {
     expect(found.data[0]!.deletionPendingUntil).toBe('2026-12-24T10:00:00.000Z');
   });
 
-  it('opens one member: details, subscriptions, sessions and activity (not the orders, paged apart); an unknown id is 404, a malformed one 400', async () => {
+  it('opens one member: details, the newest orders, subscriptions, sessions and activity; an unknown id is 404, a malformed one 400', async () => {
     const morgan = await account('Morgan');
     await pool.query(
       `insert into user_details (subject, first_name, last_name, email, city) values ($1, 'Morgan', 'Lee', $2, 'Portland')`,
@@ -112,7 +112,8 @@ describe('the member directory', () => {
     const details = (await json<AdminMemberDetails>(await call('GET', `/api/admin/members/${morgan.id}`))).data[0]!;
     expect(details.member).toMatchObject({ id: morgan.id, email: morgan.email, firstName: 'Morgan', lastName: 'Lee' });
     expect(details.personalInformation).toMatchObject({ city: 'Portland' });
-    expect(details).not.toHaveProperty('orders');
+    expect(details.orders).toMatchObject([{ status: 'Paid', productNames: ['Complete Blood Count'], totalAmount: 49 }]);
+    expect(details.ordersPage).toEqual({ nextCursor: null, total: 1 });
     expect(details.sessions).toHaveLength(1);
     expect(details.securityActivity.map((e) => e['event'])).toEqual(['sign-in']);
     expect((await call('GET', '/api/admin/members/00000000-0000-4000-8000-000000000000')).status).toBe(404);
@@ -141,6 +142,14 @@ describe('the member directory', () => {
       cursor = page.page!.nextCursor;
     } while (cursor);
     expect(amounts).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    // The member's page carries the newest 25; its cursor continues on the orders call.
+    const details = (await json<AdminMemberDetails>(await call('GET', `/api/admin/members/${casey.id}`))).data[0]!;
+    expect(details.orders.map((o) => o.totalAmount)).toEqual(amounts.slice(0, 25));
+    expect(details.ordersPage.total).toBe(30);
+    const rest = await json<{ totalAmount: number }>(
+      await call('GET', `/api/admin/members/${casey.id}/orders?limit=25&cursor=${details.ordersPage.nextCursor}`),
+    );
+    expect(rest.data.map((o) => o.totalAmount)).toEqual(amounts.slice(25));
     const found = await json<{ productNames: string[] }>(
       await call('GET', `/api/admin/members/${casey.id}/orders?limit=5&q=vitamin`),
     );

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { AdminMember, AdminMemberDetails } from '@ums/contracts';
+import type { AdminMember, AdminMemberDetails, Page, PaymentHistoryEntry } from '@ums/contracts';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { revokeAccount } from '../../identity/revocations.js';
@@ -9,7 +9,12 @@ import { conflict, notFound } from '../../plugins/http-errors.js';
 import type { MyData } from '../self-service/my-data.js';
 import { appendAudit, type Actor, type Executor } from '../audit/audit.js';
 import { recordChange, type AuditedEntity } from '../audit/entities.js';
+import { listStatement } from '../lists/list-statements.js';
+import { paymentHistoryList } from '../member/member.lists.js';
 import { MEMBER_FROM, MEMBER_ITEM } from './members.lists.js';
+
+/** Orders on the member's page before "Load more". */
+const PAGE = 25;
 
 export const MEMBER_MESSAGES = {
   sessionsEnded: 'Every session of the member has ended',
@@ -87,12 +92,18 @@ export function createMemberDirectory({
 
     async details(id: string): Promise<AdminMemberDetails> {
       const member = await entry(db, id);
-      // The orders are paged on their own (`orders` route): a member may have years of them.
+      // A member may have years of orders: the newest page comes along, the `orders` route pages through the rest.
       const data = await myData.collect(id, { orders: false });
+      const orders = JSON.parse(
+        (await db.$client.query<{ body: string }>(listStatement(paymentHistoryList, { limit: PAGE }, [id]))).rows[0]!
+          .body,
+      ) as { data: PaymentHistoryEntry[]; page: Page };
       const list = (value: unknown) => (Array.isArray(value) ? (value as Record<string, unknown>[]) : []);
       return {
         member,
         personalInformation: (data['personalInformation'] as Record<string, unknown> | null) ?? null,
+        orders: orders.data,
+        ordersPage: orders.page,
         subscriptions: list(data['subscriptions']),
         sessions: await security.listSessions(id, null),
         securityActivity: list(data['securityActivity']),

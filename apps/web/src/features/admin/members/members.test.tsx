@@ -29,6 +29,8 @@ const leaving: AdminMember = {
 const details: AdminMemberDetails = {
   member: morgan,
   personalInformation: { firstName: 'Morgan', lastName: 'Lee', email: 'morgan@example.com', city: 'Portland' },
+  orders: [],
+  ordersPage: { nextCursor: null, total: 0 },
   subscriptions: [],
   sessions: [
     {
