@@ -1,4 +1,4 @@
-/** Every address of the app in one place, so links and routes cannot drift apart. */
+/** The app's addresses in one place, so links and routes cannot drift apart (the admin console's: `adminPaths`). */
 export const paths = {
   home: '/',
   callback: '/auth/callback',
@@ -11,15 +11,5 @@ export const paths = {
     paymentInformation: '/payment-information',
     paymentHistory: '/payment-history',
     subscriptions: '/subscriptions',
-  },
-  admin: {
-    dashboard: '/admin',
-    memberships: '/admin/memberships',
-    discountPackages: '/admin/discount-packages',
-    products: '/admin/products',
-    promotionalProducts: '/admin/promotional-products',
-    members: '/admin/members',
-    activity: '/admin/activity',
-    settings: '/admin/settings',
   },
 } as const;

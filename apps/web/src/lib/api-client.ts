@@ -9,8 +9,8 @@ export class ApiError extends Error {
     message: string,
     /** The server's id of the request (X-Request-Id), for support: "Reference: ..." under the banner. */
     readonly requestId: string | null = null,
-    /** The error envelope's `data`: empty, but where a conflict answers what it conflicts with. */
-    readonly data: unknown[] = [],
+    /** The answer's body as read (an error envelope), for a screen that shows more of it than the message. */
+    readonly body?: unknown,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -107,10 +107,8 @@ export function createApiClient({
     const response = await call(method, path, body);
     const { raw, parsed } = await read(response);
     const requestId = response.headers.get('x-request-id');
-    if (!response.ok) {
-      const data = isObject(parsed) && Array.isArray(parsed['data']) ? (parsed['data'] as unknown[]) : [];
-      throw new ApiError(response.status, errorMessage(response.status, parsed, raw), requestId, data);
-    }
+    if (!response.ok)
+      throw new ApiError(response.status, errorMessage(response.status, parsed, raw), requestId, parsed);
     if (isObject(parsed) && parsed['isError'] === true) {
       throw new ApiError(response.status, text(parsed['message']) || API_MESSAGES.requestFailed, requestId);
     }

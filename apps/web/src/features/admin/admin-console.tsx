@@ -12,7 +12,7 @@ import { lazy, Suspense, type ReactElement } from 'react';
 import { Route, Routes, useLocation } from 'react-router';
 import { NotFound } from '../../components/not-found.js';
 import { Spinner } from '../../components/spinner.js';
-import { paths } from '../../config/paths.js';
+import { adminPaths } from './admin-paths.js';
 import { AppShell, type NavEntry } from '../shell/index.js';
 import { ADMIN_ENTRIES } from './admin-navigation.js';
 import { AdminDashboard } from './dashboard/admin-dashboard.js';
@@ -72,7 +72,7 @@ export default function AdminConsole() {
           <Route path="members/:memberId" element={<MemberPage />} />
           <Route path="activity" element={<ActivityPage />} />
           <Route path="settings" element={<SettingsPage />} />
-          <Route path="*" element={<NotFound home={paths.admin.dashboard} />} />
+          <Route path="*" element={<NotFound home={adminPaths.dashboard} />} />
         </Routes>
       </Suspense>
     </AppShell>

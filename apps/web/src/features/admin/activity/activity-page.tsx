@@ -18,7 +18,7 @@ import { useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog.js';
 import { ListToolbar, LoadMore } from '../../../components/list-controls.js';
-import { paths } from '../../../config/paths.js';
+import { adminPaths } from '../admin-paths.js';
 import { ApiError } from '../../../lib/api-client.js';
 import { errorText } from '../../../lib/error-text.js';
 import { useAddressParam, useListView, usePagedList } from '../../../lib/paged-list.js';
@@ -87,9 +87,10 @@ function EntryCard({ entry, onActor }: { entry: AuditEntry; onActor: (id: string
   const action = AUDIT_ACTIONS[entry.action] ?? entry.action;
   const what = [action, entry.label].filter(Boolean).join(': ');
   const who = entry.actor.email ?? T.system;
+  // A conflict answers what the entity shows now as the envelope's data.
   const conflict =
-    revert.error instanceof ApiError && revert.error.status === 409 && revert.error.data.length > 0
-      ? (revert.error.data[0] as Record<string, unknown>)
+    revert.error instanceof ApiError && revert.error.status === 409
+      ? ((revert.error.body as { data?: Record<string, unknown>[] } | undefined)?.data?.[0] ?? null)
       : null;
   return (
     <Card className={styles.entry}>
@@ -203,7 +204,7 @@ export function ActivityPage() {
         {narrowed ? (
           <>
             <Text weight="semibold">{narrowed}</Text>
-            <Link to={paths.admin.activity}>{T.showAll}</Link>
+            <Link to={adminPaths.activity}>{T.showAll}</Link>
           </>
         ) : null}
       </div>

@@ -1,7 +1,7 @@
 import { makeStyles } from '@fluentui/react-components';
 import type { AuditEntity } from '@ums/contracts/audit';
 import { Link } from 'react-router';
-import { paths } from '../../../config/paths.js';
+import { adminPaths } from '../admin-paths.js';
 
 const useStyles = makeStyles({
   // Above a card whose title link covers it, so this link opens the history, not the card.
@@ -12,7 +12,7 @@ export const HISTORY = { link: 'History', label: (name: string) => `History of $
 
 /** The Activity screen's address for one entity's history. */
 export const historyHref = (entity: AuditEntity, id: number | string) =>
-  `${paths.admin.activity}?entity=${entity}&entityId=${encodeURIComponent(String(id))}`;
+  `${adminPaths.activity}?entity=${entity}&entityId=${encodeURIComponent(String(id))}`;
 
 /** The "History" link of a membership or discount package card: that entity's entries on the Activity screen. */
 export function HistoryLink({ entity, id, name }: { entity: AuditEntity; id: number; name: string }) {

@@ -2,7 +2,7 @@ import { Card, makeStyles, Text, tokens } from '@fluentui/react-components';
 import { Spinner } from '../../../components/spinner.js';
 import { Link } from 'react-router';
 import { ErrorBanner } from '../../../components/error-banner.js';
-import { paths } from '../../../config/paths.js';
+import { adminPaths } from '../admin-paths.js';
 import { errorText } from '../../../lib/error-text.js';
 import { useAdminStyles } from '../components/admin-styles.js';
 import { useOverview } from './api.js';
@@ -32,10 +32,10 @@ export function Overview() {
   if (overview.isPending || !overview.data) return <Spinner label={OVERVIEW.loading} />;
 
   const figures: [string, number, string][] = [
-    [OVERVIEW.figures.memberships, overview.data.memberships, paths.admin.memberships],
-    [OVERVIEW.figures.discountPackages, overview.data.discountPackages, paths.admin.discountPackages],
-    [OVERVIEW.figures.products, overview.data.products, paths.admin.products],
-    [OVERVIEW.figures.promotionalLinks, overview.data.promotionalProducts, paths.admin.promotionalProducts],
+    [OVERVIEW.figures.memberships, overview.data.memberships, adminPaths.memberships],
+    [OVERVIEW.figures.discountPackages, overview.data.discountPackages, adminPaths.discountPackages],
+    [OVERVIEW.figures.products, overview.data.products, adminPaths.products],
+    [OVERVIEW.figures.promotionalLinks, overview.data.promotionalProducts, adminPaths.promotionalProducts],
   ];
   const top = overview.data.mostPromoted;
   return (

@@ -19,7 +19,7 @@ import { ConfirmDialog } from '../../../components/confirm-dialog.js';
 import { ErrorBanner } from '../../../components/error-banner.js';
 import { LoadMore } from '../../../components/list-controls.js';
 import { Spinner } from '../../../components/spinner.js';
-import { paths } from '../../../config/paths.js';
+import { adminPaths } from '../admin-paths.js';
 import { useClientConfig } from '../../../lib/client-config-context.js';
 import { errorText } from '../../../lib/error-text.js';
 import { formatShortDate, formatUsd } from '../../../lib/format.js';
@@ -191,7 +191,7 @@ export function MemberPage() {
 
   return (
     <div className={admin.page}>
-      <Link to={paths.admin.members}>{MEMBERS.back}</Link>
+      <Link to={adminPaths.members}>{MEMBERS.back}</Link>
       <div className={admin.header}>
         <div>
           <h1 className={admin.title}>{memberName(member) || member.email}</h1>

@@ -11,7 +11,7 @@ import {
 import type { AdminMember } from '@ums/contracts';
 import { Link } from 'react-router';
 import { ListToolbar, LoadMore } from '../../../components/list-controls.js';
-import { paths } from '../../../config/paths.js';
+import { adminPaths } from '../admin-paths.js';
 import { formatShortDate } from '../../../lib/format.js';
 import { useListView, usePagedList } from '../../../lib/paged-list.js';
 import { useAdminStyles } from '../components/admin-styles.js';
@@ -69,7 +69,7 @@ export function MembersPage() {
               {shown.map((member) => (
                 <TableRow key={member.id}>
                   <TableCell>
-                    <Link to={`${paths.admin.members}/${member.id}`}>{member.email}</Link>
+                    <Link to={`${adminPaths.members}/${member.id}`}>{member.email}</Link>
                   </TableCell>
                   <TableCell>{memberName(member)}</TableCell>
                   <TableCell>{member.groups.join(', ') || MEMBERS.noGroups}</TableCell>

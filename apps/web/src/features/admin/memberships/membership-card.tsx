@@ -1,7 +1,7 @@
 import { Card, CardHeader, Text } from '@fluentui/react-components';
 import type { Membership } from '@ums/contracts';
 import { Link } from 'react-router';
-import { paths } from '../../../config/paths.js';
+import { adminPaths } from '../admin-paths.js';
 import { useAdminStyles } from '../components/admin-styles.js';
 import { CardItemList } from '../components/card-item-list.js';
 import { HistoryLink } from '../components/history-link.js';
@@ -17,7 +17,7 @@ export function MembershipCard({ membership, headingLevel }: { membership: Membe
       <CardHeader
         header={
           <Heading className={styles.cardTitle}>
-            <Link className={styles.cardLink} to={`${paths.admin.memberships}/${membership.membershipId}`}>
+            <Link className={styles.cardLink} to={`${adminPaths.memberships}/${membership.membershipId}`}>
               {membership.name}
             </Link>
           </Heading>

@@ -5,7 +5,7 @@ import type { Membership } from '@ums/contracts';
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { ErrorBanner } from '../../../components/error-banner.js';
-import { paths } from '../../../config/paths.js';
+import { adminPaths } from '../admin-paths.js';
 import { errorText } from '../../../lib/error-text.js';
 import { formatUsd } from '../../../lib/format.js';
 import { useAdminStyles } from '../components/admin-styles.js';
@@ -80,7 +80,7 @@ function MembershipForm({
   const set = <K extends keyof MembershipDraft>(key: K, value: MembershipDraft[K]) =>
     setDraft((current) => ({ ...current, [key]: value }));
   const selected = new Set(draft.promotional);
-  const back = () => navigate(paths.admin.memberships);
+  const back = () => navigate(adminPaths.memberships);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

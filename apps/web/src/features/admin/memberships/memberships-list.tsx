@@ -3,7 +3,7 @@ import { AddRegular } from '@fluentui/react-icons';
 import type { Membership } from '@ums/contracts';
 import { useNavigate } from 'react-router';
 import { ListToolbar } from '../../../components/list-controls.js';
-import { paths } from '../../../config/paths.js';
+import { adminPaths } from '../admin-paths.js';
 import { useListView, usePagedList } from '../../../lib/paged-list.js';
 import { CardGridPage } from '../components/card-grid-page.js';
 import { membershipKeys } from './api.js';
@@ -31,7 +31,7 @@ export function MembershipsList({ headingLevel = 1 }: { headingLevel?: 1 | 2 }) 
       }
       texts={T}
       create={
-        <Button appearance="primary" icon={<AddRegular />} onClick={() => navigate(`${paths.admin.memberships}/new`)}>
+        <Button appearance="primary" icon={<AddRegular />} onClick={() => navigate(`${adminPaths.memberships}/new`)}>
           {T.create}
         </Button>
       }

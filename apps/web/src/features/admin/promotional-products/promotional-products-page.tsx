@@ -16,7 +16,7 @@ import { ListToolbar, LoadMore } from '../../../components/list-controls.js';
 import { useAddressParam, useListView, usePagedList } from '../../../lib/paged-list.js';
 import { ErrorBanner } from '../../../components/error-banner.js';
 import { LIST_TEXT } from '../../../components/messages.js';
-import { paths } from '../../../config/paths.js';
+import { adminPaths } from '../admin-paths.js';
 import { errorText } from '../../../lib/error-text.js';
 import { useMemberships } from '../memberships/api.js';
 import { promotionalProductKeys } from './api.js';
@@ -86,7 +86,7 @@ export function PromotionalProductsPage() {
               {shown.map((link) => (
                 <TableRow key={`${link.membershipId}-${link.productId}`}>
                   <TableCell>
-                    <Link to={`${paths.admin.memberships}/${link.membershipId}`}>{link.membershipName}</Link>
+                    <Link to={`${adminPaths.memberships}/${link.membershipId}`}>{link.membershipName}</Link>
                   </TableCell>
                   <TableCell>{link.productName}</TableCell>
                   <TableCell>{link.productId}</TableCell>
