@@ -41,6 +41,11 @@ export const AUDIT_MESSAGES = {
     'This was changed again since: reverting it now would undo later changes too. The current state is shown.',
   irreversible: 'This kind of change cannot be reverted.',
   nothingToRevert: 'There is nothing to revert: it already shows the state from before this change.',
+  productsGone: (ids: number[]) =>
+    `This cannot be reverted: ${ids.length === 1 ? 'product' : 'products'} ${ids.join(', ')} ${
+      ids.length === 1 ? 'is' : 'are'
+    } no longer in the catalog.`,
+  packageGone: (id: number) => `This cannot be reverted: discount package ${id} no longer exists.`,
 } as const;
 
 /** One entry of the audit trail as the API answers it. */

@@ -384,6 +384,19 @@ describe('POST /api/admin/audit/{id}/revert', () => {
     expect((await call('GET', `/api/membership/${made.membershipId}`)).status).toBe(404);
   });
 
+  it('refuses in words to bring back a membership whose product has left the catalog since, and changes nothing', async () => {
+    await pool.query(`insert into products (product_id, name, retail_price) values (990001, 'Retired Panel', 30)`);
+    const membership = await newMembership('Retired Plan');
+    await call('PUT', `/api/membership/${membership.membershipId}`, { ...inputOf(membership), productId: 990001 });
+    await call('DELETE', `/api/membership/${membership.membershipId}`);
+    await pool.query('delete from products where product_id = 990001');
+    const [deletion] = await historyOf('membership', membership.membershipId);
+    const refused = await call('POST', `/api/admin/audit/${deletion!.id}/revert`);
+    expect([refused.status, refused.message]).toEqual([409, AUDIT_MESSAGES.productsGone([990001])]);
+    expect(refused.message).toBe('This cannot be reverted: product 990001 is no longer in the catalog.');
+    expect((await call('GET', `/api/membership/${membership.membershipId}`)).status).toBe(404);
+  });
+
   it("gives a member's groups back and voids their tokens, and refuses what cannot be reverted or does not exist", async () => {
     const email = `reverted-groups-${run}@audit.example`;
     const member = await accounts.add({ email, password: PASSWORD });

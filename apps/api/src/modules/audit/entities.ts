@@ -1,4 +1,6 @@
+import { AUDIT_MESSAGES } from '@ums/contracts/audit';
 import { sql } from 'drizzle-orm';
+import { conflict } from '../../plugins/http-errors.js';
 import { moneyText } from '../../db/money.js';
 import { appendAudit, auditPriceSave, lockCatalog, type Actor, type AuditEntryInput, type Executor } from './audit.js';
 import { diffStates, type State } from './states.js';
@@ -26,6 +28,18 @@ const ids = (value: unknown) => Object.keys((value as Record<string, unknown> | 
 const nameOf = (states: (State | null)[]) =>
   (states.find((s) => s !== null && typeof s['name'] === 'string')?.['name'] as string | undefined) ?? null;
 const intArray = (list: string[]) => `{${list.map(Number).join(',')}}`;
+
+/** A revert may bring back references to products or a package removed since: refused in words, not by a key. */
+async function assertStillThere(tx: Executor, productIds: string[], packageId: number | null = null) {
+  const { rows } = await tx.execute<{ id: number }>(
+    sql`select product_id as id from products where product_id = any(${intArray(productIds)}::int4[])`,
+  );
+  const missing = [...new Set(productIds.map(Number))].filter((id) => !rows.some((row) => row.id === id));
+  if (missing.length > 0) throw conflict(AUDIT_MESSAGES.productsGone(missing));
+  if (packageId === null) return;
+  const found = await tx.execute(sql`select 1 from discount_packages where discount_package_id = ${packageId}`);
+  if (found.rows.length === 0) throw conflict(AUDIT_MESSAGES.packageGone(packageId));
+}
 
 export interface MembershipState extends State {
   name: string;
@@ -60,6 +74,7 @@ export const membershipEntity: AuditedEntity = {
       return;
     }
     const t = target as MembershipState;
+    await assertStillThere(tx, [String(t.productId), ...ids(t.promotionalProducts)], t.discountPackageId);
     if (current === null) {
       await tx.execute(sql`
         insert into memberships (membership_id, name, description, product_id, discount_package_id,
@@ -130,6 +145,7 @@ export const discountPackageEntity: AuditedEntity = {
       return;
     }
     const t = target as DiscountPackageState;
+    await assertStillThere(tx, ids(t.products));
     if (current === null) {
       await tx.execute(sql`
         insert into discount_packages (discount_package_id, name, description) overriding system value

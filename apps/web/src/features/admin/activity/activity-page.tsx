@@ -40,11 +40,22 @@ const useStyles = makeStyles({
 });
 
 /** An entry's change, Field / Before / After; or, with `now`, what the entity shows now (Field / Now). */
-function ChangeTable({ rows, label, now = false }: { rows: DiffRow[]; label: string; now?: boolean }) {
+function ChangeTable({
+  rows,
+  label,
+  entryId,
+  now = false,
+}: {
+  rows: DiffRow[];
+  label: string;
+  /** Two entries may read alike: the scrolling region names its entry, so each landmark is unique. */
+  entryId: number;
+  now?: boolean;
+}) {
   const styles = useStyles();
   return (
     // Scrolls sideways on a narrow screen: focusable, so the keyboard can scroll it too.
-    <div className={styles.tableWrap} role="region" aria-label={label} tabIndex={0}>
+    <div className={styles.tableWrap} role="region" aria-label={`${label} (#${entryId})`} tabIndex={0}>
       <Table size="small" aria-label={label}>
         <TableHeader>
           <TableRow>
@@ -119,7 +130,7 @@ function EntryCard({ entry, onActor }: { entry: AuditEntry; onActor: (id: string
           </Badge>
         ) : null}
       </div>
-      <ChangeTable rows={diffRows(entry)} label={`${T.changes}: ${what}`} />
+      <ChangeTable rows={diffRows(entry)} label={`${T.changes}: ${what}`} entryId={entry.id} />
       {entry.revertible && entry.revertedBy === null ? (
         <div>
           <Button disabled={revert.isPending} onClick={() => setConfirming(true)}>
@@ -130,7 +141,9 @@ function EntryCard({ entry, onActor }: { entry: AuditEntry; onActor: (id: string
       {revert.isError ? (
         <div role="alert">
           <Text className={styles.conflict}>{errorText(revert.error, T.revertFailed)}</Text>
-          {conflict ? <ChangeTable rows={diffRows(entry, currentOf(entry, conflict))} label={T.now} now /> : null}
+          {conflict ? (
+            <ChangeTable rows={diffRows(entry, currentOf(entry, conflict))} label={T.now} entryId={entry.id} now />
+          ) : null}
         </div>
       ) : null}
       <ConfirmDialog
