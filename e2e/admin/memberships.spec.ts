@@ -45,7 +45,7 @@ test('a membership is created with 5 promotional products, then edited: 2 remove
   await expect(card).toContainText('... and 2 more');
   await shot(page, 'admin-memberships');
 
-  await card.getByRole('link', { name }).click();
+  await card.getByRole('link', { name, exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Edit Membership' })).toBeVisible();
   await expect(page.getByText('5 selected')).toBeVisible();
   await promo(page)
@@ -61,7 +61,7 @@ test('a membership is created with 5 promotional products, then edited: 2 remove
   await expect(page).toHaveURL(/\/admin\/memberships$/);
 
   await page.reload();
-  await card.getByRole('link', { name }).click();
+  await card.getByRole('link', { name, exact: true }).click();
   await expect(page.getByText('4 selected')).toBeVisible();
   // The picker's rows come from the catalog search after the count: wait for them before reading them.
   await expect(promo(page).getByRole('checkbox', { checked: true })).toHaveCount(4);
