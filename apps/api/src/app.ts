@@ -340,7 +340,7 @@ export async function buildApp(options: AppOptions) {
     deletion,
   });
   await app.register(memberDirectoryRoutes, {
-    members: createMemberDirectory({ db, myData, security, adminGroup: config.auth.adminGroup }),
+    members: createMemberDirectory({ db, myData, security, lists, adminGroup: config.auth.adminGroup }),
     lists,
     embedded: config.auth.embedded,
   });

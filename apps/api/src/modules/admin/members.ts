@@ -9,7 +9,7 @@ import { conflict, notFound } from '../../plugins/http-errors.js';
 import type { MyData } from '../self-service/my-data.js';
 import { appendAudit, type Actor, type Executor } from '../audit/audit.js';
 import { recordChange, type AuditedEntity } from '../audit/entities.js';
-import { listStatement } from '../lists/list-statements.js';
+import type { Lists } from '../lists/lists.js';
 import { paymentHistoryList } from '../member/member.lists.js';
 import { MEMBER_FROM, MEMBER_ITEM } from './members.lists.js';
 
@@ -68,9 +68,11 @@ export function createMemberDirectory({
   db,
   myData,
   security,
+  lists,
   adminGroup,
 }: {
   db: Database;
+  lists: Lists;
   myData: MyData;
   security: SecurityService;
   adminGroup: string;
@@ -94,10 +96,10 @@ export function createMemberDirectory({
       const member = await entry(db, id);
       // A member may have years of orders: the newest page comes along, the `orders` route pages through the rest.
       const data = await myData.collect(id, { orders: false });
-      const orders = JSON.parse(
-        (await db.$client.query<{ body: string }>(listStatement(paymentHistoryList, { limit: PAGE }, [id]))).rows[0]!
-          .body,
-      ) as { data: PaymentHistoryEntry[]; page: Page };
+      const orders = JSON.parse(await lists.member(paymentHistoryList, { limit: PAGE }, [id])) as {
+        data: PaymentHistoryEntry[];
+        page: Page;
+      };
       const list = (value: unknown) => (Array.isArray(value) ? (value as Record<string, unknown>[]) : []);
       return {
         member,

@@ -56,7 +56,7 @@ const insertEntry = (entry: AuditEntryInput) => sql`
 
 /**
  * Appends one entry to the audit trail, in the caller's transaction: the change and its record land together or
- * neither does. Entries are never changed or removed (the table's trigger refuses it, but for `foldPriceSave`).
+ * neither does. Entries are never changed or removed (the table's trigger refuses it, but for `auditPriceSave`).
  */
 export async function appendAudit(tx: Executor, entry: AuditEntryInput): Promise<number> {
   const { rows } = await tx.execute<{ id: string }>(sql`${insertEntry(entry)} returning id`);
@@ -68,12 +68,12 @@ export const PRICE_CHANGED = 'package-price-changed';
 /**
  * A package price save, audited: price fields save as the administrator types (debounced), so the same
  * administrator's saves of one product's price within a minute fold into one entry whose `before` is the price before
- * the first save and whose `after` the latest. A reverted entry is never folded into.
+ * the first save and whose `after` the latest. A reverted entry is never folded into. Answers the entry's id.
  */
-export async function auditPriceSave(tx: Executor, entry: AuditEntryInput & { productKey: string }): Promise<void> {
+export async function auditPriceSave(tx: Executor, entry: AuditEntryInput & { productKey: string }): Promise<number> {
   const priced = { ...entry, action: PRICE_CHANGED };
   // One statement: fold into the entry of the last minute if there is one, else append.
-  await tx.execute(sql`
+  const { rows } = await tx.execute<{ id: string }>(sql`
     with folded as (
       update audit_entries set after = ${json(entry.after)}::jsonb, labels = ${labelsOf(entry)}
       where id = (
@@ -83,8 +83,10 @@ export async function auditPriceSave(tx: Executor, entry: AuditEntryInput & { pr
           and e.before -> 'products' ? ${entry.productKey}
           and not exists (select 1 from audit_entries r where r.reverts = e.id)
         order by e.id desc limit 1)
-      returning id)
-    ${insertEntry(priced)} where not exists (select 1 from folded)`);
+      returning id),
+    appended as (${insertEntry(priced)} where not exists (select 1 from folded) returning id)
+    select id from folded union all select id from appended`);
+  return Number(rows[0]!.id);
 }
 
 /**

@@ -177,7 +177,7 @@ export const discountPackageEntity: AuditedEntity = {
 
 /**
  * Makes an audited change in the caller's transaction: reads the entity's state, runs the change, reads it again and
- * appends the difference (nothing when nothing changed: answers whether it appended). `id` is a function where the
+ * appends the difference (nothing when nothing changed). Answers the entry's id, or null when nothing changed. `id` is a function where the
  * write creates the entity (its id is known after). `foldPrice` names the product whose package price this
  * saves: such saves fold into the same administrator's entry of the last minute.
  */
@@ -187,7 +187,7 @@ export async function recordChange(
   id: string | (() => string),
   change: { actor: Actor; action: string; foldPrice?: number; reverts?: number },
   write: () => Promise<unknown>,
-): Promise<boolean> {
+): Promise<number | null> {
   const before = typeof id === 'string' ? await audited.read(tx, id) : null;
   await write();
   const entityId = typeof id === 'string' ? id : id();
@@ -203,8 +203,9 @@ export async function recordChange(
       reverts: change.reverts ?? null,
       ...(await audited.names(tx, entityId, [diff.after, diff.before, after])),
     };
-    if (change.foldPrice === undefined) await appendAudit(tx, entry);
-    else await auditPriceSave(tx, { ...entry, productKey: String(change.foldPrice) });
+    return change.foldPrice === undefined
+      ? appendAudit(tx, entry)
+      : auditPriceSave(tx, { ...entry, productKey: String(change.foldPrice) });
   }
-  return diff !== null;
+  return null;
 }

@@ -38,18 +38,15 @@ export function createAuditRevert({ db, entities }: { db: Database; entities: Au
         }
         const target: State | null =
           entry.before === null ? null : current === null ? entry.before : applyState(current, entry.before);
-        const recorded = await recordChange(
+        const revertId = await recordChange(
           tx,
           audited,
           entry.entityId,
           { actor, action: 'revert', reverts: entry.id },
           () => audited.write(tx, entry.entityId, target, current, actor),
         );
-        if (!recorded) throw conflict(AUDIT_MESSAGES.nothingToRevert);
-        const { rows } = await tx.execute<{ id: string }>(
-          sql`select id from audit_entries where reverts = ${entry.id} order by id desc limit 1`,
-        );
-        return (await entryById(tx, Number(rows[0]!.id)))!;
+        if (revertId === null) throw conflict(AUDIT_MESSAGES.nothingToRevert);
+        return (await entryById(tx, revertId))!;
       });
     },
   };

@@ -1,5 +1,5 @@
 import fs from 'node:fs/promises';
-import { catalogSchema, type CatalogRefreshResult } from '@ums/contracts';
+import { AUDIT_ENTITIES, catalogSchema, type CatalogRefreshResult } from '@ums/contracts';
 import { notInArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { moneyText } from '../../db/money.js';
@@ -82,7 +82,7 @@ export function createCatalogService({ db, catalogFile }: { db: Database; catalo
           entityId: 'products',
           before: { total: before.length },
           after: result,
-          label: 'Product catalog',
+          label: AUDIT_ENTITIES.catalog,
         });
         return result;
       });

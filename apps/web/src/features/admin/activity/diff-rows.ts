@@ -22,7 +22,7 @@ function named(entry: AuditEntry, kind: 'product' | 'discountPackage', id: unkno
 
 function scalar(entry: AuditEntry, field: string, value: unknown): string {
   if (value === null || value === undefined || value === '') {
-    return field === 'discountPackageId' || field === 'groups' ? T.none : T.empty_value;
+    return field === 'discountPackageId' || field === 'groups' ? T.none : T.noValue;
   }
   if (field === 'productId') return named(entry, 'product', value);
   if (field === 'discountPackageId') return named(entry, 'discountPackage', value);
@@ -70,8 +70,8 @@ export function diffRows(entry: AuditEntry, after: State | null = entry.after): 
       {
         key: field,
         field: T.fields[field] ?? field,
-        before: before === null ? T.empty_value : scalar(entry, field, was),
-        after: after === null ? T.empty_value : scalar(entry, field, now),
+        before: before === null ? T.noValue : scalar(entry, field, was),
+        after: after === null ? T.noValue : scalar(entry, field, now),
       },
     ];
   });

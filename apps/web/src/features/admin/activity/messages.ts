@@ -22,7 +22,7 @@ export const ACTIVITY = {
   onlyThisAdmin: (who: string) => `Show only changes by ${who}`,
   columns: { field: 'Field', before: 'Before', after: 'After' },
   changes: 'Changes',
-  empty_value: '—',
+  noValue: '—',
   none: 'None',
   notInPackage: 'Not in the package',
   noPackagePrice: 'No package price',
