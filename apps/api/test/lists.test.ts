@@ -6,7 +6,7 @@ import { createDatabase } from '../src/db/client.js';
 import { paths } from '../src/runtime.js';
 import { seedDemoData } from '../src/seed/demo-data.js';
 import { growData } from '../src/seed/grow-data.js';
-import { ADMIN, MEMBER, testApp } from './helper.js';
+import { ADMIN, MEMBER, OTHER_MEMBER, testApp } from './helper.js';
 
 const ctx = await testApp();
 
@@ -364,6 +364,81 @@ describe('list calls: paging, search and sort', () => {
       expect(name((await get('/api/membership?limit=100&sort=membershipId', ADMIN, other)).body)).toBe(
         'Renamed on the first process',
       );
+    } finally {
+      await other.close();
+      await second.pool.end();
+    }
+  });
+
+  it("serves each write to a member's orders, items, subscriptions and their products' names from the next read on another process, and never one member's answer to another (per-member cache)", async () => {
+    const second = createDatabase(ctx.url);
+    const config = loadConfig({}, { catalogFile: paths.catalogFile });
+    const other = await buildApp({ config, db: second.db, keys: ctx.keys.keys, logger: false });
+    const orders = '/api/PaymentHistory?limit=5';
+    const subscriptions = '/api/UserSubscriptions';
+    const read = async () => ({
+      orders: (await get(orders, MEMBER, other)).body.data,
+      subscriptions: (await get(subscriptions, MEMBER, other)).body.data,
+    });
+    try {
+      await other.ready();
+      // Both processes have the member's answers in memory now.
+      for (let i = 0; i < 2; i++) {
+        for (const app of [ctx.app, other]) {
+          await get(orders, MEMBER, app);
+          await get(subscriptions, MEMBER, app);
+        }
+      }
+      const before = await read();
+
+      const { rows } = await ctx.pool.query<{ order_id: number }>(
+        `with o as (insert into orders (subject, total_amount, ordered_at, status)
+                    values ($1, 12.5, now() + interval '10 years', 'Paid') returning order_id)
+         insert into order_items (order_id, position, product_name) select order_id, 0, 'Newest order item' from o
+         returning order_id`,
+        [MEMBER.sub],
+      );
+      const orderId = rows[0]!.order_id;
+      expect((await read()).orders[0]).toMatchObject({ orderId, productNames: ['Newest order item'] });
+
+      await ctx.pool.query(`update order_items set product_name = 'Renamed order item' where order_id = $1`, [orderId]);
+      expect((await read()).orders[0]).toMatchObject({ orderId, productNames: ['Renamed order item'] });
+
+      const first = before.subscriptions[0]!;
+      const cancelled = await ctx.app.inject({
+        method: 'DELETE',
+        url: `/api/UserSubscriptions/${first['subscriptionId']}`,
+        headers: await ctx.bearer(MEMBER),
+      });
+      expect(cancelled.statusCode).toBe(200);
+      const afterCancel = (await read()).subscriptions;
+      expect(afterCancel.map((s) => s['subscriptionId'])).not.toContain(first['subscriptionId']);
+
+      const kept = afterCancel[0]!;
+      await ctx.pool.query(
+        `insert into products (product_id, name, retail_price) values (990777, 'Added to a subscription', 1)`,
+      );
+      await ctx.pool.query(
+        `insert into subscription_products (subscription_id, product_id, position) values ($1, 990777, 99)`,
+        [kept['subscriptionId']],
+      );
+      const added = (await read()).subscriptions.find((s) => s['subscriptionId'] === kept['subscriptionId'])!;
+      expect(added['products']).toContainEqual({ productName: 'Added to a subscription', imageUrl: null });
+
+      // A subscription shows its products' names as the catalog has them now.
+      await ctx.pool.query(`update products set name = 'Renamed in the catalog' where product_id = 990777`);
+      const renamed = (await read()).subscriptions.find((s) => s['subscriptionId'] === kept['subscriptionId'])!;
+      expect(renamed['products']).toContainEqual({ productName: 'Renamed in the catalog', imageUrl: null });
+
+      await ctx.pool.query(`delete from orders where order_id = $1`, [orderId]);
+      expect((await read()).orders.map((o) => o['orderId'])).not.toContain(orderId);
+      expect((await read()).orders).toEqual(before.orders);
+
+      // The same addresses, another member: their own (empty) lists, not the first member's kept answers.
+      for (const app of [ctx.app, other]) {
+        expect((await get(orders, OTHER_MEMBER, app)).body.data).toEqual([]);
+        expect((await get(subscriptions, OTHER_MEMBER, app)).body.data).toEqual([]);
+      }
     } finally {
       await other.close();
       await second.pool.end();

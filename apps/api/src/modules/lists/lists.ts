@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { csvFileName, streamCsv } from './csv.js';
 import { sendFile, sendJsonText } from './json-text.js';
 import { listStatement, type AnyListSpec, type ListRequest } from './list-statements.js';
-import { createVersionCache, type VersionCache } from './version-cache.js';
+import { createVersionCache, dataVersion, memberVersion, type VersionCache } from './version-cache.js';
 
 /** A CSV export's file name (before its date) and columns (the API's field names). */
 export interface CsvFile {
@@ -13,12 +13,14 @@ export interface CsvFile {
 
 /**
  * List answers from one named prepared statement per variant (sort, direction, cursor, search, page size): the
- * database plans each once per connection and writes the JSON; the catalog's, the audit trail's and the member
- * directory's answers go through their per-version caches, the members' own come straight from the database.
+ * database plans each once per connection and writes the JSON; the catalog's, the audit trail's, the member
+ * directory's and each member's orders and subscriptions go through their per-version caches.
  */
 export function createLists(pool: pg.Pool) {
-  const cache = createVersionCache(pool, 'catalog');
-  const auditCache = createVersionCache(pool, 'audit');
+  const cache = createVersionCache(pool, dataVersion('catalog'));
+  const auditCache = createVersionCache(pool, dataVersion('audit'));
+  // Members' answers are small and many: a smaller share of memory, the least recently read member first out.
+  const memberCache = createVersionCache(pool, memberVersion, 32 * 1024 * 1024);
   const run = async (statement: ReturnType<typeof listStatement>) =>
     (await pool.query<{ body: string }>(statement)).rows[0]!.body;
 
@@ -27,9 +29,10 @@ export function createLists(pool: pg.Pool) {
     (spec: AnyListSpec, request: ListRequest, scope: unknown[] = []) => {
       // The statement's name and values say everything the answer depends on: they are its key.
       const statement = listStatement(spec, request, scope);
-      return versions.get(JSON.stringify([statement.name, statement.values]), () => run(statement));
+      return versions.get(JSON.stringify([statement.name, statement.values]), () => run(statement), scope.map(String));
     };
   const catalog = cached(cache);
+  const memberLists = cached(memberCache);
 
   /** The whole filtered, sorted list as a CSV download (`?format=csv`), streamed: its columns are `file.fields`. */
   const csv = (reply: FastifyReply, spec: AnyListSpec, request: ListRequest, file: CsvFile, scope: unknown[] = []) =>
@@ -44,8 +47,14 @@ export function createLists(pool: pg.Pool) {
     cache,
     catalog,
     audit: cached(auditCache),
-    directory: cached(createVersionCache(pool, 'members')),
-    member: (spec: AnyListSpec, request: ListRequest, scope: unknown[]) => run(listStatement(spec, request, scope)),
+    directory: cached(createVersionCache(pool, dataVersion('members'))),
+    /**
+     * One member's ([subject]) payment history or subscriptions: only lists whose every row is a member's order,
+     * order item, subscription or subscription product (what moves the member's version), plus catalog names.
+     */
+    member: (spec: AnyListSpec, request: ListRequest, subject: [string]) => memberLists(spec, request, subject),
+    /** A list read from the database on every request (the member's own security events change at every sign-in). */
+    fresh: (spec: AnyListSpec, request: ListRequest, scope: unknown[]) => run(listStatement(spec, request, scope)),
     csv,
     /** An admin catalog list call: the JSON answer (cached per catalog version), or with `format=csv` the file. */
     catalogOrCsv: async (

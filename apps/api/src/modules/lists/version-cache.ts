@@ -1,16 +1,35 @@
 import type pg from 'pg';
 
-/** At most this many bytes of answers are kept; the least recently used go first. */
+/** By default at most this many bytes of answers are kept per cache; the least recently used go first. */
 const BUDGET_BYTES = 64 * 1024 * 1024;
+
+/** The statement that reads the version an answer depends on, given the answer's scope (a member's subject). */
+export type VersionStatement = (scope: readonly string[]) => pg.QueryConfig;
+
+/** One shared data version: the catalog's, the audit trail's or the member directory's. */
+export const dataVersion =
+  (key: 'catalog' | 'audit' | 'members'): VersionStatement =>
+  () => ({ name: `${key}_version`, text: `select version::text from data_versions where key = '${key}'` });
+
+/**
+ * A member's own lists: their orders and subscriptions move `member:<subject>` (no row until the first write: 0), and
+ * a subscription shows its products' current names and pictures, so the catalog's version is part of it.
+ */
+export const memberVersion: VersionStatement = ([subject]) => ({
+  name: 'member_version',
+  text: `select coalesce((select version from data_versions where key = 'member:' || $1), 0) || '.' ||
+                (select version from data_versions where key = 'catalog') as version`,
+  values: [subject],
+});
 
 /**
  * Answers kept in memory per data version (`data_versions.key`): the catalog's (memberships, packages, products,
- * promotional links and the overview, whole or paged), the audit trail's and the member directory's. Every write to the data moves its
- * version on in its own transaction, and every request reads the version first (one indexed row): an answer is
- * reused only while nothing has been committed since it was built, so each API process serves the newest committed
- * state, whichever process wrote it.
+ * promotional links and the overview, whole or paged), the audit trail's, the member directory's and each member's
+ * own. Every write to the data moves its version on in its own transaction, and every request reads the version
+ * first (one indexed row): an answer is reused only while nothing has been committed since it was built, so each
+ * API process serves the newest committed state, whichever process wrote it.
  */
-export function createVersionCache(pool: pg.Pool, versionKey: 'catalog' | 'audit' | 'members') {
+export function createVersionCache(pool: pg.Pool, versionOf: VersionStatement, budgetBytes = BUDGET_BYTES) {
   const entries = new Map<string, { version: string; body: string }>();
   const building = new Map<string, Promise<string>>();
   let bytes = 0;
@@ -24,7 +43,7 @@ export function createVersionCache(pool: pg.Pool, versionKey: 'catalog' | 'audit
     entries.set(key, { version, body });
     bytes += body.length;
     for (const [oldest, entry] of entries) {
-      if (bytes <= BUDGET_BYTES) break;
+      if (bytes <= budgetBytes) break;
       entries.delete(oldest);
       bytes -= entry.body.length;
     }
@@ -35,11 +54,8 @@ export function createVersionCache(pool: pg.Pool, versionKey: 'catalog' | 'audit
      * The answer for `key`: from memory when the data has not changed since it was built, else from `build`.
      * The version is read before building, so a kept answer is never older than the version it is kept under.
      */
-    async get(key: string, build: () => Promise<string>): Promise<string> {
-      const { rows } = await pool.query<{ version: string }>({
-        name: `${versionKey}_version`,
-        text: `select version from data_versions where key = '${versionKey}'`,
-      });
+    async get(key: string, build: () => Promise<string>, scope: readonly string[] = []): Promise<string> {
+      const { rows } = await pool.query<{ version: string }>(versionOf(scope));
       const version = rows[0]!.version;
       const entry = entries.get(key);
       if (entry?.version === version) {

@@ -81,6 +81,6 @@ export const securityRoutes: FastifyPluginAsyncZod<{
       response: answers(securityActivitySchema),
     },
     handler: async (request, reply) =>
-      sendJsonText(reply, await lists.member(activityList, request.query, [requireUser(request).subject])),
+      sendJsonText(reply, await lists.fresh(activityList, request.query, [requireUser(request).subject])),
   });
 };
