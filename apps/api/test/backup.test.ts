@@ -230,4 +230,49 @@ describe('backup and restore', () => {
       await admin.end();
     }
   });
+
+  it('moves every data version past the clock on restore, so an API process never serves an answer kept before the restore under a restarted version', async () => {
+    const admin = new pg.Client({ connectionString: inject('adminDatabaseUrl') });
+    await admin.connect();
+    const name = `ums_versions_${randomBytes(4).toString('hex')}`;
+    await admin.query(`create database ${name}`);
+    const url = new URL(inject('adminDatabaseUrl'));
+    url.pathname = `/${name}`;
+    const target = createDatabase(url.toString());
+    try {
+      await migrateTo(target.db, target.pool, paths.migrations, Number.MAX_SAFE_INTEGER);
+      await target.pool.query(`insert into products (product_id, name, retail_price) values (4343, 'Kept Panel', 9)`);
+      await target.pool.query(
+        `insert into orders (subject, total_amount, ordered_at, status) values ('member-v', 9, now(), 'Paid')`,
+      );
+      const versions = async () =>
+        Object.fromEntries(
+          (
+            await target.pool.query<{ key: string; version: string }>('select key, version from data_versions')
+          ).rows.map((r) => [r.key, Number(r.version)]),
+        );
+      const before = await versions();
+      expect(before).toMatchObject({ catalog: expect.any(Number), 'member:member-v': 1 });
+
+      const file = new PassThrough();
+      const chunks: Buffer[] = [];
+      file.on('data', (chunk: Buffer) => chunks.push(chunk));
+      await backupDatabase(target.pool, file);
+      const input = new PassThrough();
+      input.end(Buffer.concat(chunks));
+      const restoredAt = Date.now();
+      await restoreDatabase(target.db, target.pool, input, { migrationsFolder: paths.migrations, replace: true });
+
+      const after = await versions();
+      expect(Object.keys(after).sort()).toEqual(Object.keys(before).sort());
+      for (const [key, version] of Object.entries(after)) {
+        expect(version, key).toBeGreaterThanOrEqual(restoredAt);
+        expect(version, key).toBeGreaterThan(before[key]!);
+      }
+    } finally {
+      await target.pool.end();
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    }
+  });
 });
