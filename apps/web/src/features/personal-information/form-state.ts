@@ -1,7 +1,6 @@
 import { BIOLOGICAL_SEXES } from '@ums/contracts/constants';
 import type { UserDetails, UserDetailsInput } from '@ums/contracts';
-import { formatLongDate, parseCalendarDate } from '../../lib/format.js';
-import { PERSONAL_INFORMATION } from './messages.js';
+import { parseCalendarDate } from '../../lib/format.js';
 
 export type BiologicalSex = (typeof BIOLOGICAL_SEXES)[number];
 
@@ -52,28 +51,6 @@ export function toInput(draft: PersonalDraft, email: string | null): UserDetails
     if (value) input[key] = value;
   }
   return input;
-}
-
-const shown = (value: string | null | undefined) => (value?.trim() ? value.trim() : PERSONAL_INFORMATION.notProvided);
-
-/** The read-only rows, in the SPEC's order. */
-export function displayRows(details: UserDetails | null) {
-  const name = [details?.firstName, details?.lastName].filter((part) => part?.trim()).join(' ');
-  const address = [details?.streetAddress, details?.city, details?.stateProvince, details?.postalCode]
-    .filter((part) => part?.trim())
-    .join(', ');
-  const rows = PERSONAL_INFORMATION.rows;
-  return [
-    { label: rows.fullName, value: shown(name) },
-    { label: rows.email, value: shown(details?.email) },
-    { label: rows.biologicalSex, value: shown(details?.biologicalSex) },
-    {
-      label: rows.birthdate,
-      value: details?.birthdate ? formatLongDate(details.birthdate) : PERSONAL_INFORMATION.notProvided,
-    },
-    { label: rows.phoneNumber, value: shown(details?.phoneNumber) },
-    { label: rows.address, value: shown(address) },
-  ];
 }
 
 /** "4/23/1990" or "1990-04-23" typed into the date picker. */

@@ -11,7 +11,8 @@ import { PersonalInformationSection } from './components/personal-information-se
 import './components/close-account-dialog.js';
 import './components/edit-personal-information-dialog.js';
 import './components/your-data.js';
-import { displayRows, toDraft, toInput } from './form-state.js';
+import { displayRows } from './display-rows.js';
+import { toDraft, toInput } from './form-state.js';
 
 const morgan: UserDetails = {
   firstName: 'Morgan',

@@ -7,7 +7,7 @@ import { useSectionStyles } from '../../../components/section-styles.js';
 import { errorText } from '../../../lib/error-text.js';
 import { useLazyDialog } from '../../../lib/use-lazy-dialog.js';
 import { useUserDetails } from '../api/user-details.js';
-import { displayRows } from '../form-state.js';
+import { displayRows } from '../display-rows.js';
 import { PERSONAL_INFORMATION as T } from '../messages.js';
 // The dialog (with its calendar) is fetched on the first edit, keeping it out of the account page's first load.
 const EditPersonalInformationDialog = lazy(() =>
