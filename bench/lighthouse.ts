@@ -23,6 +23,8 @@ export interface LighthouseResult {
   documents: number;
   /** The main thread's long tasks (start and length, ms) and what ran in them: where blocking time comes from. */
   longTasks: string[];
+  /** The layout shifts (score, and the element that moved): where CLS comes from. */
+  layoutShifts: string[];
 }
 
 type Person = { email: string; password: string };
@@ -94,6 +96,12 @@ async function audit(port: number, name: string, url: string): Promise<Lighthous
       (lhr.audits['long-tasks']?.details as { items?: { url?: string; startTime?: number; duration?: number }[] })
         ?.items ?? []
     ).map((task) => `${Math.round(task.startTime ?? 0)}+${Math.round(task.duration ?? 0)} ${task.url ?? ''}`),
+    layoutShifts: (
+      (lhr.audits['layout-shifts']?.details as { items?: { score?: number; node?: { snippet?: string } }[] })?.items ??
+      []
+    ).map(
+      (shift) => `${(shift.score ?? 0).toFixed(4)} ${(shift.node?.snippet ?? '').replace(/\s+/g, ' ').slice(0, 160)}`,
+    ),
   };
 }
 

@@ -28,10 +28,15 @@ export function useScrollSpy(ids: readonly string[], offset = SCROLL_SPY_OFFSET)
       if (atBottom && window.scrollY > 0) return setActive(list[list.length - 1] ?? '');
       setActive(activeSection(list, (id) => document.getElementById(id)?.getBoundingClientRect().top ?? null, offset));
     };
-    update();
+    // The first reading waits until the page has been painted: measuring at mount would make the browser lay the
+    // whole page out inside React's task (a long task on a phone), when it is about to do so anyway.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => (timer = setTimeout(update)));
     window.addEventListener('scroll', update, { passive: true });
     window.addEventListener('resize', update);
     return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
       window.removeEventListener('scroll', update);
       window.removeEventListener('resize', update);
     };

@@ -57,11 +57,12 @@ export function PersonalInformationSection() {
           ))}
         </dl>
       )}
-      {details.isSuccess ? (
+      {details.isError ? null : (
+        // Its room is kept from the first paint: the sections below do not move when the details arrive.
         <Suspense fallback={<div style={{ minHeight: 36 }} />}>
-          <YourData />
+          {details.isSuccess ? <YourData /> : <div style={{ minHeight: 36 }} />}
         </Suspense>
-      ) : null}
+      )}
       {editing.mounted ? (
         <Suspense fallback={<Spinner size="tiny" label={T.loading} />}>
           <EditPersonalInformationDialog details={details.data ?? null} open={editing.open} onClose={editing.hide} />
