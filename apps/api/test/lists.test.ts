@@ -444,4 +444,20 @@ describe('list calls: paging, search and sort', () => {
       await second.pool.end();
     }
   });
+
+  it("answers an existing membership's empty promotional page, and 404 for it at once when the membership is deleted (the kept answer carries its existence check)", async () => {
+    const { rows } = await ctx.pool.query<{ id: number }>(
+      `insert into memberships (name, product_id, membership_length_in_months) values ('Empty promotions', 1001, 1)
+       returning membership_id as id`,
+    );
+    const url = `/api/promotionalProduct/${rows[0]!.id}?limit=25&q=nothing matches this`;
+    for (let i = 0; i < 2; i++) {
+      const { status, body } = await get(url);
+      expect(status).toBe(200);
+      expect(body.data).toEqual([]);
+    }
+    await ctx.pool.query(`delete from memberships where membership_id = $1`, [rows[0]!.id]);
+    expect((await get(url)).status).toBe(404);
+    expect((await get(`/api/promotionalProduct/${rows[0]!.id}`)).status).toBe(404);
+  });
 });

@@ -26,10 +26,17 @@ export function createLists(pool: pg.Pool) {
 
   const cached =
     (versions: VersionCache) =>
-    (spec: AnyListSpec, request: ListRequest, scope: unknown[] = []) => {
+    (spec: AnyListSpec, request: ListRequest, scope: unknown[] = [], check?: (body: string) => Promise<void>) => {
       // The statement's name and values say everything the answer depends on: they are its key.
       const statement = listStatement(spec, request, scope);
-      return versions.get(JSON.stringify([statement.name, statement.values]), () => run(statement), scope.map(String));
+      // `check` runs when the answer is built, on the same data version: an answer it refuses (by throwing) is not
+      // kept, one it lets through is served from memory with no second look.
+      const build = async () => {
+        const body = await run(statement);
+        await check?.(body);
+        return body;
+      };
+      return versions.get(JSON.stringify([statement.name, statement.values]), build, scope.map(String));
     };
   const catalog = cached(cache);
   const memberLists = cached(memberCache);

@@ -94,9 +94,16 @@ export const membershipRoutes: FastifyPluginAsyncZod<{
         await memberships.assertExists(membershipId);
         return lists.csv(reply, membershipPromotionalProductList, request.query, PROMOTIONAL_CSV, [membershipId]);
       }
-      const body = await lists.catalog(membershipPromotionalProductList, request.query, [membershipId]);
-      // An empty list may mean an unknown membership: only then is its existence looked up (404).
-      if (/"data" ?: ?\[\]/.test(body)) await memberships.assertExists(membershipId);
+      // An empty list may mean an unknown membership: only then is its existence looked up (404), once per catalog
+      // version, as the answer is kept.
+      const body = await lists.catalog(
+        membershipPromotionalProductList,
+        request.query,
+        [membershipId],
+        async (found) => {
+          if (/"data" ?: ?\[\]/.test(found)) await memberships.assertExists(membershipId);
+        },
+      );
       return sendJsonText(reply, body);
     },
   });
