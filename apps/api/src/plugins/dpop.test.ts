@@ -1,12 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { calculateJwkThumbprint, decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT } from 'jose';
+import type pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dpopKey, type DpopKey } from '@ums/testkit/dpop';
 import { refresh, signIn } from '@ums/testkit/oidc-browser';
 import { providerApp } from '../../test/oidc-client.js';
 import { createAccountService } from '../identity/accounts.service.js';
 import { DPOP_REFUSED } from './auth.js';
-import { DPOP_MAX_AGE_SECONDS, verifyDpopProof } from './dpop.js';
+import { DPOP_MAX_AGE_SECONDS, postgresProofLedger, type ProofStore, verifyDpopProof } from './dpop.js';
 
 const PASSWORD = 'Bound-Pass-2026!';
 const server = await providerApp();
@@ -208,5 +209,54 @@ describe('proof checks beyond the browser key', () => {
     await expect(
       verifyDpopProof(renamed, { method: 'GET', url, accessToken: token, jkt: p384.jkt }, always),
     ).rejects.toThrow('proof key does not fit its algorithm');
+  });
+});
+
+describe('the proof ledger shared by every API process', () => {
+  const pool = database.db.$client;
+  let statements = 0;
+  let failNext = false;
+  const store: ProofStore = {
+    query: <Row extends pg.QueryResultRow>(config: pg.QueryConfig) => {
+      statements++;
+      if (failNext) {
+        failNext = false;
+        return Promise.reject(new Error('the connection was lost'));
+      }
+      return pool.query<Row>(config);
+    },
+  };
+  const ledger = postgresProofLedger(store);
+  const proofKeys = (count: number) => Array.from({ length: count }, () => `burst.${randomBytes(8).toString('hex')}`);
+  const expiresAt = () => new Date(Date.now() + 60_000);
+
+  it('records the proofs of requests that arrive together in one statement: each first use once, every repeat refused', async () => {
+    statements = 0;
+    const keys = proofKeys(40);
+    const verdicts = await Promise.all([...keys, ...keys.slice(0, 10)].map((key) => ledger.firstUse(key, expiresAt())));
+    expect(verdicts.slice(0, 40)).toEqual(Array(40).fill(true));
+    expect(verdicts.slice(40)).toEqual(Array(10).fill(false));
+    expect(statements).toBe(1);
+    // Recorded for good: another process's ledger (a new one here) refuses them too.
+    expect(await postgresProofLedger(pool).firstUse(keys[0]!, expiresAt())).toBe(false);
+  });
+
+  it('sends the proofs that arrive while a statement is on its way together in the next one', async () => {
+    statements = 0;
+    const [first, ...later] = proofKeys(21);
+    const firstVerdict = ledger.firstUse(first!, expiresAt());
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(statements).toBe(1);
+    const laterVerdicts = later.map((key) => ledger.firstUse(key, expiresAt()));
+    expect(await firstVerdict).toBe(true);
+    expect(await Promise.all(laterVerdicts)).toEqual(Array(20).fill(true));
+    expect(statements).toBe(2);
+  });
+
+  it("fails only the failed statement's proofs, and records the next ones", async () => {
+    const [lost, next] = proofKeys(2);
+    failNext = true;
+    await expect(ledger.firstUse(lost!, expiresAt())).rejects.toThrow('the connection was lost');
+    expect(await ledger.firstUse(next!, expiresAt())).toBe(true);
   });
 });

@@ -38,6 +38,21 @@ export interface ProofLedger {
 }
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
+/**
+ * The `ath` of an access token: a browser sends the same token with every proof until it renews it, so the hash
+ * (over a kilobyte of token) is taken once per token. Bounded like the headers below.
+ */
+const tokenHashes = new Map<string, string>();
+function tokenHash(token: string) {
+  let hash = tokenHashes.get(token);
+  if (hash === undefined) {
+    if (tokenHashes.size >= MAX_TOKEN_HASHES) tokenHashes.clear();
+    hash = sha256(token);
+    tokenHashes.set(token, hash);
+  }
+  return hash;
+}
+const MAX_TOKEN_HASHES = 10_000;
 const comparable = (address: string) => {
   const url = new URL(address);
   return `${url.protocol}//${url.host}${url.pathname}`;
@@ -144,7 +159,7 @@ export async function checkDpopProof(proof: string, request: DpopRequest): Promi
   if (typeof iat !== 'number' || iat < now - DPOP_MAX_AGE_SECONDS || iat > now + DPOP_FUTURE_SKEW_SECONDS) {
     throw new DpopError('proof is not fresh');
   }
-  if (ath !== sha256(request.accessToken)) throw new DpopError('proof is for another access token');
+  if (ath !== tokenHash(request.accessToken)) throw new DpopError('proof is for another access token');
   return {
     ledgerKey: `${request.jkt}.${jti}`,
     expiresAt: new Date((iat + DPOP_MAX_AGE_SECONDS + DPOP_FUTURE_SKEW_SECONDS) * 1000),
@@ -159,6 +174,11 @@ export async function verifyDpopProof(proof: string, request: DpopRequest, ledge
   if (!(await ledger.firstUse(ledgerKey, expiresAt))) throw new DpopError(REPLAYED);
 }
 
+/** Where the ledger's statements go: the pool, or in tests a pool whose statements are counted. */
+export interface ProofStore {
+  query<Row extends pg.QueryResultRow>(config: pg.QueryConfig): Promise<pg.QueryResult<Row>>;
+}
+
 interface PendingProof {
   key: string;
   expiresAt: Date;
@@ -169,13 +189,14 @@ interface PendingProof {
 /**
  * The proofs used on every API process, in PostgreSQL (an unlogged table: a crash forgets proofs that are at most a
  * minute from expiring anyway), so a proof replayed to another process behind the load balancer is refused too.
- * The proofs of requests that arrive together are recorded in one statement; the table's key decides which use of
- * a proof came first, and within one statement the first of two equal proofs wins.
+ * Proofs are recorded as a group commit does it: while one statement is on its way, the proofs that arrive wait
+ * and then go together in the next one, so a busy process sends one statement for many requests and a quiet one
+ * sends each proof at once (in the same turn of the event loop as its request). The table's key decides which use
+ * of a proof came first, and within one statement the first of two equal proofs wins.
  */
-export function postgresProofLedger(pool: pg.Pool): ProofLedger {
-  /** How long proofs gather before they are recorded together (reads are answered meanwhile; writes wait). */
-  const BATCH_MS = 1;
-  let batch: PendingProof[] | null = null;
+export function postgresProofLedger(pool: ProofStore): ProofLedger {
+  let waiting: PendingProof[] = [];
+  let recording = false;
 
   async function record(items: PendingProof[]) {
     const keys = items.map((item) => sha256(item.key));
@@ -186,23 +207,29 @@ export function postgresProofLedger(pool: pg.Pool): ProofLedger {
       values: [keys, items.map((item) => item.expiresAt)],
     });
     const fresh = new Set(rows.map((row) => row.proof_key));
-    items.forEach((item, index) => {
-      const key = keys[index]!;
-      item.settle(fresh.delete(key));
-    });
+    items.forEach((item, index) => item.settle(fresh.delete(keys[index]!)));
+  }
+
+  /** Records what is waiting, then whatever arrived meanwhile, until nothing waits. */
+  async function drain() {
+    recording = true;
+    while (waiting.length > 0) {
+      const items = waiting;
+      waiting = [];
+      await record(items).catch((error: unknown) => items.forEach((item) => item.fail(error)));
+    }
+    recording = false;
   }
 
   return {
     firstUse(key, expiresAt) {
       return new Promise<boolean>((settle, fail) => {
-        if (!batch) {
-          const items: PendingProof[] = (batch = []);
-          setTimeout(() => {
-            batch = null;
-            record(items).catch((error: unknown) => items.forEach((item) => item.fail(error)));
-          }, BATCH_MS);
+        waiting.push({ key, expiresAt, settle, fail });
+        // After the current turn's other requests have added theirs (they were parsed from the same socket reads).
+        if (!recording) {
+          recording = true;
+          setImmediate(() => void drain());
         }
-        batch.push({ key, expiresAt, settle, fail });
       });
     },
   };
