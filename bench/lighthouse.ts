@@ -25,9 +25,19 @@ export interface LighthouseResult {
   longTasks: string[];
   /** The layout shifts (score, and the element that moved): where CLS comes from. */
   layoutShifts: string[];
+  /** How many runs the figures are the median of, and each run's blocking time (ms), in the order they ran. */
+  runs: number;
+  tbtRunsMs: number[];
 }
 
 type Person = { email: string; password: string };
+
+/**
+ * Each page is audited this many times and the median of each figure is reported, as Lighthouse's documentation
+ * advises: on a 2-core machine one run's blocking time moves by tens of milliseconds with whatever else ran.
+ */
+const RUNS = Number(process.env['BENCH_LIGHTHOUSE_RUNS'] ?? 5);
+if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error('BENCH_LIGHTHOUSE_RUNS must be a whole number from 1 up');
 
 /** The HTML of the element Lighthouse took as the largest contentful paint, so a reader knows what was timed. */
 function lcpElement(details: unknown): string {
@@ -70,7 +80,7 @@ async function browserSignedInAs(base: string, who: Person, landing: string) {
   return browser;
 }
 
-async function audit(port: number, name: string, url: string): Promise<LighthouseResult> {
+async function auditOnce(port: number, name: string, url: string): Promise<LighthouseResult> {
   const result = await lighthouse(url, {
     port,
     output: 'json',
@@ -80,11 +90,19 @@ async function audit(port: number, name: string, url: string): Promise<Lighthous
     disableStorageReset: true,
   });
   const lhr = result!.lhr;
+  const score = lhr.categories['performance']?.score ?? null;
+  if (score === null) {
+    // A run without a score is reported as such, with why (an audit that errored), rather than dropped.
+    const errors = Object.values(lhr.audits)
+      .filter((entry) => entry.scoreDisplayMode === 'error')
+      .map((entry) => `${entry.id}: ${entry.errorMessage ?? 'error'}`);
+    console.log(`[bench] ${name}: no performance score (${[lhr.runtimeError?.message, ...errors].join('; ')})`);
+  }
   const requests = (lhr.audits['network-requests']?.details as { items?: { resourceType?: string }[] } | undefined)
     ?.items;
   return {
     name,
-    score: lhr.categories['performance']?.score ?? null,
+    score,
     fcpMs: Math.round(lhr.audits['first-contentful-paint']?.numericValue ?? 0),
     lcpMs: Math.round(lhr.audits['largest-contentful-paint']?.numericValue ?? 0),
     tbtMs: Math.round(lhr.audits['total-blocking-time']?.numericValue ?? 0),
@@ -102,6 +120,40 @@ async function audit(port: number, name: string, url: string): Promise<Lighthous
     ).map(
       (shift) => `${(shift.score ?? 0).toFixed(4)} ${(shift.node?.snippet ?? '').replace(/\s+/g, ' ').slice(0, 160)}`,
     ),
+    runs: 1,
+    tbtRunsMs: [],
+  };
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+/**
+ * The page audited RUNS times: each figure is the median of its runs; the element, final address and long tasks
+ * are those of the run whose blocking time is the median (or nearest to it).
+ */
+async function audit(port: number, name: string, url: string): Promise<LighthouseResult> {
+  const runs: LighthouseResult[] = [];
+  for (let run = 0; run < RUNS; run++) runs.push(await auditOnce(port, name, url));
+  const tbt = median(runs.map((run) => run.tbtMs));
+  const typical = runs.reduce((best, run) => (Math.abs(run.tbtMs - tbt) < Math.abs(best.tbtMs - tbt) ? run : best));
+  // A run without a score (logged with its reason) leaves the others' median; only no score at all is n/a.
+  const scores = runs.flatMap((run) => (run.score === null ? [] : [run.score]));
+  return {
+    ...typical,
+    score: scores.length > 0 ? median(scores) : null,
+    fcpMs: Math.round(median(runs.map((run) => run.fcpMs))),
+    lcpMs: Math.round(median(runs.map((run) => run.lcpMs))),
+    tbtMs: Math.round(tbt),
+    cls: Number(median(runs.map((run) => run.cls)).toFixed(3)),
+    // Every run must have stayed on the page it opened (none ended on the provider's sign-in form).
+    finalUrl: runs.find((run) => run.finalUrl !== typical.finalUrl)?.finalUrl ?? typical.finalUrl,
+    documents: Math.max(...runs.map((run) => run.documents)),
+    runs: runs.length,
+    tbtRunsMs: runs.map((run) => run.tbtMs),
   };
 }
 

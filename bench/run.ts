@@ -32,6 +32,12 @@ const REVOCATIONS = 10_000;
 /** BENCH_ONLY=api or web measures the API or the pages alone and prints it, writing no report (a quick look). */
 const API_ONLY = process.env['BENCH_ONLY'] === 'api';
 const WEB_ONLY = process.env['BENCH_ONLY'] === 'web';
+/**
+ * BENCH_CALLS=<regular expression> loads only the calls whose names match it (the references always run) and
+ * prints them as BENCH_ONLY=api does: a quick look at a few calls while working on them.
+ */
+const CALLS = process.env['BENCH_CALLS'] ? new RegExp(process.env['BENCH_CALLS']) : null;
+const PRINT_ONLY = API_ONLY || CALLS !== null;
 
 interface LoadResult {
   name: string;
@@ -41,13 +47,37 @@ interface LoadResult {
   errors: number;
   non2xx: number;
   total: number;
+  /** The reference route's requests/s in the slices that alternated with this call's (the ratio's denominator). */
+  referenceRequestsPerSecond?: number;
   ratioToReference?: number;
+  /** Not loaded: BENCH_CALLS left it out. */
+  skipped?: boolean;
 }
 
+/**
+ * A call's measured time is cut into this many slices, each run right after a slice of the reference route of the
+ * same length: whatever else slows the machine down for a while (a neighbour, a PostgreSQL checkpoint) then weighs
+ * on both sides of the ratio alike, instead of on whichever was measured at that moment.
+ */
+const SLICES = 5;
+
+/** One load; a call that answers anything but 2xx stops the run: its speed would be that of the error. */
+async function loadOnce(options: autocannon.Options, seconds: number) {
+  const result = await autocannon({ duration: seconds, connections: CONNECTIONS, ...options });
+  if (result.non2xx > 0 || result.errors > 0) {
+    throw new Error(
+      `${String(options.method ?? 'GET')} ${String(options.url)}: ${result.non2xx} answers were not 2xx and ` +
+        `${result.errors} failed (${JSON.stringify(result.statusCodeStats)}), out of ${result.requests.total}`,
+    );
+  }
+  return result;
+}
+
+/** The call alone, for DURATION seconds after its warm-up. */
 async function load(name: string, options: autocannon.Options): Promise<LoadResult> {
   log(`${name}: ${DURATION} s, ${CONNECTIONS} connections, after ${WARMUP} s of warm-up`);
-  if (WARMUP > 0) await autocannon({ duration: WARMUP, connections: CONNECTIONS, ...options });
-  const result = await autocannon({ duration: DURATION, connections: CONNECTIONS, ...options });
+  if (WARMUP > 0) await loadOnce(options, WARMUP);
+  const result = await loadOnce(options, DURATION);
   return {
     name,
     requestsPerSecond: Math.round(result.requests.average),
@@ -59,11 +89,53 @@ async function load(name: string, options: autocannon.Options): Promise<LoadResu
   };
 }
 
+/**
+ * The call against the reference: after the call's warm-up, SLICES rounds of the reference then the call, each for
+ * DURATION / SLICES seconds. Requests/s and the ratio come from the totals; p50 is the slices' median, p99 their
+ * highest (so a slow slice is not averaged away).
+ */
+async function loadBeside(
+  reference: autocannon.Options,
+  name: string,
+  options: autocannon.Options,
+): Promise<LoadResult> {
+  if (CALLS && !CALLS.test(name)) {
+    return { name, requestsPerSecond: 0, p50Ms: 0, p99Ms: 0, errors: 0, non2xx: 0, total: 0, skipped: true };
+  }
+  log(`${name}: ${DURATION} s beside the reference's ${DURATION} s in ${SLICES} slices, after ${WARMUP} s of warm-up`);
+  if (WARMUP > 0) await loadOnce(options, WARMUP);
+  const seconds = DURATION / SLICES;
+  const references: autocannon.Result[] = [];
+  const calls: autocannon.Result[] = [];
+  for (let slice = 0; slice < SLICES; slice++) {
+    references.push(await loadOnce(reference, seconds));
+    calls.push(await loadOnce(options, seconds));
+  }
+  const sum = (results: autocannon.Result[], value: (result: autocannon.Result) => number) =>
+    results.reduce((total, result) => total + value(result), 0);
+  const p50s = calls.map((result) => result.latency.p50).sort((a, b) => a - b);
+  const callRate = sum(calls, (result) => result.requests.total) / DURATION;
+  const referenceRate = sum(references, (result) => result.requests.total) / DURATION;
+  return {
+    name,
+    requestsPerSecond: Math.round(callRate),
+    p50Ms: p50s[Math.floor(p50s.length / 2)]!,
+    p99Ms: Math.max(...calls.map((result) => result.latency.p99)),
+    errors: sum(calls, (result) => result.errors + result.timeouts),
+    non2xx: sum(calls, (result) => result.non2xx),
+    total: sum(calls, (result) => result.requests.total),
+    referenceRequestsPerSecond: Math.round(referenceRate),
+    ratioToReference: Number((callRate / referenceRate).toFixed(3)),
+  };
+}
+
 async function main() {
   if (!process.env['BENCH_SKIP_BUILD']) execSync('npm run build', { cwd: root, stdio: 'inherit' });
   const prepared = await prepareServer({
     entry: 'build',
-    env: { DEMO_ADMIN_PASSWORD: ADMIN.password, DEMO_MEMBER_PASSWORD: MEMBER.password },
+    // The whole API part takes longer than the default 10-minute access token: the tokens minted at its start must
+    // last until its end (an expired one would measure 401 answers).
+    env: { DEMO_ADMIN_PASSWORD: ADMIN.password, DEMO_MEMBER_PASSWORD: MEMBER.password, ACCESS_TOKEN_TTL: '3600' },
     output: 'inherit',
   });
   const { base, dataDir } = prepared;
@@ -115,17 +187,11 @@ async function main() {
     const target = packages.data.find((p) => p.products.length > 0)!;
     const json = { 'content-type': 'application/json' };
 
-    const reference = await load('reference: token check + constant JSON (GET /api/test/auth)', {
-      url: `${base}/api/test/auth`,
-      headers: { authorization: member },
-    });
-    const ratioTo = (base: LoadResult) => (r: LoadResult) => ({
-      ...r,
-      ratioToReference: Number((r.requestsPerSecond / base.requestsPerSecond).toFixed(3)),
-    });
-    const ratio = ratioTo(reference);
+    const referenceCall = { url: `${base}/api/test/auth`, headers: { authorization: member } };
+    const reference = await load('reference: token check + constant JSON (GET /api/test/auth)', referenceCall);
+    const beside = (name: string, options: autocannon.Options) => loadBeside(referenceCall, name, options);
     const get = (name: string, url: string, who: string) =>
-      load(name, { url: `${base}${url}`, headers: { authorization: who } });
+      beside(name, { url: `${base}${url}`, headers: { authorization: who } });
     // The member's reads as the web app makes them: a token bound to the browser's key, a fresh proof per request.
     const dpop = await dpopKey();
     const bound = (await signIn(base, MEMBER.email, MEMBER.password, { dpop })).access_token;
@@ -133,8 +199,8 @@ async function main() {
     // could use), so the load generator does not take the server's cores to make them.
     const proven = (name: string, url: string) => {
       const target = `${base}${url}`;
-      const ready = Array.from({ length: 4000 * (WARMUP + DURATION) }, () => dpop.proof('GET', target, bound));
-      return load(name, {
+      const ready = Array.from({ length: 6000 * (WARMUP + DURATION) }, () => dpop.proof('GET', target, bound));
+      return beside(name, {
         url: target,
         requests: [
           {
@@ -155,7 +221,7 @@ async function main() {
       await get('GET /api/UserSubscriptions', '/api/UserSubscriptions', member),
       await proven('GET /api/userdetails/ with DPoP', '/api/userdetails/'),
       await proven('GET /api/UserSubscriptions with DPoP', '/api/UserSubscriptions'),
-    ].map(ratio);
+    ];
 
     log('growing the data to issue 14 size: 5,000 products, 2,000 memberships x 20, 10,000 orders');
     await growData(pool, {
@@ -189,13 +255,6 @@ async function main() {
       ['/api/PaymentHistory', 'panel 1234', member],
       ['/api/UserSubscriptions', 'panel', member],
     ] as const;
-    // The pages are compared with the reference measured again here, in the same phase of the run.
-    const grownReference = await load('reference again, after the data grew (GET /api/test/auth)', {
-      url: `${base}/api/test/auth`,
-      headers: { authorization: member },
-    });
-    const pageRatio = ratioTo(grownReference);
-    endpoints.push({ ...grownReference, ratioToReference: 1 });
     const pageResults: LoadResult[] = [];
     for (const [url, q, who] of pages) {
       const shown = url.replace(/\/\d+$/, '/{membershipId}');
@@ -215,25 +274,26 @@ async function main() {
     ] as const) {
       pageResults.push(await get(name, url, admin));
     }
-    endpoints.push(...pageResults.map(pageRatio));
+    endpoints.push(...pageResults);
     endpoints.push(
-      pageRatio(
-        await load('PUT /api/discountPackageProduct', {
-          url: `${base}/api/discountPackageProduct`,
-          method: 'PUT',
-          headers: { authorization: admin, ...json },
-          body: JSON.stringify({
-            discountPackageId: target.discountPackageId,
-            productId: target.products[0]!.productId,
-            price: 12.34,
-          }),
+      await beside('PUT /api/discountPackageProduct', {
+        url: `${base}/api/discountPackageProduct`,
+        method: 'PUT',
+        headers: { authorization: admin, ...json },
+        body: JSON.stringify({
+          discountPackageId: target.discountPackageId,
+          productId: target.products[0]!.productId,
+          price: 12.34,
         }),
-      ),
+      }),
     );
 
-    if (API_ONLY) {
-      for (const r of [reference, ...endpoints])
-        log(`${r.name}: ${r.requestsPerSecond}/s, p99 ${r.p99Ms} ms, ratio ${r.ratioToReference ?? 1}`);
+    if (PRINT_ONLY) {
+      for (const r of [reference, ...endpoints].filter((result) => !result.skipped))
+        log(
+          `${r.name}: ${r.requestsPerSecond}/s, p99 ${r.p99Ms} ms, ratio ${r.ratioToReference ?? 1}` +
+            (r.referenceRequestsPerSecond ? ` (reference beside it ${r.referenceRequestsPerSecond}/s)` : ''),
+        );
       return;
     }
     const bundles = webBundles(path.join(root, 'apps/web/dist'));
@@ -275,28 +335,30 @@ function markdown(report: {
 }): string {
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
   const row = (r: LoadResult) =>
-    `| ${r.name} | ${r.requestsPerSecond} | ${r.p50Ms} | ${r.p99Ms} | ${r.errors} | ${r.non2xx} | ${r.ratioToReference ?? 1} |`;
+    `| ${r.name} | ${r.requestsPerSecond} | ${r.p50Ms} | ${r.p99Ms} | ${r.errors} | ${r.non2xx} | ${r.referenceRequestsPerSecond ?? r.requestsPerSecond} | ${r.ratioToReference ?? 1} |`;
   return `# Benchmark results
 
 Run ${report.date} on ${report.machine.cpus} cores, ${report.machine.memoryGiB} GiB, Node ${report.machine.node}.
 Production build, embedded PostgreSQL, load generator (autocannon, ${report.settings.connections} connections,
-${report.settings.durationSeconds} s each, after ${report.settings.warmupSeconds} s of unmeasured load on the same call) on the same machine
-over loopback.
+${report.settings.durationSeconds} s each, after ${report.settings.warmupSeconds} s of unmeasured load on the same call, beside as long of the reference
+route) on the same machine over loopback.
 
 Data for the whole lists and the member reads: ${report.data['products']} products, ${report.data['memberships']} memberships with ${report.data['promotional']} promotional links, the demo member has ${report.data['orders']} orders and ${report.data['subscriptions']} active subscriptions; ${report.data['revocations']} revoked sessions are held in memory.
 Then, for the pages (\`limit=25\`), searches (\`q\`) and the overview: ${report.largeData['products']} products, ${report.largeData['memberships']} memberships with ${report.largeData['promotional']} promotional links, ${report.largeData['orders']} orders for the demo member, ${report.largeData['accounts']} accounts in the member directory and ${report.largeData['auditEntries']} audit entries.
 
 ## API
 
-| Call | Requests/s | p50 ms | p99 ms | Errors | Non-2xx | Ratio to reference |
-| --- | ---: | ---: | ---: | ---: | ---: | ---: |
+| Call | Requests/s | p50 ms | p99 ms | Errors | Non-2xx | Reference beside it, requests/s | Ratio to reference |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 ${row(report.load.reference)}
 ${report.load.endpoints.map(row).join('\n')}
 
-The reference route verifies the bearer token and answers a small JSON without touching the database; it is
-measured at the start (for the rows above its second measurement) and again once the data has grown and
-PostgreSQL's background work is over (for the pages, searches, overview and the write below it). Every
-route's token check, the reference's included, also looks the token's account and session up among the revoked
+The reference route verifies the bearer token and answers a small JSON without touching the database. Its first row
+is it alone. Every other call is measured beside it: the call's ${report.settings.durationSeconds} s are cut into ${SLICES} slices, each right after a
+slice of the reference of the same length, and the ratio is the call's requests over the reference's in those
+slices (its requests/s are in the column before the ratio), so a moment when the machine runs slower weighs on
+both. p50 is the slices' median, p99 the highest of them. The pages, searches, overview and the write are
+measured once the data has grown and PostgreSQL's background work is over. Every route's token check, the reference's included, also looks the token's account and session up among the revoked
 ones held in memory (no database round trip); the member reads (details, subscriptions) are compared with it.
 "With DPoP" rows are those reads as the web app makes them: the token is bound to a key, and each request
 carries a new proof of it (signed by the load generator per request), which the API verifies (signature, key
@@ -321,9 +383,12 @@ The CSS is the page's own stylesheets: the styles Griffel compiled at build time
 
 ## Lighthouse (mobile emulation, simulated slow 4G, Debian Chromium)
 
-| Page | Performance | FCP ms | LCP ms | TBT ms | CLS | LCP element | Ended at |
-| --- | ---: | ---: | ---: | ---: | ---: | --- | --- |
-${report.lighthouse.map((l) => `| ${l.name} | ${l.score === null ? 'n/a' : Math.round(l.score * 100)} | ${l.fcpMs} | ${l.lcpMs} | ${l.tbtMs} | ${l.cls} | \`${l.lcpElement.replaceAll('|', '\\|').replaceAll('`', "'")}\` | \`${new URL(l.finalUrl).pathname}\` |`).join('\n')}
+Each figure is the median of ${report.lighthouse[0]?.runs ?? 0} runs of the page (Lighthouse's advice for a figure that varies between runs); the
+last column has every run's blocking time, in the order they ran.
+
+| Page | Performance | FCP ms | LCP ms | TBT ms | CLS | LCP element | Ended at | TBT of each run ms |
+| --- | ---: | ---: | ---: | ---: | ---: | --- | --- | --- |
+${report.lighthouse.map((l) => `| ${l.name} | ${l.score === null ? 'n/a' : Math.round(l.score * 100)} | ${l.fcpMs} | ${l.lcpMs} | ${l.tbtMs} | ${l.cls} | \`${l.lcpElement.replaceAll('|', '\\|').replaceAll('`', "'")}\` | \`${new URL(l.finalUrl).pathname}\` | ${l.tbtRunsMs.join(', ')} |`).join('\n')}
 
 Signed-in pages are opened in a new tab of a browser that has signed in (the member for the account page, the
 administrator for the dashboard): the tab has no tokens of its own. "Signed-in tab open": another tab of the app
