@@ -97,7 +97,11 @@ describe('the Payment History section', () => {
     expect(firstColumn()).toEqual(['#12', '#7', '#3']);
     expect(asked).toEqual(['?limit=25&sort=-date']);
     fireEvent.click(screen.getByText('Order#'));
+    // Until the server's order is drawn, the previous rows stay, marked busy.
+    expect(screen.getByRole('table').getAttribute('aria-busy')).toBe('true');
+    expect(firstColumn()).toEqual(['#12', '#7', '#3']);
     await waitFor(() => expect(firstColumn()).toEqual(['#3', '#7', '#12']));
+    expect(screen.getByRole('table').getAttribute('aria-busy')).toBeNull();
     expect(asked.at(-1)).toBe('?limit=25&sort=orderId');
     expect(screen.getByRole('columnheader', { name: 'Order#' }).getAttribute('aria-sort')).toBe('ascending');
     fireEvent.click(screen.getByText('Order#'));

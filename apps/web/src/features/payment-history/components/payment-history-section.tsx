@@ -100,10 +100,12 @@ export function PaymentHistorySection() {
   const [sort, setSort] = useState(DEFAULT_PAYMENT_SORT);
   // The table (up to a page of rows) renders in the background when its data arrives, in slices, so the page
   // stays responsive; until then the previous state (the spinner) stays on screen.
-  const history = useDeferredValue(usePaymentHistory(sort, signedIn));
+  const current = usePaymentHistory(sort, signedIn);
+  const history = useDeferredValue(current);
   const visible = history.rows;
-  // A new sort keeps the previous rows on screen until the server answers; assistive tech hears it is loading.
-  const busy = history.isPlaceholderData || undefined;
+  // A new sort keeps the previous rows on screen until the server answers and the rows are drawn; assistive tech
+  // hears it is loading from the click on (the header's new order shows at once, the deferred rows after it).
+  const busy = current.isPlaceholderData || history.isPlaceholderData || undefined;
   const more = history.total - visible.length;
   const files = useDownload(R.downloadFailed);
   const receipt = (entry: PaymentHistoryEntry) => (
