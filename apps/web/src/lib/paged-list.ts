@@ -60,12 +60,23 @@ export function pagedRows<T>(data: InfiniteData<PageOf<T>> | undefined) {
   return { rows: pages.flatMap((p) => p.items), total: pages.at(-1)?.page.total ?? 0 };
 }
 
-export function usePagedList<T>(resourceKey: readonly unknown[], path: string, view: ListView, enabled = true) {
+export function usePagedList<T>(
+  resourceKey: readonly unknown[],
+  path: string,
+  view: ListView,
+  enabled = true,
+  /** The first page when another answer already carried it (and when that answer was fetched): not asked again. */
+  first?: { page: PageOf<T>; updatedAt: number },
+) {
   // A new search or sort keeps the rows on screen until its first page arrives.
   const query = useInfiniteQuery({
     ...pagedListQuery<T>(useApi(), resourceKey, path, view),
     enabled,
     placeholderData: keepPreviousData,
+    ...(first && {
+      initialData: { pages: [first.page], pageParams: [undefined] },
+      initialDataUpdatedAt: first.updatedAt,
+    }),
   });
   return { ...query, ...pagedRows(query.data) };
 }

@@ -77,14 +77,21 @@ export function renderWithProviders(
     auth = fakeAuth(),
     path = '/',
     config = testConfig,
-  }: { auth?: AuthContextProps; path?: string; config?: ClientConfig } = {},
+    queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } }),
+  }: {
+    auth?: AuthContextProps;
+    path?: string;
+    config?: ClientConfig;
+    /** The app's own client (`createQueryClient`) where a test depends on how long answers stay fresh. */
+    queryClient?: QueryClient;
+  } = {},
 ) {
   return render(
     <FluentProvider>
       <ClientConfigProvider config={config}>
         <AuthContext.Provider value={auth}>
           <ApiProvider baseUrl={TEST_API}>
-            <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+            <QueryClientProvider client={queryClient}>
               <MemoryRouter initialEntries={[path]}>{ui}</MemoryRouter>
             </QueryClientProvider>
           </ApiProvider>

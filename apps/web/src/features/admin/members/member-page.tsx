@@ -23,7 +23,7 @@ import { adminPaths } from '../admin-paths.js';
 import { useClientConfig } from '../../../lib/client-config-context.js';
 import { errorText } from '../../../lib/error-text.js';
 import { formatShortDate, formatUsd } from '../../../lib/format.js';
-import { usePagedList } from '../../../lib/paged-list.js';
+import { type PageOf, usePagedList } from '../../../lib/paged-list.js';
 import { useAdminStyles } from '../components/admin-styles.js';
 import { memberKeys, useMemberActions, useMemberDetails } from './api.js';
 import { MemberStatus, memberName } from './members-page.js';
@@ -83,11 +83,21 @@ function RowsTable({
 }
 
 /** The member's orders, newest first, a page at a time (a member may have years of them). */
-function MemberOrders({ memberId }: { memberId: string }) {
-  const orders = usePagedList<PaymentHistoryEntry>(memberKeys.orders(memberId), `/admin/members/${memberId}/orders`, {
-    q: '',
-    sort: '',
-  });
+function MemberOrders({
+  memberId,
+  first,
+}: {
+  memberId: string;
+  first: { page: PageOf<PaymentHistoryEntry>; updatedAt: number };
+}) {
+  // The member's details carried the newest page: the list starts from it and asks only for the pages after it.
+  const orders = usePagedList<PaymentHistoryEntry>(
+    memberKeys.orders(memberId),
+    `/admin/members/${memberId}/orders`,
+    { q: '', sort: '' },
+    true,
+    first,
+  );
   if (orders.isPending) return <Spinner label={MEMBERS.ordersLoading} />;
   if (orders.isError)
     return <ErrorBanner message={errorText(orders.error, MEMBERS.ordersFailed)} error={orders.error} />;
@@ -125,7 +135,7 @@ export function MemberPage() {
   if (details.isError || !details.data) {
     return <ErrorBanner message={errorText(details.error, MEMBERS.memberLoadFailed)} error={details.error} />;
   }
-  const { member, personalInformation, subscriptions, sessions, securityActivity } = details.data;
+  const { member, personalInformation, orders, ordersPage, subscriptions, sessions, securityActivity } = details.data;
   const isAdmin = member.groups.includes(adminGroup);
   const failure = actions.endSessions.error ?? actions.setGroups.error;
 
@@ -146,7 +156,12 @@ export function MemberPage() {
         </dl>
       </>
     ),
-    orders: <MemberOrders memberId={memberId} />,
+    orders: (
+      <MemberOrders
+        memberId={memberId}
+        first={{ page: { items: orders, page: ordersPage }, updatedAt: details.dataUpdatedAt }}
+      />
+    ),
     subscriptions: (
       <RowsTable
         label={MEMBERS.tabs.subscriptions}
