@@ -8,6 +8,7 @@ import { chromium, type Page } from 'playwright-core';
 import { freePort } from '@ums/api/net';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@ums/testkit/chromium';
 import { authorizeUrl, pkce } from '@ums/testkit/oidc-browser';
+import { median } from './median.js';
 
 export interface LighthouseResult {
   name: string;
@@ -124,12 +125,6 @@ async function auditOnce(port: number, name: string, url: string): Promise<Light
     tbtRunsMs: [],
   };
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 
 /**
  * The page audited RUNS times: each figure is the median of its runs; the element, final address and long tasks

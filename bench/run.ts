@@ -14,6 +14,7 @@ import { exited, prepareServer } from '@ums/testkit/server-process';
 import { dpopKey } from '@ums/testkit/dpop';
 import { accessToken, signIn } from '@ums/testkit/oidc-browser';
 import { lighthouseAudits, type LighthouseResult } from './lighthouse.js';
+import { median } from './median.js';
 import { webBundles } from '../scripts/lib/web-bundles.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -113,13 +114,12 @@ async function loadBeside(
   }
   const sum = (results: autocannon.Result[], value: (result: autocannon.Result) => number) =>
     results.reduce((total, result) => total + value(result), 0);
-  const p50s = calls.map((result) => result.latency.p50).sort((a, b) => a - b);
   const callRate = sum(calls, (result) => result.requests.total) / DURATION;
   const referenceRate = sum(references, (result) => result.requests.total) / DURATION;
   return {
     name,
     requestsPerSecond: Math.round(callRate),
-    p50Ms: p50s[Math.floor(p50s.length / 2)]!,
+    p50Ms: median(calls.map((result) => result.latency.p50)),
     p99Ms: Math.max(...calls.map((result) => result.latency.p99)),
     errors: sum(calls, (result) => result.errors + result.timeouts),
     non2xx: sum(calls, (result) => result.non2xx),

@@ -38,21 +38,21 @@ export interface ProofLedger {
 }
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
+
+/** What is worked out once per key or token; bounded: a flood of made-up ones only empties it. */
+const MAX_REMEMBERED = 10_000;
+function remember<Value>(map: Map<string, Value>, key: string, value: Value): Value {
+  if (map.size >= MAX_REMEMBERED) map.clear();
+  map.set(key, value);
+  return value;
+}
+
 /**
  * The `ath` of an access token: a browser sends the same token with every proof until it renews it, so the hash
- * (over a kilobyte of token) is taken once per token. Bounded like the headers below.
+ * (over a kilobyte of token) is taken once per token.
  */
 const tokenHashes = new Map<string, string>();
-function tokenHash(token: string) {
-  let hash = tokenHashes.get(token);
-  if (hash === undefined) {
-    if (tokenHashes.size >= MAX_TOKEN_HASHES) tokenHashes.clear();
-    hash = sha256(token);
-    tokenHashes.set(token, hash);
-  }
-  return hash;
-}
-const MAX_TOKEN_HASHES = 10_000;
+const tokenHash = (token: string) => tokenHashes.get(token) ?? remember(tokenHashes, token, sha256(token));
 const comparable = (address: string) => {
   const url = new URL(address);
   return `${url.protocol}//${url.host}${url.pathname}`;
@@ -67,10 +67,9 @@ interface ProofKey {
 
 /**
  * A proof's protected header, checked and its key imported once: every proof of one browser key carries the same
- * header, so the work is done per key, not per request. Bounded: a flood of made-up keys only empties it.
+ * header, so the work is done per key, not per request.
  */
 const headers = new Map<string, ProofKey>();
-const MAX_HEADERS = 10_000;
 
 async function proofKey(segment: string): Promise<ProofKey> {
   const known = headers.get(segment);
@@ -103,10 +102,7 @@ async function proofKey(segment: string): Promise<ProofKey> {
     (verify.curve === undefined || details?.namedCurve === verify.curve) &&
     (verify.keyType !== 'rsa' || (details?.modulusLength ?? 0) >= 2048);
   if (!fits) throw new DpopError('proof key does not fit its algorithm');
-  if (headers.size >= MAX_HEADERS) headers.clear();
-  const entry = { jkt, key, verify };
-  headers.set(segment, entry);
-  return entry;
+  return remember(headers, segment, { jkt, key, verify });
 }
 
 /** A proof that passed every check but the replay check: what to record it under, and until when. */
@@ -212,7 +208,6 @@ export function postgresProofLedger(pool: ProofStore): ProofLedger {
 
   /** Records what is waiting, then whatever arrived meanwhile, until nothing waits. */
   async function drain() {
-    recording = true;
     while (waiting.length > 0) {
       const items = waiting;
       waiting = [];
@@ -225,7 +220,8 @@ export function postgresProofLedger(pool: ProofStore): ProofLedger {
     firstUse(key, expiresAt) {
       return new Promise<boolean>((settle, fail) => {
         waiting.push({ key, expiresAt, settle, fail });
-        // After the current turn's other requests have added theirs (they were parsed from the same socket reads).
+        // After the current turn's other requests have added theirs (they were parsed from the same socket reads);
+        // `recording` stays set until drain has found nothing more waiting.
         if (!recording) {
           recording = true;
           setImmediate(() => void drain());
