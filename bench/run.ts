@@ -137,6 +137,9 @@ async function main() {
     // last until its end (an expired one would measure 401 answers).
     env: { DEMO_ADMIN_PASSWORD: ADMIN.password, DEMO_MEMBER_PASSWORD: MEMBER.password, ACCESS_TOKEN_TTL: '3600' },
     output: 'inherit',
+    nodeArgs: process.env['BENCH_CPU_PROFILE']
+      ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env['BENCH_CPU_PROFILE'])}`]
+      : [],
   });
   const { base, dataDir } = prepared;
   const server = prepared.start().child;

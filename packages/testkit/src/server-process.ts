@@ -21,16 +21,18 @@ export interface ServerProcessOptions {
   env?: Record<string, string>;
   /** Capture the output for assertions, or pass it through to this process's terminal. */
   output?: 'capture' | 'inherit';
+  /** Node options for the server process (the benchmark's `--cpu-prof` when BENCH_CPU_PROFILE asks for it). */
+  nodeArgs?: string[];
 }
 
 /** A loopback port, a throw-away data directory for the embedded PostgreSQL, and a way to (re)start the server. */
-export async function prepareServer({ entry, env = {}, output = 'capture' }: ServerProcessOptions) {
+export async function prepareServer({ entry, env = {}, output = 'capture', nodeArgs = [] }: ServerProcessOptions) {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ums-process-'));
   await fs.chmod(dataDir, 0o755);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const pgData = clusterDir(dataDir);
-  const args = entry === 'sources' ? ['--import', 'tsx', 'src/server.ts'] : ['dist/server.js'];
+  const args = [...nodeArgs, ...(entry === 'sources' ? ['--import', 'tsx', 'src/server.ts'] : ['dist/server.js'])];
   return {
     base,
     port,

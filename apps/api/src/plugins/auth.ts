@@ -179,6 +179,12 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Checks every /api request against its route's policy before anything else runs. */
 export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) => {
   const verify = createTokenVerifier(options);
+  /** The address a client called, as a proof names it: the public origin and the path, without the query. */
+  const publicOrigin = options.dpop ? new URL(options.dpop.publicUrl).origin : '';
+  const publicAddress = (target: string) => {
+    const query = target.indexOf('?');
+    return publicOrigin + (query === -1 ? target : target.slice(0, query));
+  };
   /**
    * A token bound to a key (`cnf.jkt`) is accepted only with the DPoP scheme and a valid proof of that key for this
    * very request; a bearer token only with the Bearer scheme (RFC 9449 section 7.1: no downgrade either way).
@@ -205,12 +211,12 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) 
     if (presented.scheme !== 'dpop') throw refuse('bound token sent as a bearer token');
     if (typeof proofs !== 'string' || !proofs) throw refuse('no DPoP proof');
     if (!options.dpop) throw refuse('this API does not check DPoP proofs');
-    const { ledger, publicUrl } = options.dpop;
+    const { ledger } = options.dpop;
     let checked: CheckedProof;
     try {
-      checked = await checkDpopProof(proofs, {
+      checked = checkDpopProof(proofs, {
         method: request.method,
-        url: new URL(request.url, publicUrl).toString(),
+        url: publicAddress(request.url),
         accessToken: presented.token,
         jkt,
       });

@@ -7,7 +7,7 @@ import { refresh, signIn } from '@ums/testkit/oidc-browser';
 import { providerApp } from '../../test/oidc-client.js';
 import { createAccountService } from '../identity/accounts.service.js';
 import { DPOP_REFUSED } from './auth.js';
-import { DPOP_MAX_AGE_SECONDS, postgresProofLedger, type ProofStore, verifyDpopProof } from './dpop.js';
+import { DPOP_MAX_AGE_SECONDS, jwkThumbprint, postgresProofLedger, type ProofStore, verifyDpopProof } from './dpop.js';
 
 const PASSWORD = 'Bound-Pass-2026!';
 const server = await providerApp();
@@ -108,6 +108,17 @@ describe('DPoP-bound tokens (RFC 9449)', () => {
     const paged = `${base}/api/activity`;
     const proof = await withProof(dpop, tokens.access_token, 'GET', paged);
     expect((await call(`${paged}?limit=5`, proof)).status).toBe(200);
+  });
+
+  it('accepts a proof whose address is written differently but is the same once normalised', async () => {
+    const { dpop, tokens } = await boundMember();
+    for (const written of [
+      USER_DETAILS.replace('http://', 'HTTP://'),
+      USER_DETAILS.replace('/api/userdetails/', '/api/sessions/../userdetails/'),
+    ]) {
+      const proof = await withProof(dpop, tokens.access_token, 'GET', written);
+      expect((await call(USER_DETAILS, proof)).status, written).toBe(200);
+    }
   });
 
   it('refuses a proof signed by another key, even a valid proof of that key', async () => {
@@ -212,20 +223,43 @@ describe('proof checks beyond the browser key', () => {
   });
 });
 
+describe('the thumbprint of a proof key (RFC 7638), which the token names in cnf.jkt', () => {
+  it('is the one the standard defines for EC, RSA and OKP keys, whatever other members the key carries', async () => {
+    for (const algorithm of ['ES256', 'ES384', 'RS256', 'EdDSA']) {
+      const { publicKey } = await generateKeyPair(algorithm, { extractable: true });
+      const jwk = { ...(await exportJWK(publicKey)), alg: algorithm, use: 'sig', kid: 'k1' };
+      expect(jwkThumbprint(jwk), algorithm).toBe(await calculateJwkThumbprint(jwk, 'sha256'));
+    }
+  });
+
+  it('refuses a key of an unknown type or without a member its type needs', () => {
+    expect(() => jwkThumbprint({ kty: 'oct', k: 'c2VjcmV0' })).toThrow('unknown key type');
+    expect(() => jwkThumbprint({ kty: 'EC', crv: 'P-256', x: 'AAAA' })).toThrow('key has no y');
+    expect(() => jwkThumbprint({ kty: 'toString' })).toThrow('unknown key type');
+  });
+});
+
 describe('the proof ledger shared by every API process', () => {
   const pool = database.db.$client;
   let statements = 0;
+  /** The number of proofs in each statement sent, in order. */
+  let sizes: number[] = [];
   let failNext = false;
+  /** While set, statements are held on their way (as over a slow network) until it is resolved. */
+  let held: Promise<void> | null = null;
   const store: ProofStore = {
-    query: <Row extends pg.QueryResultRow>(config: pg.QueryConfig) => {
+    query: async <Row extends pg.QueryResultRow>(config: pg.QueryConfig) => {
       statements++;
+      sizes.push((config.values![0] as string[]).length);
       if (failNext) {
         failNext = false;
-        return Promise.reject(new Error('the connection was lost'));
+        throw new Error('the connection was lost');
       }
+      if (held) await held;
       return pool.query<Row>(config);
     },
   };
+  const turn = () => new Promise((resolve) => setImmediate(resolve));
   const ledger = postgresProofLedger(store);
   const proofKeys = (count: number) => Array.from({ length: count }, () => `burst.${randomBytes(8).toString('hex')}`);
   const expiresAt = () => new Date(Date.now() + 60_000);
@@ -241,16 +275,38 @@ describe('the proof ledger shared by every API process', () => {
     expect(await postgresProofLedger(pool).firstUse(keys[0]!, expiresAt())).toBe(false);
   });
 
-  it('sends the proofs that arrive while a statement is on its way together in the next one', async () => {
-    statements = 0;
-    const [first, ...later] = proofKeys(21);
+  it('sends a proof at once while one statement is on its way, and those that arrive while two are together in the next one', async () => {
+    sizes = [];
+    let release = () => {};
+    held = new Promise((resolve) => (release = resolve));
+    const [first, second, ...later] = proofKeys(22);
     const firstVerdict = ledger.firstUse(first!, expiresAt());
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(statements).toBe(1);
+    await turn();
+    const secondVerdict = ledger.firstUse(second!, expiresAt());
+    await turn();
+    // Both on their way: the second did not wait for the first's answer.
+    expect(sizes).toEqual([1, 1]);
     const laterVerdicts = later.map((key) => ledger.firstUse(key, expiresAt()));
-    expect(await firstVerdict).toBe(true);
+    await turn();
+    expect(sizes).toEqual([1, 1]);
+    held = null;
+    release();
+    expect([await firstVerdict, await secondVerdict]).toEqual([true, true]);
     expect(await Promise.all(laterVerdicts)).toEqual(Array(20).fill(true));
-    expect(statements).toBe(2);
+    expect(sizes).toEqual([1, 1, 20]);
+  });
+
+  it('refuses one proof recorded by two statements on their way at once: the table decides which came first', async () => {
+    let release = () => {};
+    held = new Promise((resolve) => (release = resolve));
+    const [key] = proofKeys(1);
+    const once = ledger.firstUse(key!, expiresAt());
+    await turn();
+    const again = ledger.firstUse(key!, expiresAt());
+    await turn();
+    held = null;
+    release();
+    expect((await Promise.all([once, again])).sort()).toEqual([false, true]);
   });
 
   it("fails only the failed statement's proofs, and records the next ones", async () => {
