@@ -47,11 +47,19 @@ function remember<Value>(map: Map<string, Value>, key: string, value: Value): Va
 }
 
 /**
- * The `ath` of an access token: a browser sends the same token with every proof until it renews it, so the hash
- * (over a kilobyte of token) is taken once per token.
+ * Whether a proof's `ath` is the hash of this access token. A browser sends the same token with every proof until
+ * it renews it, so the hash (over a kilobyte of token) is taken once per token; the tokens are looked up by their
+ * 43-character hash rather than by themselves (a lookup by the token would read all of it to find it), and one is
+ * remembered only once its hash has been seen to match.
  */
-const tokenHashes = new Map<string, string>();
-const tokenHash = (token: string) => tokenHashes.get(token) ?? remember(tokenHashes, token, sha256(token));
+const tokensByHash = new Map<string, string>();
+function namesToken(ath: unknown, token: string): boolean {
+  if (typeof ath !== 'string') return false;
+  if (tokensByHash.get(ath) === token) return true;
+  if (sha256(token) !== ath) return false;
+  remember(tokensByHash, ath, token);
+  return true;
+}
 /** An address as a proof's `htu` names it: scheme, host and path, normalised; no query or fragment. */
 const comparable = (address: string) => {
   const url = new URL(address);
@@ -180,7 +188,7 @@ export function checkDpopProof(proof: string, request: DpopRequest): CheckedProo
   if (typeof iat !== 'number' || iat < now - DPOP_MAX_AGE_SECONDS || iat > now + DPOP_FUTURE_SKEW_SECONDS) {
     throw new DpopError('proof is not fresh');
   }
-  if (ath !== tokenHash(request.accessToken)) throw new DpopError('proof is for another access token');
+  if (!namesToken(ath, request.accessToken)) throw new DpopError('proof is for another access token');
   return {
     ledgerKey: `${request.jkt}.${jti}`,
     expiresAt: new Date((iat + DPOP_MAX_AGE_SECONDS + DPOP_FUTURE_SKEW_SECONDS) * 1000),
