@@ -72,6 +72,28 @@ describe('the member directory', () => {
     expect(bad.status).toBe(400);
   });
 
+  it('finds a member by the name they typed into Personal Information, and by their account name while they leave it blank', async () => {
+    const sage = await account('Sagittaria');
+    const found = async (q: string) =>
+      (await json<AdminMember>(await call('GET', `/api/admin/members?limit=5&q=${q}`))).data.map((m) => m.email);
+    const saved = await call('POST', '/api/userdetails/internal', sage.token, {
+      firstName: 'Wilhelmina',
+      lastName: '',
+    });
+    expect(saved.status).toBe(200);
+    expect(await found('wilhelmina')).toEqual([sage.email]);
+    // The name they left blank is still the one the account was made with, shown and found.
+    expect(await found(`Wilhelmina Tester`)).toEqual([sage.email]);
+    const entry = (await json<AdminMember>(await call('GET', `/api/admin/members?limit=5&q=${sage.email}`))).data[0];
+    expect(entry).toMatchObject({ firstName: 'Wilhelmina', lastName: 'Tester' });
+    // Another provider's member (a subject that names no account here) saves their details as before.
+    const other = await pool.query(
+      `insert into user_details (subject, first_name) values ($1, 'Outside') returning 1`,
+      [`cognito-${run}`],
+    );
+    expect(other.rowCount).toBe(1);
+  });
+
   it('answers from its per-version cache only until a member renames themselves or a deletion is scheduled', async () => {
     const jordan = await account('Jordanna');
     const entry = async () =>
