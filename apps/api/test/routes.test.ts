@@ -204,6 +204,9 @@ describe('member account', () => {
       postalCode: null,
     });
     expect((await call('GET', '/api/userdetails', MEMBER)).body.data[0].firstName).toBe('Morgan');
+    // Read back, the answer PostgreSQL builds is the envelope with what the save answered, field for field.
+    const read = await call('GET', '/api/userdetails/', OTHER_MEMBER);
+    expect(read.body).toEqual({ isError: false, message: '', data: saved.body.data });
   });
 
   it('lists subscriptions and cancels one, keeping it in the database', async () => {

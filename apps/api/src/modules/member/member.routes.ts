@@ -29,10 +29,9 @@ export const memberRoutes: FastifyPluginAsyncZod<{
   app.get('/api/userdetails/', {
     config: member,
     schema: { tags: ['account'], summary: "The caller's own details", response: answers(userDetailsSchema) },
-    // Built by typed code from one row: sent as JSON text, not parsed again through the response schema (every
-    // account page asks for it first).
-    handler: async (request, reply) =>
-      sendJsonText(reply, JSON.stringify(ok(await members.details(requireUser(request))))),
+    // Built by PostgreSQL from one row and sent as that JSON text, not parsed again through the response schema
+    // (every account page asks for it first).
+    handler: async (request, reply) => sendJsonText(reply, await members.detailsText(requireUser(request))),
   });
   app.post('/api/userdetails/internal', {
     config: member,
