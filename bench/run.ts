@@ -364,9 +364,10 @@ both. p50 is the slices' median, p99 the highest of them. The pages, searches, o
 measured once the data has grown and PostgreSQL's background work is over. Every route's token check, the reference's included, also looks the token's account and session up among the revoked
 ones held in memory (no database round trip); the member reads (details, subscriptions) are compared with it.
 "With DPoP" rows are those reads as the web app makes them: the token is bound to a key, and each request
-carries a new proof of it (signed by the load generator per request), which the API verifies (signature, key
-thumbprint, method, address, age, token hash) and records in PostgreSQL so that no process accepts it twice.
-PostgreSQL builds every list answer as JSON text (one prepared statement); the API sends it as it comes.
+carries a new proof of it (signed by the load generator before the run, as a browser signs on its own processor),
+which the API verifies (signature, key thumbprint, method, address, age, token hash) and records in PostgreSQL so
+that no process accepts it twice. PostgreSQL builds every list answer and the member's details as JSON text (one
+prepared statement); the API sends it as it comes.
 Catalog answers (memberships, packages, products, promotional links, overview) are kept in memory per catalog
 version: each request still reads the version from PostgreSQL (one indexed row), and any catalog write, on any
 process, makes the next request build afresh. A member's lists (payment history, subscriptions) are kept the same
