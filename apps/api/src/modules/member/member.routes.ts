@@ -29,8 +29,7 @@ export const memberRoutes: FastifyPluginAsyncZod<{
   app.get('/api/userdetails/', {
     config: member,
     schema: { tags: ['account'], summary: "The caller's own details", response: answers(userDetailsSchema) },
-    // Built by PostgreSQL from one row and sent as that JSON text, not parsed again through the response schema
-    // (every account page asks for it first).
+    // Built by PostgreSQL from one row and sent as that JSON text, not parsed again through the response schema.
     handler: async (request, reply) => sendJsonText(reply, await members.detailsText(requireUser(request))),
   });
   app.post('/api/userdetails/internal', {
@@ -41,7 +40,8 @@ export const memberRoutes: FastifyPluginAsyncZod<{
       body: userDetailsInputSchema,
       response: answers(userDetailsSchema),
     },
-    handler: async (request) => ok(await members.saveDetails(requireUser(request), request.body), 'Details saved'),
+    handler: async (request, reply) =>
+      sendJsonText(reply, await members.saveDetails(requireUser(request), request.body)),
   });
   app.get('/api/UserSubscriptions', {
     config: member,

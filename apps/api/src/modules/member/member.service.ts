@@ -1,5 +1,5 @@
-import { userDetailsInputSchema, type UserDetails } from '@ums/contracts';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { userDetailsInputSchema } from '@ums/contracts';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
 import { subscriptions, userDetails } from '../../db/schema/index.js';
@@ -8,71 +8,33 @@ import { notFound } from '../../plugins/http-errors.js';
 
 type DetailsFields = z.output<typeof userDetailsInputSchema>;
 
-const emptyDetails = (email: string | null): UserDetails => ({
-  firstName: null,
-  lastName: null,
-  email,
-  biologicalSex: null,
-  birthdate: null,
-  phoneNumber: null,
-  streetAddress: null,
-  city: null,
-  countryRegion: null,
-  stateProvince: null,
-  postalCode: null,
-});
-
 const blankToNull = (value: string) => (value === '' ? null : value);
 
 export function createMemberService({ db }: { db: Database }) {
-  // The member's reads are named prepared statements, parsed and planned once per connection.
-  const detailsOf = db.query.userDetails
-    .findFirst({ where: eq(userDetails.subject, sql.placeholder('subject')) })
-    .prepare('user_details_by_subject');
-
-  async function details(user: AuthUser): Promise<UserDetails> {
-    const row = await detailsOf.execute({ subject: user.subject });
-    if (!row) return emptyDetails(user.email);
-    return {
-      firstName: row.firstName,
-      lastName: row.lastName,
-      email: row.email ?? user.email,
-      biologicalSex: row.biologicalSex === 'Male' || row.biologicalSex === 'Female' ? row.biologicalSex : null,
-      birthdate: row.birthdate,
-      phoneNumber: row.phoneNumber,
-      streetAddress: row.streetAddress,
-      city: row.city,
-      countryRegion: row.countryRegion,
-      stateProvince: row.stateProvince,
-      postalCode: row.postalCode,
-    };
-  }
-
   /**
-   * The caller's details as the envelope's JSON text, built by PostgreSQL from the row (one prepared statement): the
-   * account page asks for them first, so neither the row's fifteen columns nor an object are made here.
+   * The caller's details as the envelope's JSON text, built by PostgreSQL in one prepared statement (as the lists'
+   * answers are): the account page asks for them first. A member who never saved any gets the same shape with
+   * nulls and the token's email (the one row of `values` outer-joined to none).
    */
-  async function detailsText(user: AuthUser): Promise<string> {
-    const { rows } = await db.$client.query<{ details: string }>({
-      name: 'user_details_json_by_subject',
-      text: `select json_build_object(
-               'firstName', first_name, 'lastName', last_name, 'email', coalesce(email, $2),
-               'biologicalSex', biological_sex, 'birthdate', birthdate, 'phoneNumber', phone_number,
-               'streetAddress', street_address, 'city', city, 'countryRegion', country_region,
-               'stateProvince', state_province, 'postalCode', postal_code)::text as details
-             from user_details where subject = $1`,
-      values: [user.subject, user.email],
+  async function detailsText(user: AuthUser, message = ''): Promise<string> {
+    const { rows } = await db.$client.query<{ body: string }>({
+      name: 'user_details_envelope',
+      text: `select json_build_object('isError', false, 'message', $3::text, 'data', json_build_array(json_build_object(
+               'firstName', u.first_name, 'lastName', u.last_name, 'email', coalesce(u.email, $2),
+               'biologicalSex', u.biological_sex, 'birthdate', u.birthdate, 'phoneNumber', u.phone_number,
+               'streetAddress', u.street_address, 'city', u.city, 'countryRegion', u.country_region,
+               'stateProvince', u.state_province, 'postalCode', u.postal_code)))::text as body
+             from (values (1)) as one left join user_details u on u.subject = $1`,
+      values: [user.subject, user.email, message],
     });
-    const details = rows[0]?.details ?? JSON.stringify(emptyDetails(user.email));
-    return `{"isError":false,"message":"","data":[${details}]}`;
+    return rows[0]!.body;
   }
 
   return {
-    details,
     detailsText,
 
-    /** Saves the caller's own details; the owner is always the token's subject. */
-    async saveDetails(user: AuthUser, fields: DetailsFields): Promise<UserDetails> {
+    /** Saves the caller's own details (the owner is always the token's subject) and answers them as saved. */
+    async saveDetails(user: AuthUser, fields: DetailsFields): Promise<string> {
       const values = {
         firstName: blankToNull(fields.firstName),
         lastName: blankToNull(fields.lastName),
@@ -90,7 +52,7 @@ export function createMemberService({ db }: { db: Database }) {
         .insert(userDetails)
         .values({ subject: user.subject, ...values })
         .onConflictDoUpdate({ target: userDetails.subject, set: { ...values, updatedAt: new Date() } });
-      return details(user);
+      return detailsText(user, 'Details saved');
     },
 
     /** Cancels one of the caller's subscriptions; it stays in the database with its cancellation time. */
