@@ -77,3 +77,13 @@ test('a membership is created with 5 promotional products, then edited: 2 remove
   await expect(page.getByLabel('Membership Length (Months)')).toHaveValue('12');
   await expect(page.getByLabel('Number of Free Eligible Items')).toHaveValue('2');
 });
+
+test('the promotional products checklist is at most 400px high and scrolls past it (SPEC section 2)', async ({
+  page,
+}) => {
+  await visitSignedIn(page, '/admin/memberships/new', ADMIN);
+  const checklist = promo(page);
+  await expect(checklist.getByRole('checkbox').first()).toBeVisible();
+  await expect(checklist).toHaveCSS('max-height', '400px');
+  await expect(checklist).toHaveCSS('overflow-y', 'auto');
+});

@@ -4,3 +4,5 @@ export const DRAWER_WIDTH = 240;
 export const MOBILE_DRAWER_WIDTH = 320;
 export const MOBILE_BREAKPOINT = 768;
 export const MOBILE_QUERY = `(max-width: ${MOBILE_BREAKPOINT}px)`;
+/** SPEC sections 2 and 9: the promotional products checklist scrolls past this height. */
+export const PROMOTIONAL_LIST_MAX_HEIGHT = 400;

@@ -2,6 +2,7 @@ import { Checkbox, makeStyles, Text, tokens } from '@fluentui/react-components';
 import { Spinner } from '../../../components/spinner.js';
 import type { Product } from '@ums/contracts';
 import { useState } from 'react';
+import { PROMOTIONAL_LIST_MAX_HEIGHT } from '../../../config/layout.js';
 import { ErrorBanner } from '../../../components/error-banner.js';
 import { DelayedSearchBox, LoadMore } from '../../../components/list-controls.js';
 import { LIST_TEXT } from '../../../components/messages.js';
@@ -16,7 +17,7 @@ const useStyles = makeStyles({
   checklist: {
     display: 'grid',
     gap: tokens.spacingVerticalXS,
-    maxHeight: '280px',
+    maxHeight: `${PROMOTIONAL_LIST_MAX_HEIGHT}px`,
     overflowY: 'auto',
   },
 });
