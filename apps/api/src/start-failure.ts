@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { ConfigError } from './config/env.js';
 
 /** A start that cannot work, already said in words a person can act on. */
@@ -42,6 +43,13 @@ export function describeStartFailure(error: unknown, env: NodeJS.ProcessEnv = pr
     return metrics
       ? `Port ${inUse.port} (METRICS_PORT) is already in use: stop the other program or set METRICS_PORT to a free port.`
       : `Port ${env['PORT'] ?? 8080} is already in use: stop the other program or set PORT to a free port.`;
+  }
+  const fileInTheWay = find((f) => f.code === 'EEXIST' && f.syscall === 'mkdir');
+  if (fileInTheWay) {
+    const where = fileInTheWay.path ?? dataDir;
+    return path.resolve(where) === path.resolve(dataDir)
+      ? `DATA_DIR names a file, not a folder (${where}): set DATA_DIR to a folder, or move that file away.`
+      : `The data directory holds a file where a folder belongs (${where}): move that file away, or set DATA_DIR to another folder.`;
   }
   const denied = find((f) => f.code === 'EACCES' || f.code === 'EPERM' || f.code === 'EROFS' || f.code === 'ENOTDIR');
   if (denied && !usingUrl) {

@@ -1,3 +1,6 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { testDatabase } from './helper.js';
@@ -55,6 +58,22 @@ describe('a start that cannot work says why in one sentence and exits with 1', (
       result,
       'The data directory cannot be written (/dev/null/ums): set DATA_DIR to a folder this user can write, or fix its permissions.',
     );
+  });
+
+  it('names a DATA_DIR that is a file, not a folder', async () => {
+    const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'ums-data-file-'));
+    const file = path.join(folder, 'not-a-folder');
+    await fs.writeFile(file, 'a regular file');
+    try {
+      const result = await failedStart({ DATA_DIR: file });
+      expectOneSentence(
+        result,
+        `DATA_DIR names a file, not a folder (${file}): set DATA_DIR to a folder, or move that file away.`,
+      );
+      expect(await fs.readFile(file, 'utf8')).toBe('a regular file');
+    } finally {
+      await fs.rm(folder, { recursive: true, force: true });
+    }
   });
 
   it('names a DATABASE_URL that cannot be reached, refuses the credentials, or names no database', async () => {
