@@ -1,8 +1,14 @@
-import { and, eq, lt, sql } from 'drizzle-orm';
-import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { Database } from '../db/client.js';
 import { oidcPayloads } from '../db/schema/index.js';
 import { revokeGrant } from './revocations.js';
+
+/** How a refused reuse names the credential to the client (oidc-provider's own wording). */
+const CREDENTIAL_NAMES: Record<string, string> = {
+  RefreshToken: 'refresh token',
+  AuthorizationCode: 'authorization code',
+};
 
 /** oidc-provider's storage in PostgreSQL, so restarts sign nobody out and processes share state. */
 export function postgresAdapterFactory(db: Database) {
@@ -51,8 +57,21 @@ export function postgresAdapterFactory(db: Database) {
       return this.findWhere(and(eq(oidcPayloads.model, this.model), eq(oidcPayloads.userCode, userCode)));
     }
 
+    /**
+     * Marks a code or refresh token used, only if nobody did first: oidc-provider checks `consumed` before it calls
+     * this, so two requests racing with one credential both passed that check. The loser is a reuse, treated as
+     * oidc-provider treats one that comes later: the grant ends and the request is refused.
+     */
     async consume(id: string) {
-      await db.update(oidcPayloads).set({ consumedAt: new Date() }).where(this.key(id));
+      const [won] = await db
+        .update(oidcPayloads)
+        .set({ consumedAt: new Date() })
+        .where(and(this.key(id), isNull(oidcPayloads.consumedAt)))
+        .returning({ id: oidcPayloads.id });
+      if (won) return;
+      const [lost] = await db.select({ grantId: oidcPayloads.grantId }).from(oidcPayloads).where(this.key(id));
+      if (lost?.grantId) await endGrant(db, lost.grantId);
+      throw new errors.InvalidGrant(`${CREDENTIAL_NAMES[this.model] ?? this.model} already used`);
     }
 
     async destroy(id: string) {
@@ -62,16 +81,23 @@ export function postgresAdapterFactory(db: Database) {
       }
       // A grant ends (sign-out, a replayed refresh token, a revoked one): its access tokens stop working at once, on
       // every API process.
-      await db.transaction(async (tx) => {
-        await tx.delete(oidcPayloads).where(this.key(id));
-        await revokeGrant(tx, id);
-      });
+      await endGrant(db, id);
     }
 
     async revokeByGrantId(grantId: string) {
       await db.delete(oidcPayloads).where(eq(oidcPayloads.grantId, grantId));
     }
   };
+}
+
+/** Ends a grant: it, and every code and token issued under it, are deleted, and its access tokens stop working at once. */
+async function endGrant(db: Database, grantId: string) {
+  await db.transaction(async (tx) => {
+    await tx
+      .delete(oidcPayloads)
+      .where(or(and(eq(oidcPayloads.model, 'Grant'), eq(oidcPayloads.id, grantId)), eq(oidcPayloads.grantId, grantId)));
+    await revokeGrant(tx, grantId);
+  });
 }
 
 /** Deletes what oidc-provider stored that has expired (it ignores such rows, but they would pile up). */

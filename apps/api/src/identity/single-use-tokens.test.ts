@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { authorizeUrl, pkce, refresh, signIn } from '@ums/testkit/oidc-browser';
+import { providerApp } from '../../test/oidc-client.js';
+import { createAccountService } from './accounts.service.js';
+
+const server = await providerApp();
+const { base, database } = server;
+await createAccountService({ db: database.db }).add({ email: 'race@example.com', password: 'Race-Pass-42' });
+
+// A race is won or lost by timing: several rounds make a double success near certain where the store allows one.
+const ROUNDS = 5;
+
+/** Exchanges an authorization code at the token endpoint, as the web app does. */
+async function exchange(code: string, verifier: string) {
+  const response = await fetch(`${base}/oidc/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      client_id: 'ums-web',
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: server.redirect,
+      code_verifier: verifier,
+    }).toString(),
+  });
+  return { status: response.status, body: (await response.json()) as { error?: string; refresh_token?: string } };
+}
+
+const statuses = (answers: { status: number; body: { error?: string } }[]) =>
+  answers.map((answer) => `${answer.status} ${answer.body.error ?? ''}`).join(', ');
+
+describe('single-use credentials stay single-use under concurrent requests', () => {
+  it('two concurrent uses of one refresh token: at most one gets tokens, and the grant then ends', async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const tokens = await signIn(base, 'race@example.com', 'Race-Pass-42');
+      const answers = await Promise.all([refresh(base, tokens.refresh_token), refresh(base, tokens.refresh_token)]);
+      const granted = answers.filter((answer) => answer.status === 200);
+      expect(granted.length, `round ${round}: ${statuses(answers)}`).toBeLessThanOrEqual(1);
+      for (const refused of answers.filter((answer) => answer.status !== 200)) {
+        expect(refused).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+      }
+      // A reused refresh token has leaked: as with a reuse that comes later, the grant ends, the winner's tokens too.
+      for (const winner of granted) expect((await refresh(base, winner.body.refresh_token!)).status).toBe(400);
+    }
+  });
+
+  it('two concurrent exchanges of one authorization code: at most one gets tokens', async () => {
+    const { go } = await signIn(base, 'race@example.com', 'Race-Pass-42');
+    for (let round = 0; round < ROUNDS; round++) {
+      const { verifier, challenge } = pkce();
+      const authorized = await go(authorizeUrl(base, challenge, { prompt: 'none' }));
+      const code = new URL(authorized.headers.get('location')!, base).searchParams.get('code');
+      expect(code, 'the provider session answers with a code').toBeTruthy();
+      const answers = await Promise.all([exchange(code!, verifier), exchange(code!, verifier)]);
+      expect(answers.filter((answer) => answer.status === 200).length, `round ${round}: ${statuses(answers)}`).toBe(1);
+      expect(answers.find((answer) => answer.status !== 200)).toMatchObject({
+        status: 400,
+        body: { error: 'invalid_grant' },
+      });
+    }
+  });
+});
