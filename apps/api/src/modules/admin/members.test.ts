@@ -224,4 +224,24 @@ describe('the member directory', () => {
     const bad = await call('PUT', `/api/admin/members/${sam.id}/groups`, admin.token, { groups: ['Admin', 'Admin'] });
     expect(bad.status).toBe(400);
   });
+
+  it("two administrators taking each other's Admin group at once leave one of them an administrator", async () => {
+    for (let round = 0; round < 3; round++) {
+      const [ada, bo] = await Promise.all([account('Ada', true), account('Bo', true)]);
+      const answers = await Promise.all([
+        call('PUT', `/api/admin/members/${bo.id}/groups`, ada.token, { groups: [] }),
+        call('PUT', `/api/admin/members/${ada.id}/groups`, bo.token, { groups: [] }),
+      ]);
+      expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
+      const loser = answers.find((answer) => answer.status !== 200)!;
+      // Refused in the transaction (403), or by the revocation of the loser's token if it landed first (401).
+      if (loser.status === 403) expect((await json(loser)).message).toBe(MEMBER_MESSAGES.noLongerAdmin);
+      else expect(loser.status).toBe(401);
+      const { rows } = await pool.query(
+        `select account_id from accounts where account_id = any($1::uuid[]) and 'Admin' = any(groups)`,
+        [[ada.id, bo.id]],
+      );
+      expect(rows).toHaveLength(1);
+    }
+  });
 });

@@ -5,7 +5,7 @@ import type { Database } from '../../db/client.js';
 import { revokeAccount } from '../../identity/revocations.js';
 import { endAccountSessions } from '../../identity/sessions.js';
 import type { SecurityService } from '../../identity/security.service.js';
-import { conflict, notFound } from '../../plugins/http-errors.js';
+import { conflict, HttpError, notFound } from '../../plugins/http-errors.js';
 import type { MyData } from '../self-service/my-data.js';
 import { appendAudit, type Actor, type Executor } from '../audit/audit.js';
 import { recordChange, type AuditedEntity } from '../audit/entities.js';
@@ -20,6 +20,7 @@ export const MEMBER_MESSAGES = {
   sessionsEnded: 'Every session of the member has ended',
   groupsSaved: 'Groups saved',
   ownAdmin: 'You cannot remove your own Admin group: ask another administrator.',
+  noLongerAdmin: 'Your Admin group has just been removed by another administrator, so this change was not made.',
 } as const;
 
 /**
@@ -43,6 +44,15 @@ export function memberGroupsEntity(adminGroup: string): AuditedEntity {
       const before = current['groups'] as string[];
       if (actor.id === id && before.includes(adminGroup) && !groups.includes(adminGroup)) {
         throw conflict(MEMBER_MESSAGES.ownAdmin);
+      }
+      // Group changes take turns, and each checks its actor is still an administrator once its turn comes: two
+      // administrators taking each other's Admin at once would otherwise both succeed and leave nobody to give it back.
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext('ums:account-groups'))`);
+      const { rows: actorRows } = await tx.execute<{ groups: string[] }>(
+        sql`select groups from accounts where account_id::text = ${actor.id}`,
+      );
+      if (actorRows[0] && !actorRows[0].groups.includes(adminGroup)) {
+        throw new HttpError(403, MEMBER_MESSAGES.noLongerAdmin);
       }
       await tx.execute(sql`
         update accounts set groups = array(select jsonb_array_elements_text(${JSON.stringify(groups)}::jsonb)),
