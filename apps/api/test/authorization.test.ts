@@ -107,6 +107,7 @@ const POLICY: Record<string, 'public' | 'member' | 'admin'> = {
   'DELETE /api/discountPackageProduct': 'admin',
   'GET /api/product': 'admin',
   'GET /api/product/refresh': 'admin',
+  'POST /api/product/refresh': 'admin',
   'GET /api/promotionalProduct': 'admin',
   'GET /api/promotionalProduct/:membershipId': 'admin',
   'POST /api/promotionalProduct': 'admin',

@@ -25,19 +25,24 @@ export const catalogRoutes: FastifyPluginAsyncZod<{
         fields: Object.keys(productSchema.shape),
       }),
   });
-  app.get('/api/product/refresh', {
-    config: { policy: 'admin' },
-    schema: {
-      tags: ['products'],
-      summary: 'Re-read the catalog from its source, upserting by product id',
-      response: answers(catalogRefreshResultSchema.extend({ removed: z.number().int() })),
-    },
-    handler: async (request) => {
-      const result = await catalog.refresh(actorOf(request));
-      return ok(
-        result,
-        `Catalog refreshed: ${result.added} added, ${result.updated} updated, ${result.removed} removed`,
-      );
-    },
-  });
+  // SPEC section 7 names GET for this change of state; POST answers the same for clients that keep GET safe.
+  for (const method of ['GET', 'POST'] as const) {
+    app.route({
+      method,
+      url: '/api/product/refresh',
+      config: { policy: 'admin' },
+      schema: {
+        tags: ['products'],
+        summary: 'Re-read the catalog from its source, upserting by product id',
+        response: answers(catalogRefreshResultSchema.extend({ removed: z.number().int() })),
+      },
+      handler: async (request) => {
+        const result = await catalog.refresh(actorOf(request));
+        return ok(
+          result,
+          `Catalog refreshed: ${result.added} added, ${result.updated} updated, ${result.removed} removed`,
+        );
+      },
+    });
+  }
 };

@@ -43,6 +43,21 @@ describe('catalog refresh', () => {
     });
   });
 
+  it('answers POST as it answers GET (the specification names GET for a change of state)', async () => {
+    await fs.writeFile(catalogFile, JSON.stringify([{ productId: 2003, name: 'Posted Panel', retailPrice: 12 }]));
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/product/refresh',
+      headers: await ctx.bearer(ADMIN),
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      isError: false,
+      message: expect.stringMatching(/^Catalog refreshed: 1 added, \d+ updated, \d+ removed$/),
+      data: [{ added: 1 }],
+    });
+  });
+
   it('answers a clear error and changes nothing when the catalog is broken', async () => {
     const before = await ctx.app.inject({ url: '/api/product', headers: await ctx.bearer(ADMIN) });
     await fs.writeFile(catalogFile, JSON.stringify([{ productId: 3001, name: '', retailPrice: 'ten' }]));
