@@ -35,6 +35,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Who may call the route; every /api route must declare one. */
     policy?: Policy;
+    /** A GET that changes state (one the specification names so): its DPoP proof is recorded before it runs. */
+    changesState?: boolean;
   }
   interface FastifyRequest {
     user: AuthUser | null;
@@ -225,7 +227,7 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) 
       throw error;
     }
     const firstUse = ledger.firstUse(checked.ledgerKey, checked.expiresAt);
-    if (SAFE_METHODS.has(request.method)) {
+    if (SAFE_METHODS.has(request.method) && !request.routeOptions.config.changesState) {
       // A read changes nothing: it runs while the proof is recorded, and its answer waits for the verdict.
       proofVerdicts.set(request, firstUse);
       firstUse.catch(() => undefined);

@@ -81,6 +81,28 @@ describe('DPoP-bound tokens (RFC 9449)', () => {
     expect(((await details.json()) as { data: { firstName: string }[] }).data[0]!.firstName).toBe('First');
   });
 
+  it('runs a GET that changes state (the catalog refresh) once for concurrent replays of one proof', async () => {
+    const email = `dpop-admin-${randomBytes(4).toString('hex')}@example.com`;
+    await accounts.add({ email, password: PASSWORD, admin: true });
+    const dpop = await dpopKey();
+    const tokens = await signIn(base, email, PASSWORD, { dpop });
+    const url = `${base}/api/product/refresh`;
+    const refreshes = async () =>
+      Number(
+        (
+          await database.pool.query(
+            `select count(*) from audit_entries where action = 'catalog-refreshed' and actor_email = $1`,
+            [email],
+          )
+        ).rows[0].count,
+      );
+    const headers = await withProof(dpop, tokens.access_token, 'GET', url);
+    const statuses = await Promise.all(Array.from({ length: 5 }, () => call(url, headers).then((r) => r.status)));
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(4);
+    expect(await refreshes()).toBe(1);
+  });
+
   it('refuses concurrent replays of one proof: exactly one of them is answered', async () => {
     const { dpop, tokens } = await boundMember();
     const headers = await withProof(dpop, tokens.access_token);

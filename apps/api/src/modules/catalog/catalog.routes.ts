@@ -30,7 +30,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<{
     app.route({
       method,
       url: '/api/product/refresh',
-      config: { policy: 'admin' },
+      config: { policy: 'admin', changesState: true },
       schema: {
         tags: ['products'],
         summary: 'Re-read the catalog from its source, upserting by product id',
