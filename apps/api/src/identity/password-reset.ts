@@ -100,7 +100,6 @@ export function createPasswordResets({
           publicUrl: config.publicUrl,
           forgotUrl: forgotPasswordUrl(config.auth.issuer),
           to: account.email,
-          name: account.firstName,
         },
         alertOrigin(origin),
         link,

@@ -57,8 +57,8 @@ export function createSecurityService({
     origin: RequestOrigin,
     fallbackEmail?: string | null,
   ) {
-    const { rows } = await tx.execute<{ email: string; first_name: string | null }>(
-      sql`select email, first_name from accounts where account_id::text = ${accountId}`,
+    const { rows } = await tx.execute<{ email: string }>(
+      sql`select email from accounts where account_id::text = ${accountId}`,
     );
     const to = rows[0]?.email ?? fallbackEmail;
     if (!to) return;
@@ -69,7 +69,6 @@ export function createSecurityService({
         publicUrl: config.publicUrl,
         forgotUrl: config.auth.embedded ? forgotPasswordUrl(config.auth.issuer) : null,
         to,
-        name: rows[0]?.first_name ?? null,
       },
       alertOrigin(origin),
     );

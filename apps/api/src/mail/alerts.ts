@@ -16,8 +16,13 @@ export interface AlertContext {
   /** The embedded provider's "Forgot your password?" page; null when another provider keeps the passwords. */
   forgotUrl: string | null;
   to: string;
-  name: string | null;
 }
+
+/**
+ * Every mail opens the same way, without the name on the account: anyone signed in to it can set that name, and a
+ * security mail must not carry words chosen by whoever may have taken the account over.
+ */
+export const MAIL_GREETING = 'Hello,';
 
 export type AlertKind = 'password-changed' | 'new-device' | 'signed-out-everywhere';
 
@@ -39,7 +44,6 @@ export const ALERT_SUBJECTS: Record<AlertKind, string> = {
 
 /** A security alert: what happened, when, from where, and what to do if it was not the member. */
 export function securityAlert(kind: AlertKind, context: AlertContext, origin: Origin): Mail {
-  const greeting = `Hello${context.name ? ` ${context.name}` : ''},`;
   const security = `${context.publicUrl}/#security`;
   const password = `${context.publicUrl}/#login-details`;
   const what: Record<AlertKind, string> = {
@@ -58,7 +62,7 @@ export function securityAlert(kind: AlertKind, context: AlertContext, origin: Or
     to: context.to,
     subject: ALERT_SUBJECTS[kind],
     text: [
-      greeting,
+      MAIL_GREETING,
       '',
       what[kind],
       '',
@@ -79,7 +83,7 @@ export function passwordResetMail(context: AlertContext, origin: Origin, link: s
     to: context.to,
     subject: PASSWORD_RESET_TEXTS.mailSubject,
     text: [
-      `Hello${context.name ? ` ${context.name}` : ''},`,
+      MAIL_GREETING,
       '',
       `Someone asked to reset the password of your ${context.company} account (${context.to}) on ${alertTime(origin.at)}, using ${where(origin)}.`,
       '',
@@ -122,6 +126,6 @@ export function accountDeletionMail(
   return {
     to: context.to,
     subject: kind === 'scheduled' ? ACCOUNT_DELETION_TEXTS.mailSubject : ACCOUNT_DELETION_TEXTS.cancelledMailSubject,
-    text: [`Hello${context.name ? ` ${context.name}` : ''},`, '', ...what, '', `— ${context.company}`].join('\n'),
+    text: [MAIL_GREETING, '', ...what, '', `— ${context.company}`].join('\n'),
   };
 }

@@ -33,7 +33,6 @@ const alert = securityAlert(
     publicUrl: 'http://localhost:8080',
     forgotUrl: 'http://localhost:8080/oidc/password/forgot',
     to: 'dana@example.com',
-    name: 'Dana',
   },
   { at: new Date('2026-11-23T14:05:00Z'), browser: 'Firefox 133', os: 'Linux', ipAddress: '203.0.113.7' },
 );

@@ -51,8 +51,8 @@ export function createAccountDeletion({
     origin: RequestOrigin,
     deleteAfter: Date,
   ) {
-    const { rows } = await tx.execute<{ email: string; first_name: string | null }>(
-      sql`select email, first_name from accounts where account_id::text = ${subject}`,
+    const { rows } = await tx.execute<{ email: string }>(
+      sql`select email from accounts where account_id::text = ${subject}`,
     );
     const row = rows[0];
     if (!row) return;
@@ -61,7 +61,6 @@ export function createAccountDeletion({
       publicUrl: config.publicUrl,
       forgotUrl: null,
       to: row.email,
-      name: row.first_name,
     };
     await enqueueMail(tx, accountDeletionMail(kind, context, alertOrigin(origin), deleteAfter));
   }
