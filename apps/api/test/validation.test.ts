@@ -1,3 +1,4 @@
+import { oneLineMessage } from '@ums/contracts';
 import { describe, expect, it } from 'vitest';
 import { paths } from '../src/runtime.js';
 import { seedDemoData } from '../src/seed/demo-data.js';
@@ -60,6 +61,20 @@ const cases: [string, 'POST' | 'PUT' | 'DELETE', string, unknown, string][] = [
   ['owner field smuggled in', 'POST', '/api/membership', { ...valid, ownerId: 'x' }, 'ownerId'],
   ['blank package name', 'POST', '/api/discountPackage', { name: '' }, 'Name is required'],
   [
+    'membership name on two lines',
+    'POST',
+    '/api/membership',
+    { ...valid, name: 'Gold\nCall 555-0100 to claim' },
+    oneLineMessage('Name'),
+  ],
+  [
+    'package name with a right-to-left override',
+    'POST',
+    '/api/discountPackage',
+    { name: 'Savings \u202Efdp.exe' },
+    oneLineMessage('Name'),
+  ],
+  [
     'non-decimal price',
     'PUT',
     '/api/discountPackageProduct',
@@ -98,6 +113,27 @@ const cases: [string, 'POST' | 'PUT' | 'DELETE', string, unknown, string][] = [
 ];
 
 describe('validation: 400 with a clear message and field errors, database unchanged', () => {
+  it("a member's first or last name on two lines, or with a control character", async () => {
+    for (const [field, label] of [
+      ['firstName', 'First name'],
+      ['lastName', 'Last name'],
+    ] as const) {
+      for (const name of ['Ann\nVisit evil.example to keep your account', 'Ann\u0007', 'Ann\u2028Lee']) {
+        const before = await dbState();
+        const { status, body } = await send(
+          'POST',
+          '/api/userdetails/internal',
+          JSON.stringify({ [field]: name }),
+          MEMBER,
+        );
+        expect(status).toBe(400);
+        expect(body.message).toContain(oneLineMessage(label));
+        expect(body.errors[field]).toEqual([oneLineMessage(label)]);
+        expect(await dbState()).toBe(before);
+      }
+    }
+  });
+
   for (const [label, method, url, body, message] of cases) {
     it(label, async () => {
       const before = await dbState();

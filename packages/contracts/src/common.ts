@@ -17,19 +17,29 @@ export const idParamSchema = z
 
 export const idParamsSchema = z.object({ id: idParamSchema });
 
-/** Text that must not be blank once trimmed. */
+/** Control and format characters (bidirectional overrides, zero-width marks) and line or paragraph breaks. */
+const NOT_ONE_PRINTABLE_LINE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+
+/** Names and addresses are one line of printable characters: they are shown in lists, headings and mail. */
+export const isOneLine = (value: string) => !NOT_ONE_PRINTABLE_LINE.test(value);
+export const oneLineMessage = (label: string) => `${label} must be one line of printable characters`;
+
+/** Text that must not be blank once trimmed, on one line. */
 export const requiredText = (label: string, max: number) =>
   z
     .string({ error: `${label} is required` })
     .trim()
     .min(1, `${label} is required`)
-    .max(max, `${label} must be at most ${max} characters`);
+    .max(max, `${label} must be at most ${max} characters`)
+    .refine(isOneLine, oneLineMessage(label));
 
-export const optionalText = (label: string, max: number) =>
+/** Text that may be left out; on one line unless `lines` says it may hold several (a description). */
+export const optionalText = (label: string, max: number, lines: 'one' | 'many' = 'one') =>
   z
     .string({ error: `${label} must be text` })
     .trim()
     .max(max, `${label} must be at most ${max} characters`)
+    .refine((value) => lines === 'many' || isOneLine(value), oneLineMessage(label))
     .nullish()
     .transform((value) => (value === undefined || value === null || value === '' ? null : value));
 

@@ -9,7 +9,16 @@ import {
 import { AUDIT_ENTITIES, type AuditEntity, type AuditEntry } from './audit.js';
 import { exportableListQuerySchema, pageSchema } from './lists-schema.js';
 import { SECURITY_EVENTS, type DeviceSession, type SecurityActivity } from './security.js';
-import { idParamSchema, idSchema, moneyOutput, moneySchema, optionalText, requiredText } from './common.js';
+import {
+  idParamSchema,
+  idSchema,
+  isOneLine,
+  moneyOutput,
+  moneySchema,
+  oneLineMessage,
+  optionalText,
+  requiredText,
+} from './common.js';
 
 // ---- Products -------------------------------------------------------------------------------
 
@@ -57,7 +66,7 @@ export type DiscountPackage = z.infer<typeof discountPackageSchema>;
 export const discountPackageInputSchema = z.strictObject({
   discountPackageId: idSchema.optional(),
   name: requiredText('Name', 120),
-  description: optionalText('Description', 2000),
+  description: optionalText('Description', 2000, 'many'),
 });
 export type DiscountPackageInput = z.input<typeof discountPackageInputSchema>;
 
@@ -108,7 +117,7 @@ const wholeNumber = (label: string) =>
 export const membershipInputSchema = z.strictObject({
   membershipId: idSchema.optional(),
   name: requiredText('Name', 120),
-  description: optionalText('Description', 2000),
+  description: optionalText('Description', 2000, 'many'),
   productId: idSchema
     .or(z.undefined())
     .refine((v) => v !== undefined, 'Product is required')
@@ -197,11 +206,13 @@ export const userDetailsInputSchema = z.object({
     .string({ error: 'First name must be text' })
     .trim()
     .max(100, 'First name must be at most 100 characters')
+    .refine(isOneLine, oneLineMessage('First name'))
     .default(''),
   lastName: z
     .string({ error: 'Last name must be text' })
     .trim()
     .max(100, 'Last name must be at most 100 characters')
+    .refine(isOneLine, oneLineMessage('Last name'))
     .default(''),
   email: z
     .union([z.literal(''), z.email('Email must be a valid email address').max(254)], {
