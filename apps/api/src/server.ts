@@ -29,7 +29,7 @@ async function main() {
   });
 
   const metricsServer = config.metricsPort
-    ? await serveMetrics(app.metrics, config.metricsPort, config.host).catch(async (error: unknown) => {
+    ? await serveMetrics(app.metrics, config.metricsPort, config.metricsHost).catch(async (error: unknown) => {
         await app.close();
         await database.close();
         throw error;
@@ -63,7 +63,7 @@ async function main() {
   }
   log(`UMS is running at ${config.publicUrl}`);
   log(`API documentation: ${config.publicUrl}/api/docs`);
-  if (config.metricsPort) log(`Metrics: http://${config.host}:${config.metricsPort}/metrics`);
+  if (config.metricsPort) log(`Metrics: http://${config.metricsHost}:${config.metricsPort}/metrics`);
   log(`Database: ${database.embedded ? `embedded PostgreSQL in ${config.dataDir}` : 'DATABASE_URL'}`);
   log(
     `Mail: ${config.mail.smtpUrl ? 'through SMTP_URL' : `written to ${config.mail.outboxDir} (read it with: npm run cli -- mail list)`}`,

@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refresh, signIn, signOut, attemptSignIn } from '@ums/testkit/oidc-browser';
 import { exited } from '@ums/testkit/server-process';
@@ -11,6 +12,8 @@ const MEMBER_PASSWORD = 'Logged-Never-2026!';
 const NEW_PASSWORD = 'Also-Never-Logged-2027!';
 const metricsPort = await freePort();
 const server = await serverProcess({
+  // Every address for the public port, as in production behind a load balancer.
+  HOST: '0.0.0.0',
   METRICS_PORT: String(metricsPort),
   LOG_LEVEL: 'info',
   DEMO_ADMIN_PASSWORD: 'Admin-Logs-2026!',
@@ -33,6 +36,24 @@ const api = (path: string, token: string, init: RequestInit = {}) =>
     ...init,
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...init.headers },
   });
+
+/** The IPv4 addresses a TCP port of this machine listens on, as the kernel lists them (/proc/net/tcp). */
+async function listeningAddresses(port: number): Promise<string[]> {
+  const table = await fs.readFile('/proc/net/tcp', 'utf8');
+  const LISTEN = '0A';
+  return table
+    .split('\n')
+    .slice(1)
+    .map((line) => line.trim().split(/\s+/))
+    .filter(
+      (cells) => cells[1]?.endsWith(`:${port.toString(16).toUpperCase().padStart(4, '0')}`) && cells[3] === LISTEN,
+    )
+    .map((cells) => {
+      const hex = cells[1]!.split(':')[0]!;
+      // Little-endian bytes: 0100007F is 127.0.0.1.
+      return [6, 4, 2, 0].map((at) => parseInt(hex.slice(at, at + 2), 16)).join('.');
+    });
+}
 
 /** The JSON log lines the server wrote (its own "[ums]" lines aside). */
 const logLines = () =>
@@ -165,5 +186,10 @@ describe('the metrics port', () => {
     const publicAnswer = await fetch(`${server.base}/metrics`);
     expect(await publicAnswer.text()).not.toContain('ums_http_requests_total');
     expect(running.output()).toContain(`[ums] Metrics: http://127.0.0.1:${metricsPort}/metrics`);
+  });
+
+  it('listens on this machine only (127.0.0.1) while the public port listens on every address', async () => {
+    expect(await listeningAddresses(metricsPort)).toEqual(['127.0.0.1']);
+    expect(await listeningAddresses(server.port)).toEqual(['0.0.0.0']);
   });
 });

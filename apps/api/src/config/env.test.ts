@@ -71,6 +71,8 @@ describe('configuration from the environment', () => {
   it('serves metrics only on a port of their own, off unless METRICS_PORT is set', () => {
     expect(load({}).metricsPort).toBeUndefined();
     expect(load({ METRICS_PORT: '9464' }).metricsPort).toBe(9464);
+    expect(load({ HOST: '0.0.0.0' }).metricsHost).toBe('127.0.0.1');
+    expect(load({ METRICS_HOST: '10.0.0.5' }).metricsHost).toBe('10.0.0.5');
     expect(() => load({ PORT: '8080', METRICS_PORT: '8080' })).toThrow(
       /METRICS_PORT: must differ from PORT \(8080\): the metrics are never served on the public port/,
     );

@@ -76,6 +76,8 @@ const policyPassword = z.string().superRefine((password, ctx) => {
 const envSchema = z.object({
   PORT: port.default(8080),
   METRICS_PORT: port.optional(),
+  // The metrics tell how the service is used: they stay on this machine unless the operator opens them.
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   HOST: z.string().min(1).default('localhost'),
   PUBLIC_URL: url.optional(),
   DATABASE_URL: z
@@ -181,6 +183,8 @@ export interface AppConfig {
   port: number;
   /** Where GET /metrics answers (its own port, never the public one); undefined: no metrics served. */
   metricsPort: number | undefined;
+  /** The address the metrics port listens on (this machine only, unless METRICS_HOST opens it). */
+  metricsHost: string;
   host: string;
   publicUrl: string;
   databaseUrl: string | undefined;
@@ -268,6 +272,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { cat
   return {
     port: e.PORT,
     metricsPort: e.METRICS_PORT,
+    metricsHost: e.METRICS_HOST,
     host: e.HOST,
     publicUrl,
     databaseUrl: e.DATABASE_URL,
