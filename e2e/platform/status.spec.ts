@@ -11,9 +11,19 @@ test('API calls without a token are refused with the envelope', async ({ request
   expect(await response.json()).toMatchObject({ isError: true, data: [] });
 });
 
-test('the API documentation page opens', async ({ page }) => {
-  await page.goto('/api/docs');
+test("the API documentation page opens and works under the app's content security policy", async ({ page }) => {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  const response = await page.goto('/api/docs');
+  expect(response?.headers()['content-security-policy']).toContain("require-trusted-types-for 'script'");
   await expect(page.getByText('UMS API').first()).toBeVisible();
+  await page.getByRole('button', { name: /^GET \/api\/health/ }).click();
+  await expect(page.getByText('The process is up').first()).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Try it out' })).toBeVisible();
+  expect(errors).toEqual([]);
 });
 
 test('the terms and privacy pages are served without signing in', async ({ page }) => {

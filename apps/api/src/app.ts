@@ -94,6 +94,12 @@ const REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
 /** Expired provider rows, attempts older than a day and spent revocations go every 10 minutes (and once at start). */
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
+/** The docs page's Trusted Types policy (see where Swagger UI is registered). */
+const DOCS_TRUSTED_TYPES = `if (window.trustedTypes && !trustedTypes.defaultPolicy) {
+  trustedTypes.createPolicy('default', { createHTML: (html) => html });
+}
+`;
+
 export async function buildApp(options: AppOptions) {
   const { config, db } = options;
   const app = Fastify({
@@ -250,13 +256,16 @@ export async function buildApp(options: AppOptions) {
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, {
-    routePrefix: '/api/docs',
-    uiConfig: { docExpansion: 'list' },
-    // The docs page's own script is inline-free; allow its stylesheet and images.
-    staticCSP: true,
-    transformStaticCSP: (header) => header,
-  });
+  // For integrators: on unless production turns it off (API_DOCS), and under the app's own CSP rather than the looser
+  // one Swagger UI would send. That CSP requires Trusted Types, and Swagger UI's React writes HTML its bundled
+  // DOMPurify has sanitised: the docs page alone names that HTML trusted, in a script file that runs before it renders.
+  if (config.apiDocs) {
+    await app.register(swaggerUi, {
+      routePrefix: '/api/docs',
+      uiConfig: { docExpansion: 'list' },
+      theme: { js: [{ filename: 'trusted-types.js', content: DOCS_TRUSTED_TYPES }] },
+    });
+  }
 
   app.get('/api/health', {
     config: { policy: 'public' },

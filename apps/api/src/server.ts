@@ -62,7 +62,7 @@ async function main() {
     throw error;
   }
   log(`UMS is running at ${config.publicUrl}`);
-  log(`API documentation: ${config.publicUrl}/api/docs`);
+  if (config.apiDocs) log(`API documentation: ${config.publicUrl}/api/docs`);
   if (config.metricsPort) log(`Metrics: http://${config.metricsHost}:${config.metricsPort}/metrics`);
   log(`Database: ${database.embedded ? `embedded PostgreSQL in ${config.dataDir}` : 'DATABASE_URL'}`);
   log(

@@ -176,6 +176,8 @@ const envSchema = z.object({
     .trim()
     .regex(/^([^<>]*<)?[^\s@<>]+@[^\s@<>]+>?$/, 'must be an address such as "UMS Health <no-reply@example.com>"')
     .optional(),
+  NODE_ENV: z.string().optional(),
+  API_DOCS: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -186,6 +188,8 @@ export interface AppConfig {
   /** The address the metrics port listens on (this machine only, unless METRICS_HOST opens it). */
   metricsHost: string;
   host: string;
+  /** Whether /api/docs serves the OpenAPI document and its page: API_DOCS, else on unless NODE_ENV is production. */
+  apiDocs: boolean;
   publicUrl: string;
   databaseUrl: string | undefined;
   dataDir: string;
@@ -274,6 +278,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { cat
     metricsPort: e.METRICS_PORT,
     metricsHost: e.METRICS_HOST,
     host: e.HOST,
+    apiDocs: e.API_DOCS ? e.API_DOCS === 'true' : e.NODE_ENV !== 'production',
     publicUrl,
     databaseUrl: e.DATABASE_URL,
     dataDir: path.resolve(e.DATA_DIR),
