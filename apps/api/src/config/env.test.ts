@@ -85,6 +85,13 @@ describe('configuration from the environment', () => {
     );
     expect(() => load({ TRUST_PROXY: '10.0.0.0/33' })).toThrow(/TRUST_PROXY: must be false, a number of proxies/);
     expect(() => load({ TRUST_PROXY: 'proxy.internal' })).toThrow(/TRUST_PROXY: must be false, a number of proxies/);
+    // The whole Internet, or a large part of it, is as bad as true.
+    for (const wide of ['0.0.0.0/0', '::/0', '10.0.0.0/8,64.0.0.0/2', '2001:db8::/31']) {
+      expect(() => load({ TRUST_PROXY: wide }), wide).toThrow(
+        /TRUST_PROXY: .* would trust a forwarded address from almost anywhere, as true would: name ranges no wider than \/8 \(IPv4\) or \/32 \(IPv6\)/,
+      );
+    }
+    expect(load({ TRUST_PROXY: '10.0.0.0/8,fd00::/32' }).trustProxy).toEqual(['10.0.0.0/8', 'fd00::/32']);
     expect(load({}).trustProxy).toBe(false);
     expect(load({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
     expect(load({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.10,::1,loopback' }).trustProxy).toEqual([

@@ -36,6 +36,19 @@ const positiveNumber = (unit: string, max: number) =>
     .max(max, `must be at most ${max} ${unit}`);
 
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+/** Ranges wider than these hold far more than anyone's proxies: trusting one is trusting the whole Internet. */
+const WIDEST_PROXY_PREFIX = { 4: 8, 6: 32 } as const;
+const proxyRange = (entry: string) => {
+  const [address = '', prefix] = entry.split('/');
+  const family = isIP(address);
+  return family && prefix !== undefined && /^\d+$/.test(prefix)
+    ? { family: family as 4 | 6, bits: Number(prefix) }
+    : null;
+};
+const tooWide = (entry: string) => {
+  const range = proxyRange(entry);
+  return range !== null && range.bits < WIDEST_PROXY_PREFIX[range.family];
+};
 const isProxyAddress = (entry: string) => {
   if (PROXY_NAMES.has(entry)) return true;
   const [address = '', prefix, ...rest] = entry.split('/');
@@ -57,13 +70,16 @@ const trustProxy = z
     if (value === 'false' || value === '0' || value === '') return false;
     if (/^\d+$/.test(value) && Number(value) <= 10) return Number(value);
     const entries = value.split(',').map((e) => e.trim());
-    if (value !== 'true' && entries.every(isProxyAddress)) return entries;
+    const wide = entries.filter(tooWide);
+    if (value !== 'true' && wide.length === 0 && entries.every(isProxyAddress)) return entries;
     ctx.addIssue({
       code: 'custom',
       message:
-        value === 'true'
-          ? 'true would trust a forwarded address that any client can make up: give the number of proxies in front of the server (such as 1) or their addresses (such as 10.0.0.0/8,192.168.1.10)'
-          : 'must be false, a number of proxies from 1 to 10, or a comma-separated list of proxy addresses or CIDR ranges',
+        wide.length > 0
+          ? `${wide.join(', ')} would trust a forwarded address from almost anywhere, as true would: name ranges no wider than /8 (IPv4) or /32 (IPv6), or give the number of proxies in front of the server`
+          : value === 'true'
+            ? 'true would trust a forwarded address that any client can make up: give the number of proxies in front of the server (such as 1) or their addresses (such as 10.0.0.0/8,192.168.1.10)'
+            : 'must be false, a number of proxies from 1 to 10, or a comma-separated list of proxy addresses or CIDR ranges',
     });
     return z.NEVER;
   });
