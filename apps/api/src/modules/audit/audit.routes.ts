@@ -10,6 +10,8 @@ import type { AuditRevert } from './revert.js';
 const AUDIT_CSV = {
   name: 'audit-trail',
   fields: ['id', 'at', 'actor', 'action', 'entity', 'entityId', 'label', 'before', 'after', 'reverts'],
+  // A change is read in full: an entity with a name would otherwise be summarised by it.
+  jsonFields: ['before', 'after'],
 };
 
 /** The administrators' audit trail: read it (newest first, filtered) and revert an entry. */

@@ -307,6 +307,11 @@ describe('GET /api/admin/audit', () => {
     expect(lines[0]).toBe('id,at,actor,action,entity,entityId,label,before,after,reverts');
     expect(lines).toHaveLength(4);
     expect(lines[3]).toContain(`discount-package-created,discount-package,${id},Exported ${run}`);
+    // Before and after are the entries' JSON whatever their shape (a package has a name, and was shown by it alone).
+    const [created] = (await historyOf('discount-package', id)).slice(-1);
+    expect(created!.after).toMatchObject({ name: `Exported ${run}` });
+    const quoted = (value: unknown) => `"${JSON.stringify(value).replaceAll('"', '""')}"`;
+    expect(lines[3]).toContain(`,Exported ${run},,${quoted(created!.after)},`);
   });
 });
 

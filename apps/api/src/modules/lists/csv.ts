@@ -48,10 +48,13 @@ export function streamCsv(
   pool: pg.Pool,
   spec: AnyListSpec,
   request: ListRequest,
-  fields: readonly string[],
+  { fields, jsonFields = [] }: { fields: readonly string[]; jsonFields?: readonly string[] },
   scope: unknown[] = [],
 ): Readable {
   const statement = listStatement(spec, request, scope, true);
+  const asJson = new Set(jsonFields);
+  const cell = (item: Record<string, unknown>, field: string) =>
+    asJson.has(field) && item[field] !== null && item[field] !== undefined ? JSON.stringify(item[field]) : item[field];
   async function* lines() {
     yield csvLine([...fields]);
     const client = await pool.connect();
@@ -63,7 +66,7 @@ export function streamCsv(
         let chunk = '';
         for (const row of rows) {
           const item = JSON.parse(row.item) as Record<string, unknown>;
-          chunk += csvLine(fields.map((field) => item[field]));
+          chunk += csvLine(fields.map((field) => cell(item, field)));
         }
         yield chunk;
       }

@@ -9,6 +9,8 @@ import { createVersionCache, dataVersion, memberVersion, type VersionCache } fro
 export interface CsvFile {
   name: string;
   fields: readonly string[];
+  /** Fields written as their JSON whatever their shape (a change's before and after), not summarised by name. */
+  jsonFields?: readonly string[];
 }
 
 /**
@@ -43,12 +45,7 @@ export function createLists(pool: pg.Pool) {
 
   /** The whole filtered, sorted list as a CSV download (`?format=csv`), streamed: its columns are `file.fields`. */
   const csv = (reply: FastifyReply, spec: AnyListSpec, request: ListRequest, file: CsvFile, scope: unknown[] = []) =>
-    sendFile(
-      reply,
-      'text/csv; charset=utf-8',
-      csvFileName(file.name),
-      streamCsv(pool, spec, request, file.fields, scope),
-    );
+    sendFile(reply, 'text/csv; charset=utf-8', csvFileName(file.name), streamCsv(pool, spec, request, file, scope));
 
   return {
     cache,
