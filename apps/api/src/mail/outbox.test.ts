@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testDatabase } from '../../test/helper.js';
+import { smtpInbox } from '../../test/smtp-inbox.js';
 import { runCli } from '../cli/commands.js';
 import { loadConfig } from '../config/env.js';
 import { paths } from '../runtime.js';
@@ -63,6 +64,11 @@ describe('mail without SMTP_URL', () => {
     expect(lines).toEqual([
       `mail ${number} "${ALERT_SUBJECTS['new-device']}" written to ${path.join(dataDir, 'outbox', file!)} (no SMTP_URL)`,
     ]);
+    // Only this user reads the messages (one may hold a one-time link), and the table no longer holds the text.
+    expect((await fs.stat(path.join(dataDir, 'outbox'))).mode & 0o777).toBe(0o700);
+    expect((await fs.stat(path.join(dataDir, 'outbox', file!))).mode & 0o777).toBe(0o600);
+    const { rows } = await database.pool.query('select body, sent_at from mail_outbox where id = $1', [number]);
+    expect(rows).toEqual([{ body: '', sent_at: expect.any(Date) }]);
 
     const list = await cli('mail', 'list');
     expect(list.code).toBe(0);
@@ -88,6 +94,30 @@ describe('mail without SMTP_URL', () => {
     });
     expect((await cli('mail', 'show', 'one')).code).toBe(1);
     expect((await cli('mail', 'send')).err).toMatch(/^Unknown mail command "send"/);
+  });
+});
+
+describe('mail over SMTP', () => {
+  it('is logged by its id and subject, never its recipient, and its text is not kept once sent', async () => {
+    const inbox = await smtpInbox();
+    const smtpConfig = loadConfig({ DATA_DIR: dataDir, SMTP_URL: inbox.url }, { catalogFile: paths.catalogFile });
+    const lines: string[] = [];
+    const mailer = createMailer({
+      db: database.db,
+      config: smtpConfig.mail,
+      log: { info: (m) => lines.push(m), warn: (m) => lines.push(m), error: (m) => lines.push(m) },
+    });
+    const recipient = 'erin@example.com';
+    await database.db.transaction((tx) => enqueueMail(tx, { ...alert, to: recipient }));
+    await mailer.kick();
+    await mailer.stop();
+    expect(inbox.received.map((mail) => mail.subject)).toEqual([ALERT_SUBJECTS['new-device']]);
+    const { rows } = await database.pool.query<{ id: number; body: string }>(
+      'select id::int as id, body from mail_outbox where recipient = $1',
+      [recipient],
+    );
+    expect(rows).toEqual([{ id: expect.any(Number), body: '' }]);
+    expect(lines).toEqual([`mail ${rows[0]!.id} "${ALERT_SUBJECTS['new-device']}" sent over SMTP`]);
   });
 });
 

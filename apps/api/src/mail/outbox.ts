@@ -94,10 +94,13 @@ export function createMailer({
       subject: mail.subject,
       text: mail.body,
     })) as { message?: Buffer | string; messageId?: string };
-    if (config.smtpUrl) return `sent to ${mail.recipient} over SMTP`;
-    await fs.mkdir(config.outboxDir, { recursive: true });
+    // Log lines name the message by its id: who it went to stays in the outbox table, not in the logs.
+    if (config.smtpUrl) return 'sent over SMTP';
+    // The folder and its messages are this user's alone: a message may hold a one-time link.
+    await fs.mkdir(config.outboxDir, { recursive: true, mode: 0o700 });
+    await fs.chmod(config.outboxDir, 0o700);
     const file = outboxFile(config.outboxDir, mail.id);
-    await fs.writeFile(`${file}.partial`, info.message ?? '');
+    await fs.writeFile(`${file}.partial`, info.message ?? '', { mode: 0o600 });
     await fs.rename(`${file}.partial`, file);
     return `written to ${file} (no SMTP_URL)`;
   }
@@ -110,7 +113,8 @@ export function createMailer({
         try {
           const where = await deliver(mail);
           await db.$client.query(
-            'update mail_outbox set sent_at = clock_timestamp(), last_error = null where id = $1',
+            // Once sent, the text (and any link in it) is of no use here: the record keeps who, what and when.
+            "update mail_outbox set sent_at = clock_timestamp(), last_error = null, body = '' where id = $1",
             [mail.id],
           );
           log.info(`mail ${mail.id} "${mail.subject}" ${where}`);
