@@ -29,11 +29,28 @@ export const AUDIT_ACTIONS: Record<string, string> = {
   'member-groups-changed': "Changed the member's groups",
   'member-sessions-ended': "Ended the member's sessions",
   'account-deleted': 'Deleted the closed account',
+  'member-details-read': "Read the member's details",
+  'member-orders-read': "Read the member's orders",
+  'members-exported': 'Exported the member directory',
   revert: 'Reverted a change',
 };
 
 /** Entries a revert cannot undo: what they record is gone or was never a state (sessions, a refresh, a purge). */
-export const AUDIT_IRREVERSIBLE_ACTIONS = ['catalog-refreshed', 'member-sessions-ended', 'account-deleted'] as const;
+export const AUDIT_IRREVERSIBLE_ACTIONS = [
+  'catalog-refreshed',
+  'member-sessions-ended',
+  'account-deleted',
+  'member-details-read',
+  'member-orders-read',
+  'members-exported',
+] as const;
+
+/** Administrators' reads of personal data, recorded as entries (who read whose data, and what). */
+export const AUDIT_READ_ACTIONS = ['member-details-read', 'member-orders-read', 'members-exported'] as const;
+export type AuditReadAction = (typeof AUDIT_READ_ACTIONS)[number];
+
+/** The entity id of a whole-directory export's entry (a member's entries carry their account id). */
+export const MEMBER_DIRECTORY_ENTITY_ID = 'directory';
 
 export const AUDIT_MESSAGES = {
   reverted: 'Change reverted',

@@ -3,6 +3,7 @@ import {
   adminMemberSchema,
   exportableListQuerySchema,
   memberGroupsSchema,
+  MEMBER_DIRECTORY_ENTITY_ID,
   memberIdParamsSchema,
   ok,
   paymentHistoryEntrySchema,
@@ -46,6 +47,12 @@ export const memberDirectoryRoutes: FastifyPluginAsyncZod<{
     handler: async (request, reply) => {
       embeddedOnly();
       if (request.query.format === 'csv') {
+        const { q, sort } = request.query;
+        await members.recordRead(actorOf(request), 'members-exported', MEMBER_DIRECTORY_ENTITY_ID, {
+          format: 'csv',
+          ...(q ? { q } : {}),
+          ...(sort ? { sort } : {}),
+        });
         return lists.csv(reply, memberDirectoryList, request.query, {
           name: 'members',
           fields: Object.keys(adminMemberSchema.shape),
@@ -64,7 +71,11 @@ export const memberDirectoryRoutes: FastifyPluginAsyncZod<{
     },
     handler: async (request) => {
       embeddedOnly();
-      return ok(await members.details(request.params.id));
+      const details = await members.details(request.params.id);
+      await members.recordRead(actorOf(request), 'member-details-read', request.params.id, {
+        read: ['details', 'groups', 'orders', 'subscriptions', 'sessions', 'activity'],
+      });
+      return ok(details);
     },
   });
   app.get('/api/admin/members/:id/orders', {
@@ -80,6 +91,12 @@ export const memberDirectoryRoutes: FastifyPluginAsyncZod<{
       embeddedOnly();
       const { id } = request.params;
       await members.assertExists(id);
+      const { format, q, cursor } = request.query;
+      await members.recordRead(actorOf(request), 'member-orders-read', id, {
+        ...(format === 'csv' ? { format } : {}),
+        ...(q ? { q } : {}),
+        ...(cursor ? { cursor } : {}),
+      });
       if (request.query.format === 'csv') {
         return lists.csv(
           reply,

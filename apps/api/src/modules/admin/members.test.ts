@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { AdminMember, AdminMemberDetails } from '@ums/contracts';
+import type { AdminMember, AdminMemberDetails, AuditEntry } from '@ums/contracts';
+import { AUDIT_READ_ACTIONS, MEMBER_DIRECTORY_ENTITY_ID } from '@ums/contracts/audit';
 import { describe, expect, it } from 'vitest';
 import { signIn } from '@ums/testkit/oidc-browser';
 import { providerApp } from '../../../test/oidc-client.js';
@@ -181,6 +182,42 @@ describe('the member directory', () => {
     const unknown = '00000000-0000-4000-8000-000000000000';
     expect((await call('GET', `/api/admin/members/${unknown}/orders?limit=5`)).status).toBe(404);
     expect((await call('GET', `/api/admin/members/${casey.id}/orders?limit=5`, casey.token)).status).toBe(403);
+  });
+
+  it("records each administrator's read of a member's details or orders, and each export of the directory", async () => {
+    const casey = await account('Casey');
+    const reads = async (entityId: string) =>
+      (
+        await pool.query(
+          `select actor_id, actor_email, action, entity, before, after from audit_entries
+           where entity_id = $1 and action = any($2) order by id`,
+          [entityId, [...AUDIT_READ_ACTIONS]],
+        )
+      ).rows;
+    expect((await call('GET', `/api/admin/members/${casey.id}`)).status).toBe(200);
+    expect((await call('GET', `/api/admin/members/${casey.id}/orders?limit=5&q=panel`)).status).toBe(200);
+    const csv = await call('GET', `/api/admin/members/${casey.id}/orders?format=csv`);
+    expect(csv.status).toBe(200);
+    await csv.text();
+    const by = { actor_id: admin.id, actor_email: admin.email, entity: 'member', before: null };
+    expect(await reads(casey.id)).toEqual([
+      { ...by, action: 'member-details-read', after: { read: expect.arrayContaining(['details', 'orders']) } },
+      { ...by, action: 'member-orders-read', after: { q: 'panel' } },
+      { ...by, action: 'member-orders-read', after: { format: 'csv' } },
+    ]);
+
+    const before = (await reads(MEMBER_DIRECTORY_ENTITY_ID)).length;
+    const directory = await call('GET', `/api/admin/members?format=csv&q=${encodeURIComponent('Casey')}`);
+    expect(directory.status).toBe(200);
+    await directory.text();
+    expect((await reads(MEMBER_DIRECTORY_ENTITY_ID)).slice(before)).toEqual([
+      { ...by, action: 'members-exported', after: { format: 'csv', q: 'Casey' } },
+    ]);
+    // A read changes nothing: it cannot be reverted.
+    const [entry] = (
+      await json<AuditEntry>(await call('GET', `/api/admin/audit?entity=member&entityId=${casey.id}&limit=1`))
+    ).data;
+    expect(entry).toMatchObject({ action: 'member-orders-read', revertible: false });
   });
 
   it("ends a member's sessions: their token is refused at once, and the audit trail names who did it", async () => {

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { AdminMember, AdminMemberDetails, Page, PaymentHistoryEntry } from '@ums/contracts';
+import type { AuditReadAction } from '@ums/contracts/audit';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { revokeAccount } from '../../identity/revocations.js';
@@ -137,6 +138,14 @@ export function createMemberDirectory({
           after: { sessions: 0 },
         });
       });
+    },
+
+    /**
+     * An administrator's read of personal data, recorded before the data is answered (health data: every access is
+     * accounted for). `what` says what was read: the query of a list, the format of an export.
+     */
+    async recordRead(actor: Actor, action: AuditReadAction, id: string, what: Record<string, unknown>): Promise<void> {
+      await appendAudit(db, { actor, action, entity: 'member', entityId: id, before: null, after: what });
     },
 
     /** Replaces the member's groups (audited; see `memberGroupsEntity`). */
