@@ -43,3 +43,23 @@ test('the Sign Out entry asks first; Cancel keeps the session, Sign Out starts t
   // test (a click here would race the timer on a loaded machine and wait for a button already gone).
   await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible({ timeout: 10_000 });
 });
+
+test('a link to the sign-out screen from elsewhere signs nobody out: it asks, and "Stay signed in" keeps the session', async ({
+  page,
+}) => {
+  await visitSignedIn(page, '/', MEMBER);
+  const before = await page.evaluate(authEntries);
+  // As a link in another site or a mail would open it: not through the app's own sign-out.
+  await page.goto('/logout-complete?source=ums-client');
+  await expect(page.getByText('Do you want to sign out of your membership account?')).toBeVisible();
+  await page.waitForTimeout(3500);
+  expect(page.url()).toMatch(/\/logout-complete\?source=ums-client$/);
+  expect(await page.evaluate(authEntries)).toEqual(before);
+  await page.getByRole('button', { name: 'Stay signed in' }).click();
+  await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
+
+  await page.goto('/logout-complete');
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Logout Complete' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible({ timeout: 10_000 });
+});

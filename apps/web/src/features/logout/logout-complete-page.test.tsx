@@ -1,7 +1,9 @@
 import { act, fireEvent, screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeAuth, renderWithProviders, testConfig } from '../../test/render.js';
+import { markSignOutIntent, SIGN_OUT_INTENT_MS } from '../../lib/sign-out-intent.js';
 import { LogoutCompletePage } from './logout-complete-page.js';
+import { LOGOUT_MESSAGES } from './messages.js';
 
 const advance = (ms: number) => act(async () => vi.advanceTimersByTimeAsync(ms));
 const statusOf = (app: string) => screen.getByText(app).nextElementSibling?.textContent;
@@ -18,6 +20,8 @@ describe('the logout-complete screen', () => {
     localStorage.setItem('CognitoIdentityServiceProvider.x.idToken', 'i');
     localStorage.setItem('authState', 's');
     localStorage.setItem('theme', 'light');
+    // The app's own sign-out marks the sign-out as asked for before it opens this screen.
+    markSignOutIntent();
   });
 
   it('signs out app by app, 1 s each, then redirects to the provider after 2 s', async () => {
@@ -56,6 +60,42 @@ describe('the logout-complete screen', () => {
     expect(url.searchParams.get('post_logout_redirect_uri')).toBe(`${window.location.origin}/`);
     // The ID token was read before storage was cleared.
     expect(url.searchParams.get('id_token_hint')).toBe('the.id.token');
+  });
+
+  it('opened by a link from elsewhere, it signs nobody out: it asks, and signs out once the member confirms', async () => {
+    sessionStorage.removeItem('ums.sign-out-intent');
+    const redirect = vi.fn();
+    const auth = fakeAuth();
+    renderWithProviders(<LogoutCompletePage redirect={redirect} />, {
+      path: '/logout-complete?source=ums-client',
+      auth,
+    });
+    expect(screen.getByText(LOGOUT_MESSAGES.confirmQuestion)).toBeTruthy();
+    await advance(10_000);
+    expect(auth.removeUser).not.toHaveBeenCalled();
+    expect(sessionStorage.getItem('accessToken')).toBe('a');
+    expect(redirect).not.toHaveBeenCalled();
+
+    fireEvent.click(screen.getByRole('button', { name: LOGOUT_MESSAGES.confirm }));
+    await advance(0);
+    expect(auth.removeUser).toHaveBeenCalled();
+    await advance(1000);
+    await advance(2000);
+    expect(redirect).toHaveBeenCalledOnce();
+  });
+
+  it('asks as well when the mark is stale, and takes a fresh mark once (a reload asks)', async () => {
+    sessionStorage.setItem('ums.sign-out-intent', String(Date.now() - SIGN_OUT_INTENT_MS - 1));
+    const first = renderWithProviders(<LogoutCompletePage redirect={vi.fn()} />);
+    expect(screen.getByText(LOGOUT_MESSAGES.confirmQuestion)).toBeTruthy();
+    first.unmount();
+
+    markSignOutIntent();
+    const second = renderWithProviders(<LogoutCompletePage redirect={vi.fn()} />);
+    expect(screen.queryByText(LOGOUT_MESSAGES.confirmQuestion)).toBeNull();
+    second.unmount();
+    renderWithProviders(<LogoutCompletePage redirect={vi.fn()} />);
+    expect(screen.getByText(LOGOUT_MESSAGES.confirmQuestion)).toBeTruthy();
   });
 
   it('"Go to Sign In Now" redirects at once', async () => {

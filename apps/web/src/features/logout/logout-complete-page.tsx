@@ -10,8 +10,11 @@ import {
   type BadgeProps,
 } from '@fluentui/react-components';
 import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router';
 import { useAuth } from 'react-oidc-context';
+import { paths } from '../../config/paths.js';
 import { useClientConfig } from '../../lib/client-config-context.js';
+import { clearSignOutIntent, hasSignOutIntent } from '../../lib/sign-out-intent.js';
 import { announceSignOut, clearAuthStorage, forgetDpopKeys, storedIdToken } from '../auth/index.js';
 import { logoutInFrame } from './frame-logout.js';
 import { LOGOUT_MESSAGES, LOGOUT_STATUS, LOGOUT_TIMING, MAIN_APP_NAME, type LogoutStatus } from './messages.js';
@@ -23,6 +26,7 @@ const useStyles = makeStyles({
   list: { listStyle: 'none', margin: 0, padding: 0, display: 'grid', gap: tokens.spacingVerticalS },
   row: { display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: tokens.spacingHorizontalM },
   done: { display: 'grid', gap: tokens.spacingVerticalS, textAlign: 'center' },
+  actions: { display: 'flex', gap: tokens.spacingHorizontalM, flexWrap: 'wrap' },
 });
 
 const badgeColor: Record<LogoutStatus, BadgeProps['color']> = {
@@ -39,8 +43,37 @@ interface LogoutCompletePageProps {
   redirect?: (url: string) => void;
 }
 
-/** Signs out of this app and any companion apps, one after the other, then hands over to the provider. */
+/**
+ * Signs out of this app and any companion apps, one after the other, then hands over to the provider: at once when
+ * the app's own sign-out opened it, otherwise (a link from elsewhere) after the member confirms.
+ */
 export function LogoutCompletePage({ redirect = (url) => window.location.assign(url) }: LogoutCompletePageProps) {
+  const [confirmed, setConfirmed] = useState(hasSignOutIntent);
+  useEffect(clearSignOutIntent, []);
+  return confirmed ? <SigningOut redirect={redirect} /> : <ConfirmSignOut onConfirm={() => setConfirmed(true)} />;
+}
+
+/** Asks before signing out: the page was opened by a link, not by the app's own sign-out. */
+function ConfirmSignOut({ onConfirm }: { onConfirm: () => void }) {
+  const styles = useStyles();
+  const navigate = useNavigate();
+  return (
+    <main className={styles.page}>
+      <Card className={styles.card}>
+        <h1>{LOGOUT_MESSAGES.title}</h1>
+        <Text>{LOGOUT_MESSAGES.confirmQuestion}</Text>
+        <div className={styles.actions}>
+          <Button appearance="primary" onClick={onConfirm}>
+            {LOGOUT_MESSAGES.confirm}
+          </Button>
+          <Button onClick={() => void navigate(paths.home, { replace: true })}>{LOGOUT_MESSAGES.stay}</Button>
+        </div>
+      </Card>
+    </main>
+  );
+}
+
+function SigningOut({ redirect }: Required<LogoutCompletePageProps>) {
   const styles = useStyles();
   const config = useClientConfig();
   const { removeUser } = useAuth();

@@ -15,6 +15,10 @@ export const LOGOUT_MESSAGES = {
   completeDetail: 'You have been successfully logged out of all applications.',
   redirecting: 'Redirecting to sign in page...',
   signInNow: 'Go to Sign In Now',
+  /** Opened from a link rather than the app's own sign-out: the member is asked first. */
+  confirmQuestion: 'Do you want to sign out of your membership account?',
+  confirm: 'Sign out',
+  stay: 'Stay signed in',
 } as const;
 
 /** SPEC section 9: 1 s per app, 2 s before the redirect, 15 s for a companion app's frame. */

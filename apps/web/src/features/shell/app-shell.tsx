@@ -5,6 +5,7 @@ import { Link, useNavigate } from 'react-router';
 import { useClientConfig } from '../../lib/client-config-context.js';
 import { HEADING_FONT } from '../../config/theme.js';
 import { paths } from '../../config/paths.js';
+import { markSignOutIntent } from '../../lib/sign-out-intent.js';
 import { useMediaQuery } from '../../lib/use-media-query.js';
 import { DRAWER_WIDTH, HEADER_HEIGHT, MOBILE_QUERY } from '../../config/layout.js';
 import { SHELL_MESSAGES } from './messages.js';
@@ -230,7 +231,13 @@ export function AppShell({
           onClick={toggle}
         />
         <p className={styles.title}>{title}</p>
-        <Button appearance="secondary" onClick={() => navigate(paths.logoutFromApp)}>
+        <Button
+          appearance="secondary"
+          onClick={() => {
+            markSignOutIntent();
+            navigate(paths.logoutFromApp);
+          }}
+        >
           {SHELL_MESSAGES.logout}
         </Button>
       </header>

@@ -1,6 +1,7 @@
 import { useNavigate } from 'react-router';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { paths } from '../../config/paths.js';
+import { markSignOutIntent } from '../../lib/sign-out-intent.js';
 import { clearTokenEntries } from '../auth/index.js';
 import { SHELL_MESSAGES } from './messages.js';
 
@@ -18,6 +19,7 @@ export function SignOutDialog({ open, onOpenChange }: { open: boolean; onOpenCha
       onConfirm={() => {
         clearTokenEntries();
         onOpenChange(false);
+        markSignOutIntent();
         navigate(paths.logoutFromApp);
       }}
     />

@@ -15,6 +15,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { paths } from '../../../config/paths.js';
+import { markSignOutIntent } from '../../../lib/sign-out-intent.js';
 import { firstOf } from '../../../lib/api-client.js';
 import { useApi } from '../../../lib/api-context.js';
 import { errorText } from '../../../lib/error-text.js';
@@ -38,7 +39,10 @@ export function CloseAccountDialog({
   const close = useMutation({
     mutationFn: async (current: string) =>
       firstOf<AccountDeletion>(await (await api()).post('/me/deletion', { password: current })),
-    onSuccess: () => void navigate(paths.logoutFromApp, { replace: true }),
+    onSuccess: () => {
+      markSignOutIntent();
+      void navigate(paths.logoutFromApp, { replace: true });
+    },
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
