@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createAccountService } from '../src/identity/accounts.service.js';
 import { SIGN_IN_ERROR, TOO_MANY_ATTEMPTS } from '../src/identity/pages.js';
-import { attemptSignIn } from '@ums/testkit/oidc-browser';
+import { SIGN_IN_LIMITS } from '../src/identity/sign-in.js';
+import { attemptSignIn, browser } from '@ums/testkit/oidc-browser';
 import { providerApp } from './oidc-client.js';
 
 const PASSWORD = 'Owner-Pass-42!';
@@ -54,6 +55,25 @@ describe('sign-in attempt limits', () => {
     const owner = await attemptSignIn(base, email, PASSWORD, from('192.0.2.77'));
     expect(signedIn(owner)).toBe(true);
     expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
+  });
+
+  it("never lock the owner out: after 150 failures from 30 other addresses, the owner's known browser signs in", async () => {
+    const { base, email } = await withOwner({ TRUST_PROXY: '1' });
+    const home = from('192.0.2.10');
+    const ownersBrowser = browser(home);
+    expect(signedIn(await attemptSignIn(base, email, PASSWORD, {}, ownersBrowser))).toBe(true);
+    const answers = await Promise.all(
+      Array.from({ length: 150 }, (_, i) => attemptSignIn(base, email, WRONG, from(`198.51.100.${(i % 30) + 1}`))),
+    );
+    // Checked and wrong (401) until the account's daily 100, then refused unchecked (429) at addresses that failed.
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.filter((status) => status === 401).length).toBeGreaterThanOrEqual(SIGN_IN_LIMITS.account.max);
+    expect(statuses.every((status) => status === 401 || status === 429)).toBe(true);
+    // The owner mistypes once at home: that address has now failed for the account, so the daily cap applies there...
+    expect((await attemptSignIn(base, email, WRONG, {}, ownersBrowser)).status).toBe(401);
+    // ...to another browser at the same address, but not to the browser that has signed in to the account before.
+    expect((await attemptSignIn(base, email, PASSWORD, home)).status).toBe(429);
+    expect(signedIn(await attemptSignIn(base, email, PASSWORD, {}, ownersBrowser))).toBe(true);
   });
 
   it('ignore X-Forwarded-For without a trusted proxy: a rotating header does not reset the count', async () => {

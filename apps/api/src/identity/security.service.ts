@@ -121,6 +121,19 @@ export function createSecurityService({
       if (newDevice) kickMail();
     },
 
+    /**
+     * Whether this browser (its device cookie) has signed in to the account with this email within the 90 days a
+     * device is remembered. The cookie is 256 random bits and only its hash is kept, per account: it cannot be made up.
+     */
+    async isKnownDevice(email: string, deviceId: string): Promise<boolean> {
+      const { rows } = await db.execute<{ known: boolean }>(sql`
+        select exists(
+          select 1 from known_devices d join accounts a on a.account_id::text = d.account_id
+          where lower(a.email) = lower(${email}) and d.device_hash = ${deviceHash(deviceId)}
+            and d.last_seen_at > clock_timestamp() - make_interval(days => ${DEVICE_MEMORY_DAYS})) as known`);
+      return rows[0]?.known ?? false;
+    },
+
     /** A wrong password for an existing account (unknown emails have no activity to record it in). */
     async signInFailed(email: string, origin: RequestOrigin): Promise<void> {
       const { rows } = await db.$client.query<{ account_id: string }>(

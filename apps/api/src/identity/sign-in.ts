@@ -187,11 +187,15 @@ export async function registerSignIn(
 
         const pair: Limit = { key: attemptKey('pair', email, address), ...SIGN_IN_LIMITS.pair };
         const familiar = (await limiter.count(pair.key, LONGEST_WINDOW_MS)) > 0;
+        // The owner is never locked out by strangers: a browser that has signed in to this account before is exempt
+        // from the account's daily cap (the per-address limits still hold for it).
+        const browser = deviceIdFrom(request.headers.cookie);
+        const knownBrowser = browser !== null && familiar && (await security.isKnownDevice(email, browser));
         const account: Limit = {
           key: attemptKey('account', email),
           windowMs: SIGN_IN_LIMITS.account.windowMs,
           // Counted always, enforced only for addresses that have already failed for this account.
-          max: familiar ? SIGN_IN_LIMITS.account.max : NO_LIMIT,
+          max: familiar && !knownBrowser ? SIGN_IN_LIMITS.account.max : NO_LIMIT,
         };
         const reservation = await limiter.reserve([pair, perAddress, account]);
         if (!reservation.reserved) return answer(429, TOO_MANY_ATTEMPTS);
