@@ -28,7 +28,7 @@ async function cli(args: string[], dataDir: string) {
   try {
     const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], {
       cwd: apiRoot,
-      env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+      env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', BACKUP_PASSPHRASE: 'backup test passphrase' },
     });
     return { code: 0, output: `${stdout}${stderr}` };
   } catch (error) {

@@ -2,11 +2,19 @@ import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import type { AppConfig } from '../config/env.js';
 import { createAccountService } from '../identity/accounts.service.js';
 import { HttpError } from '../plugins/http-errors.js';
 import { backupDatabase, BackupError, restoreDatabase } from '../db/backup.js';
+import {
+  assertPrivateFolder,
+  BACKUP_MESSAGES,
+  isSealedBackup,
+  openSealedBackup,
+  sealingStream,
+} from '../db/sealed-backup.js';
 import { paths, type DatabaseHandle } from '../runtime.js';
 import { listOutbox, showOutboxMessage } from '../mail/outbox-files.js';
 import { seedDemoData } from '../seed/demo-data.js';
@@ -26,10 +34,11 @@ Commands:
   seed      Load the demo catalog, packages, memberships and the demo member's data
             (also into a DATABASE_URL database; existing memberships are left alone)
   backup --out FILE
-            Write a backup of the whole database: one consistent snapshot, compressed; the server may keep running
+            Write a backup of the whole database: one consistent snapshot, compressed and sealed with
+            BACKUP_PASSPHRASE (mode 0600, into a folder only you can write to); the server may keep running
   restore --in FILE [--replace]
-            Load a backup into an empty database (--replace: throw the current contents away first);
-            stop the server first, then start it: members stay signed in
+            Load a backup into an empty database (--replace: throw the current contents away first), opened with
+            BACKUP_PASSPHRASE; stop the server first, then start it: members stay signed in
   purge     Delete the closed accounts whose grace period (DELETION_GRACE_DAYS) is over, keeping their orders
             anonymised; the server does it once a day by itself
   mail list Messages written to the outbox folder (DATA_DIR/outbox: there is no SMTP_URL)
@@ -91,13 +100,30 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
     }
     if (command === 'backup') {
       const f = parse(flags, ['out'], ['out']);
+      const passphrase = ctx.config.backupPassphrase;
+      if (!passphrase) throw new BackupError(BACKUP_MESSAGES.passphraseMissing);
+      const file = path.resolve(f.out!);
+      await assertPrivateFolder(path.dirname(file)).catch((error: unknown) => {
+        if (error instanceof BackupError) throw error;
+        throw new UsageError(`Cannot write ${file}: its folder does not exist or cannot be read`);
+      });
       return await withDatabase(ctx, async (database) => {
-        const file = path.resolve(f.out!);
         const partial = `${file}.partial`;
-        const header = await backupDatabase(database.pool, createWriteStream(partial)).catch(async (error: unknown) => {
-          await fs.rm(partial, { force: true });
-          throw error;
-        });
+        // A partial file left by an interrupted run could carry a wider mode: the backup is always a new 0600 file.
+        await fs.rm(partial, { force: true });
+        const sealed = await sealingStream(passphrase);
+        const written = pipeline(sealed, createWriteStream(partial, { mode: 0o600 }));
+        const header = await backupDatabase(database.pool, sealed)
+          .then(async (done) => {
+            await written;
+            return done;
+          })
+          .catch(async (error: unknown) => {
+            sealed.destroy();
+            await written.catch(() => undefined);
+            await fs.rm(partial, { force: true });
+            throw error;
+          });
         await fs.rename(partial, file);
         const rows = header.tables.reduce((sum, t) => sum + t.rows, 0);
         ctx.out(
@@ -108,10 +134,16 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
     if (command === 'restore') {
       const f = parse(flags, ['in', 'replace'], ['in']);
       const file = path.resolve(f.in!);
-      const input = createReadStream(file);
-      await once(input, 'open').catch(() => {
+      const sealed = await isSealedBackup(file).catch(() => {
         throw new UsageError(`Cannot read ${file}: no such file, or not readable`);
       });
+      // Opened (and its seal checked) before the database is: a wrong passphrase or a changed file changes nothing.
+      const input = sealed ? await openSealedBackup(file, ctx.config.backupPassphrase) : createReadStream(file);
+      if (!sealed) {
+        await once(input, 'open').catch(() => {
+          throw new UsageError(`Cannot read ${file}: no such file, or not readable`);
+        });
+      }
       return await withDatabase(
         ctx,
         async (database) => {

@@ -84,6 +84,9 @@ const trustProxy = z
     return z.NEVER;
   });
 
+/** Backups are sealed under a key derived from a passphrase of at least this length. */
+export const MIN_BACKUP_PASSPHRASE_LENGTH = 12;
+
 const policyPassword = z.string().superRefine((password, ctx) => {
   const problems = passwordProblemText(password);
   if (problems) ctx.addIssue({ code: 'custom', message: problems });
@@ -194,6 +197,11 @@ const envSchema = z.object({
     .optional(),
   NODE_ENV: z.string().optional(),
   API_DOCS: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
+  // Seals backups (cli backup) and opens them (cli restore); never echoed in an error.
+  BACKUP_PASSPHRASE: z
+    .string()
+    .min(MIN_BACKUP_PASSPHRASE_LENGTH, `must be at least ${MIN_BACKUP_PASSPHRASE_LENGTH} characters`)
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -204,6 +212,8 @@ export interface AppConfig {
   /** The address the metrics port listens on (this machine only, unless METRICS_HOST opens it). */
   metricsHost: string;
   host: string;
+  /** The passphrase backups are sealed with (cli backup and restore); none: the CLI refuses to write one. */
+  backupPassphrase: string | undefined;
   /** Whether /api/docs serves the OpenAPI document and its page: API_DOCS, else on unless NODE_ENV is production. */
   apiDocs: boolean;
   publicUrl: string;
@@ -268,7 +278,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { cat
     const lines = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0]);
       // Passwords, and the URLs that may carry one, are never echoed into a log.
-      const shown = /PASSWORD|^DATABASE_URL$|^SMTP_URL$/.test(name) ? '' : ` (got ${JSON.stringify(env[name])})`;
+      const shown = /PASSWORD|PASSPHRASE|^DATABASE_URL$|^SMTP_URL$/.test(name)
+        ? ''
+        : ` (got ${JSON.stringify(env[name])})`;
       return `  ${name}: ${issue.message}${shown}`;
     });
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
@@ -294,6 +306,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { cat
     metricsPort: e.METRICS_PORT,
     metricsHost: e.METRICS_HOST,
     host: e.HOST,
+    backupPassphrase: e.BACKUP_PASSPHRASE,
     apiDocs: e.API_DOCS ? e.API_DOCS === 'true' : e.NODE_ENV !== 'production',
     publicUrl,
     databaseUrl: e.DATABASE_URL,
