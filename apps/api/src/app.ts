@@ -14,7 +14,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { createLocalJWKSet, type JWTVerifyGetKey } from 'jose';
-import { clientConfigSchema, type ClientConfig } from '@ums/contracts';
+import { clientConfigSchema, errorEnvelopeSchema, type ClientConfig } from '@ums/contracts';
 import { z } from 'zod';
 import type { AppConfig } from './config/env.js';
 import type { Database } from './db/client.js';
@@ -54,7 +54,7 @@ import { selfServiceRoutes } from './modules/self-service/self-service.routes.js
 import { membershipRoutes } from './modules/memberships/memberships.routes.js';
 import { authPlugin } from './plugins/auth.js';
 import { postgresProofLedger, sweepDpopProofs } from './plugins/dpop.js';
-import { registerErrorHandling } from './plugins/errors.js';
+import { errorEnvelopeText, registerErrorHandling } from './plugins/errors.js';
 import { createMetrics, recordRequests, type Metrics } from './plugins/metrics.js';
 
 declare module 'fastify' {
@@ -144,7 +144,15 @@ export async function buildApp(options: AppOptions) {
   app.decorate('metrics', metrics);
   recordRequests(app, metrics, options.embeddedIdentity ? providerMountPath(config) : null);
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  // Success answers are checked against their contracts. Error answers are JSON text from the error handler and pass
+  // no serializer; one that comes as an object anyway (Fastify's own, after a second error) still leaves as the
+  // envelope rather than failing a schema it was never meant for.
+  app.setSerializerCompiler((route) =>
+    route.schema === errorEnvelopeSchema
+      ? errorEnvelopeText
+      : // The zod compiler's type names zod schemas; these are the same objects under Fastify's general type.
+        serializerCompiler(route as Parameters<typeof serializerCompiler>[0]),
+  );
 
   // Security headers on every answer, errors included. Every origin is named: the app ('self'), the identity
   // provider, the analytics sink, companion apps' logout pages and configured image hosts; nothing else.

@@ -2,12 +2,16 @@ import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { runningEmbeddedUrl, runningPostmaster } from '../src/db/embedded.js';
-import { accessToken } from '@ums/testkit/oidc-browser';
+import { dpopKey } from '@ums/testkit/dpop';
+import { accessToken, signIn } from '@ums/testkit/oidc-browser';
+import { DATABASE_RETRY_AFTER_SECONDS } from '../src/plugins/errors.js';
+import { DATABASE_UNAVAILABLE } from '../src/plugins/http-errors.js';
 import { exited } from '@ums/testkit/server-process';
 import { serverProcess } from './server-process.js';
 
 const ADMIN_PASSWORD = 'Fault-Admin-2026!';
-const server = await serverProcess({ DEMO_ADMIN_PASSWORD: ADMIN_PASSWORD, DEMO_MEMBER_PASSWORD: 'Fault-Member-2026!' });
+const MEMBER_PASSWORD = 'Fault-Member-2026!';
+const server = await serverProcess({ DEMO_ADMIN_PASSWORD: ADMIN_PASSWORD, DEMO_MEMBER_PASSWORD: MEMBER_PASSWORD });
 const KILLS = 20;
 type Json = { data: unknown[] } | null;
 
@@ -160,6 +164,75 @@ describe('faults', () => {
       for (const id of deletions.sent) expect([undefined, PACKAGE_PRODUCTS]).toContain(packageRows.get(id));
       expect(running.output()).toContain('The embedded PostgreSQL stopped unexpectedly; starting it again');
       // A clean stop closes the connection pool, which waits for every client: none was lost to the crashes.
+      running.child.kill('SIGTERM');
+      expect(await exited(running.child)).toBe(0);
+    },
+  );
+
+  it(
+    'answers every read while PostgreSQL is killed under it with its data or the 503 envelope, bearer and DPoP alike',
+    { timeout: 120_000 },
+    async () => {
+      const running = server.start();
+      await server.waitReady();
+      const admin = await accessToken(server.base, 'admin@example.com', ADMIN_PASSWORD);
+      const key = await dpopKey();
+      const member = await signIn(server.base, 'member@example.com', MEMBER_PASSWORD, { dpop: key });
+      const answers: {
+        read: string;
+        status: number;
+        body: string;
+        requestId: string | null;
+        retryAfter: string | null;
+      }[] = [];
+      const read = async (path: string, dpop: boolean) => {
+        const url = `${server.base}/api${path}`;
+        const headers: Record<string, string> = dpop
+          ? { authorization: `DPoP ${member.access_token}`, dpop: await key.proof('GET', url, member.access_token) }
+          : { authorization: `Bearer ${admin}` };
+        const response = await fetch(url, { headers }).catch(() => null);
+        if (!response) return;
+        answers.push({
+          read: `${dpop ? 'DPoP' : 'bearer'} GET ${path}`,
+          status: response.status,
+          body: await response.text(),
+          requestId: response.headers.get('x-request-id'),
+          retryAfter: response.headers.get('retry-after'),
+        });
+      };
+      for (let round = 0; round < 3; round++) {
+        let reading = true;
+        const reader = async (path: string, dpop: boolean) => {
+          while (reading) await read(path, dpop);
+        };
+        const readers = [
+          reader('/userdetails/', true),
+          reader('/UserSubscriptions', true),
+          reader('/membership', false),
+          reader('/discountPackage?limit=5', false),
+        ];
+        await new Promise((r) => setTimeout(r, 200 + Math.floor(Math.random() * 300)));
+        const postmaster = await runningPostmaster(server.pgData);
+        process.kill(postmaster!.pid, 'SIGKILL');
+        await new Promise((r) => setTimeout(r, 1500));
+        reading = false;
+        await Promise.all(readers);
+        await server.waitReady(60_000);
+      }
+      const failed = answers.filter((answer) => answer.status !== 200);
+      // The kills were felt, by DPoP reads too, and every one of those answers is the envelope, never a 500.
+      expect(failed.length).toBeGreaterThan(0);
+      expect(failed.some((answer) => answer.read.startsWith('DPoP'))).toBe(true);
+      for (const answer of failed) {
+        expect(answer.status, answer.read).toBe(503);
+        expect(JSON.parse(answer.body), answer.read).toEqual({
+          isError: true,
+          message: DATABASE_UNAVAILABLE,
+          data: [],
+          requestId: answer.requestId,
+        });
+        expect(answer.retryAfter, answer.read).toBe(String(DATABASE_RETRY_AFTER_SECONDS));
+      }
       running.child.kill('SIGTERM');
       expect(await exited(running.child)).toBe(0);
     },

@@ -5,6 +5,7 @@ import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTVerifyGetK
 import type { AppConfig } from '../config/env.js';
 import type { RevocationCache } from '../identity/revocations.js';
 import { checkDpopProof, type CheckedProof, DpopError, type ProofLedger, REPLAYED } from './dpop.js';
+import { failureAnswer, toFailure } from './errors.js';
 import { HttpError } from './http-errors.js';
 
 export type Policy = 'public' | 'member' | 'admin';
@@ -242,14 +243,19 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) 
     const verdict = proofVerdicts.get(request);
     if (!verdict) return payload;
     proofVerdicts.delete(request);
-    if (await verdict) return payload;
+    let firstUse: boolean;
+    try {
+      firstUse = await verdict;
+    } catch (error) {
+      // The proof could not be recorded (the database is down): without knowing it was its first use, the answer
+      // does not go. Answered here, as the envelope: an error thrown from onSend would skip the error handler.
+      request.log.error({ err: error }, 'DPoP proof not recorded');
+      return failureAnswer(request, reply, toFailure(error));
+    }
+    if (firstUse) return payload;
     request.log.info({ reason: REPLAYED }, 'DPoP proof refused');
-    reply
-      .code(401)
-      .header('www-authenticate', DPOP_CHALLENGE)
-      .header('content-type', 'application/json; charset=utf-8')
-      .removeHeader('content-length');
-    return JSON.stringify({ isError: true, message: DPOP_REFUSED, data: [] });
+    reply.header('www-authenticate', DPOP_CHALLENGE);
+    return failureAnswer(request, reply, { status: 401, message: DPOP_REFUSED });
   });
 
   app.decorateRequest('user', null);

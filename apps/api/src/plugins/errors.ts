@@ -1,17 +1,31 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import { errorEnvelopeSchema } from '@ums/contracts';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
 import { DATABASE_UNAVAILABLE, HttpError } from './http-errors.js';
 
-interface Failure {
+export interface Failure {
   status: number;
   message: string;
   errors?: Record<string, string[]>;
   data?: unknown[];
+  /** Seconds a client should wait before trying again (the database is down: it restarts within seconds). */
+  retryAfter?: number;
 }
+
+/** PostgreSQL restarts within about a second under the embedded supervisor; a managed one fails over in a few. */
+export const DATABASE_RETRY_AFTER_SECONDS = 2;
+const databaseDown: Failure = {
+  status: 503,
+  message: DATABASE_UNAVAILABLE,
+  retryAfter: DATABASE_RETRY_AFTER_SECONDS,
+};
 
 const DATABASE_DOWN_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
   '57P01',
   '57P02',
   '57P03',
@@ -44,6 +58,28 @@ function postgresFailure(error: { code?: string; constraint?: string; detail?: s
   }
 }
 
+/** node-postgres's own words for a connection it lost or could not get (these carry no SQLSTATE code). */
+const LOST_CONNECTION = [
+  'timeout exceeded when trying to connect',
+  'Connection terminated',
+  'Client has encountered a connection error',
+  'Client was closed and is not queryable',
+];
+
+type Cause = { code?: unknown; message?: unknown; cause?: unknown };
+
+/** The error and what caused it (drizzle wraps the driver's error as its cause), outermost first. */
+function causes(error: unknown): Cause[] {
+  const chain: Cause[] = [];
+  for (let at = error; at && typeof at === 'object' && chain.length < 5; at = (at as Cause).cause)
+    chain.push(at as Cause);
+  return chain;
+}
+
+const lostDatabase = (cause: Cause) =>
+  (typeof cause.code === 'string' && DATABASE_DOWN_CODES.has(cause.code)) ||
+  (typeof cause.message === 'string' && LOST_CONNECTION.some((words) => (cause.message as string).includes(words)));
+
 export function toFailure(error: unknown): Failure {
   if (error instanceof HttpError) {
     return {
@@ -51,6 +87,7 @@ export function toFailure(error: unknown): Failure {
       message: error.message,
       ...(error.errors ? { errors: error.errors } : {}),
       ...(error.data ? { data: error.data } : {}),
+      ...(error.statusCode === 503 ? { retryAfter: DATABASE_RETRY_AFTER_SECONDS } : {}),
     };
   }
   const err = error as FastifyError & { code?: string; cause?: { code?: string } };
@@ -61,16 +98,7 @@ export function toFailure(error: unknown): Failure {
       .join('. ');
     return { status: 400, message: `Invalid request. ${message}`, errors };
   }
-  const code = err.code ?? err.cause?.code;
-  if (code && DATABASE_DOWN_CODES.has(code)) {
-    return { status: 503, message: DATABASE_UNAVAILABLE };
-  }
-  if (
-    err.message?.includes('timeout exceeded when trying to connect') ||
-    err.message?.includes('Connection terminated')
-  ) {
-    return { status: 503, message: DATABASE_UNAVAILABLE };
-  }
+  if (causes(err).some(lostDatabase)) return databaseDown;
   const pgFailure = postgresFailure(
     err.cause && typeof err.cause === 'object' ? (err.cause as { code?: string }) : err,
   );
@@ -86,25 +114,51 @@ export function toFailure(error: unknown): Failure {
   return { status: 500, message: 'Something went wrong on our side. Please try again later.' };
 }
 
+export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
+
+/** The specification's error envelope for a failure, with the request's id for support. */
+export function errorEnvelope(request: FastifyRequest, failure: Failure): ErrorEnvelope {
+  return {
+    isError: true,
+    message: failure.message,
+    data: failure.data ?? [],
+    ...(failure.errors ? { errors: failure.errors } : {}),
+    requestId: request.id,
+  };
+}
+
+/**
+ * The status, headers and body of a failure, the body as JSON text: an error answer never goes through a route's
+ * response schemas, so no route can turn it into Fastify's own error (which is what a schema that does not fit, or
+ * a second error while answering the first, did). Answers the body for an onSend hook to return.
+ */
+export function failureAnswer(request: FastifyRequest, reply: FastifyReply, failure: Failure): string {
+  reply.status(failure.status).header('content-type', 'application/json; charset=utf-8').removeHeader('content-length');
+  if (failure.retryAfter !== undefined) reply.header('retry-after', String(failure.retryAfter));
+  return JSON.stringify(errorEnvelope(request, failure));
+}
+
+/** Any value a route answers with an error status, as the envelope's JSON text (its request id is in the header). */
+export function errorEnvelopeText(data: unknown): string {
+  const envelope = errorEnvelopeSchema.safeParse(data);
+  if (envelope.success) return JSON.stringify(envelope.data);
+  const failure = toFailure(data);
+  return JSON.stringify({ isError: true, message: failure.message, data: [] } satisfies ErrorEnvelope);
+}
+
 /** One error handler: every failure becomes the envelope; 5xx details stay in the log. */
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error, request, reply) => {
     const failure = toFailure(error);
     if (failure.status >= 500) request.log.error({ err: error }, 'request failed');
-    return reply.status(failure.status).send({
-      isError: true,
-      message: failure.message,
-      data: failure.data ?? [],
-      ...(failure.errors ? { errors: failure.errors } : {}),
-      requestId: request.id,
-    });
+    return reply.send(failureAnswer(request, reply, failure));
   });
   app.setNotFoundHandler((request, reply) =>
-    reply.status(404).send({
-      isError: true,
-      message: `No such address: ${request.method} ${request.url.split('?')[0]}`,
-      data: [],
-      requestId: request.id,
-    }),
+    reply.send(
+      failureAnswer(request, reply, {
+        status: 404,
+        message: `No such address: ${request.method} ${request.url.split('?')[0]}`,
+      }),
+    ),
   );
 }
