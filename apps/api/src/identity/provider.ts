@@ -14,6 +14,7 @@ import type { AccountDeletion } from '../modules/self-service/account-deletion.j
 import type { SecurityService } from './security.service.js';
 import { createPasswordResets, registerPasswordReset } from './password-reset.js';
 import { addressBucket, registerSignIn } from './sign-in.js';
+import { revocationMarkOf, REVOCATION_MARK_CLAIM } from './revocations.js';
 
 export const SCOPES = ['openid', 'email', 'phone', 'profile'];
 
@@ -90,6 +91,8 @@ export async function createEmbeddedProvider(config: AppConfig, db: Database, se
         [config.auth.roleClaim]: account.role,
         // The grant is the signed-in browser session: the API voids a session's tokens by it.
         grant_id: (token as { grantId?: string }).grantId,
+        // Which of the account's revocations the token was issued after (see REVOCATION_MARK_CLAIM).
+        [REVOCATION_MARK_CLAIM]: await revocationMarkOf(db, account.accountId),
       };
     },
     // Our own client needs no consent screen: grant the requested scopes at once.

@@ -15,7 +15,17 @@ interface Mark {
   /** Epoch seconds: tokens issued before this are void for every grant but `exceptGrant`. */
   others: number | null;
   exceptGrant: string | null;
+  /** The same two moments in epoch microseconds, as PostgreSQL holds them: what a token's revocation mark names. */
+  allMicros: number | null;
+  othersMicros: number | null;
 }
+
+/**
+ * The claim our provider puts in every access token: the account's latest revocation (epoch microseconds, 0 for
+ * none) when the token was issued. A token carrying the mark of a revocation was issued after it, whatever second
+ * both fell in; whole-second `iat` could not tell (decision 022).
+ */
+export const REVOCATION_MARK_CLAIM = 'revocation_mark';
 
 /** What the API knows of an access token when it checks it. */
 export interface TokenFacts {
@@ -23,15 +33,46 @@ export interface TokenFacts {
   grantId: string | null;
   /** Epoch seconds. */
   issuedAt: number;
+  /** The token's revocation mark (our provider's tokens), or null (another issuer's, or older tokens). */
+  revocationMark: number | null;
 }
 
 type Executor = Pick<Database, 'execute'>;
 
-// JWT iat has one-second precision: a token issued in the same second as the event is treated as issued before it.
-const toSeconds = (date: Date | null) => (date ? Math.ceil(date.getTime() / 1000) : null);
+// JWT iat has one-second precision: a token without a revocation mark issued in the same second as the event is
+// treated as issued before it.
+const toSeconds = (micros: number | null) => (micros === null ? null : Math.ceil(micros / 1_000_000));
 
-function markOf(row: { notBefore: Date | null; othersNotBefore: Date | null; exceptGrant: string | null }): Mark {
-  return { all: toSeconds(row.notBefore), others: toSeconds(row.othersNotBefore), exceptGrant: row.exceptGrant };
+interface MarkRow {
+  all_micros: string | null;
+  others_micros: string | null;
+  except_grant: string | null;
+}
+
+function markOf(row: MarkRow): Mark {
+  const allMicros = row.all_micros === null ? null : Number(row.all_micros);
+  const othersMicros = row.others_micros === null ? null : Number(row.others_micros);
+  return {
+    all: toSeconds(allMicros),
+    others: toSeconds(othersMicros),
+    exceptGrant: row.except_grant,
+    allMicros,
+    othersMicros,
+  };
+}
+
+const MARK_COLUMNS = `key, (extract(epoch from not_before) * 1000000)::bigint::text as all_micros,
+  (extract(epoch from others_not_before) * 1000000)::bigint::text as others_micros, except_grant`;
+
+/**
+ * The account's latest revocation in epoch microseconds (0 when it has none), read when a token is issued: the
+ * token carries it as its revocation mark.
+ */
+export async function revocationMarkOf(db: Executor, accountId: string): Promise<number> {
+  const { rows } = await db.execute<{ mark: string | null }>(sql`
+    select (extract(epoch from greatest(not_before, others_not_before)) * 1000000)::bigint::text as mark
+    from token_revocations where key = ${`account:${accountId}`}`);
+  return Number(rows[0]?.mark ?? 0);
 }
 
 /**
@@ -40,17 +81,21 @@ function markOf(row: { notBefore: Date | null; othersNotBefore: Date | null; exc
  */
 export async function revokeAccount(db: Executor, accountId: string, options: { exceptGrant?: string | null } = {}) {
   const key = `account:${accountId}`;
+  // A revocation's moment is later than every earlier one of the account (even if the clock stepped back), so the
+  // tokens issued under an earlier one always carry a smaller mark.
+  const after = sql`greatest(excluded.updated_at, greatest(token_revocations.not_before,
+    token_revocations.others_not_before) + interval '1 microsecond')`;
   if (options.exceptGrant) {
     await db.execute(sql`
       insert into token_revocations (key, others_not_before, except_grant, updated_at)
       values (${key}, clock_timestamp(), ${options.exceptGrant}, clock_timestamp())
-      on conflict (key) do update set others_not_before = excluded.others_not_before,
+      on conflict (key) do update set others_not_before = ${after},
         except_grant = excluded.except_grant, updated_at = excluded.updated_at`);
   } else {
     await db.execute(sql`
       insert into token_revocations (key, not_before, updated_at)
       values (${key}, clock_timestamp(), clock_timestamp())
-      on conflict (key) do update set not_before = excluded.not_before, updated_at = excluded.updated_at`);
+      on conflict (key) do update set not_before = ${after}, updated_at = excluded.updated_at`);
   }
   await notify(db, key);
 }
@@ -62,19 +107,6 @@ export async function revokeGrant(db: Executor, grantId: string) {
     values (${key}, clock_timestamp(), clock_timestamp())
     on conflict (key) do update set not_before = excluded.not_before, updated_at = excluded.updated_at`);
   await notify(db, key);
-}
-
-/**
- * Access tokens carry their issue time in whole seconds, so one issued in the second an account's tokens were voided
- * would be refused with the old ones: a sign-in right after such a revocation waits that second out first.
- */
-export async function waitOutAccountRevocation(db: Executor, accountId: string): Promise<void> {
-  const { rows } = await db.execute<{ not_before: number | null }>(sql`
-    select extract(epoch from not_before)::float8 as not_before from token_revocations
-    where key = ${`account:${accountId}`}`);
-  const notBefore = rows[0]?.not_before ?? null;
-  const wait = notBefore === null ? 0 : Math.ceil(notBefore) * 1000 - Date.now();
-  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
 }
 
 const notify = (db: Executor, key: string) => db.execute(sql`select pg_notify(${REVOCATION_CHANNEL}, ${key})`);
@@ -112,25 +144,20 @@ export function createRevocationCache({
   let reconnectTimer: NodeJS.Timeout | null = null;
 
   async function loadAll() {
-    const rows = await db.select().from(tokenRevocations);
+    const { rows } = await db.$client.query<MarkRow & { key: string }>(`select ${MARK_COLUMNS} from token_revocations`);
     marks.clear();
     for (const row of rows) marks.set(row.key, markOf(row));
     loaded = true;
   }
 
   async function loadOne(key: string) {
-    const { rows } = await db.$client.query<{
-      not_before: Date | null;
-      others_not_before: Date | null;
-      except_grant: string | null;
-    }>('select not_before, others_not_before, except_grant from token_revocations where key = $1', [key]);
+    const { rows } = await db.$client.query<MarkRow & { key: string }>(
+      `select ${MARK_COLUMNS} from token_revocations where key = $1`,
+      [key],
+    );
     const row = rows[0];
     if (!row) marks.delete(key);
-    else
-      marks.set(
-        key,
-        markOf({ notBefore: row.not_before, othersNotBefore: row.others_not_before, exceptGrant: row.except_grant }),
-      );
+    else marks.set(key, markOf(row));
   }
 
   function schedulePoll() {
@@ -188,11 +215,20 @@ export function createRevocationCache({
     schedulePoll();
   }
 
+  /** Time-based: tokens issued (in whole seconds) before the mark's moment. */
   function revoked(key: string, grantId: string | null, issuedAt: number): boolean {
     const mark = marks.get(key);
     if (!mark) return false;
     if (mark.all !== null && issuedAt < mark.all) return true;
     return mark.others !== null && issuedAt < mark.others && grantId !== mark.exceptGrant;
+  }
+
+  /** By the token's revocation mark: tokens issued under an older state of the account's revocations. */
+  function revokedByMark(key: string, grantId: string | null, tokenMark: number): boolean {
+    const mark = marks.get(key);
+    if (!mark) return false;
+    if (mark.allMicros !== null && tokenMark < mark.allMicros) return true;
+    return mark.othersMicros !== null && tokenMark < mark.othersMicros && grantId !== mark.exceptGrant;
   }
 
   return {
@@ -219,8 +255,11 @@ export function createRevocationCache({
      */
     isRevoked(token: TokenFacts): boolean {
       if (!loaded) throw new HttpError(503, DATABASE_UNAVAILABLE);
+      const account = `account:${token.subject}`;
       return (
-        revoked(`account:${token.subject}`, token.grantId, token.issuedAt) ||
+        (token.revocationMark === null
+          ? revoked(account, token.grantId, token.issuedAt)
+          : revokedByMark(account, token.grantId, token.revocationMark)) ||
         (token.grantId !== null && revoked(`grant:${token.grantId}`, token.grantId, token.issuedAt))
       );
     },

@@ -3,7 +3,7 @@ import { groupsFromClaim } from '@ums/contracts/claims';
 import fp from 'fastify-plugin';
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import type { AppConfig } from '../config/env.js';
-import type { RevocationCache } from '../identity/revocations.js';
+import { REVOCATION_MARK_CLAIM, type RevocationCache } from '../identity/revocations.js';
 import { checkDpopProof, type CheckedProof, DpopError, type ProofLedger, REPLAYED } from './dpop.js';
 import { failureAnswer, toFailure } from './errors.js';
 import { HttpError } from './http-errors.js';
@@ -141,7 +141,9 @@ export function createTokenVerifier(options: AuthOptions) {
       (config.provider === 'cognito' && audiences.length === 0 && payload['client_id'] === config.clientId);
     if (!forUs) throw new Error('token is for another audience');
     const grantId = typeof payload['grant_id'] === 'string' ? payload['grant_id'] : null;
-    if (revocations?.isRevoked({ subject: payload.sub!, grantId, issuedAt: payload.iat! })) {
+    const mark = payload[REVOCATION_MARK_CLAIM];
+    const revocationMark = typeof mark === 'number' && Number.isSafeInteger(mark) ? mark : null;
+    if (revocations?.isRevoked({ subject: payload.sub!, grantId, issuedAt: payload.iat!, revocationMark })) {
       throw new RevokedTokenError('token was revoked');
     }
     const groups = groupsFromClaim(payload[config.groupsClaim]);

@@ -5,7 +5,7 @@ import type { Database } from '../../db/client.js';
 import { createAttemptLimiter } from '../../identity/attempt-limiter.js';
 import { createAccountService } from '../../identity/accounts.service.js';
 import { currentPasswordLimit, PASSWORD_MESSAGES } from '../../identity/password-change.js';
-import { revokeAccount, waitOutAccountRevocation } from '../../identity/revocations.js';
+import { revokeAccount } from '../../identity/revocations.js';
 import { alertOrigin, type RequestOrigin } from '../../identity/security-events.js';
 import { endAccountSessions } from '../../identity/sessions.js';
 import { accountDeletionMail } from '../../mail/alerts.js';
@@ -116,8 +116,6 @@ export function createAccountDeletion({
         return true;
       });
       if (cancelled) kickMail();
-      // The sign-in that follows must not get a token of the second in which closing voided the old ones.
-      await waitOutAccountRevocation(db, subject);
       return cancelled;
     },
 

@@ -1,0 +1,110 @@
+import { randomBytes } from 'node:crypto';
+import { signIn } from '@ums/testkit/oidc-browser';
+import { decodeJwt } from 'jose';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config/env.js';
+import { createAccountService } from '../src/identity/accounts.service.js';
+import { REVOCATION_MARK_CLAIM } from '../src/identity/revocations.js';
+import { freePort } from '../src/net.js';
+import { paths } from '../src/runtime.js';
+import { providerApp } from './oidc-client.js';
+import { waitFor } from './wait-for.js';
+
+// Two API processes on one database, as behind a load balancer (each its own revocation list, told by NOTIFY).
+const server = await providerApp();
+const { base, database } = server;
+const port = await freePort();
+const other = await buildApp({
+  config: loadConfig({ PORT: String(port), PUBLIC_URL: base, HOST: '127.0.0.1' }, { catalogFile: paths.catalogFile }),
+  db: database.db,
+  embeddedIdentity: true,
+  logger: false,
+});
+await other.listen({ port, host: '127.0.0.1' });
+afterAll(() => other.close());
+const processes = [base, `http://127.0.0.1:${port}`];
+
+const accounts = createAccountService({ db: database.db });
+const PASSWORD = 'Same-Second-2026!';
+afterEach(() => vi.useRealTimers());
+
+const statusAt = async (at: string, token: string) =>
+  (await fetch(`${at}/api/PaymentHistory`, { headers: { authorization: `Bearer ${token}` } })).status;
+
+/** The moment the account's tokens were last voided, in epoch milliseconds, as PostgreSQL recorded it. */
+async function revokedAt(email: string): Promise<number> {
+  const { rows } = await database.pool.query<{ at: number }>(
+    `select extract(epoch from greatest(r.not_before, r.others_not_before))::float8 * 1000 as at
+     from token_revocations r join accounts a on r.key = 'account:' || a.account_id where a.email = $1`,
+    [email],
+  );
+  return rows[0]!.at;
+}
+
+describe('a sign-in right after a revocation of its account', () => {
+  for (const [event, revoke] of [
+    ['an administrator changes the groups', (email: string) => accounts.grantAdmin(email).then(() => undefined)],
+    ["an operator ends the account's sessions", (email: string) => accounts.endSessions(email)],
+    ['the password is set anew', (email: string) => accounts.setPassword(email, PASSWORD)],
+  ] as const) {
+    it(`works on both processes when issued in the same second as the revocation (${event}); earlier tokens do not`, async () => {
+      const email = `same-second-${randomBytes(4).toString('hex')}@example.com`;
+      await accounts.add({ email, password: PASSWORD });
+      const before = await signIn(base, email, PASSWORD);
+      for (const at of processes) expect(await statusAt(at, before.access_token), at).toBe(200);
+
+      await revoke(email);
+      // Every later moment of this process is the revocation's own millisecond: the new token's iat is its second.
+      const at = await revokedAt(email);
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(at);
+      const after = await signIn(base, email, PASSWORD);
+      vi.useRealTimers();
+      const claims = decodeJwt(after.access_token);
+      expect(claims.iat).toBe(Math.floor(at / 1000));
+
+      for (const process of processes) {
+        expect(await statusAt(process, after.access_token), process).toBe(200);
+        expect(
+          await waitFor(
+            () => statusAt(process, before.access_token),
+            (s) => s === 401,
+          ),
+          process,
+        ).toBe(401);
+      }
+      // It works because it names the revocation it was issued after.
+      expect(claims[REVOCATION_MARK_CLAIM]).toBeGreaterThanOrEqual(Math.floor(at * 1000) - 1);
+    });
+  }
+
+  it('"Sign out everywhere else" in the same second: a new sign-in works on both processes, the other sessions do not', async () => {
+    const email = `same-second-${randomBytes(4).toString('hex')}@example.com`;
+    await accounts.add({ email, password: PASSWORD });
+    const elsewhere = await signIn(base, email, PASSWORD);
+    const here = await signIn(base, email, PASSWORD);
+    const ended = await fetch(`${base}/api/sessions`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${here.access_token}`, 'content-type': 'application/json' },
+    });
+    expect(ended.status).toBe(200);
+    const at = await revokedAt(email);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(at);
+    const fresh = await signIn(base, email, PASSWORD);
+    vi.useRealTimers();
+    expect(decodeJwt(fresh.access_token).iat).toBe(Math.floor(at / 1000));
+    for (const process of processes) {
+      expect(await statusAt(process, fresh.access_token), process).toBe(200);
+      expect(await statusAt(process, here.access_token), process).toBe(200);
+      expect(
+        await waitFor(
+          () => statusAt(process, elsewhere.access_token),
+          (s) => s === 401,
+        ),
+        process,
+      ).toBe(401);
+    }
+  });
+});
