@@ -19,7 +19,7 @@ import { z } from 'zod';
 import type { AppConfig } from './config/env.js';
 import type { Database } from './db/client.js';
 import { loadProviderKeys } from './identity/oidc-keys.js';
-import { sweepAttempts } from './identity/attempt-limiter.js';
+import { createAttemptLimiter, sweepAttempts } from './identity/attempt-limiter.js';
 import { sweepExpiredPayloads } from './identity/oidc-adapter.js';
 import { registerEmbeddedProvider, SCOPES } from './identity/provider.js';
 import { providerMountPath } from './identity/provider-mount.js';
@@ -352,7 +352,11 @@ export async function buildApp(options: AppOptions) {
     sessionsOf: async (user) => (config.auth.embedded ? security.listSessions(user.subject, user.grantId) : []),
   });
   await app.register(selfServiceRoutes, {
-    receipts: createReceipts({ pool: db.$client, company: config.web.company.name }),
+    receipts: createReceipts({
+      pool: db.$client,
+      company: config.web.company.name,
+      limiter: createAttemptLimiter({ db }),
+    }),
     myData,
     deletion,
   });

@@ -14,7 +14,11 @@ export const RECEIPT_TEXTS = {
   discounts: 'Discounts',
   total: 'Total',
   priceNotRecorded: 'Prices of the items of this order were not recorded; the total is what was charged.',
+  tooMany: 'Too many receipts in a short time. Please wait a minute and try again.',
 } as const;
+
+/** Receipts a member may download per minute (each PDF is rendered on the server). */
+export const RECEIPTS_PER_MINUTE = 20;
 
 /** The payment history's receipt downloads. */
 export const RECEIPT_ACTIONS = {

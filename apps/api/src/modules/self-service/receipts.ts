@@ -1,9 +1,11 @@
 import { createRequire } from 'node:module';
 import { PassThrough, type Readable } from 'node:stream';
-import { RECEIPT_TEXTS } from '@ums/contracts';
+import { readFileSync } from 'node:fs';
+import { RECEIPT_TEXTS, RECEIPTS_PER_MINUTE } from '@ums/contracts';
 import PDFDocument from 'pdfkit';
 import type { Pool } from 'pg';
-import { notFound } from '../../plugins/http-errors.js';
+import { attemptKey, type AttemptLimiter } from '../../identity/attempt-limiter.js';
+import { HttpError, notFound } from '../../plugins/http-errors.js';
 
 /** One order as its receipt shows it. */
 export interface ReceiptOrder {
@@ -23,10 +25,13 @@ export interface ReceiptMember {
 
 const require = createRequire(import.meta.url);
 // DejaVu Sans covers Latin, Greek and Cyrillic names; the PDF embeds only the glyphs a receipt uses.
-const FONTS = {
+const FONT_FILES = {
   regular: require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf'),
   bold: require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf'),
 };
+/** Read once, on the first receipt: every receipt after it embeds its glyphs from memory, not from the disk. */
+let fonts: { regular: Buffer; bold: Buffer } | null = null;
+const fontData = () => (fonts ??= { regular: readFileSync(FONT_FILES.regular), bold: readFileSync(FONT_FILES.bold) });
 
 /** Money as the account page shows it: "$1,250.00". */
 const money = (value: string | number) =>
@@ -40,7 +45,16 @@ const ORDER_COLUMNS = `o.order_id as "orderId", o.total_amount::text as total, o
   coalesce((select json_agg(json_build_object('name', i.product_name, 'price', i.price::text) order by i.position)
             from order_items i where i.order_id = o.order_id), '[]'::json) as items`;
 
-export function createReceipts({ pool, company }: { pool: Pool; company: string }) {
+export function createReceipts({
+  pool,
+  company,
+  limiter,
+}: {
+  pool: Pool;
+  company: string;
+  /** Counts each member's receipts: a PDF costs the server far more than the request does the client. */
+  limiter: AttemptLimiter;
+}) {
   async function member(subject: string, tokenEmail: string | null): Promise<ReceiptMember> {
     const { rows } = await pool.query<Record<string, string | null>>(
       `select first_name, last_name, email, street_address, city, state_province, postal_code, country_region
@@ -60,6 +74,14 @@ export function createReceipts({ pool, company }: { pool: Pool; company: string 
   }
 
   return {
+    /** Counts one receipt (or one year's PDF) against the member's minute; 429 past it, on any process. */
+    async allow(subject: string): Promise<void> {
+      const reserved = await limiter.reserve([
+        { key: attemptKey('receipt', subject), max: RECEIPTS_PER_MINUTE, windowMs: 60_000 },
+      ]);
+      if (!reserved.reserved) throw new HttpError(429, RECEIPT_TEXTS.tooMany);
+    },
+
     /** One of the member's orders, or 404 (another member's order answers exactly like one that does not exist). */
     async order(subject: string, orderId: number): Promise<ReceiptOrder> {
       const { rows } = await pool.query<ReceiptOrder>(
@@ -94,8 +116,9 @@ export function createReceipts({ pool, company }: { pool: Pool; company: string 
         autoFirstPage: false,
         info: { Title: title, Author: company, Creator: company },
       });
-      doc.registerFont('regular', FONTS.regular);
-      doc.registerFont('bold', FONTS.bold);
+      const { regular, bold } = fontData();
+      doc.registerFont('regular', regular);
+      doc.registerFont('bold', bold);
       for (const order of orders) receiptPage(doc, order, to, company);
       doc.end();
       // pdfkit's document is a readable stream in the older style; a PassThrough gives Fastify a plain one.

@@ -40,6 +40,7 @@ export const selfServiceRoutes: FastifyPluginAsyncZod<{
     },
     handler: async (request, reply) => {
       const user = requireUser(request);
+      await receipts.allow(user.subject);
       const order = await receipts.order(user.subject, request.params.orderId);
       const to = await receipts.member(user.subject, user.email);
       const pdf = receipts.render([order], to, `${RECEIPT_TEXTS.title} #${order.orderId}`);
@@ -56,6 +57,7 @@ export const selfServiceRoutes: FastifyPluginAsyncZod<{
     },
     handler: async (request, reply) => {
       const user = requireUser(request);
+      await receipts.allow(user.subject);
       const { year } = request.query;
       const orders = await receipts.year(user.subject, year);
       const to = await receipts.member(user.subject, user.email);

@@ -4,6 +4,7 @@ import {
   DELETION_GRACE_DAYS,
   MY_DATA_TEXTS,
   RECEIPT_TEXTS as R,
+  RECEIPTS_PER_MINUTE,
   type AccountDeletion,
 } from '@ums/contracts';
 import { describe, expect, it } from 'vitest';
@@ -174,6 +175,32 @@ describe('receipts', () => {
     expect(((await bad.json()) as { errors?: Record<string, string[]> }).errors?.['year']).toEqual([
       'Must be a year such as 2026',
     ]);
+  });
+
+  it(`are limited to ${RECEIPTS_PER_MINUTE} a minute per member, counted once for requests sent at once`, async () => {
+    const robin = await member();
+    const other = await member();
+    const id = await order(robin.subject, '2026-03-07T10:00:00Z', '49.00', [['Complete Blood Count', '49.00']]);
+    const asked = RECEIPTS_PER_MINUTE + 10;
+    const answers = await Promise.all(
+      Array.from({ length: asked }, async () => {
+        const response = await get(`/api/PaymentHistory/${id}/receipt`, robin.token);
+        return { status: response.status, body: Buffer.from(await response.arrayBuffer()) };
+      }),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(RECEIPTS_PER_MINUTE);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(asked - RECEIPTS_PER_MINUTE);
+    const refused = answers.find((answer) => answer.status === 429)!;
+    expect(JSON.parse(refused.body.toString('utf8'))).toMatchObject({ isError: true, message: R.tooMany });
+    // A year's PDF counts too, and another member is not held back.
+    const year = await get('/api/PaymentHistory/receipts?year=2026', robin.token);
+    expect(year.status).toBe(429);
+    await year.arrayBuffer();
+    const mine = await order(other.subject, '2026-03-07T10:00:00Z', '19.00', [['Lipid Panel', '19.00']]);
+    const theirs = await get(`/api/PaymentHistory/${mine}/receipt`, other.token);
+    expect(theirs.status).toBe(200);
+    await theirs.arrayBuffer();
   });
 });
 
