@@ -1,0 +1,51 @@
+import type pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { createVersionCache } from './version-cache.js';
+
+/** A pool whose version statement always answers the same version: every kept answer stays fresh. */
+function poolAt(version: string) {
+  const query = async () => ({ rows: [{ version }] });
+  // Only `query` is used by the cache; the rest of pg.Pool is not needed here.
+  return { query } as unknown as pg.Pool;
+}
+const noScope = () => ({ text: 'select 1' });
+
+describe('the version cache', () => {
+  it('counts the keys (which hold the caller’s search text) against its byte budget, not only the answers', async () => {
+    const budget = 20_000;
+    const cache = createVersionCache(poolAt('1'), noScope, budget);
+    const builds: string[] = [];
+    for (let i = 0; i < 100; i++) {
+      const key = `product?q=${String(i).padStart(3, '0')}${'x'.repeat(1000)}`;
+      await cache.get(key, async () => {
+        builds.push(key);
+        return '{}';
+      });
+    }
+    expect(builds).toHaveLength(100);
+    expect(cache.size.bytes).toBeLessThanOrEqual(budget);
+    expect(cache.size.entries).toBeLessThan(20);
+  });
+
+  it('keeps at most its number of answers however small, the most recently used', async () => {
+    const cache = createVersionCache(poolAt('1'), noScope, 1024 * 1024, 10);
+    // Sent at once: the bound holds for concurrent requests too.
+    await Promise.all(Array.from({ length: 50 }, (_, i) => cache.get(`k${i}`, async () => `answer ${i}`)));
+    expect(cache.size.entries).toBe(10);
+    let rebuilt = 0;
+    const again = async (key: string) =>
+      cache.get(key, async () => {
+        rebuilt++;
+        return 'rebuilt';
+      });
+    expect(await again('k49')).toBe('answer 49');
+    expect(await again('k0')).toBe('rebuilt');
+    expect(rebuilt).toBe(1);
+  });
+
+  it('serves an answer larger than the whole budget without keeping it', async () => {
+    const cache = createVersionCache(poolAt('1'), noScope, 1000);
+    expect(await cache.get('big', async () => 'y'.repeat(5000))).toHaveLength(5000);
+    expect(cache.size).toEqual({ entries: 0, bytes: 0 });
+  });
+});
