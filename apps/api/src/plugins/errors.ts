@@ -21,18 +21,10 @@ const databaseDown: Failure = {
   retryAfter: DATABASE_RETRY_AFTER_SECONDS,
 };
 
-const DATABASE_DOWN_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'EPIPE',
-  'ETIMEDOUT',
-  '57P01',
-  '57P02',
-  '57P03',
-  '08006',
-  '08001',
-  '08003',
-]);
+/** The socket to PostgreSQL failed (Node's codes for a connection refused, reset, broken or timed out). */
+const SOCKET_DOWN_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
+/** SQLSTATE classes of a server that is going away or not reachable: 08 connection exception, 57P0x shutdown/crash. */
+const databaseDownCode = (code: string) => SOCKET_DOWN_CODES.has(code) || /^(08...|57P0.)$/.test(code);
 
 function fieldErrors(issues: readonly { instancePath: string; message?: string; params?: unknown }[], context: string) {
   const errors: Record<string, string[]> = {};
@@ -77,7 +69,7 @@ function causes(error: unknown): Cause[] {
 }
 
 const lostDatabase = (cause: Cause) =>
-  (typeof cause.code === 'string' && DATABASE_DOWN_CODES.has(cause.code)) ||
+  (typeof cause.code === 'string' && databaseDownCode(cause.code)) ||
   (typeof cause.message === 'string' && LOST_CONNECTION.some((words) => (cause.message as string).includes(words)));
 
 export function toFailure(error: unknown): Failure {

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { DATABASE_RETRY_AFTER_SECONDS, toFailure } from './errors.js';
+import { DATABASE_UNAVAILABLE } from './http-errors.js';
+
+const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
+/** Drizzle wraps the driver's error, keeping it as the cause. */
+const drizzleWrapped = (cause: Error) => new Error('Failed query: select 1\nparams: ', { cause });
+
+describe('toFailure', () => {
+  const databaseCauses: [string, Error][] = [
+    ['a connection lost mid-statement', new Error('Connection terminated unexpectedly')],
+    ['a client whose connection failed', new Error('Client has encountered a connection error and is not queryable')],
+    ['a pool that gave no connection in time', new Error('timeout exceeded when trying to connect')],
+    ['a refused connection', withCode('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED')],
+    ['an administrator shutdown (57P01)', withCode('terminating connection due to administrator command', '57P01')],
+    ['a crash shutdown (57P02)', withCode('terminating connection due to crash of another server process', '57P02')],
+    ['a server starting up (57P03)', withCode('the database system is starting up', '57P03')],
+    ['a connection failure (08006)', withCode('connection failure', '08006')],
+    ['a connection that does not exist (08003)', withCode('connection does not exist', '08003')],
+    ['a protocol violation (08P01)', withCode('protocol violation', '08P01')],
+    ['a lost connection wrapped by drizzle', drizzleWrapped(new Error('Connection terminated unexpectedly'))],
+    ['a shutdown code wrapped by drizzle', drizzleWrapped(withCode('terminating connection', '57P01'))],
+  ];
+  for (const [cause, error] of databaseCauses) {
+    it(`answers 503 with Retry-After for ${cause}`, () => {
+      expect(toFailure(error)).toEqual({
+        status: 503,
+        message: DATABASE_UNAVAILABLE,
+        retryAfter: DATABASE_RETRY_AFTER_SECONDS,
+      });
+    });
+  }
+
+  it('answers a bug 500 with a plain message and no Retry-After', () => {
+    expect(toFailure(new TypeError("Cannot read properties of undefined (reading 'rows')"))).toEqual({
+      status: 500,
+      message: 'Something went wrong on our side. Please try again later.',
+    });
+  });
+
+  it('answers a duplicate 409, not 503: the database answered', () => {
+    expect(toFailure(drizzleWrapped(withCode('duplicate key value', '23505')))).toMatchObject({ status: 409 });
+  });
+});
