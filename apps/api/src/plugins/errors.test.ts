@@ -1,5 +1,6 @@
+import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { DATABASE_RETRY_AFTER_SECONDS, toFailure } from './errors.js';
+import { DATABASE_RETRY_AFTER_SECONDS, registerErrorHandling, toFailure } from './errors.js';
 import { DATABASE_UNAVAILABLE } from './http-errors.js';
 
 const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
@@ -40,5 +41,28 @@ describe('toFailure', () => {
 
   it('answers a duplicate 409, not 503: the database answered', () => {
     expect(toFailure(drizzleWrapped(withCode('duplicate key value', '23505')))).toMatchObject({ status: 409 });
+  });
+});
+
+describe('the error handler', () => {
+  it('answers the envelope as JSON, not as the download whose headers were set before the failure', async () => {
+    const app = Fastify();
+    registerErrorHandling(app);
+    app.get('/receipt', async (_request, reply) => {
+      reply.type('application/pdf').header('content-disposition', 'attachment; filename="receipt.pdf"');
+      throw new Error('Connection terminated unexpectedly');
+    });
+    const response = await app.inject({ url: '/receipt' });
+    expect(response.statusCode).toBe(503);
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(response.headers['content-disposition']).toBeUndefined();
+    expect(response.headers['retry-after']).toBe(String(DATABASE_RETRY_AFTER_SECONDS));
+    expect(response.json()).toEqual({
+      isError: true,
+      message: DATABASE_UNAVAILABLE,
+      data: [],
+      requestId: expect.any(String),
+    });
+    await app.close();
   });
 });

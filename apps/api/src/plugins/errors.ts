@@ -126,6 +126,8 @@ export function errorEnvelope(request: FastifyRequest, failure: Failure): ErrorE
  */
 export function failureAnswer(request: FastifyRequest, reply: FastifyReply, failure: Failure): string {
   reply.status(failure.status).header('content-type', 'application/json; charset=utf-8').removeHeader('content-length');
+  // A download that failed after naming its file would otherwise save the envelope as that file.
+  reply.removeHeader('content-disposition');
   if (failure.retryAfter !== undefined) reply.header('retry-after', String(failure.retryAfter));
   return JSON.stringify(errorEnvelope(request, failure));
 }
