@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { createAccountService } from '../src/identity/accounts.service.js';
 import { SIGN_IN_ERROR, TOO_MANY_ATTEMPTS } from '../src/identity/pages.js';
 import { SIGN_IN_LIMITS } from '../src/identity/sign-in.js';
-import { attemptSignIn, browser } from '@ums/testkit/oidc-browser';
+import { attemptSignIn, authorizeUrl, browser, pkce } from '@ums/testkit/oidc-browser';
+import { AUTHORIZATIONS_PER_ADDRESS } from '../src/identity/provider-mount.js';
 import { providerApp } from './oidc-client.js';
 
 const PASSWORD = 'Owner-Pass-42!';
@@ -74,6 +75,22 @@ describe('sign-in attempt limits', () => {
     // ...to another browser at the same address, but not to the browser that has signed in to the account before.
     expect((await attemptSignIn(base, email, PASSWORD, home)).status).toBe(429);
     expect(signedIn(await attemptSignIn(base, email, PASSWORD, {}, ownersBrowser))).toBe(true);
+  });
+
+  it(`bound the authorization requests one address starts to ${AUTHORIZATIONS_PER_ADDRESS.max} in 15 minutes, counted once for requests sent at once`, async () => {
+    const { base } = await withOwner({ TRUST_PROXY: '1' });
+    const authorize = (address: string) =>
+      fetch(authorizeUrl(base, pkce().challenge), { redirect: 'manual', headers: from(address) });
+    const sent = AUTHORIZATIONS_PER_ADDRESS.max + 10;
+    const answers = await Promise.all(Array.from({ length: sent }, () => authorize('203.0.113.9')));
+    const statuses = answers.map((r) => r.status);
+    // 303 to our sign-in page: an interaction was stored; 429: refused before the provider stored anything.
+    expect(statuses.filter((s) => s === 303)).toHaveLength(AUTHORIZATIONS_PER_ADDRESS.max);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(10);
+    expect(await answers.find((r) => r.status === 429)!.text()).toContain(TOO_MANY_ATTEMPTS);
+    // Another address, and this machine itself, are not held back.
+    expect((await authorize('198.51.100.200')).status).toBe(303);
+    expect((await fetch(authorizeUrl(base, pkce().challenge), { redirect: 'manual' })).status).toBe(303);
   });
 
   it('ignore X-Forwarded-For without a trusted proxy: a rotating header does not reset the count', async () => {

@@ -3,13 +3,25 @@ import { createRequire } from 'node:module';
 import type { FastifyInstance } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { AppConfig } from '../config/env.js';
+import { attemptKey, type AttemptLimiter } from './attempt-limiter.js';
 import {
   FONT_FILES,
   PASSWORD_CHECKLIST_SCRIPT,
   PASSWORD_CHECKLIST_SOURCE,
   SIGN_OUT_SCRIPT,
   SIGN_OUT_SCRIPT_SOURCE,
+  errorPage,
+  TOO_MANY_ATTEMPTS,
 } from './pages.js';
+import { addressBucket } from './sign-in.js';
+
+/**
+ * Authorization requests one address may start in 15 minutes. Each one that is not signed in yet stores an
+ * interaction for an hour: unbounded, anyone could fill the database with them. A person signing in makes two or
+ * three; a whole office behind one address signs in many times over before meeting it.
+ */
+export const AUTHORIZATIONS_PER_ADDRESS = { max: 300, windowMs: 15 * 60 * 1000 } as const;
+const isLoopback = (ip: string) => /^(127\.|::1$|::ffff:127\.)/.test(ip);
 
 /** The provider pages' scripts, by file name. */
 const SCRIPTS: Record<string, string> = {
@@ -24,16 +36,32 @@ export const providerMountPath = (config: AppConfig) => new URL(config.auth.issu
  * Hands every request under the issuer's path (but our own sign-in and password pages) to the provider, which answers on
  * the raw Node request; returns the mount path.
  */
-export function mountProvider(app: FastifyInstance, provider: Provider, config: AppConfig): string {
+export function mountProvider(
+  app: FastifyInstance,
+  provider: Provider,
+  config: AppConfig,
+  limiter: AttemptLimiter,
+): string {
   const callback = provider.callback();
   const mount = providerMountPath(config);
   const publicUrl = new URL(config.publicUrl);
   /** Our own pages under the provider's path: the sign-in interaction and forgotten passwords. */
   const ours = [`${mount}/interaction/`, `${mount}/password/`];
 
-  app.addHook('onRequest', (request, reply, done) => {
+  const authorize = `${mount}/auth`;
+
+  app.addHook('onRequest', async (request, reply) => {
     const url = request.raw.url ?? '';
-    if (!url.startsWith(`${mount}/`) || ours.some((prefix) => url.startsWith(prefix))) return done();
+    if (!url.startsWith(`${mount}/`) || ours.some((prefix) => url.startsWith(prefix))) return;
+    // This machine itself (or a proxy on it that TRUST_PROXY does not name) is not held to the limit.
+    if ((url === authorize || url.startsWith(`${authorize}?`)) && !isLoopback(request.ip)) {
+      const reserved = await limiter.reserve([
+        { key: attemptKey('authorize', addressBucket(request.ip)), ...AUTHORIZATIONS_PER_ADDRESS },
+      ]);
+      if (!reserved.reserved) {
+        return reply.code(429).type('text/html').header('cache-control', 'no-store').send(errorPage(TOO_MANY_ATTEMPTS));
+      }
+    }
     reply.hijack();
     const raw = request.raw as typeof request.raw & { originalUrl?: string };
     // The provider believes only what Fastify worked out under TRUST_PROXY: the client's address, and https when

@@ -178,9 +178,9 @@ export async function registerEmbeddedProvider(
   deletion: AccountDeletion,
 ) {
   const { provider, accounts } = await createEmbeddedProvider(config, db, security);
-  const mount = mountProvider(app, provider, config);
-  registerProviderAssets(app);
   const limiter = createAttemptLimiter({ db });
+  const mount = mountProvider(app, provider, config, limiter);
+  registerProviderAssets(app);
   const secureCookies = new URL(config.publicUrl).protocol === 'https:';
   const resets = createPasswordResets({ db, config, accounts, limiter, security });
   await registerSignIn(app, { provider, accounts, limiter, mount, security, resets, deletion, secureCookies });
