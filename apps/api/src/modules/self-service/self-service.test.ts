@@ -408,6 +408,13 @@ describe('closing the account', () => {
        values ($1, '35.00', 1, 'month')`,
       [robin.subject],
     );
+    // An administrator's change to the account, named in the trail by the member's email.
+    await pool.query(
+      `insert into audit_entries (actor_id, actor_email, action, entity, entity_id, before, after, label)
+       values ('admin-1', 'admin@example.com', 'member-groups-changed', 'member', $1, '{"groups":[]}',
+               '{"groups":["Admin"]}', $2)`,
+      [robin.subject, robin.email],
+    );
     expect((await closeAccount(robin.token, PASSWORD)).status).toBe(200);
 
     // Not before its day.
@@ -448,10 +455,21 @@ describe('closing the account', () => {
     expect(await count('select 1 from user_details where subject = $1', other.subject)).toBe(1);
 
     const { rows: audit } = await pool.query(
-      `select actor_id, action, entity, entity_id, before, after from audit_entries where entity_id = $1`,
+      `select actor_id, action, entity, entity_id, before, after, label from audit_entries where entity_id = $1
+       order by id`,
       [robin.subject],
     );
     expect(audit).toEqual([
+      // What was done stays; whose account it was does not.
+      {
+        actor_id: 'admin-1',
+        action: 'member-groups-changed',
+        entity: 'member',
+        entity_id: robin.subject,
+        before: { groups: [] },
+        after: { groups: ['Admin'] },
+        label: null,
+      },
       {
         actor_id: 'system',
         action: 'account-deleted',
@@ -459,6 +477,7 @@ describe('closing the account', () => {
         entity_id: robin.subject,
         before: expect.objectContaining({ ordersAnonymised: 2, subscriptionsDeleted: 1 }),
         after: null,
+        label: null,
       },
     ]);
     // The audit trail cannot be edited, even by the server's own SQL.
@@ -468,6 +487,17 @@ describe('closing the account', () => {
     await expect(pool.query('delete from audit_entries where entity_id = $1', [robin.subject])).rejects.toThrow(
       'audit entries are never changed or removed',
     );
+    await expect(pool.query('truncate audit_entries')).rejects.toThrow('audit entries are never changed or removed');
+    // Only a deleted account's entries may lose their name: a living member's may not.
+    await pool.query(
+      `insert into audit_entries (actor_id, actor_email, action, entity, entity_id, before, after, label)
+       values ('admin-1', 'admin@example.com', 'member-sessions-ended', 'member', $1, '{"sessions":1}',
+               '{"sessions":0}', $2)`,
+      [other.subject, other.email],
+    );
+    await expect(
+      pool.query(`update audit_entries set label = null where entity_id = $1`, [other.subject]),
+    ).rejects.toThrow('audit entries are never changed or removed');
     // The old credentials sign nobody in.
     const attempt = await attemptSignIn(base, robin.email, PASSWORD);
     expect(attempt.status).toBe(401);
