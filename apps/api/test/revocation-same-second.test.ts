@@ -42,6 +42,33 @@ async function revokedAt(email: string): Promise<number> {
   return rows[0]!.at;
 }
 
+/** Signs in with this process's clock at the revocation's own millisecond: the token's iat is the revocation's second. */
+async function signInAt(at: number, email: string) {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(at);
+  try {
+    return await signIn(base, email, PASSWORD);
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
+/** On every process: the `working` tokens are answered, the `void` ones refused (within the usual second). */
+async function expectOnEveryProcess(working: string[], voided: string[]) {
+  for (const process of processes) {
+    for (const token of working) expect(await statusAt(process, token), process).toBe(200);
+    for (const token of voided) {
+      expect(
+        await waitFor(
+          () => statusAt(process, token),
+          (s) => s === 401,
+        ),
+        process,
+      ).toBe(401);
+    }
+  }
+}
+
 describe('a sign-in right after a revocation of its account', () => {
   for (const [event, revoke] of [
     ['an administrator changes the groups', (email: string) => accounts.grantAdmin(email).then(() => undefined)],
@@ -55,25 +82,11 @@ describe('a sign-in right after a revocation of its account', () => {
       for (const at of processes) expect(await statusAt(at, before.access_token), at).toBe(200);
 
       await revoke(email);
-      // Every later moment of this process is the revocation's own millisecond: the new token's iat is its second.
       const at = await revokedAt(email);
-      vi.useFakeTimers({ toFake: ['Date'] });
-      vi.setSystemTime(at);
-      const after = await signIn(base, email, PASSWORD);
-      vi.useRealTimers();
+      const after = await signInAt(at, email);
       const claims = decodeJwt(after.access_token);
       expect(claims.iat).toBe(Math.floor(at / 1000));
-
-      for (const process of processes) {
-        expect(await statusAt(process, after.access_token), process).toBe(200);
-        expect(
-          await waitFor(
-            () => statusAt(process, before.access_token),
-            (s) => s === 401,
-          ),
-          process,
-        ).toBe(401);
-      }
+      await expectOnEveryProcess([after.access_token], [before.access_token]);
       // It works because it names the revocation it was issued after.
       expect(claims[REVOCATION_MARK_CLAIM]).toBeGreaterThanOrEqual(Math.floor(at * 1000) - 1);
     });
@@ -90,21 +103,8 @@ describe('a sign-in right after a revocation of its account', () => {
     });
     expect(ended.status).toBe(200);
     const at = await revokedAt(email);
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(at);
-    const fresh = await signIn(base, email, PASSWORD);
-    vi.useRealTimers();
+    const fresh = await signInAt(at, email);
     expect(decodeJwt(fresh.access_token).iat).toBe(Math.floor(at / 1000));
-    for (const process of processes) {
-      expect(await statusAt(process, fresh.access_token), process).toBe(200);
-      expect(await statusAt(process, here.access_token), process).toBe(200);
-      expect(
-        await waitFor(
-          () => statusAt(process, elsewhere.access_token),
-          (s) => s === 401,
-        ),
-        process,
-      ).toBe(401);
-    }
+    await expectOnEveryProcess([fresh.access_token, here.access_token], [elsewhere.access_token]);
   });
 });
