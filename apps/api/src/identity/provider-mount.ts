@@ -45,8 +45,8 @@ export function mountProvider(
   const callback = provider.callback();
   const mount = providerMountPath(config);
   const publicUrl = new URL(config.publicUrl);
-  /** Our own pages under the provider's path: the sign-in interaction and forgotten passwords. */
-  const ours = [`${mount}/interaction/`, `${mount}/password/`];
+  /** Ours under the provider's path: the sign-in interaction, forgotten passwords and userinfo (for the API's tokens). */
+  const ours = [`${mount}/interaction/`, `${mount}/password/`, `${mount}/me`];
 
   const authorize = `${mount}/auth`;
 

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import Provider, { type Configuration } from 'oidc-provider';
 import type { AppConfig } from '../config/env.js';
 import type { Database } from '../db/client.js';
-import { createAccountService } from './accounts.service.js';
+import { createAccountService, type AccountService } from './accounts.service.js';
 import { createAttemptLimiter } from './attempt-limiter.js';
 import { postgresAdapterFactory } from './oidc-adapter.js';
 import { loadProviderKeys } from './oidc-keys.js';
@@ -15,8 +15,35 @@ import type { SecurityService } from './security.service.js';
 import { createPasswordResets, registerPasswordReset } from './password-reset.js';
 import { addressBucket, registerSignIn } from './sign-in.js';
 import { revocationMarkOf, REVOCATION_MARK_CLAIM } from './revocations.js';
+import { userinfoRoutes } from './userinfo.js';
 
 export const SCOPES = ['openid', 'email', 'phone', 'profile'];
+
+/** The claims each scope releases, in ID tokens and at userinfo alike. */
+export const claimsByScope = (config: AppConfig): Record<string, string[]> => ({
+  openid: ['sub', 'groups', config.auth.roleClaim],
+  email: ['email', 'email_verified'],
+  profile: ['name', 'given_name', 'family_name'],
+  phone: ['phone_number'],
+});
+
+/** Every claim an account has, before a scope picks among them. */
+export function accountClaims(
+  account: NonNullable<Awaited<ReturnType<AccountService['findById']>>>,
+  config: AppConfig,
+): Record<string, unknown> {
+  return {
+    sub: account.accountId,
+    email: account.email,
+    email_verified: true,
+    name: [account.firstName, account.lastName].filter(Boolean).join(' ') || undefined,
+    given_name: account.firstName ?? undefined,
+    family_name: account.lastName ?? undefined,
+    phone_number: account.phoneNumber ?? undefined,
+    groups: account.groups,
+    [config.auth.roleClaim]: account.role,
+  };
+}
 
 export async function createEmbeddedProvider(config: AppConfig, db: Database, security: SecurityService) {
   const accounts = createAccountService({ db });
@@ -42,12 +69,7 @@ export async function createEmbeddedProvider(config: AppConfig, db: Database, se
     cookies: { keys: keys.cookies },
     pkce: { required: () => true },
     scopes: SCOPES,
-    claims: {
-      openid: ['sub', 'groups', config.auth.roleClaim],
-      email: ['email', 'email_verified'],
-      profile: ['name', 'given_name', 'family_name'],
-      phone: ['phone_number'],
-    },
+    claims: claimsByScope(config),
     conformIdTokenClaims: false,
     // Only the web app's own origin may call the provider's endpoints from a browser.
     clientBasedCORS: (_ctx, origin) => origin === new URL(publicUrl).origin,
@@ -68,17 +90,7 @@ export async function createEmbeddedProvider(config: AppConfig, db: Database, se
       if (!account) return undefined;
       return {
         accountId: account.accountId,
-        claims: async () => ({
-          sub: account.accountId,
-          email: account.email,
-          email_verified: true,
-          name: [account.firstName, account.lastName].filter(Boolean).join(' ') || undefined,
-          given_name: account.firstName ?? undefined,
-          family_name: account.lastName ?? undefined,
-          phone_number: account.phoneNumber ?? undefined,
-          groups: account.groups,
-          [config.auth.roleClaim]: account.role,
-        }),
+        claims: async () => accountClaims(account, config) as { sub: string },
       };
     },
     extraTokenClaims: async (_ctx, token) => {
@@ -185,6 +197,7 @@ export async function registerEmbeddedProvider(
   const resets = createPasswordResets({ db, config, accounts, limiter, security });
   await registerSignIn(app, { provider, accounts, limiter, mount, security, resets, deletion, secureCookies });
   await registerPasswordReset(app, { resets, mount, publicUrl: config.publicUrl, secureCookies, addressBucket });
+  await app.register(userinfoRoutes, { accounts, config, mount });
   app.addHook('onClose', () => resets.settled());
   return provider;
 }

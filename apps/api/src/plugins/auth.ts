@@ -20,6 +20,8 @@ export interface AuthUser {
   grantId: string | null;
   /** The thumbprint of the key the token is bound to (DPoP `cnf.jkt`); null for a bearer token. */
   jkt: string | null;
+  /** The scopes the token was granted (its `scope` claim). */
+  scopes: string[];
 }
 
 export interface RouteEntry {
@@ -163,6 +165,7 @@ export function createTokenVerifier(options: AuthOptions) {
       isAdmin: groups.includes(config.adminGroup),
       grantId,
       jkt,
+      scopes: typeof payload['scope'] === 'string' ? payload['scope'].split(' ').filter(Boolean) : [],
     };
   };
 }
