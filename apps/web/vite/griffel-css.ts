@@ -93,10 +93,24 @@ export function griffelCssExtraction(): Plugin {
       const ast = parse(code, { sourceType: 'module', plugins: ['jsx', 'typescript'] });
       const output = new MagicString(code);
       const found: Buckets[] = [];
+      // @griffel/vite-plugin compiles the app's own makeStyles to `__styles as _styles` imports: the calls go by the
+      // local names (Fluent's precompiled packages call `__styles` itself).
+      const names = new Map<string, keyof typeof CALLS>([
+        ['__styles', '__styles'],
+        ['__resetStyles', '__resetStyles'],
+      ]);
+      for (const statement of ast.program.body) {
+        if (statement.type !== 'ImportDeclaration') continue;
+        for (const specifier of statement.specifiers) {
+          if (specifier.type !== 'ImportSpecifier' || specifier.imported.type !== 'Identifier') continue;
+          const imported = specifier.imported.name;
+          if (imported === '__styles' || imported === '__resetStyles') names.set(specifier.local.name, imported);
+        }
+      }
       walk(ast.program, (node) => {
         if (node.type !== 'CallExpression' || node.callee.type !== 'Identifier') return;
-        const name = node.callee.name;
-        if (name !== '__styles' && name !== '__resetStyles') return;
+        const name = names.get(node.callee.name);
+        if (!name) return;
         const rulesArg = node.arguments[name === '__styles' ? 1 : 2];
         if (!rulesArg || !node.arguments.every((arg) => isLiteral(arg))) return;
         const rules = new Function(`return (${code.slice(rulesArg.start!, rulesArg.end!)});`)() as Buckets | string[];
