@@ -1,4 +1,4 @@
-import { CalendarLtrRegular, KeyRegular, PersonRegular, ReceiptRegular, ShieldRegular } from '@fluentui/react-icons';
+import { CalendarLtrRegular, KeyRegular, PersonRegular, ReceiptRegular, ShieldRegular } from './icons.js';
 import { lazy, Suspense, type ReactElement } from 'react';
 import { Route, Routes, useLocation, useNavigate } from 'react-router';
 import { useScrollSpy } from '../../lib/use-scroll-spy.js';

@@ -1,13 +1,4 @@
-import {
-  BoxMultipleRegular,
-  GiftRegular,
-  HistoryRegular,
-  HomeRegular,
-  PersonRegular,
-  PeopleTeamRegular,
-  SettingsRegular,
-  TagMultipleRegular,
-} from '@fluentui/react-icons';
+import { PersonRegular } from '@fluentui/react-icons';
 import { lazy, Suspense, type ReactElement } from 'react';
 import { Route, Routes, useLocation } from 'react-router';
 import { NotFound } from '../../components/not-found.js';
@@ -17,6 +8,15 @@ import { AppShell, type NavEntry } from '../shell/index.js';
 import { ADMIN_ENTRIES } from './admin-navigation.js';
 import { AdminDashboard } from './dashboard/admin-dashboard.js';
 import { ADMIN_LOADING, ADMIN_NAV_LABEL, ADMIN_TITLE } from './messages.js';
+import {
+  BoxMultipleRegular,
+  GiftRegular,
+  HistoryRegular,
+  HomeRegular,
+  PeopleTeamRegular,
+  SettingsRegular,
+  TagMultipleRegular,
+} from './components/icons.js';
 
 // The dashboard comes with the console (its first screen); every other page is its own chunk, fetched when opened.
 const MembershipsList = lazy(() =>
