@@ -8,10 +8,11 @@ import { SubscriptionsSection } from '../subscriptions/index.js';
 import { ACCOUNT_SECTIONS, scrollToSection, type AccountSectionId } from './account-sections.js';
 import { ACCOUNT_TITLE } from './messages.js';
 
-// Not part of the account page's first load (its JavaScript budget): fetched when the section nears the screen.
+// Not part of the account page's first load (its JavaScript budget, measured as the browser loads the page until it
+// is idle): fetched when the section comes into view, by scrolling or by a link to #security.
 const SecuritySection = lazy(() => import('../security/index.js').then((m) => ({ default: m.SecuritySection })));
 
-/** Renders its content once the placeholder comes within a screen of the viewport (at once without an observer). */
+/** Renders its content once the placeholder comes into the viewport (at once without an observer). */
 function WhenNear({ children }: { children: JSX.Element }) {
   const placeholder = useRef<HTMLDivElement>(null);
   const [near, setNear] = useState(() => typeof IntersectionObserver === 'undefined');
@@ -21,7 +22,8 @@ function WhenNear({ children }: { children: JSX.Element }) {
       (entries) => {
         if (entries.some((entry) => entry.isIntersecting)) setNear(true);
       },
-      { rootMargin: '100% 0px' },
+      // A screen ahead, the section would load with the page at any common height; in view, it costs a blink.
+      { rootMargin: '0px' },
     );
     observer.observe(placeholder.current);
     return () => observer.disconnect();
