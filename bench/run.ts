@@ -38,6 +38,8 @@ const WEB_ONLY = process.env['BENCH_ONLY'] === 'web';
  * prints them as BENCH_ONLY=api does: a quick look at a few calls while working on them.
  */
 const CALLS = process.env['BENCH_CALLS'] ? new RegExp(process.env['BENCH_CALLS']) : null;
+/** BENCH_LIGHTHOUSE=<regular expression> audits only the Lighthouse rows whose names match it. */
+const LIGHTHOUSE = process.env['BENCH_LIGHTHOUSE'] ? new RegExp(process.env['BENCH_LIGHTHOUSE']) : null;
 const PRINT_ONLY = API_ONLY || CALLS !== null;
 
 interface LoadResult {
@@ -176,7 +178,9 @@ async function main() {
     counts['revocations'] = REVOCATIONS;
     if (WEB_ONLY) {
       await pool.end();
-      for (const result of await lighthouseAudits(base, { member: MEMBER, admin: ADMIN })) log(JSON.stringify(result));
+      for (const result of await lighthouseAudits(base, { member: MEMBER, admin: ADMIN }, LIGHTHOUSE)) {
+        log(JSON.stringify(result));
+      }
       return;
     }
 
@@ -302,7 +306,7 @@ async function main() {
     const bundles = webBundles(path.join(root, 'apps/web/dist'));
 
     log('Lighthouse (mobile) in Debian Chromium');
-    const lighthouseResults = await lighthouseAudits(base, { member: MEMBER, admin: ADMIN });
+    const lighthouseResults = await lighthouseAudits(base, { member: MEMBER, admin: ADMIN }, LIGHTHOUSE);
     const report = {
       date: new Date().toISOString(),
       machine: { cpus: os.cpus().length, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
