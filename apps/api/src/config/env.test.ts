@@ -130,3 +130,27 @@ describe('configuration from the environment', () => {
     expect(() => load({ DELETION_GRACE_DAYS: 'soon' })).toThrow(/DELETION_GRACE_DAYS: must be a whole number of days/);
   });
 });
+
+describe('SECRETS_KEY', () => {
+  it('accepts 32 bytes in hex, base64 or base64url and defaults the key file to DATA_DIR/secrets.key', () => {
+    const bytes = Buffer.alloc(32, 9);
+    for (const text of [bytes.toString('hex'), bytes.toString('base64'), bytes.toString('base64url')]) {
+      expect(load({ SECRETS_KEY: text }).secretsKey?.key.equals(bytes)).toBe(true);
+    }
+    expect(load({ DATA_DIR: '/srv/ums' }).secretsKeyFile).toBe('/srv/ums/secrets.key');
+    expect(load({ SECRETS_KEY_FILE: '/run/secrets/ums.key' }).secretsKeyFile).toBe('/run/secrets/ums.key');
+  });
+
+  it('refuses a malformed key in one line naming the variable and the format, without echoing the value', () => {
+    const error = (() => {
+      try {
+        load({ SECRETS_KEY: 'my-secret-but-short' });
+      } catch (e) {
+        return e as ConfigError;
+      }
+      throw new Error('a malformed SECRETS_KEY was accepted');
+    })();
+    expect(error.message).toMatch(/SECRETS_KEY: must be 32 random bytes written as base64, base64url or hex/);
+    expect(error.message).not.toContain('my-secret');
+  });
+});

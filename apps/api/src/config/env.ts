@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { companionAppSchema, DELETION_GRACE_DAYS, passwordProblemText, type CompanionApp } from '@ums/contracts';
 import { z } from 'zod';
+import { parseKeyEncryptionKey, type KeyEncryptionKey } from '../secrets/key-service.js';
 
 const port = z.coerce
   .number({ error: 'must be a port number' })
@@ -202,6 +203,14 @@ const envSchema = z.object({
     .string()
     .min(MIN_BACKUP_PASSPHRASE_LENGTH, `must be at least ${MIN_BACKUP_PASSPHRASE_LENGTH} characters`)
     .optional(),
+  // The key-encryption key for secrets at rest; never echoed in an error.
+  SECRETS_KEY: z
+    .string()
+    .refine((text) => parseKeyEncryptionKey(text) !== undefined, {
+      message: 'must be 32 random bytes written as base64, base64url or hex (e.g. openssl rand -base64 32)',
+    })
+    .optional(),
+  SECRETS_KEY_FILE: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -214,6 +223,10 @@ export interface AppConfig {
   host: string;
   /** The passphrase backups are sealed with (cli backup and restore); none: the CLI refuses to write one. */
   backupPassphrase: string | undefined;
+  /** The key-encryption key from SECRETS_KEY, if given; else read from secretsKeyFile (see secrets/secrets-key.ts). */
+  secretsKey: KeyEncryptionKey | undefined;
+  /** SECRETS_KEY_FILE, or DATA_DIR/secrets.key (generated on first start) when neither variable is set. */
+  secretsKeyFile: string;
   /** Whether /api/docs serves the OpenAPI document and its page: API_DOCS, else on unless NODE_ENV is production. */
   apiDocs: boolean;
   publicUrl: string;
@@ -278,7 +291,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { cat
     const lines = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0]);
       // Passwords, and the URLs that may carry one, are never echoed into a log.
-      const shown = /PASSWORD|PASSPHRASE|^DATABASE_URL$|^SMTP_URL$/.test(name)
+      const shown = /PASSWORD|PASSPHRASE|^SECRETS_KEY$|^DATABASE_URL$|^SMTP_URL$/.test(name)
         ? ''
         : ` (got ${JSON.stringify(env[name])})`;
       return `  ${name}: ${issue.message}${shown}`;
@@ -307,6 +320,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { cat
     metricsHost: e.METRICS_HOST,
     host: e.HOST,
     backupPassphrase: e.BACKUP_PASSPHRASE,
+    secretsKey: e.SECRETS_KEY === undefined ? undefined : parseKeyEncryptionKey(e.SECRETS_KEY),
+    secretsKeyFile: path.resolve(e.SECRETS_KEY_FILE ?? path.join(e.DATA_DIR, 'secrets.key')),
     apiDocs: e.API_DOCS ? e.API_DOCS === 'true' : e.NODE_ENV !== 'production',
     publicUrl,
     databaseUrl: e.DATABASE_URL,
