@@ -29,6 +29,8 @@ const section = (page: Page, name: string) => page.getByRole('region', { name })
 for (const size of WIDTHS) {
   test.describe(`at ${size.width}px`, () => {
     test.use({ viewport: { width: size.width, height: size.height } });
+    // Each test audits a dozen screens and dialogs with axe (1.5-2 s each here): more than the 30 s one journey gets.
+    test.describe.configure({ timeout: 90_000 });
 
     test('the sign-in page, the account page and its dialogs', async ({ page }) => {
       await page.goto('/');
