@@ -8,6 +8,7 @@ import { DATABASE_RETRY_AFTER_SECONDS } from '../src/plugins/errors.js';
 import { DATABASE_UNAVAILABLE } from '../src/plugins/http-errors.js';
 import { exited } from '@ums/testkit/server-process';
 import { serverProcess } from './server-process.js';
+import { waitFor } from './wait-for.js';
 
 const ADMIN_PASSWORD = 'Fault-Admin-2026!';
 const MEMBER_PASSWORD = 'Fault-Member-2026!';
@@ -211,13 +212,30 @@ describe('faults', () => {
           reader('/membership', false),
           reader('/discountPackage?limit=5', false),
         ];
-        await new Promise((r) => setTimeout(r, 200 + Math.floor(Math.random() * 300)));
+        // Every reader is under way before PostgreSQL dies.
+        const start = answers.length;
+        await waitFor(
+          () => answers.length - start,
+          (count) => count >= 20,
+          15_000,
+        );
         const postmaster = await runningPostmaster(server.pgData);
         process.kill(postmaster!.pid, 'SIGKILL');
-        await new Promise((r) => setTimeout(r, 1500));
+        const killedAt = answers.length;
+        // Until the kill has been felt (a read refused) and PostgreSQL is back (both kinds of read answered again).
+        const feltAndBack = await waitFor(
+          () => {
+            const after = answers.slice(killedAt);
+            const felt = after.findIndex((answer) => answer.status !== 200);
+            const again = felt < 0 ? [] : after.slice(felt + 1).filter((answer) => answer.status === 200);
+            return ['DPoP', 'bearer'].every((kind) => again.some((answer) => answer.read.startsWith(kind)));
+          },
+          (done) => done,
+          60_000,
+        );
         reading = false;
         await Promise.all(readers);
-        await server.waitReady(60_000);
+        expect(feltAndBack, `round ${round}: a read was refused, then both kinds were answered again`).toBe(true);
       }
       const failed = answers.filter((answer) => answer.status !== 200);
       // The kills were felt, by DPoP reads too, and every one of those answers is the envelope, never a 500.
