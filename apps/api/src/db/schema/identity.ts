@@ -67,7 +67,18 @@ export const oidcPayloads = pgTable(
   ],
 );
 
-/** Token signing keys (private JWKs) and cookie keys, generated on first start. */
+/**
+ * Data keys of the key service (secrets/key-service.ts): random AES-256 keys, each stored only wrapped (encrypted)
+ * under the key-encryption key named by `kek_id`, which is never in the database. Sealed values name their data key.
+ */
+export const dataKeys = pgTable('data_keys', {
+  id: text('id').primaryKey(),
+  kekId: text('kek_id').notNull(),
+  wrapped: text('wrapped').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Token signing keys (private JWKs) and cookie keys, generated on first start; `value` is sealed by the key service. */
 export const oidcKeys = pgTable('oidc_keys', {
   kind: text('kind').primaryKey(),
   value: jsonb('value').notNull(),
