@@ -13,12 +13,13 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { createLocalJWKSet, type JWTVerifyGetKey } from 'jose';
+import type { JWTVerifyGetKey } from 'jose';
 import { clientConfigSchema, errorEnvelopeSchema, type ClientConfig } from '@ums/contracts';
 import { z } from 'zod';
 import type { AppConfig } from './config/env.js';
 import type { Database } from './db/client.js';
-import { loadProviderKeys } from './identity/oidc-keys.js';
+import type { KeyService } from './secrets/key-service.js';
+import { loadProviderKeys, providerKeySet } from './identity/oidc-keys.js';
 import { createAttemptLimiter, sweepAttempts } from './identity/attempt-limiter.js';
 import { sweepExpiredPayloads } from './identity/oidc-adapter.js';
 import { registerEmbeddedProvider, SCOPES } from './identity/provider.js';
@@ -71,6 +72,8 @@ export interface AppOptions {
   webRoot?: string;
   /** Catalog images and other public files. */
   publicRoot?: string;
+  /** The key service that seals secrets at rest (provider keys, stored credentials, mail bodies). */
+  secrets: KeyService;
   /** Token keys for tests; production uses the issuer's JWKS. */
   keys?: JWTVerifyGetKey;
   /** Serve the embedded OpenID provider under the issuer's path. */
@@ -195,9 +198,8 @@ export async function buildApp(options: AppOptions) {
   let algorithms: string[] | undefined;
   if (options.embeddedIdentity && !keys) {
     // The API trusts the embedded provider's own public keys directly: no HTTP round trip to itself.
-    const { signing } = await loadProviderKeys(db);
-    keys = createLocalJWKSet({ keys: signing.map(({ kty, n, e, kid, alg, use }) => ({ kty, n, e, kid, alg, use })) });
-    algorithms = [...new Set(signing.map((key) => String(key.alg)))];
+    keys = await providerKeySet(db, options.secrets);
+    algorithms = [...new Set((await loadProviderKeys(db, options.secrets)).signing.map((key) => String(key.alg)))];
   }
   const revocations = createRevocationCache({
     db,
@@ -215,13 +217,25 @@ export async function buildApp(options: AppOptions) {
     ...(algorithms ? { algorithms } : {}),
   });
 
-  const mailer = options.deliverMail ? createMailer({ db, config: config.mail, log: app.log }) : null;
+  const mailer = options.deliverMail
+    ? createMailer({ db, config: config.mail, secrets: options.secrets, log: app.log })
+    : null;
   if (mailer) {
     mailer.start();
     app.addHook('onClose', () => mailer.stop());
   }
-  const security = createSecurityService({ db, config, kickMail: () => void mailer?.kick() });
-  const deletion = createAccountDeletion({ db, config, kickMail: () => void mailer?.kick() });
+  const security = createSecurityService({
+    db,
+    config,
+    secrets: options.secrets,
+    kickMail: () => void mailer?.kick(),
+  });
+  const deletion = createAccountDeletion({
+    db,
+    config,
+    secrets: options.secrets,
+    kickMail: () => void mailer?.kick(),
+  });
 
   const sweep = () => {
     void sweepAttempts(db).catch(() => undefined);
@@ -254,7 +268,8 @@ export async function buildApp(options: AppOptions) {
     clearInterval(proofSweeper);
     clearInterval(purger);
   });
-  if (options.embeddedIdentity) await registerEmbeddedProvider(app, config, db, security, deletion);
+  if (options.embeddedIdentity)
+    await registerEmbeddedProvider(app, { config, db, security, deletion, secrets: options.secrets });
 
   await app.register(swagger, {
     openapi: {

@@ -5,6 +5,7 @@ import { createDemoAccounts } from './identity/demo-accounts.js';
 import { openDatabase, paths } from './runtime.js';
 import { isEmpty, seedDemoData } from './seed/demo-data.js';
 import { serveMetrics } from './plugins/metrics.js';
+import { openSecrets } from './secrets/secrets.js';
 import { describeStartFailure } from './start-failure.js';
 
 const log = (message: string) => console.log(`[ums] ${message}`);
@@ -19,9 +20,14 @@ async function main() {
   const demoAccounts = database.embedded
     ? await createDemoAccounts(createAccountService({ db: database.db }), config.demoPasswords)
     : null;
+  const secrets = await openSecrets(config, database.db).catch(async (error: unknown) => {
+    await database.close();
+    throw error;
+  });
   const app = await buildApp({
     config,
     db: database.db,
+    secrets: secrets.keys,
     webRoot: paths.webRoot,
     publicRoot: paths.catalogImages,
     embeddedIdentity: config.auth.embedded,
@@ -65,6 +71,10 @@ async function main() {
   if (config.apiDocs) log(`API documentation: ${config.publicUrl}/api/docs`);
   if (config.metricsPort) log(`Metrics: http://${config.metricsHost}:${config.metricsPort}/metrics`);
   log(`Database: ${database.embedded ? `embedded PostgreSQL in ${config.dataDir}` : 'DATABASE_URL'}`);
+  if (secrets.loaded.generatedFile) {
+    log(`Secrets key: created ${secrets.loaded.generatedFile} (mode 0600). It seals the signing keys and`);
+    log('stored credentials: keep it safe and apart from database backups; without it they cannot be opened.');
+  }
   log(
     `Mail: ${config.mail.smtpUrl ? 'through SMTP_URL' : `written to ${config.mail.outboxDir} (read it with: npm run cli -- mail list)`}`,
   );

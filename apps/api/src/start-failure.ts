@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { ConfigError } from './config/env.js';
+import { SecretsKeyError } from './secrets/key-service.js';
 
 /** A start that cannot work, already said in words a person can act on. */
 export class StartError extends Error {}
@@ -31,7 +32,9 @@ function chain(error: unknown): Failure[] {
  * fix; anything else says where to look. Never a stack trace.
  */
 export function describeStartFailure(error: unknown, env: NodeJS.ProcessEnv = process.env): string {
-  if (error instanceof ConfigError || error instanceof StartError) return error.message;
+  if (error instanceof ConfigError || error instanceof StartError || error instanceof SecretsKeyError) {
+    return error.message;
+  }
   const causes = chain(error);
   const find = (test: (f: Failure) => boolean) => causes.find(test);
   const usingUrl = Boolean(env['DATABASE_URL']);

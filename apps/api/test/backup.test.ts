@@ -15,6 +15,8 @@ import { backupDatabase, migrateTo, restoreDatabase } from '../src/db/backup.js'
 import { createDatabase } from '../src/db/client.js';
 import { paths } from '../src/runtime.js';
 import { runningEmbeddedUrl } from '../src/db/embedded.js';
+import { unwrapDataKey } from '../src/secrets/key-service.js';
+import { loadSecretsKey } from '../src/secrets/secrets-key.js';
 
 const run = promisify(execFile);
 const apiRoot = path.resolve(import.meta.dirname, '..');
@@ -24,6 +26,16 @@ const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'ums-backup-'));
 afterAll(() => fs.rm(folder, { recursive: true, force: true }));
 
 /** The operator CLI from the sources on a data directory of its own: exit code and what it printed. */
+/** The id of the key in a data directory's secrets.key (the key itself never leaves the file). */
+async function readKekId(dataDir: string) {
+  const { kek } = await loadSecretsKey({
+    secretsKey: undefined,
+    secretsKeyFile: path.join(dataDir, 'secrets.key'),
+    generate: false,
+  });
+  return kek.id;
+}
+
 async function cli(args: string[], dataDir: string) {
   try {
     const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], {
@@ -86,7 +98,14 @@ describe('backup and restore', () => {
       const pool = new pg.Pool({ connectionString: url });
       const file = path.join(folder, 'snapshot.ums.gz');
       let expected: Record<string, unknown[]> = {};
+      // As `cli backup` does: the data keys go into the file open, so the new machine wraps them under its own key.
+      const sourceKey = await loadSecretsKey({
+        secretsKey: undefined,
+        secretsKeyFile: path.join(source.dataDir, 'secrets.key'),
+        generate: false,
+      });
       const header = await backupDatabase(pool, createWriteStream(file), {
+        openDataKey: (key) => unwrapDataKey(key, [sourceKey.kek]),
         // Read the same point in time the backup reads, while the writers go on.
         onSnapshot: async (id) => {
           const reader = new pg.Client({ connectionString: url });
@@ -134,7 +153,15 @@ describe('backup and restore', () => {
         const actual = await contents(client);
         await client.end();
         expect(Object.keys(actual).sort()).toEqual(Object.keys(expected).sort());
-        for (const table of Object.keys(expected)) expect(actual[table], table).toEqual(expected[table]);
+        for (const table of Object.keys(expected)) {
+          // The same data keys, wrapped under the new machine's key instead of the old one's.
+          const ids = (rows: unknown[]) => (rows as { id: string; kek_id: string }[]).map((row) => row.id);
+          if (table === 'data_keys') {
+            expect(ids(actual[table]!), table).toEqual(ids(expected[table]!));
+            const keyIds = new Set((actual[table] as { kek_id: string }[]).map((row) => row.kek_id));
+            expect([...keyIds]).toEqual([(await readKekId(target.dataDir))!]);
+          } else expect(actual[table], table).toEqual(expected[table]);
+        }
 
         // The member signed in before the backup: the access token, the refresh token and the browser session.
         const base = target.base;

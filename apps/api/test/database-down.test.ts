@@ -3,7 +3,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config/env.js';
 import { createDatabase } from '../src/db/client.js';
 import { paths } from '../src/runtime.js';
-import { ADMIN, testKeys } from './helper.js';
+import { ADMIN, testKeys, testSecrets } from './helper.js';
 
 // Nothing listens on port 9: the database is unreachable from the start.
 const { db, pool } = createDatabase('postgres://nobody:nothing@127.0.0.1:9/ums');
@@ -11,6 +11,7 @@ const keys = await testKeys();
 const app = await buildApp({
   config: loadConfig({}, { catalogFile: paths.catalogFile }),
   db,
+  secrets: testSecrets(db),
   keys: keys.keys,
   logger: false,
 });

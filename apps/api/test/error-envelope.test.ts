@@ -7,7 +7,7 @@ import { createDatabase } from '../src/db/client.js';
 import { DATABASE_RETRY_AFTER_SECONDS } from '../src/plugins/errors.js';
 import { DATABASE_UNAVAILABLE } from '../src/plugins/http-errors.js';
 import { paths } from '../src/runtime.js';
-import { ADMIN, MEMBER, testDatabase, testKeys } from './helper.js';
+import { ADMIN, MEMBER, testDatabase, testKeys, testSecrets } from './helper.js';
 
 const SERVER_ERROR = 'Something went wrong on our side. Please try again later.';
 const keys = await testKeys();
@@ -17,6 +17,7 @@ async function appOn(database: ReturnType<typeof createDatabase>) {
   const app = await buildApp({
     config: loadConfig({}, { catalogFile: paths.catalogFile }),
     db: database.db,
+    secrets: testSecrets(database.db),
     keys: keys.keys,
     logger: false,
   });

@@ -6,6 +6,8 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config/env.js';
 import { createDatabase, type Database } from '../src/db/client.js';
 import { paths } from '../src/runtime.js';
+import { createKeyService, parseKeyEncryptionKey, type KeyService } from '../src/secrets/key-service.js';
+import { postgresDataKeyStore } from '../src/secrets/secrets.js';
 
 export const ISSUER = 'http://localhost:8080/oidc';
 export const AUDIENCE = 'http://localhost:8080/api';
@@ -29,6 +31,14 @@ export async function testDatabase(): Promise<{ db: Database; pool: pg.Pool; url
     await cleanup.end();
   });
   return { db, pool, url: url.toString() };
+}
+
+/** The tests' key-encryption key: one for all, so every app on a test database opens what another sealed. */
+export const TEST_SECRETS_KEY = parseKeyEncryptionKey(Buffer.alloc(32, 0x5e).toString('hex'))!;
+
+/** The key service over a test database's data_keys, as a server on it would have. */
+export function testSecrets(db: Database): KeyService {
+  return createKeyService({ keks: [TEST_SECRETS_KEY], store: postgresDataKeyStore(db) });
 }
 
 /** A signing key set standing in for the identity provider's. */
@@ -72,7 +82,13 @@ export async function testApp(options: { env?: Record<string, string> } = {}) {
   const database = await testDatabase();
   const keys = await testKeys();
   const config = loadConfig({ ...options.env }, { catalogFile: paths.catalogFile });
-  const app = await buildApp({ config, db: database.db, keys: keys.keys, logger: false });
+  const app = await buildApp({
+    config,
+    db: database.db,
+    secrets: testSecrets(database.db),
+    keys: keys.keys,
+    logger: false,
+  });
   await app.ready();
   afterAll(() => app.close());
   const bearer = async (who: { sub: string; email: string; groups: string[] }) => ({

@@ -6,7 +6,7 @@ import { createDatabase } from '../src/db/client.js';
 import { paths } from '../src/runtime.js';
 import { seedDemoData } from '../src/seed/demo-data.js';
 import { growData } from '../src/seed/grow-data.js';
-import { ADMIN, MEMBER, OTHER_MEMBER, testApp } from './helper.js';
+import { ADMIN, MEMBER, OTHER_MEMBER, testApp, testSecrets } from './helper.js';
 
 const ctx = await testApp();
 
@@ -335,7 +335,13 @@ describe('list calls: paging, search and sort', () => {
   it('serves a change made through one API process from the next read on another (per-version cache)', async () => {
     const second = createDatabase(ctx.url);
     const config = loadConfig({}, { catalogFile: paths.catalogFile });
-    const other = await buildApp({ config, db: second.db, keys: ctx.keys.keys, logger: false });
+    const other = await buildApp({
+      config,
+      db: second.db,
+      secrets: testSecrets(second.db),
+      keys: ctx.keys.keys,
+      logger: false,
+    });
     try {
       await other.ready();
       const name = (r: Answer) => r.data.find((m) => m['membershipId'] === membershipId)?.['name'];
@@ -373,7 +379,13 @@ describe('list calls: paging, search and sort', () => {
   it("serves each write to a member's orders, items, subscriptions and their products' names from the next read on another process, and never one member's answer to another (per-member cache)", async () => {
     const second = createDatabase(ctx.url);
     const config = loadConfig({}, { catalogFile: paths.catalogFile });
-    const other = await buildApp({ config, db: second.db, keys: ctx.keys.keys, logger: false });
+    const other = await buildApp({
+      config,
+      db: second.db,
+      secrets: testSecrets(second.db),
+      keys: ctx.keys.keys,
+      logger: false,
+    });
     const orders = '/api/PaymentHistory?limit=5';
     const subscriptions = '/api/UserSubscriptions';
     const read = async () => ({

@@ -2,7 +2,7 @@ import { afterAll } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config/env.js';
 import { paths } from '../src/runtime.js';
-import { testDatabase } from './helper.js';
+import { testDatabase, testSecrets } from './helper.js';
 import { freePort } from '../src/net.js';
 
 /**
@@ -17,7 +17,14 @@ export async function providerApp(env: Record<string, string> = {}, options: { d
     { PORT: String(port), PUBLIC_URL: base, HOST: '127.0.0.1', ...env },
     { catalogFile: paths.catalogFile },
   );
-  const state = { app: await buildApp({ config, db: database.db, embeddedIdentity: true, logger: false, ...options }) };
+  const appOptions = {
+    config,
+    db: database.db,
+    secrets: testSecrets(database.db),
+    embeddedIdentity: true,
+    logger: false as const,
+  };
+  const state = { app: await buildApp({ ...appOptions, ...options }) };
   await state.app.listen({ port, host: '127.0.0.1' });
   afterAll(() => state.app.close());
   return {
@@ -30,7 +37,7 @@ export async function providerApp(env: Record<string, string> = {}, options: { d
     /** Stops this instance and starts another on the same database and port (a restart). */
     async restart() {
       await state.app.close();
-      state.app = await buildApp({ config, db: database.db, embeddedIdentity: true, logger: false, ...options });
+      state.app = await buildApp({ ...appOptions, ...options });
       await state.app.listen({ port, host: '127.0.0.1' });
     },
   };

@@ -8,6 +8,7 @@ import { createAccountService } from '../src/identity/accounts.service.js';
 import { REVOCATION_MARK_CLAIM } from '../src/identity/revocations.js';
 import { freePort } from '../src/net.js';
 import { paths } from '../src/runtime.js';
+import { testSecrets } from './helper.js';
 import { providerApp } from './oidc-client.js';
 import { waitFor } from './wait-for.js';
 
@@ -18,6 +19,7 @@ const port = await freePort();
 const other = await buildApp({
   config: loadConfig({ PORT: String(port), PUBLIC_URL: base, HOST: '127.0.0.1' }, { catalogFile: paths.catalogFile }),
   db: database.db,
+  secrets: testSecrets(database.db),
   embeddedIdentity: true,
   logger: false,
 });

@@ -4,7 +4,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config/env.js';
 import { paths } from '../src/runtime.js';
 import { seedDemoData } from '../src/seed/demo-data.js';
-import { ADMIN, MEMBER, OTHER_MEMBER, testApp, testDatabase, testKeys } from './helper.js';
+import { ADMIN, MEMBER, OTHER_MEMBER, testApp, testDatabase, testKeys, testSecrets } from './helper.js';
 
 const ctx = await testApp();
 await seedDemoData(ctx.db, paths.catalogFile, MEMBER.sub);
@@ -176,7 +176,13 @@ describe('security headers and cross-origin requests', () => {
     const database = await testDatabase();
     const keys = await testKeys();
     const config = loadConfig({}, { catalogFile: paths.catalogFile });
-    const app = await buildApp({ config, db: database.db, keys: keys.keys, logger: false });
+    const app = await buildApp({
+      config,
+      db: database.db,
+      secrets: testSecrets(database.db),
+      keys: keys.keys,
+      logger: false,
+    });
     app.get('/api/fails', { config: { policy: 'public' } }, async () => {
       throw new Error('secret internal detail');
     });
@@ -228,7 +234,13 @@ describe('security headers and cross-origin requests', () => {
       },
       { catalogFile: paths.catalogFile },
     );
-    const app = await buildApp({ config, db: database.db, keys: keys.keys, logger: false });
+    const app = await buildApp({
+      config,
+      db: database.db,
+      secrets: testSecrets(database.db),
+      keys: keys.keys,
+      logger: false,
+    });
     const header = String((await app.inject({ url: '/api/health' })).headers['content-security-policy']);
     await app.close();
     const directives = Object.fromEntries(

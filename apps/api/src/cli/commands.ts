@@ -19,6 +19,11 @@ import { paths, type DatabaseHandle } from '../runtime.js';
 import { listOutbox, showOutboxMessage } from '../mail/outbox-files.js';
 import { seedDemoData } from '../seed/demo-data.js';
 import { createAccountDeletion } from '../modules/self-service/account-deletion.js';
+import { longestSignedTokenSeconds, rotateProviderKeys } from '../identity/oidc-keys.js';
+import { unwrapDataKey, wrapDataKey } from '../secrets/key-service.js';
+import { rotateSecretsKey } from '../secrets/rotation.js';
+import { loadSecretsKey } from '../secrets/secrets-key.js';
+import { openSecrets, secretsKeySource } from '../secrets/secrets.js';
 
 export const USAGE = `Usage: npm run cli -- <command>
 
@@ -41,6 +46,12 @@ Commands:
             BACKUP_PASSPHRASE; stop the server first, then start it: members stay signed in
   purge     Delete the closed accounts whose grace period (DELETION_GRACE_DAYS) is over, keeping their orders
             anonymised; the server does it once a day by itself
+  secrets rotate
+            Rotate the key that seals secrets at rest (DATA_DIR/secrets.key, SECRETS_KEY_FILE or SECRETS_KEY; see
+            README): every data key is rewrapped under the new key while the servers keep serving
+  keys rotate
+            A new token signing key and cookie key: each server signs with them from its next start, the old ones
+            keep verifying, and a signing key retired longer ago than a token lives is dropped
   mail list Messages written to the outbox folder (DATA_DIR/outbox: there is no SMTP_URL)
   mail show N
             One of those messages, as the member would read it
@@ -112,8 +123,12 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
         // A partial file left by an interrupted run could carry a wider mode: the backup is always a new 0600 file.
         await fs.rm(partial, { force: true });
         const sealed = await sealingStream(passphrase);
+        // The data keys go into the sealed file open: it restores with the passphrase alone, on any machine.
+        const { kek, previous } = await loadSecretsKey(secretsKeySource(ctx.config));
         const written = pipeline(sealed, createWriteStream(partial, { mode: 0o600 }));
-        const header = await backupDatabase(database.pool, sealed)
+        const header = await backupDatabase(database.pool, sealed, {
+          openDataKey: (key) => unwrapDataKey(key, [kek, ...previous]),
+        })
           .then(async (done) => {
             await written;
             return done;
@@ -153,9 +168,12 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
             );
           }
           try {
+            // This machine's key (created now on a new embedded install) wraps the data keys the backup carries.
+            const { kek } = await loadSecretsKey(secretsKeySource(ctx.config));
             const header = await restoreDatabase(database.db, database.pool, input, {
               migrationsFolder: paths.migrations,
               replace: f.replace === true,
+              wrapDataKey: (id, key) => ({ kekId: kek.id, wrapped: wrapDataKey(id, key, kek) }),
             });
             const rows = header.tables.reduce((sum, t) => sum + t.rows, 0);
             ctx.out(`Restored ${file}: ${header.tables.length} tables, ${rows} rows, taken ${header.createdAt}.`);
@@ -169,7 +187,8 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
     if (command === 'purge') {
       parse(flags, [], []);
       return await withDatabase(ctx, async (database) => {
-        const deletion = createAccountDeletion({ db: database.db, config: ctx.config });
+        const { keys: secrets } = await openSecrets(ctx.config, database.db);
+        const deletion = createAccountDeletion({ db: database.db, config: ctx.config, secrets });
         const purged = await deletion.purgeDue();
         const orders = purged.reduce((sum, p) => sum + p.ordersAnonymised, 0);
         ctx.out(
@@ -177,6 +196,34 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
             ? 'No closed account is due for deletion.'
             : `Deleted ${purged.length} closed account${purged.length === 1 ? '' : 's'}; ${orders} order${orders === 1 ? '' : 's'} kept anonymised.`,
         );
+      });
+    }
+    if (command === 'secrets' && sub === 'rotate') {
+      parse(rest, [], []);
+      return await withDatabase(ctx, async (database) => {
+        const rotation = await rotateSecretsKey(ctx.config, database.db);
+        ctx.out(
+          `Secrets key rotated: ${rotation.rewrapped} data key${rotation.rewrapped === 1 ? '' : 's'} now wrapped under key ${rotation.kekId}.`,
+        );
+        ctx.out(
+          rotation.keyFile
+            ? `The new key is the first line of ${rotation.keyFile}, the old one the second until the next rotation; back the file up apart from the database backups.`
+            : 'Remove SECRETS_KEY_PREVIOUS from every server once they all run with the new SECRETS_KEY.',
+        );
+      });
+    }
+    if (command === 'keys' && sub === 'rotate') {
+      parse(rest, [], []);
+      return await withDatabase(ctx, async (database) => {
+        const { keys: secrets } = await openSecrets(ctx.config, database.db);
+        const rotation = await rotateProviderKeys(database.db, secrets, {
+          keepRetiredSeconds: longestSignedTokenSeconds(ctx.config),
+        });
+        ctx.out(
+          `New signing key ${rotation.signingKid}: each server signs with it from its next start (restart them one by one); the previous key keeps verifying.`,
+        );
+        if (rotation.dropped.length > 0)
+          ctx.out(`Dropped signing keys retired long enough: ${rotation.dropped.join(', ')}.`);
       });
     }
     if (command === 'mail') return await mailCommand(ctx, sub, rest);

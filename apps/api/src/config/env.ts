@@ -210,6 +210,13 @@ const envSchema = z.object({
       message: 'must be 32 random bytes written as base64, base64url or hex (e.g. openssl rand -base64 32)',
     })
     .optional(),
+  // The key before SECRETS_KEY, still accepted while `cli secrets rotate` rewraps what it sealed; never echoed.
+  SECRETS_KEY_PREVIOUS: z
+    .string()
+    .refine((text) => parseKeyEncryptionKey(text) !== undefined, {
+      message: 'must be 32 random bytes written as base64, base64url or hex (the key SECRETS_KEY replaced)',
+    })
+    .optional(),
   SECRETS_KEY_FILE: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -225,8 +232,12 @@ export interface AppConfig {
   backupPassphrase: string | undefined;
   /** The key-encryption key from SECRETS_KEY, if given; else read from secretsKeyFile (see secrets/secrets-key.ts). */
   secretsKey: KeyEncryptionKey | undefined;
+  /** SECRETS_KEY_PREVIOUS: opens data keys not yet rewrapped under SECRETS_KEY. */
+  secretsKeyPrevious: KeyEncryptionKey | undefined;
   /** SECRETS_KEY_FILE, or DATA_DIR/secrets.key (generated on first start) when neither variable is set. */
   secretsKeyFile: string;
+  /** Whether SECRETS_KEY_FILE named the file (it must exist then) rather than the DATA_DIR default. */
+  secretsKeyFileNamed: boolean;
   /** Whether /api/docs serves the OpenAPI document and its page: API_DOCS, else on unless NODE_ENV is production. */
   apiDocs: boolean;
   publicUrl: string;
@@ -291,7 +302,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { cat
     const lines = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0]);
       // Passwords, and the URLs that may carry one, are never echoed into a log.
-      const shown = /PASSWORD|PASSPHRASE|^SECRETS_KEY$|^DATABASE_URL$|^SMTP_URL$/.test(name)
+      const shown = /PASSWORD|PASSPHRASE|^SECRETS_KEY(_PREVIOUS)?$|^DATABASE_URL$|^SMTP_URL$/.test(name)
         ? ''
         : ` (got ${JSON.stringify(env[name])})`;
       return `  ${name}: ${issue.message}${shown}`;
@@ -321,7 +332,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { cat
     host: e.HOST,
     backupPassphrase: e.BACKUP_PASSPHRASE,
     secretsKey: e.SECRETS_KEY === undefined ? undefined : parseKeyEncryptionKey(e.SECRETS_KEY),
+    secretsKeyPrevious:
+      e.SECRETS_KEY_PREVIOUS === undefined ? undefined : parseKeyEncryptionKey(e.SECRETS_KEY_PREVIOUS),
     secretsKeyFile: path.resolve(e.SECRETS_KEY_FILE ?? path.join(e.DATA_DIR, 'secrets.key')),
+    secretsKeyFileNamed: e.SECRETS_KEY_FILE !== undefined,
     apiDocs: e.API_DOCS ? e.API_DOCS === 'true' : e.NODE_ENV !== 'production',
     publicUrl,
     databaseUrl: e.DATABASE_URL,

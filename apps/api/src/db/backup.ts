@@ -8,6 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import type pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
+import type { WrappedDataKey } from '../secrets/key-service.js';
 import { runMigrations, type Database } from './client.js';
 
 // A backup is one gzip stream: a JSON header line, then each table as "TABLE name" followed by its rows in
@@ -80,7 +81,14 @@ async function appliedMigrations(client: pg.PoolClient): Promise<number> {
 export async function backupDatabase(
   pool: pg.Pool,
   out: Writable,
-  options: { onSnapshot?: (snapshotId: string) => Promise<void> } = {},
+  options: {
+    onSnapshot?: (snapshotId: string) => Promise<void>;
+    /**
+     * Unwraps a data key (secrets/key-service.ts) for a sealed backup, which carries the keys open so that it restores
+     * on a machine with another key-encryption key; without it the data keys are written as stored.
+     */
+    openDataKey?: (key: WrappedDataKey) => Buffer;
+  } = {},
 ): Promise<BackupHeader> {
   const client = await pool.connect();
   const gzip = createGzip();
@@ -111,6 +119,10 @@ export async function backupDatabase(
     await write(`${JSON.stringify(header)}\n`);
     for (const table of tables) {
       await write(`TABLE ${table.name}\n`);
+      if (table.name === 'data_keys' && options.openDataKey) {
+        await writeOpenDataKeys(client, table.columns, options.openDataKey, write);
+        continue;
+      }
       const columns = table.columns.map(quote).join(', ');
       const rowsOut = client.query(copyTo(`copy ${quote(table.name)} (${columns}) to stdout`));
       for await (const chunk of rowsOut) await write(chunk as Buffer);
@@ -127,6 +139,32 @@ export async function backupDatabase(
   } finally {
     client.release();
   }
+}
+
+/** What `kek_id` says of a data key carried open in a sealed backup: wrapped under this machine's key on restore. */
+export const OPEN_IN_BACKUP = 'open-in-backup';
+
+/** The data keys as COPY text rows, each key's bytes open (base64url: no character COPY would escape). */
+async function writeOpenDataKeys(
+  client: pg.PoolClient,
+  columns: string[],
+  openDataKey: (key: WrappedDataKey) => Buffer,
+  write: (text: string) => Promise<void>,
+) {
+  const { rows } = await client.query<{ id: string; kek_id: string; wrapped: string; created_at: Date; at: string }>(
+    'select id, kek_id, wrapped, created_at, created_at::text as at from data_keys order by created_at',
+  );
+  for (const row of rows) {
+    const open = openDataKey({ id: row.id, kekId: row.kek_id, wrapped: row.wrapped, createdAt: row.created_at });
+    const values: Record<string, string> = {
+      id: row.id,
+      kek_id: OPEN_IN_BACKUP,
+      wrapped: open.toString('base64url'),
+      created_at: row.at,
+    };
+    await write(`${columns.map((column) => values[column] ?? '\\N').join('\t')}\n`);
+  }
+  await write(`${END_OF_TABLE}\n`);
 }
 
 /** The committed migrations as the journal lists them. */
@@ -173,7 +211,12 @@ export async function restoreDatabase(
   db: Database,
   pool: pg.Pool,
   input: Readable,
-  options: { migrationsFolder: string; replace?: boolean },
+  options: {
+    migrationsFolder: string;
+    replace?: boolean;
+    /** Wraps a data key the backup carries open under this machine's key-encryption key (its new `kek_id`). */
+    wrapDataKey?: (id: string, key: Buffer) => { kekId: string; wrapped: string };
+  },
 ): Promise<BackupHeader> {
   const gunzip = createGunzip();
   let unreadable = false;
@@ -240,6 +283,7 @@ export async function restoreDatabase(
       copy.end();
       await done;
     }
+    await wrapOpenDataKeys(client, options.wrapDataKey);
     for (const sequence of header.sequences) {
       if (sequence.value !== null)
         await client.query('select setval($1, $2)', [`public.${quote(sequence.name)}`, sequence.value]);
@@ -259,4 +303,24 @@ export async function restoreDatabase(
     `update data_versions set version = version + (extract(epoch from clock_timestamp()) * 1000)::bigint`,
   );
   return header;
+}
+
+/** A restored backup's open data keys, wrapped under this machine's key in the restore's transaction. */
+async function wrapOpenDataKeys(
+  client: pg.PoolClient,
+  wrapDataKey: ((id: string, key: Buffer) => { kekId: string; wrapped: string }) | undefined,
+) {
+  const exists = await client.query(`select to_regclass('public.data_keys') is not null as present`);
+  if (!(exists.rows[0] as { present: boolean }).present) return;
+  const { rows } = await client.query<{ id: string; wrapped: string }>(
+    'select id, wrapped from data_keys where kek_id = $1',
+    [OPEN_IN_BACKUP],
+  );
+  if (rows.length > 0 && !wrapDataKey) {
+    throw new BackupError('This backup carries data keys: restore it with the command line (npm run cli -- restore).');
+  }
+  for (const row of rows) {
+    const { kekId, wrapped } = wrapDataKey!(row.id, Buffer.from(row.wrapped, 'base64url'));
+    await client.query('update data_keys set kek_id = $2, wrapped = $3 where id = $1', [row.id, kekId, wrapped]);
+  }
 }

@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { Database } from '../db/client.js';
 import { oidcPayloads } from '../db/schema/index.js';
+import type { KeyService } from '../secrets/key-service.js';
 import { revokeGrant } from './revocations.js';
 
 /** How a refused reuse names the credential to the client (oidc-provider's own wording). */
@@ -10,30 +12,61 @@ const CREDENTIAL_NAMES: Record<string, string> = {
   AuthorizationCode: 'authorization code',
 };
 
-/** oidc-provider's storage in PostgreSQL, so restarts sign nobody out and processes share state. */
-export function postgresAdapterFactory(db: Database) {
+/**
+ * The id of a stored row. A row's id is the credential itself for most models (a refresh token, an authorization code,
+ * the session and interaction cookies' values): only its SHA-256 is stored, so a copy of the database holds nothing
+ * that works. Grants keep their ids: a grant id is no credential, and sessions and tokens refer to it.
+ */
+export function storedId(model: string, id: string): string {
+  return model === 'Grant' ? id : createHash('sha256').update(id).digest('hex');
+}
+
+/** The context a session's sealed id is sealed under. */
+const SESSION_ID_CONTEXT = 'oidc_payloads:Session:jti';
+
+/**
+ * oidc-provider's storage in PostgreSQL, so restarts sign nobody out and processes share state. Credentials are
+ * stored as hashes (`storedId`); the one payload that must give its id back without being asked by it (a session,
+ * found by its uid when a refresh token is used) keeps it sealed by the key service.
+ */
+export function postgresAdapterFactory(db: Database, secrets: KeyService) {
   return class PostgresAdapter implements Adapter {
     constructor(private readonly model: string) {}
 
     private key(id: string) {
-      return and(eq(oidcPayloads.model, this.model), eq(oidcPayloads.id, id));
+      return and(eq(oidcPayloads.model, this.model), eq(oidcPayloads.id, storedId(this.model, id)));
     }
 
-    private async findWhere(where: ReturnType<typeof and>): Promise<AdapterPayload | undefined> {
+    private async findWhere(where: ReturnType<typeof and>, id?: string): Promise<AdapterPayload | undefined> {
       const [row] = await db
         .select()
         .from(oidcPayloads)
         .where(and(where, sql`(${oidcPayloads.expiresAt} is null or ${oidcPayloads.expiresAt} > now())`));
       if (!row) return undefined;
-      const payload = row.payload as AdapterPayload;
+      const { sealedJti, ...stored } = row.payload as AdapterPayload & { sealedJti?: string };
+      const payload: AdapterPayload = { ...stored };
+      if (this.model !== 'Grant') {
+        if (id !== undefined) payload.jti = id;
+        else if (sealedJti) payload.jti = (await secrets.open(sealedJti, SESSION_ID_CONTEXT)).toString('utf8');
+      }
       return row.consumedAt ? { ...payload, consumed: Math.floor(row.consumedAt.getTime() / 1000) } : payload;
+    }
+
+    /** The payload as stored: no credential in it, a session's id sealed. */
+    private async storable(payload: AdapterPayload): Promise<Record<string, unknown>> {
+      if (this.model === 'Grant') return payload;
+      const { jti, ...rest } = payload;
+      if (this.model === 'Session' && typeof jti === 'string') {
+        return { ...rest, sealedJti: await secrets.seal(jti, SESSION_ID_CONTEXT) };
+      }
+      return rest;
     }
 
     async upsert(id: string, payload: AdapterPayload, expiresIn: number) {
       const values = {
         model: this.model,
-        id,
-        payload,
+        id: storedId(this.model, id),
+        payload: await this.storable(payload),
         grantId: payload.grantId ?? null,
         userCode: payload.userCode ?? null,
         uid: payload.uid ?? null,
@@ -46,7 +79,7 @@ export function postgresAdapterFactory(db: Database) {
     }
 
     find(id: string) {
-      return this.findWhere(this.key(id));
+      return this.findWhere(this.key(id), id);
     }
 
     findByUid(uid: string) {
@@ -107,4 +140,26 @@ export async function sweepExpiredPayloads(db: Database): Promise<number> {
     .where(lt(oidcPayloads.expiresAt, new Date()))
     .returning({ id: oidcPayloads.id });
   return removed.length;
+}
+
+/**
+ * Rows stored by a version that kept credentials in the clear (their payload still holds `jti`): each gets its hashed
+ * id, and a session its sealed id. Run at start; two processes doing it at once convert each row once.
+ */
+export async function sealStoredCredentials(db: Database, secrets: KeyService): Promise<number> {
+  const { rows } = await db.execute<{ model: string; id: string; payload: AdapterPayload }>(
+    sql`select model, id, payload from oidc_payloads where model <> 'Grant' and payload ? 'jti'`,
+  );
+  let converted = 0;
+  for (const row of rows) {
+    const payload: Record<string, unknown> = { ...row.payload };
+    delete payload['jti'];
+    if (row.model === 'Session') payload['sealedJti'] = await secrets.seal(row.id, SESSION_ID_CONTEXT);
+    const result = await db.execute(
+      sql`update oidc_payloads set id = ${storedId(row.model, row.id)}, payload = ${JSON.stringify(payload)}::jsonb
+          where model = ${row.model} and id = ${row.id} and payload ? 'jti'`,
+    );
+    converted += result.rowCount ?? 0;
+  }
+  return converted;
 }

@@ -1,26 +1,135 @@
 import { randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
-import { exportJWK, generateKeyPair, type JWK } from 'jose';
+import { eq, sql } from 'drizzle-orm';
+import { createLocalJWKSet, errors, exportJWK, generateKeyPair, type JWK, type JWTVerifyGetKey } from 'jose';
+import type { AppConfig } from '../config/env.js';
 import type { Database } from '../db/client.js';
 import { oidcKeys } from '../db/schema/index.js';
+import { isSealed, type KeyService } from '../secrets/key-service.js';
 
-interface ProviderKeys {
+export interface ProviderKeys {
+  /** Private signing JWKs; the first signs, the others still verify what they signed. */
   signing: JWK[];
+  /** Cookie keys; the first signs, the others still verify. */
   cookies: string[];
+  /** When each signing key that no longer signs stopped signing (kid to ISO time), so it can go once unused. */
+  retired?: Record<string, string>;
 }
 
-/** The provider's signing and cookie keys: generated on the first start, then read from the database. */
-export async function loadProviderKeys(db: Database): Promise<ProviderKeys> {
-  const read = async () => (await db.select().from(oidcKeys).where(eq(oidcKeys.kind, 'provider')))[0];
-  const existing = await read();
-  if (existing) return existing.value as ProviderKeys;
+/** Tokens the provider signs live at most this long: an ID token an hour, an access token ACCESS_TOKEN_TTL. */
+export const ID_TOKEN_TTL_SECONDS = 3600;
+
+/** How long a signing key keeps verifying after it stopped signing: the longest lifetime of a token it signed. */
+export const longestSignedTokenSeconds = (config: Pick<AppConfig, 'sessions'>) =>
+  Math.max(ID_TOKEN_TTL_SECONDS, config.sessions.accessTokenTtl);
+
+/** Where the provider's keys are sealed: the context a copied value would not open under elsewhere. */
+const CONTEXT = 'oidc_keys:provider';
+/** Cookie keys kept after a rotation: the new one signs, the older ones verify cookies set before. */
+const COOKIE_KEYS_KEPT = 3;
+
+const read = async (db: Database) => (await db.select().from(oidcKeys).where(eq(oidcKeys.kind, 'provider')))[0];
+
+async function newSigningKey(): Promise<JWK> {
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
-  const jwk = await exportJWK(privateKey);
-  const keys: ProviderKeys = {
-    signing: [{ ...jwk, kid: randomBytes(8).toString('hex'), alg: 'RS256', use: 'sig' }],
-    cookies: [randomBytes(32).toString('base64url')],
-  };
+  return { ...(await exportJWK(privateKey)), kid: randomBytes(8).toString('hex'), alg: 'RS256', use: 'sig' };
+}
+
+async function open(secrets: KeyService, value: unknown): Promise<ProviderKeys> {
+  return JSON.parse((await secrets.open(value as string, CONTEXT)).toString('utf8')) as ProviderKeys;
+}
+
+const seal = async (secrets: KeyService, keys: ProviderKeys) => secrets.seal(JSON.stringify(keys), CONTEXT);
+
+/**
+ * The provider's signing and cookie keys: generated on the first start, then read from the database, where they are
+ * only ever stored sealed by the key service. Keys stored in the clear by an older version are sealed on the way.
+ */
+export async function loadProviderKeys(db: Database, secrets: KeyService): Promise<ProviderKeys> {
+  const existing = await read(db);
+  if (existing && isSealed(existing.value)) return open(secrets, existing.value);
+  if (existing) {
+    const plain = existing.value as ProviderKeys;
+    // Only the row still in the clear is replaced: a process that sealed it first wins, with the same keys.
+    await db
+      .update(oidcKeys)
+      .set({ value: await seal(secrets, plain) })
+      .where(sql`${oidcKeys.kind} = 'provider' and jsonb_typeof(${oidcKeys.value}) = 'object'`);
+    return plain;
+  }
+  const keys: ProviderKeys = { signing: [await newSigningKey()], cookies: [randomBytes(32).toString('base64url')] };
   // Another process may have written them first: the stored ones win.
-  await db.insert(oidcKeys).values({ kind: 'provider', value: keys }).onConflictDoNothing();
-  return (await read())!.value as ProviderKeys;
+  await db
+    .insert(oidcKeys)
+    .values({ kind: 'provider', value: await seal(secrets, keys) })
+    .onConflictDoNothing();
+  return open(secrets, (await read(db))!.value);
+}
+
+/**
+ * Rotates the signing and cookie keys: a new key signs from the next start of each server, the previous ones keep
+ * verifying, and signing keys that stopped signing more than `keepRetiredSeconds` ago (the longest lifetime of a token
+ * they signed) are dropped. One transaction, the row locked, so two rotations at once apply one after the other.
+ */
+export async function rotateProviderKeys(
+  db: Database,
+  secrets: KeyService,
+  options: { keepRetiredSeconds: number; now?: Date },
+): Promise<{ signingKid: string; dropped: string[] }> {
+  await loadProviderKeys(db, secrets);
+  const now = options.now ?? new Date();
+  return db.transaction(async (tx) => {
+    const [row] = await tx.select().from(oidcKeys).where(eq(oidcKeys.kind, 'provider')).for('update');
+    const keys = await open(secrets, row!.value);
+    const retired = { ...keys.retired };
+    if (keys.signing[0]?.kid) retired[keys.signing[0].kid] = now.toISOString();
+    const dropped: string[] = [];
+    const kept = keys.signing.filter((key) => {
+      const since = key.kid ? retired[key.kid] : undefined;
+      const gone = since !== undefined && now.getTime() - Date.parse(since) > options.keepRetiredSeconds * 1000;
+      if (gone && key.kid) {
+        dropped.push(key.kid);
+        delete retired[key.kid];
+      }
+      return !gone;
+    });
+    const fresh = await newSigningKey();
+    const next: ProviderKeys = {
+      signing: [fresh, ...kept],
+      cookies: [randomBytes(32).toString('base64url'), ...keys.cookies].slice(0, COOKIE_KEYS_KEPT),
+      retired,
+    };
+    await tx
+      .update(oidcKeys)
+      .set({ value: await seal(secrets, next) })
+      .where(eq(oidcKeys.kind, 'provider'));
+    return { signingKid: fresh.kid!, dropped };
+  });
+}
+
+/** The public halves of the signing keys, for the API's own verification of the provider's tokens. */
+export const publicSigningKeys = (keys: ProviderKeys) =>
+  keys.signing.map(({ kty, n, e, kid, alg, use }) => ({ kty, n, e, kid, alg, use }));
+
+/** How soon after a reload an unknown key id may read the keys again (a forged kid must not hammer the database). */
+const RELOAD_AFTER_MS = 5_000;
+
+/**
+ * The API's verification keys for the embedded provider's tokens, read from the database (no HTTP round trip to
+ * itself). A token naming a key id this process has not seen (another server rotated and restarted) reads the keys
+ * again, at most every few seconds.
+ */
+export async function providerKeySet(db: Database, secrets: KeyService): Promise<JWTVerifyGetKey> {
+  const load = async () => createLocalJWKSet({ keys: publicSigningKeys(await loadProviderKeys(db, secrets)) });
+  let current = await load();
+  let loadedAt = Date.now();
+  return async (header, token) => {
+    try {
+      return await current(header, token);
+    } catch (error) {
+      if (!(error instanceof errors.JWKSNoMatchingKey) || Date.now() - loadedAt < RELOAD_AFTER_MS) throw error;
+      loadedAt = Date.now();
+      current = await load();
+      return current(header, token);
+    }
+  };
 }

@@ -15,6 +15,7 @@ import { forgotPasswordPage, resetInvalidPage, resetPasswordPage, resetSentPage 
 import { alertOrigin, originOf, type RequestOrigin } from './security-events.js';
 import type { SecurityService } from './security.service.js';
 import { endAccountSessions } from './sessions.js';
+import type { KeyService } from '../secrets/key-service.js';
 
 type Executor = Pick<Database, 'execute'>;
 
@@ -70,12 +71,15 @@ export function createPasswordResets({
   accounts,
   limiter,
   security,
+  secrets,
 }: {
   db: Database;
   config: Pick<AppConfig, 'auth' | 'publicUrl' | 'web'>;
   accounts: AccountService;
   limiter: AttemptLimiter;
   security: SecurityService;
+  /** Seals the mail with the link until it is sent. */
+  secrets: KeyService;
 }) {
   const pending = new Set<Promise<void>>();
 
@@ -103,7 +107,7 @@ export function createPasswordResets({
         alertOrigin(origin),
         link,
       );
-      await enqueueMail(tx, mail);
+      await enqueueMail(tx, mail, secrets);
     });
     security.kickMail();
     return 'sent';

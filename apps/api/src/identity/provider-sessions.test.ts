@@ -12,6 +12,7 @@ import {
   signsInSilently,
   type Browser,
 } from '@ums/testkit/oidc-browser';
+import { testSecrets } from '../../test/helper.js';
 import { providerApp } from '../../test/oidc-client.js';
 import { createAccountService } from './accounts.service.js';
 
@@ -152,6 +153,7 @@ describe('request logs', () => {
     const app = await buildApp({
       config: server.config,
       db: database.db,
+      secrets: testSecrets(database.db),
       embeddedIdentity: true,
       logger: { level: 'info', stream: sink },
     });

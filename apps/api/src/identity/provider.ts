@@ -4,8 +4,8 @@ import type { AppConfig } from '../config/env.js';
 import type { Database } from '../db/client.js';
 import { createAccountService, type AccountService } from './accounts.service.js';
 import { createAttemptLimiter } from './attempt-limiter.js';
-import { postgresAdapterFactory } from './oidc-adapter.js';
-import { loadProviderKeys } from './oidc-keys.js';
+import { postgresAdapterFactory, sealStoredCredentials } from './oidc-adapter.js';
+import { ID_TOKEN_TTL_SECONDS, loadProviderKeys } from './oidc-keys.js';
 import { logoutPages } from './logout-pages.js';
 import { errorPage } from './pages.js';
 import { mountProvider, registerProviderAssets } from './provider-mount.js';
@@ -16,6 +16,7 @@ import { createPasswordResets, registerPasswordReset } from './password-reset.js
 import { addressBucket, registerSignIn } from './sign-in.js';
 import { revocationMarkOf, REVOCATION_MARK_CLAIM } from './revocations.js';
 import { userinfoRoutes } from './userinfo.js';
+import type { KeyService } from '../secrets/key-service.js';
 
 export const SCOPES = ['openid', 'email', 'phone', 'profile'];
 
@@ -45,15 +46,21 @@ export function accountClaims(
   };
 }
 
-export async function createEmbeddedProvider(config: AppConfig, db: Database, security: SecurityService) {
+export async function createEmbeddedProvider(
+  config: AppConfig,
+  db: Database,
+  security: SecurityService,
+  secrets: KeyService,
+) {
   const accounts = createAccountService({ db });
-  const keys = await loadProviderKeys(db);
+  const keys = await loadProviderKeys(db, secrets);
+  await sealStoredCredentials(db, secrets);
   const { publicUrl } = config;
   const clientId = config.auth.clientId;
   const audience = config.auth.audience;
 
   const configuration: Configuration = {
-    adapter: postgresAdapterFactory(db),
+    adapter: postgresAdapterFactory(db, secrets),
     clients: [
       {
         client_id: clientId,
@@ -79,7 +86,7 @@ export async function createEmbeddedProvider(config: AppConfig, db: Database, se
     ttl: {
       AccessToken: config.sessions.accessTokenTtl,
       AuthorizationCode: 60,
-      IdToken: 3600,
+      IdToken: ID_TOKEN_TTL_SECONDS,
       RefreshToken: REMEMBERED.max,
       Interaction: 3600,
       Session: (_ctx, session) => sessionTtl(limitsFor(config.sessions, session.transient), session.loginTs),
@@ -184,17 +191,26 @@ export async function createEmbeddedProvider(config: AppConfig, db: Database, se
 /** Mounts the provider under its issuer path, with our own sign-in interaction and the pages' files. */
 export async function registerEmbeddedProvider(
   app: FastifyInstance,
-  config: AppConfig,
-  db: Database,
-  security: SecurityService,
-  deletion: AccountDeletion,
+  {
+    config,
+    db,
+    security,
+    deletion,
+    secrets,
+  }: {
+    config: AppConfig;
+    db: Database;
+    security: SecurityService;
+    deletion: AccountDeletion;
+    secrets: KeyService;
+  },
 ) {
-  const { provider, accounts } = await createEmbeddedProvider(config, db, security);
+  const { provider, accounts } = await createEmbeddedProvider(config, db, security, secrets);
   const limiter = createAttemptLimiter({ db });
   const mount = mountProvider(app, provider, config, limiter);
   registerProviderAssets(app);
   const secureCookies = new URL(config.publicUrl).protocol === 'https:';
-  const resets = createPasswordResets({ db, config, accounts, limiter, security });
+  const resets = createPasswordResets({ db, config, accounts, limiter, security, secrets });
   await registerSignIn(app, { provider, accounts, limiter, mount, security, resets, deletion, secureCookies });
   await registerPasswordReset(app, { resets, mount, publicUrl: config.publicUrl, secureCookies, addressBucket });
   await app.register(userinfoRoutes, { accounts, config, mount });

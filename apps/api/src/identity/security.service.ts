@@ -11,6 +11,7 @@ import { forgotPasswordUrl } from './password-reset.js';
 import { alertOrigin, recordSecurityEvent, type RequestOrigin } from './security-events.js';
 import { endAccountSessions, endSession, lockAccountSession, SESSION_GRANTS_SQL } from './sessions.js';
 import { summariseUserAgent } from './user-agent.js';
+import type { KeyService } from '../secrets/key-service.js';
 
 type Executor = Pick<Database, 'execute'>;
 
@@ -44,10 +45,13 @@ interface SessionRow {
 export function createSecurityService({
   db,
   config,
+  secrets,
   kickMail = () => undefined,
 }: {
   db: Database;
   config: Pick<AppConfig, 'publicUrl' | 'web' | 'auth'>;
+  /** Seals the alerts' bodies in the outbox. */
+  secrets: KeyService;
   kickMail?: () => void;
 }) {
   async function queueAlert(
@@ -72,7 +76,7 @@ export function createSecurityService({
       },
       alertOrigin(origin),
     );
-    await enqueueMail(tx, mail);
+    await enqueueMail(tx, mail, secrets);
   }
 
   async function sessionsOf(accountId: string, currentGrant: string | null): Promise<SessionRow[]> {

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { testDatabase } from '../../test/helper.js';
+import { testDatabase, testSecrets } from '../../test/helper.js';
 import { smtpInbox } from '../../test/smtp-inbox.js';
 import { runCli } from '../cli/commands.js';
 import { loadConfig } from '../config/env.js';
@@ -11,6 +11,7 @@ import { ALERT_SUBJECTS, securityAlert } from './alerts.js';
 import { createMailer, enqueueMail } from './outbox.js';
 
 const database = await testDatabase();
+const secrets = testSecrets(database.db);
 const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ums-mail-'));
 afterAll(() => fs.rm(dataDir, { recursive: true, force: true }));
 const config = loadConfig({ DATA_DIR: dataDir }, { catalogFile: paths.catalogFile });
@@ -45,13 +46,14 @@ describe('mail without SMTP_URL', () => {
     const mailer = createMailer({
       db: database.db,
       config: config.mail,
+      secrets,
       log: { info: (m) => lines.push(m), warn: (m) => lines.push(m), error: (m) => lines.push(m) },
     });
-    await database.db.transaction((tx) => enqueueMail(tx, alert));
+    await database.db.transaction((tx) => enqueueMail(tx, alert, secrets));
     // A message queued in a transaction that rolls back is never sent.
     await database.db
       .transaction(async (tx) => {
-        await enqueueMail(tx, { ...alert, subject: 'Rolled back' });
+        await enqueueMail(tx, { ...alert, subject: 'Rolled back' }, secrets);
         throw new Error('the change failed');
       })
       .catch(() => undefined);
@@ -105,10 +107,11 @@ describe('mail over SMTP', () => {
     const mailer = createMailer({
       db: database.db,
       config: smtpConfig.mail,
+      secrets,
       log: { info: (m) => lines.push(m), warn: (m) => lines.push(m), error: (m) => lines.push(m) },
     });
     const recipient = 'erin@example.com';
-    await database.db.transaction((tx) => enqueueMail(tx, { ...alert, to: recipient }));
+    await database.db.transaction((tx) => enqueueMail(tx, { ...alert, to: recipient }, secrets));
     await mailer.kick();
     await mailer.stop();
     expect(inbox.received.map((mail) => mail.subject)).toEqual([ALERT_SUBJECTS['new-device']]);

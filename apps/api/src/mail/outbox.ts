@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { AppConfig } from '../config/env.js';
 import type { Database } from '../db/client.js';
+import { isSealed, type KeyService } from '../secrets/key-service.js';
 
 type Executor = Pick<Database, 'execute'>;
 
@@ -25,13 +26,18 @@ const POLL_MS = 5_000;
 /** Sent messages are kept this many days (the outbox holds addresses), then swept. */
 const KEEP_SENT_DAYS = 7;
 
+/** The context mail bodies are sealed under: a sealed body copied into another table does not open there. */
+const BODY_CONTEXT = 'mail_outbox:body';
+
 /**
  * Queues a message in the caller's transaction: it is sent only if that transaction commits, and a failed send never
- * fails the member's action (the delivery happens afterwards, retried).
+ * fails the member's action (the delivery happens afterwards, retried). The body, which may hold a one-time link, is
+ * stored sealed by the key service until it is sent, and blanked then.
  */
-export async function enqueueMail(db: Executor, mail: Mail): Promise<void> {
+export async function enqueueMail(db: Executor, mail: Mail, secrets: KeyService): Promise<void> {
+  const body = await secrets.seal(mail.text, BODY_CONTEXT);
   await db.execute(
-    sql`insert into mail_outbox (recipient, subject, body) values (${mail.to}, ${mail.subject}, ${mail.text})`,
+    sql`insert into mail_outbox (recipient, subject, body) values (${mail.to}, ${mail.subject}, ${body})`,
   );
 }
 
@@ -54,10 +60,12 @@ interface Due {
 export function createMailer({
   db,
   config,
+  secrets,
   log,
 }: {
   db: Database;
   config: AppConfig['mail'];
+  secrets: KeyService;
   log: { info: (message: string) => void; warn: (message: string) => void; error: (message: string) => void };
 }) {
   const transport: Transporter = config.smtpUrl
@@ -92,7 +100,8 @@ export function createMailer({
       from: config.from,
       to: mail.recipient,
       subject: mail.subject,
-      text: mail.body,
+      // A body queued before bodies were sealed is still plain text.
+      text: isSealed(mail.body) ? (await secrets.open(mail.body, BODY_CONTEXT)).toString('utf8') : mail.body,
     })) as { message?: Buffer | string; messageId?: string };
     // Log lines name the message by its id: who it went to stays in the outbox table, not in the logs.
     if (config.smtpUrl) return 'sent over SMTP';

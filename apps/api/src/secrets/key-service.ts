@@ -94,18 +94,29 @@ const wrapContext = (dataKeyId: string, kekId: string) => `data-key:${dataKeyId}
  * The key service. `keks` lists the current KEK first, then older ones still accepted while a rotation runs.
  * Unwrapped data keys are kept in memory only; a data key added by another process is read from the store by id.
  */
-export function createKeyService(options: { keks: KeyEncryptionKey[]; store: DataKeyStore }): KeyService {
+export function createKeyService(options: {
+  keks: KeyEncryptionKey[];
+  store: DataKeyStore;
+  /**
+   * Reads the keys again (the key file), for a data key wrapped under a KEK this process does not know yet: another
+   * process rotated while this one served.
+   */
+  reloadKeks?: () => Promise<KeyEncryptionKey[]>;
+}): KeyService {
   const [current] = options.keks;
   if (!current) throw new SecretsKeyError('The key service needs a key-encryption key.');
   const keks = new Map(options.keks.map((k) => [k.id, k.key]));
   const unwrapped = new Map<string, Buffer>();
   let sealingKey: Promise<{ id: string; kekId: string; key: Buffer }> | undefined;
 
-  function unwrap(stored: WrappedDataKey): Buffer {
+  async function unwrap(stored: WrappedDataKey): Promise<Buffer> {
+    if (!keks.has(stored.kekId) && options.reloadKeks) {
+      for (const kek of await options.reloadKeks()) keks.set(kek.id, kek.key);
+    }
     const kek = keks.get(stored.kekId);
     if (!kek)
       throw new SecretsKeyError(
-        `Data key ${stored.id} is wrapped under a key-encryption key this process does not have.`,
+        `The stored secrets are sealed under another secrets key than this server's (SECRETS_KEY, SECRETS_KEY_PREVIOUS or the key file): start it with the key this database was set up with.`,
       );
     return decrypt(kek, stored.wrapped, wrapContext(stored.id, stored.kekId));
   }
@@ -115,7 +126,7 @@ export function createKeyService(options: { keks: KeyEncryptionKey[]; store: Dat
     if (cached) return cached;
     const stored = await options.store.get(id);
     if (!stored) throw new SecretsKeyError(`Data key ${id} is not in the key store.`);
-    const key = unwrap(stored);
+    const key = await unwrap(stored);
     unwrapped.set(id, key);
     return key;
   }
@@ -184,4 +195,20 @@ export async function rewrapDataKeys(
     count += 1;
   }
   return count;
+}
+
+/** A data key's bytes, unwrapped with whichever of `keks` wrapped it: for a sealed backup, which carries them open. */
+export function unwrapDataKey(stored: WrappedDataKey, keks: KeyEncryptionKey[]): Buffer {
+  const kek = keks.find((k) => k.id === stored.kekId);
+  if (!kek) {
+    throw new SecretsKeyError(
+      `Data key ${stored.id} is wrapped under a key-encryption key that is not configured (SECRETS_KEY, SECRETS_KEY_PREVIOUS or the key file).`,
+    );
+  }
+  return decrypt(kek.key, stored.wrapped, wrapContext(stored.id, kek.id));
+}
+
+/** Wraps a data key's bytes under a KEK: a restored backup's data keys, sealed again under this machine's key. */
+export function wrapDataKey(id: string, key: Buffer, kek: KeyEncryptionKey): string {
+  return encrypt(kek.key, key, wrapContext(id, kek.id));
 }

@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   generateKeyEncryptionKeyText,
@@ -8,21 +8,35 @@ import {
 } from './key-service.js';
 
 export interface LoadedSecretsKey {
+  /** The current key-encryption key: new data keys are wrapped under it. */
   kek: KeyEncryptionKey;
+  /** Older keys still accepted to open data keys a rotation has not rewrapped yet. */
+  previous: KeyEncryptionKey[];
   /** The file a new key was written to on this start (to say so once); undefined when the key already existed. */
   generatedFile: string | undefined;
 }
 
-/**
- * The key-encryption key: SECRETS_KEY when given, else the key file. With `generate` (the embedded default, no
- * SECRETS_KEY_FILE set) a missing file is created with mode 0600; a named SECRETS_KEY_FILE must already exist.
- */
-export async function loadSecretsKey(options: {
+export interface SecretsKeySource {
   secretsKey: KeyEncryptionKey | undefined;
+  secretsKeyPrevious?: KeyEncryptionKey | undefined;
   secretsKeyFile: string;
+  /** The embedded default (no SECRETS_KEY_FILE named): a missing file is created. */
   generate: boolean;
-}): Promise<LoadedSecretsKey> {
-  if (options.secretsKey) return { kek: options.secretsKey, generatedFile: undefined };
+}
+
+/**
+ * The key-encryption keys: SECRETS_KEY (with SECRETS_KEY_PREVIOUS) when given, else the key file, whose first line is
+ * the current key and any further lines older ones (`cli secrets rotate` writes them so). With `generate` a missing
+ * file is created with mode 0600; a named SECRETS_KEY_FILE must already exist.
+ */
+export async function loadSecretsKey(options: SecretsKeySource): Promise<LoadedSecretsKey> {
+  if (options.secretsKey) {
+    return {
+      kek: options.secretsKey,
+      previous: options.secretsKeyPrevious ? [options.secretsKeyPrevious] : [],
+      generatedFile: undefined,
+    };
+  }
   const file = options.secretsKeyFile;
   let generatedFile: string | undefined;
   if (options.generate) {
@@ -43,11 +57,30 @@ export async function loadSecretsKey(options: {
       `SECRETS_KEY_FILE (${file}) cannot be read: set SECRETS_KEY or point SECRETS_KEY_FILE to the key file.`,
     );
   }
-  const kek = parseKeyEncryptionKey(text);
-  if (!kek) {
+  const keys = text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .map(parseKeyEncryptionKey);
+  const [kek, ...previous] = keys;
+  if (!kek || keys.some((key) => key === undefined)) {
     throw new SecretsKeyError(
       `SECRETS_KEY_FILE (${file}) must hold 32 random bytes written as base64, base64url or hex (e.g. openssl rand -base64 32).`,
     );
   }
-  return { kek, generatedFile };
+  return { kek, previous: previous as KeyEncryptionKey[], generatedFile };
+}
+
+/**
+ * Puts a new current key at the head of the key file, keeping the one it replaces on the next line (processes that
+ * sealed with it keep working until everything is rewrapped). Written to a temporary file and renamed, so a reader
+ * sees the old file or the new one, never half of one.
+ */
+export async function prependKeyToFile(file: string, current: KeyEncryptionKey): Promise<KeyEncryptionKey> {
+  const fresh = parseKeyEncryptionKey(generateKeyEncryptionKeyText())!;
+  const text = `${fresh.key.toString('base64url')}\n${current.key.toString('base64url')}\n`;
+  const temporary = `${file}.${process.pid}.new`;
+  await writeFile(temporary, text, { flag: 'wx', mode: 0o600 });
+  await rename(temporary, file);
+  return fresh;
 }

@@ -13,6 +13,7 @@ import { enqueueMail } from '../../mail/outbox.js';
 import type { AuthUser } from '../../plugins/auth.js';
 import { conflict, HttpError } from '../../plugins/http-errors.js';
 import { appendAudit, SYSTEM_ACTOR } from '../audit/audit.js';
+import type { KeyService } from '../../secrets/key-service.js';
 
 type Executor = Pick<Database, 'execute'>;
 
@@ -34,10 +35,13 @@ export interface PurgedAccount {
 export function createAccountDeletion({
   db,
   config,
+  secrets,
   kickMail = () => undefined,
 }: {
   db: Database;
   config: Pick<AppConfig, 'auth' | 'publicUrl' | 'web' | 'deletionGraceDays'>;
+  /** Seals the alerts' bodies in the outbox. */
+  secrets: KeyService;
   kickMail?: () => void;
 }) {
   const accounts = createAccountService({ db });
@@ -62,7 +66,7 @@ export function createAccountDeletion({
       forgotUrl: null,
       to: row.email,
     };
-    await enqueueMail(tx, accountDeletionMail(kind, context, alertOrigin(origin), deleteAfter));
+    await enqueueMail(tx, accountDeletionMail(kind, context, alertOrigin(origin), deleteAfter), secrets);
   }
 
   return {

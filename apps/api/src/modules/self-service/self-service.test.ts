@@ -13,6 +13,7 @@ import { providerApp } from '../../../test/oidc-client.js';
 import { pdfPages } from '../../../test/pdf-text.js';
 import { smtpInbox } from '../../../test/smtp-inbox.js';
 import { waitFor } from '../../../test/wait-for.js';
+import { testSecrets } from '../../../test/helper.js';
 import { createAccountService } from '../../identity/accounts.service.js';
 import { createAccountDeletion } from './account-deletion.js';
 
@@ -25,7 +26,7 @@ const server = await providerApp({ SMTP_URL: inbox.url }, { deliverMail: true })
 const { base, database, config } = server;
 const pool = database.pool;
 const accounts = createAccountService({ db: database.db });
-const deletion = createAccountDeletion({ db: database.db, config });
+const deletion = createAccountDeletion({ db: database.db, config, secrets: testSecrets(database.db) });
 
 interface Member {
   email: string;
@@ -507,7 +508,7 @@ describe('closing the account', () => {
     const closed = await Promise.all([member(), member(), member(), member()]);
     for (const m of closed) expect((await closeAccount(m.token, PASSWORD)).status).toBe(200);
     const later = new Date(Date.now() + (DELETION_GRACE_DAYS + 1) * DAY_MS);
-    const second = createAccountDeletion({ db: database.db, config });
+    const second = createAccountDeletion({ db: database.db, config, secrets: testSecrets(database.db) });
     const [a, b] = await Promise.all([deletion.purgeDue(later), second.purgeDue(later)]);
     const subjects = [...a, ...b].map((p) => p.subject).filter((s) => closed.some((m) => m.subject === s));
     expect(subjects.sort()).toEqual(closed.map((m) => m.subject).sort());
