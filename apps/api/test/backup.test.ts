@@ -25,7 +25,6 @@ const MEMBER_PASSWORD = 'Backup-Member-2026!';
 const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'ums-backup-'));
 afterAll(() => fs.rm(folder, { recursive: true, force: true }));
 
-/** The operator CLI from the sources on a data directory of its own: exit code and what it printed. */
 /** The id of the key in a data directory's secrets.key (the key itself never leaves the file). */
 async function readKekId(dataDir: string) {
   const { kek } = await loadSecretsKey({
@@ -36,6 +35,7 @@ async function readKekId(dataDir: string) {
   return kek.id;
 }
 
+/** The operator CLI from the sources on a data directory of its own: exit code and what it printed. */
 async function cli(args: string[], dataDir: string) {
   try {
     const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], {

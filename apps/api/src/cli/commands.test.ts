@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { testDatabase } from '../../test/helper.js';
+import { TEST_SECRETS_KEY, testDatabase } from '../../test/helper.js';
 import { loadConfig } from '../config/env.js';
 import { createAccountService } from '../identity/accounts.service.js';
 import { paths } from '../runtime.js';
 import { runCli } from './commands.js';
 
 const database = await testDatabase();
-const config = loadConfig({}, { catalogFile: paths.catalogFile });
+// The tests' secrets key, as the apps on test databases use: a command never creates a key file in the checkout.
+const config = loadConfig({ SECRETS_KEY: TEST_SECRETS_KEY.key.toString('hex') }, { catalogFile: paths.catalogFile });
 const accounts = createAccountService({ db: database.db });
 
 async function cli(...argv: string[]) {

@@ -121,13 +121,13 @@ const RELOAD_AFTER_MS = 5_000;
 export async function providerKeySet(db: Database, secrets: KeyService): Promise<JWTVerifyGetKey> {
   const load = async () => createLocalJWKSet({ keys: publicSigningKeys(await loadProviderKeys(db, secrets)) });
   let current = await load();
-  let loadedAt = Date.now();
+  let reloadedAt = 0;
   return async (header, token) => {
     try {
       return await current(header, token);
     } catch (error) {
-      if (!(error instanceof errors.JWKSNoMatchingKey) || Date.now() - loadedAt < RELOAD_AFTER_MS) throw error;
-      loadedAt = Date.now();
+      if (!(error instanceof errors.JWKSNoMatchingKey) || Date.now() - reloadedAt < RELOAD_AFTER_MS) throw error;
+      reloadedAt = Date.now();
       current = await load();
       return current(header, token);
     }

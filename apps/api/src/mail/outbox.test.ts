@@ -40,7 +40,7 @@ const alert = securityAlert(
 );
 
 describe('mail without SMTP_URL', () => {
-  it('is written as an .eml file under DATA_DIR/outbox with one log line, and the CLI lists and shows it', async () => {
+  it('is stored sealed until sent, then written as an .eml file under DATA_DIR/outbox with one log line, and the CLI lists and shows it', async () => {
     expect((await cli('mail', 'list')).out).toBe(`No messages in ${path.join(dataDir, 'outbox')} yet.`);
     const lines: string[] = [];
     const mailer = createMailer({
@@ -50,6 +50,13 @@ describe('mail without SMTP_URL', () => {
       log: { info: (m) => lines.push(m), warn: (m) => lines.push(m), error: (m) => lines.push(m) },
     });
     await database.db.transaction((tx) => enqueueMail(tx, alert, secrets));
+    // Until it is sent, the text (which may hold a one-time link) is stored sealed: nothing of it reads in the table.
+    const queued = await database.pool.query<{ body: string }>('select body from mail_outbox');
+    expect(queued.rows).toHaveLength(1);
+    expect(queued.rows[0]!.body).toMatch(/^ums-sealed-v1\./);
+    for (const line of alert.text.split('\n').filter((l) => l.trim().length > 8)) {
+      expect(queued.rows[0]!.body).not.toContain(line.trim());
+    }
     // A message queued in a transaction that rolls back is never sent.
     await database.db
       .transaction(async (tx) => {

@@ -1,0 +1,124 @@
+import { dpopKey, type DpopKey } from '@ums/testkit/dpop';
+import { signIn } from '@ums/testkit/oidc-browser';
+import { decodeProtectedHeader } from 'jose';
+import { afterAll, describe, expect, it } from 'vitest';
+import { TEST_SECRETS_KEY, testDatabase, testSecrets } from '../../test/helper.js';
+import { providerApp } from '../../test/oidc-client.js';
+import { buildApp } from '../app.js';
+import { runCli } from '../cli/commands.js';
+import { loadConfig } from '../config/env.js';
+import { freePort } from '../net.js';
+import { paths } from '../runtime.js';
+import { createAccountService } from './accounts.service.js';
+import { postgresAdapterFactory, sealStoredCredentials } from './oidc-adapter.js';
+import { loadProviderKeys, rotateProviderKeys } from './oidc-keys.js';
+
+const server = await providerApp();
+const { base, database } = server;
+const secrets = testSecrets(database.db);
+const PASSWORD = 'Rotate-Keys-2026!';
+await createAccountService({ db: database.db }).add({ email: 'rotate@example.com', password: PASSWORD });
+
+// A second API process on the same database, started before the rotation: it holds the old keys in memory.
+const port = await freePort();
+const older = await buildApp({
+  config: loadConfig({ PORT: String(port), PUBLIC_URL: base, HOST: '127.0.0.1' }, { catalogFile: paths.catalogFile }),
+  db: database.db,
+  secrets,
+  embeddedIdentity: true,
+  logger: false,
+});
+await older.listen({ port, host: '127.0.0.1' });
+afterAll(() => older.close());
+
+/** The member's details from the process at `at`, with a DPoP proof naming the product's public address. */
+async function statusAt(at: string, token: string, key: DpopKey) {
+  const response = await fetch(`${at}/api/userdetails/`, {
+    headers: { authorization: `DPoP ${token}`, dpop: key.proof('GET', `${base}/api/userdetails/`, token) },
+  });
+  return response.status;
+}
+
+describe('cli keys rotate', () => {
+  it('a new key signs after a restart, the old one keeps verifying on every process, and a process that has not restarted accepts the new key', async () => {
+    const key = await dpopKey();
+    const before = await signIn(base, 'rotate@example.com', PASSWORD, { dpop: key });
+    const oldKid = decodeProtectedHeader(before.access_token).kid;
+
+    const out: string[] = [];
+    const code = await runCli(['keys', 'rotate'], {
+      config: loadConfig({ SECRETS_KEY: TEST_SECRETS_KEY.key.toString('hex') }, { catalogFile: paths.catalogFile }),
+      openDatabase: async () => ({ ...database, embedded: false, sharedWithServer: false, close: async () => {} }),
+      out: (line) => out.push(line),
+      err: (line) => out.push(line),
+    });
+    expect(code).toBe(0);
+    const stored = await loadProviderKeys(database.db, secrets);
+    const newKid = stored.signing[0]!.kid!;
+    expect(newKid).not.toBe(oldKid);
+    expect(stored.signing.map((k) => k.kid)).toEqual([newKid, oldKid]);
+    expect(out[0]).toBe(
+      `New signing key ${newKid}: each server signs with it from its next start (restart them one by one); the previous key keeps verifying.`,
+    );
+
+    // Before its restart the process still signs with the old key; afterwards with the new one.
+    expect(
+      decodeProtectedHeader((await signIn(base, 'rotate@example.com', PASSWORD, { dpop: key })).access_token).kid,
+    ).toBe(oldKid);
+    await server.restart();
+    const after = await signIn(base, 'rotate@example.com', PASSWORD, { dpop: key });
+    expect(decodeProtectedHeader(after.access_token).kid).toBe(newKid);
+
+    const olderBase = `http://127.0.0.1:${port}`;
+    for (const at of [base, olderBase]) {
+      expect(await statusAt(at, before.access_token, key), at).toBe(200);
+      expect(await statusAt(at, after.access_token, key), at).toBe(200);
+    }
+  });
+
+  it('drops a signing key once it stopped signing longer ago than a token lives, and keeps three cookie keys', async () => {
+    const first = await loadProviderKeys(database.db, secrets);
+    const later = new Date(Date.now() + 2 * 3600 * 1000);
+    const rotation = await rotateProviderKeys(database.db, secrets, { keepRetiredSeconds: 3600, now: later });
+    const kept = await loadProviderKeys(database.db, secrets);
+    // The key retired by the first test is over an hour old "later"; the one that signed until now is kept.
+    expect(rotation.dropped).toEqual([first.signing[1]!.kid]);
+    expect(kept.signing.map((k) => k.kid)).toEqual([rotation.signingKid, first.signing[0]!.kid]);
+    await rotateProviderKeys(database.db, secrets, { keepRetiredSeconds: 3600, now: later });
+    expect((await loadProviderKeys(database.db, secrets)).cookies).toHaveLength(3);
+  });
+});
+
+describe('keys and credentials stored in the clear by an older version', () => {
+  it('are sealed (keys) and hashed (credential ids) at start, and still work afterwards', async () => {
+    const db = await testDatabase();
+    const keys = testSecrets(db.db);
+    const plain = { signing: [{ kty: 'RSA', kid: 'legacy', d: 'private-part' }], cookies: ['legacy-cookie-key'] };
+    await db.pool.query(`insert into oidc_keys (kind, value) values ('provider', $1)`, [JSON.stringify(plain)]);
+    await db.pool.query(
+      `insert into oidc_payloads (model, id, payload, uid) values
+         ('RefreshToken', 'legacy-refresh-token', '{"jti": "legacy-refresh-token", "accountId": "a1"}', null),
+         ('Session', 'legacy-session-id', '{"jti": "legacy-session-id", "uid": "u1", "accountId": "a1"}', 'u1')`,
+    );
+
+    expect(await loadProviderKeys(db.db, keys)).toEqual(plain);
+    expect(await sealStoredCredentials(db.db, keys)).toBe(2);
+    expect(await sealStoredCredentials(db.db, keys)).toBe(0);
+    const { rows } = await db.pool.query<{ text: string }>(
+      `select string_agg(t::text, ' ') as text from (select * from oidc_keys) t`,
+    );
+    expect(rows[0]!.text).not.toContain('private-part');
+    const stored = await db.pool.query<{ text: string }>(
+      `select string_agg(t::text, ' ') as text from oidc_payloads t`,
+    );
+    expect(stored.rows[0]!.text).not.toMatch(/legacy-refresh-token|legacy-session-id/);
+
+    const Adapter = postgresAdapterFactory(db.db, keys);
+    expect(await new Adapter('RefreshToken').find('legacy-refresh-token')).toMatchObject({
+      jti: 'legacy-refresh-token',
+      accountId: 'a1',
+    });
+    expect(await new Adapter('Session').findByUid('u1')).toMatchObject({ jti: 'legacy-session-id', accountId: 'a1' });
+    expect(await loadProviderKeys(db.db, keys)).toEqual(plain);
+  });
+});
