@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
@@ -65,7 +66,15 @@ beforeAll(async () => {
   const { db, pool } = createDatabase(databaseUrl);
   accounts = createAccountService({ db });
   closeDatabase = () => pool.end();
-  second = await prepareServer({ entry: 'sources', env: { PUBLIC_URL: front.base, DATABASE_URL: databaseUrl } });
+  // The second process has the first one's secrets key, as every process of one product has.
+  second = await prepareServer({
+    entry: 'sources',
+    env: {
+      PUBLIC_URL: front.base,
+      DATABASE_URL: databaseUrl,
+      SECRETS_KEY_FILE: path.join(first.dataDir, 'secrets.key'),
+    },
+  });
   children.push(second.start().child);
   await second.waitReady();
   urls = [first.base, second.base];

@@ -3,10 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { testDatabase } from './helper.js';
+import { TEST_SECRETS_KEY, testDatabase } from './helper.js';
 import { exited, prepareServer } from '@ums/testkit/server-process';
 
 const database = await testDatabase();
+const SECRETS_KEY = TEST_SECRETS_KEY.key.toString('hex');
 
 /** Starts the real server with these settings and waits for it to stop: its exit code and what it printed. */
 async function failedStart(env: Record<string, string>, prepared?: Awaited<ReturnType<typeof prepareServer>>) {
@@ -40,9 +41,11 @@ describe('a start that cannot work says why in one sentence and exits with 1', (
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as net.AddressInfo).port;
     try {
-      const result = await failedStart({ PORT: String(port), DATABASE_URL: database.url });
+      // Both starts on one database share its secrets key, as the servers of one product do.
+      const shared = { DATABASE_URL: database.url, SECRETS_KEY };
+      const result = await failedStart({ PORT: String(port), ...shared });
       expectOneSentence(result, `Port ${port} is already in use: stop the other program or set PORT to a free port.`);
-      const metrics = await failedStart({ METRICS_PORT: String(port), DATABASE_URL: database.url });
+      const metrics = await failedStart({ METRICS_PORT: String(port), ...shared });
       expectOneSentence(
         metrics,
         `Port ${port} (METRICS_PORT) is already in use: stop the other program or set METRICS_PORT to a free port.`,
