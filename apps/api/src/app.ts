@@ -33,6 +33,9 @@ import { sweepSecurityEvents } from './identity/security-events.js';
 import { createSecurityService, sweepSecurityDetails } from './identity/security.service.js';
 import { createMailer, sweepSentMail } from './mail/outbox.js';
 import { securityRoutes } from './modules/security/security.routes.js';
+import { factorRoutes } from './modules/security/factors.routes.js';
+import { createFactorService, sweepTotpSteps } from './identity/factors.js';
+import { createAccountService } from './identity/accounts.service.js';
 import { passwordChangeRoutes } from './identity/password-change.routes.js';
 import { overviewRoutes } from './modules/admin/overview.routes.js';
 import { createMemberDirectory, memberGroupsEntity } from './modules/admin/members.js';
@@ -230,6 +233,10 @@ export async function buildApp(options: AppOptions) {
     secrets: options.secrets,
     kickMail: () => void mailer?.kick(),
   });
+  // Second factors live with the embedded provider's accounts; another provider keeps its own.
+  const factors = config.auth.embedded
+    ? createFactorService({ db, secrets: options.secrets, security, limiter: createAttemptLimiter({ db }) })
+    : null;
   const deletion = createAccountDeletion({
     db,
     config,
@@ -242,6 +249,7 @@ export async function buildApp(options: AppOptions) {
     void sweepSecurityEvents(db).catch(() => undefined);
     void sweepSecurityDetails(db).catch(() => undefined);
     void sweepSentMail(db).catch(() => undefined);
+    void sweepTotpSteps(db).catch(() => undefined);
     void sweepRevocations(db, config.sessions.accessTokenTtl).catch(() => undefined);
     if (options.embeddedIdentity) {
       void sweepExpiredPayloads(db).catch(() => undefined);
@@ -269,7 +277,14 @@ export async function buildApp(options: AppOptions) {
     clearInterval(purger);
   });
   if (options.embeddedIdentity)
-    await registerEmbeddedProvider(app, { config, db, security, deletion, secrets: options.secrets });
+    await registerEmbeddedProvider(app, {
+      config,
+      db,
+      security,
+      deletion,
+      secrets: options.secrets,
+      factors: factors!,
+    });
 
   await app.register(swagger, {
     openapi: {
@@ -359,6 +374,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(overviewRoutes, { pool: db.$client, lists });
   await app.register(passwordChangeRoutes, { passwords: createPasswordChangeService({ db, config, security }) });
   await app.register(securityRoutes, { security, lists, embedded: config.auth.embedded });
+  await app.register(factorRoutes, { factors, accounts: createAccountService({ db }) });
   await app.register(memberRoutes, { members: createMemberService({ db }), autologinUrl: config.autologinUrl, lists });
   const myData = createMyData({
     pool: db.$client,

@@ -8,7 +8,15 @@ import {
 } from './constants.js';
 import { AUDIT_ENTITIES, type AuditEntity, type AuditEntry } from './audit.js';
 import { exportableListQuerySchema, pageSchema } from './lists-schema.js';
-import { SECURITY_EVENTS, type DeviceSession, type SecurityActivity } from './security.js';
+import {
+  FACTOR_MESSAGES,
+  SECURITY_EVENTS,
+  type DeviceSession,
+  type RecoveryCodesIssued,
+  type SecurityActivity,
+  type SecurityFactors,
+  type TotpSetup,
+} from './security.js';
 import {
   idParamSchema,
   idSchema,
@@ -296,6 +304,37 @@ export const securityActivitySchema = z.object({
 export const sessionIdParamsSchema = z.object({
   id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Must be the id of one of your sessions'),
 });
+
+export const securityFactorsSchema = z.object({
+  passkeys: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      createdAt: z.string(),
+      lastUsedAt: z.string().nullable(),
+      backedUp: z.boolean(),
+    }),
+  ),
+  totp: z.object({ enabled: z.boolean(), createdAt: z.string().nullable() }),
+  recoveryCodes: z.object({ remaining: z.number().int() }),
+}) satisfies z.ZodType<SecurityFactors>;
+
+export const totpSetupSchema = z.object({ secret: z.string(), otpauthUrl: z.string() }) satisfies z.ZodType<TotpSetup>;
+
+/** A 6-digit authenticator code; spaces a person types between the digits are allowed. */
+export const totpCodeBodySchema = z.object({
+  code: z
+    .string()
+    .transform((code) => code.replace(/\s+/g, ''))
+    .pipe(z.string().regex(/^\d{6}$/, FACTOR_MESSAGES.malformedCode)),
+});
+
+export const recoveryCodesIssuedSchema = z.object({
+  recoveryCodes: z.array(z.string()),
+}) satisfies z.ZodType<RecoveryCodesIssued>;
+
+/** What turning a factor on answers: the recovery codes when it was the account's first second factor. */
+export const factorAddedSchema = z.object({ recoveryCodes: z.array(z.string()).optional() });
 
 // ---- Member self-service --------------------------------------------------------------------
 

@@ -9,6 +9,10 @@ export const SECURITY_EVENTS = [
   'signed-out',
   'session-ended',
   'new-device',
+  'factor-added',
+  'factor-removed',
+  'recovery-codes-regenerated',
+  'recovery-code-used',
 ] as const;
 export type SecurityEventName = (typeof SECURITY_EVENTS)[number];
 
@@ -20,6 +24,10 @@ export const SECURITY_EVENT_LABELS: Record<SecurityEventName, string> = {
   'signed-out': 'Signed out',
   'session-ended': 'Session ended from another device',
   'new-device': 'Signed in from a new device',
+  'factor-added': 'Two-step verification method added',
+  'factor-removed': 'Two-step verification method removed',
+  'recovery-codes-regenerated': 'New recovery codes made',
+  'recovery-code-used': 'Signed in with a recovery code',
 };
 
 /** Security activity is kept this many days, then swept. */
@@ -83,4 +91,59 @@ export const PASSWORD_RESET_TEXTS = {
   invalid: 'This link has expired or was already used.',
   askAgain: 'Ask for a new link',
   mailSubject: 'Reset your password',
+} as const;
+
+/** How many recovery codes a set holds; each works once. */
+export const RECOVERY_CODE_COUNT = 10;
+/** The issuer an authenticator app shows beside the account's email. */
+export const TOTP_ISSUER = 'UMS';
+
+/** A member's second factors as the Security section lists them: kinds, names and dates, never a secret. */
+export interface SecurityFactors {
+  passkeys: { id: string; name: string; createdAt: string; lastUsedAt: string | null; backedUp: boolean }[];
+  totp: { enabled: boolean; createdAt: string | null };
+  recoveryCodes: { remaining: number };
+}
+
+/** The authenticator app's key while it is being set up: shown once, as a QR code and as text. */
+export interface TotpSetup {
+  secret: string;
+  otpauthUrl: string;
+}
+
+/** The answer to adding the account's first second factor, or to regenerating codes: the codes, shown once. */
+export interface RecoveryCodesIssued {
+  recoveryCodes: string[];
+}
+
+/** The API's words about second factors. */
+export const FACTOR_MESSAGES = {
+  totpSetupStarted: 'Scan the code with your authenticator app, then enter the 6-digit code it shows.',
+  totpEnabled: 'Authenticator app set up',
+  totpRemoved: 'Authenticator app removed',
+  totpAlreadyEnabled: 'An authenticator app is already set up: remove it first to set up another.',
+  totpNoSetup: 'No authenticator app setup is waiting for a code: start the setup again.',
+  totpNotEnabled: 'No authenticator app is set up.',
+  wrongCode: 'That code is not right. Enter the current 6-digit code from your authenticator app.',
+  malformedCode: 'Enter the 6-digit code from your authenticator app.',
+  codesRegenerated: 'New recovery codes made: the old ones no longer work.',
+  codesNeedAFactor: 'Recovery codes come with a second factor: set up an authenticator app or a passkey first.',
+  tooManyCodes: 'Too many wrong codes. Please wait 15 minutes and try again.',
+} as const;
+
+/** The provider's second sign-in page: the words members see. */
+export const SECOND_FACTOR_TEXTS = {
+  title: 'Two-step verification',
+  intro: 'Enter the 6-digit code from your authenticator app.',
+  codeLabel: 'Authentication code',
+  verify: 'Verify',
+  usePasskey: 'Use a passkey',
+  useRecoveryCode: 'Use a recovery code',
+  useAuthenticator: 'Use your authenticator app',
+  recoveryIntro: 'Enter one of the recovery codes you saved when you set up two-step verification.',
+  recoveryLabel: 'Recovery code',
+  wrongCode: 'That code is not right. Enter the current 6-digit code from your authenticator app.',
+  wrongRecoveryCode: 'That recovery code is not right, or it was already used.',
+  tooMany: 'Too many wrong codes. Please wait 15 minutes and try again.',
+  expired: 'This sign-in took too long. Please start again.',
 } as const;

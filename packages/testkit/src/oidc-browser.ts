@@ -102,7 +102,13 @@ export async function signIn(
   base: string,
   email: string,
   password: string,
-  options: { go?: Browser; remember?: boolean; dpop?: DpopKey } = {},
+  options: {
+    go?: Browser;
+    remember?: boolean;
+    dpop?: DpopKey;
+    /** The second factor to give when the account asks for one: an authenticator code or a recovery code. */
+    secondFactor?: { code: string } | { recovery: string };
+  } = {},
 ): Promise<Tokens & { go: Browser }> {
   const go = options.go ?? browser();
   const { verifier, challenge } = pkce();
@@ -115,6 +121,8 @@ export async function signIn(
     challenge,
     options.remember ? { remember: 'yes' } : {},
   );
+  if (response.status === 200 && options.secondFactor)
+    response = await giveSecondFactor(base, go, response, options.secondFactor);
   // Back through the authorization endpoint, which redirects to the app with the code.
   let code: string | null = null;
   for (let hops = 0; hops < 6 && !code; hops++) {
@@ -133,6 +141,25 @@ export async function signIn(
     throw new Error(`no tokens for ${email}: ${JSON.stringify(body)}`);
   }
   return { access_token: body.access_token, refresh_token: body.refresh_token, id_token: body.id_token, go };
+}
+
+/** Answers the "Two-step verification" page the password led to: posts its form with the code given. */
+export async function giveSecondFactor(
+  base: string,
+  go: Browser,
+  page: Response,
+  factor: { code: string } | { recovery: string },
+): Promise<Response> {
+  const html = await page.text();
+  let action = /action="([^"]+)"/.exec(html)?.[1];
+  if (!action) throw new Error(`no second-factor form: ${html.slice(0, 200)}`);
+  action = action.replaceAll('&amp;', '&');
+  if ('recovery' in factor && !action.includes('with=recovery')) action = `${action}?with=recovery`;
+  return go(new URL(action, base).toString(), {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(factor).toString(),
+  });
 }
 
 /**

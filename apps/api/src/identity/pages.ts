@@ -5,7 +5,7 @@ import {
   PASSWORD_RULES,
   PASSWORD_SPECIAL_CHARACTERS,
 } from '@ums/contracts/password-policy';
-import { PASSWORD_RESET_TEXTS as R } from '@ums/contracts/security';
+import { PASSWORD_RESET_TEXTS as R, SECOND_FACTOR_TEXTS as F } from '@ums/contracts/security';
 import { ACCOUNT_DELETION_TEXTS } from '@ums/contracts/self-service';
 
 /** Server-rendered pages of the embedded provider: no inline script, brand colours, labelled fields. */
@@ -218,4 +218,30 @@ export function deletionPendingPage(keepAction: string, leaveUrl: string, delete
 /** The member left their closed account to be deleted. */
 export function deletionLeftPage(deleteAfter: Date): string {
   return page(D.leftTitle, `<h1>${D.leftTitle}</h1><p>${escapeHtml(D.leftText(deletionDay(deleteAfter)))}</p>`);
+}
+
+/**
+ * "Two-step verification", after the password of an account with a second factor: the authenticator code, or (with
+ * `recovery`) one of the recovery codes. The other way is a link.
+ */
+export function secondFactorPage(
+  action: string,
+  options: { recovery?: boolean; error?: string; otherWay: string; signInUrl: string },
+): string {
+  const field = options.recovery
+    ? `<label for="recovery">${F.recoveryLabel}</label>
+  <input id="recovery" name="recovery" type="text" autocomplete="off" autocapitalize="none" spellcheck="false" required autofocus>`
+    : `<label for="code">${F.codeLabel}</label>
+  <input id="code" name="code" type="text" inputmode="numeric" pattern="[0-9 ]*" maxlength="7" autocomplete="one-time-code" required autofocus>`;
+  return page(
+    F.title,
+    `<h1>${F.title}</h1><p>${options.recovery ? F.recoveryIntro : F.intro}</p>
+${alert(options.error)}
+<form method="post" action="${escapeHtml(action)}" novalidate>
+  ${field}
+  <button type="submit">${F.verify}</button>
+</form>
+<p class="links"><a href="${escapeHtml(options.otherWay)}">${options.recovery ? F.useAuthenticator : F.useRecoveryCode}</a></p>
+${backLink(options.signInUrl)}`,
+  );
 }

@@ -17,12 +17,14 @@ import { addressBucket, registerSignIn } from './sign-in.js';
 import { revocationMarkOf, REVOCATION_MARK_CLAIM } from './revocations.js';
 import { userinfoRoutes } from './userinfo.js';
 import type { KeyService } from '../secrets/key-service.js';
+import type { FactorService } from './factors.js';
 
 export const SCOPES = ['openid', 'email', 'phone', 'profile'];
 
 /** The claims each scope releases, in ID tokens and at userinfo alike. */
 export const claimsByScope = (config: AppConfig): Record<string, string[]> => ({
-  openid: ['sub', 'groups', config.auth.roleClaim],
+  // amr and auth_time say how and when the member signed in (RFC 8176, RFC 9470); they come from the sign-in itself.
+  openid: ['sub', 'groups', config.auth.roleClaim, 'amr', 'auth_time'],
   email: ['email', 'email_verified'],
   profile: ['name', 'given_name', 'family_name'],
   phone: ['phone_number'],
@@ -43,6 +45,16 @@ export function accountClaims(
     phone_number: account.phoneNumber ?? undefined,
     groups: account.groups,
     [config.auth.roleClaim]: account.role,
+  };
+}
+
+/** `amr` and `auth_time` of the sign-in a token is issued under: the code's, or the refresh token's. */
+function signInMethod(entities: { AuthorizationCode?: unknown; RefreshToken?: unknown }) {
+  const source = (entities.AuthorizationCode ?? entities.RefreshToken) as
+    { amr?: string[]; authTime?: number } | undefined;
+  return {
+    ...(source?.amr ? { amr: source.amr } : {}),
+    ...(source?.authTime ? { auth_time: source.authTime } : {}),
   };
 }
 
@@ -100,7 +112,7 @@ export async function createEmbeddedProvider(
         claims: async () => accountClaims(account, config) as { sub: string },
       };
     },
-    extraTokenClaims: async (_ctx, token) => {
+    extraTokenClaims: async (ctx, token) => {
       if (token.kind !== 'AccessToken' || !token.accountId) return undefined;
       const account = await accounts.findById(token.accountId);
       if (!account) return undefined;
@@ -112,6 +124,8 @@ export async function createEmbeddedProvider(
         grant_id: (token as { grantId?: string }).grantId,
         // Which of the account's revocations the token was issued after (see REVOCATION_MARK_CLAIM).
         [REVOCATION_MARK_CLAIM]: await revocationMarkOf(db, account.accountId),
+        // How and when the member signed in (RFC 8176, RFC 9470), from the code or refresh token it was issued for.
+        ...signInMethod(ctx.oidc.entities),
       };
     },
     // Our own client needs no consent screen: grant the requested scopes at once.
@@ -197,12 +211,14 @@ export async function registerEmbeddedProvider(
     security,
     deletion,
     secrets,
+    factors,
   }: {
     config: AppConfig;
     db: Database;
     security: SecurityService;
     deletion: AccountDeletion;
     secrets: KeyService;
+    factors: FactorService | null;
   },
 ) {
   const { provider, accounts } = await createEmbeddedProvider(config, db, security, secrets);
@@ -211,7 +227,17 @@ export async function registerEmbeddedProvider(
   registerProviderAssets(app);
   const secureCookies = new URL(config.publicUrl).protocol === 'https:';
   const resets = createPasswordResets({ db, config, accounts, limiter, security, secrets });
-  await registerSignIn(app, { provider, accounts, limiter, mount, security, resets, deletion, secureCookies });
+  await registerSignIn(app, {
+    provider,
+    accounts,
+    limiter,
+    mount,
+    security,
+    resets,
+    deletion,
+    secureCookies,
+    factors,
+  });
   await registerPasswordReset(app, { resets, mount, publicUrl: config.publicUrl, secureCookies, addressBucket });
   await app.register(userinfoRoutes, { accounts, config, mount });
   app.addHook('onClose', () => resets.settled());

@@ -101,6 +101,19 @@ export function createSecurityService({
 
   return {
     /**
+     * A change to the account's sign-in methods (a second factor added or removed, recovery codes made or one used):
+     * recorded and queued as mail in the transaction of the change (`kickMail` after it commits).
+     */
+    async factorEvent(
+      tx: Executor,
+      accountId: string,
+      event: 'factor-added' | 'factor-removed' | 'recovery-codes-regenerated' | 'recovery-code-used',
+      origin: RequestOrigin,
+    ): Promise<void> {
+      await recordSecurityEvent(tx, accountId, event, origin);
+      await queueAlert(tx, accountId, event, origin);
+    },
+    /**
      * A successful sign-in through our page: recorded, with the device remembered; a device the account has not
      * seen for 90 days (when it has signed in before) is a new device, recorded and told to the member by mail.
      */

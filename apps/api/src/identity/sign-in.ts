@@ -3,7 +3,16 @@ import type Provider from 'oidc-provider';
 import type { AccountService } from './accounts.service.js';
 import { attemptKey, type AttemptLimiter, type Limit, LONGEST_WINDOW_MS } from './attempt-limiter.js';
 import type { AccountDeletion } from '../modules/self-service/account-deletion.js';
-import { deletionLeftPage, deletionPendingPage, SIGN_IN_ERROR, signInPage, TOO_MANY_ATTEMPTS } from './pages.js';
+import { SECOND_FACTOR_TEXTS } from '@ums/contracts/security';
+import type { FactorService } from './factors.js';
+import {
+  deletionLeftPage,
+  deletionPendingPage,
+  secondFactorPage,
+  SIGN_IN_ERROR,
+  signInPage,
+  TOO_MANY_ATTEMPTS,
+} from './pages.js';
 import { type PasswordResets, RESET_SIGN_IN_COOKIE, signInTicketFrom } from './password-reset.js';
 import { originOf } from './security-events.js';
 import { DEVICE_COOKIE, deviceIdFrom, newDeviceId, type SecurityService } from './security.service.js';
@@ -62,6 +71,7 @@ export async function registerSignIn(
     resets,
     deletion,
     secureCookies,
+    factors,
   }: {
     provider: Provider;
     accounts: AccountService;
@@ -71,6 +81,8 @@ export async function registerSignIn(
     resets: PasswordResets;
     deletion: AccountDeletion;
     secureCookies: boolean;
+    /** Second factors: an account with one is asked for it after its password. */
+    factors: FactorService | null;
   },
 ) {
   const forgotUrl = (uid: string) => `${mount}/password/forgot?interaction=${encodeURIComponent(uid)}`;
@@ -81,19 +93,69 @@ export async function registerSignIn(
   const safely = (work: Promise<unknown>, log: { warn: (o: object, m: string) => void }) =>
     work.catch((error: unknown) => log.warn({ err: error }, 'security activity not recorded'));
 
-  /** What a verified sign-in remembers while the member decides about their closed account. */
-  type Decision = { umsDeletion?: { accountId: string; remember: boolean; deviceId: string } };
+  /** A verified sign-in: who, whether to keep the session, the browser, and how (RFC 8176 `amr` values). */
+  type Login = { accountId: string; remember: boolean; deviceId: string; amr: string[] };
+  /**
+   * What an interaction holds between pages: a verified sign-in waiting for the member's decision about their closed
+   * account, or a password waiting for the second factor (with its attempt reservation, released once both pass).
+   */
+  type Decision = {
+    umsDeletion?: Login;
+    umsSecondFactor?: Login & { email: string; at: number; reservation: number[] };
+  };
+  /** A password waits this long for its second factor; then the sign-in starts again. */
+  const SECOND_FACTOR_WAIT_MS = 5 * 60 * 1000;
+  const secondFactorUrl = (uid: string, recovery = false) =>
+    `${mount}/interaction/${encodeURIComponent(uid)}/second-factor${recovery ? '?with=recovery' : ''}`;
+  const showSecondFactor = (
+    reply: FastifyReply,
+    uid: string,
+    options: { recovery?: boolean; error?: string; status?: number } = {},
+  ) =>
+    reply
+      .status(options.status ?? 200)
+      .type('text/html')
+      .header('cache-control', 'no-store')
+      .send(
+        secondFactorPage(secondFactorUrl(uid, options.recovery), {
+          ...(options.recovery ? { recovery: true } : {}),
+          ...(options.error ? { error: options.error } : {}),
+          otherWay: secondFactorUrl(uid, !options.recovery),
+          signInUrl: `${mount}/interaction/${encodeURIComponent(uid)}`,
+        }),
+      );
+
+  /**
+   * The first factor passed. An account with a second factor is asked for it: the sign-in waits in the interaction
+   * (any process can resume it) and nothing of it is recorded, released or told until both factors pass.
+   */
+  async function firstFactorPassed(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    uid: string,
+    login: Login & { email: string },
+    reservation: number[],
+  ) {
+    if (factors && (await factors.hasSecondFactor(login.accountId))) {
+      const held: Decision = { umsSecondFactor: { ...login, at: Date.now(), reservation } };
+      await provider.interactionResult(request.raw, reply.raw, held, { mergeWithLastSubmission: false });
+      return showSecondFactor(reply, uid);
+    }
+    await limiter.release({ reserved: true, ids: reservation });
+    return signInOrAsk(request, reply, uid, login);
+  }
 
   /**
    * The member proved who they are. A closed account in its grace period is not signed in yet: the page asks whether
    * to keep it, and the verified sign-in waits in the interaction (stored by the provider, any process can resume it).
    */
-  async function signInOrAsk(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    uid: string,
-    login: { accountId: string; remember: boolean; deviceId: string },
-  ) {
+  async function signInOrAsk(request: FastifyRequest, reply: FastifyReply, uid: string, signedIn: Login) {
+    const login: Login = {
+      accountId: signedIn.accountId,
+      remember: signedIn.remember,
+      deviceId: signedIn.deviceId,
+      amr: signedIn.amr,
+    };
     const deleteAfter = await deletion.pending(login.accountId);
     if (deleteAfter) {
       const decision: Decision = { umsDeletion: login };
@@ -114,7 +176,7 @@ export async function registerSignIn(
     return provider.interactionFinished(
       request.raw,
       reply.raw,
-      { login: { accountId: login.accountId, remember: login.remember } },
+      { login: { accountId: login.accountId, remember: login.remember, amr: login.amr } },
       { mergeWithLastSubmission: false },
     );
   }
@@ -136,10 +198,13 @@ export async function registerSignIn(
       if (ticket) {
         const cleared = `${RESET_SIGN_IN_COOKIE}=; Path=${mount}/interaction/; Max-Age=0; HttpOnly; SameSite=Lax`;
         const accountId = await resets.redeemSignIn(ticket);
-        if (accountId) {
+        const account = accountId ? await accounts.findById(accountId) : null;
+        if (account) {
           reply.raw.setHeader('set-cookie', cleared);
           const deviceId = deviceIdFrom(request.headers.cookie) ?? newDeviceId();
-          return signInOrAsk(request, reply, details.uid, { accountId, remember: false, deviceId });
+          // A new password set through a mailed link is the first factor only: a second one is still asked for.
+          const login = { accountId: account.accountId, email: account.email, remember: false, deviceId, amr: ['pwd'] };
+          return firstFactorPassed(request, reply, details.uid, login, []);
         }
         reply.header('set-cookie', cleared);
       }
@@ -212,10 +277,70 @@ export async function registerSignIn(
           await safely(security.signInFailed(email, origin), request.log);
           return answer(401, SIGN_IN_ERROR);
         }
-        await limiter.release(reservation);
         await limiter.clear(pair.key);
         const deviceId = deviceIdFrom(request.headers.cookie) ?? newDeviceId();
-        return signInOrAsk(request, reply, details.uid, { accountId: found.accountId, remember, deviceId });
+        return firstFactorPassed(
+          request,
+          reply,
+          details.uid,
+          { accountId: found.accountId, email: found.email, remember, deviceId, amr: ['pwd'] },
+          reservation.ids,
+        );
+      },
+    );
+
+    /** The password this interaction holds for its second factor, while it is fresh; else null. */
+    const heldForSecondFactor = async (request: FastifyRequest, reply: FastifyReply) => {
+      const details = await provider.interactionDetails(request.raw, reply.raw);
+      const held = (details.result as Decision | undefined)?.umsSecondFactor ?? null;
+      return { uid: details.uid, held: held && Date.now() - held.at < SECOND_FACTOR_WAIT_MS ? held : null };
+    };
+
+    // Switching between the authenticator code and a recovery code.
+    scope.get(
+      `${interactionPath}/second-factor`,
+      { config: { policy: 'public' }, schema: { hide: true } },
+      async (request, reply) => {
+        const { uid, held } = await heldForSecondFactor(request, reply);
+        if (!held) return reply.redirect(`${mount}/interaction/${uid}`);
+        const recovery = (request.query as Record<string, string | undefined>)['with'] === 'recovery';
+        return showSecondFactor(reply, uid, { recovery });
+      },
+    );
+
+    // Step two: the authenticator code, or a recovery code. Counted under the account's second-factor limit.
+    scope.post(
+      `${interactionPath}/second-factor`,
+      { config: { policy: 'public' }, schema: { hide: true } },
+      async (request, reply) => {
+        const { uid, held } = await heldForSecondFactor(request, reply);
+        if (!held) {
+          return reply
+            .status(401)
+            .type('text/html')
+            .header('cache-control', 'no-store')
+            .send(
+              signInPage(`${mount}/interaction/${uid}/login`, {
+                error: SECOND_FACTOR_TEXTS.expired,
+                forgotUrl: forgotUrl(uid),
+              }),
+            );
+        }
+        const body = (request.body ?? {}) as Record<string, string | undefined>;
+        const recovery = typeof body['recovery'] === 'string';
+        const typed = String(body[recovery ? 'recovery' : 'code'] ?? '').slice(0, 64);
+        const outcome = recovery
+          ? await factors!.useRecoveryCode(held.accountId, typed, originOf(request))
+          : await factors!.verifyTotp(held.accountId, held.email, typed.replace(/\s+/g, ''));
+        if (outcome === 'limited') {
+          return showSecondFactor(reply, uid, { recovery, error: SECOND_FACTOR_TEXTS.tooMany, status: 429 });
+        }
+        if (outcome === 'wrong') {
+          const error = recovery ? SECOND_FACTOR_TEXTS.wrongRecoveryCode : SECOND_FACTOR_TEXTS.wrongCode;
+          return showSecondFactor(reply, uid, { recovery, error, status: 401 });
+        }
+        await limiter.release({ reserved: true, ids: held.reservation });
+        return signInOrAsk(request, reply, uid, { ...held, amr: [...held.amr, 'otp', 'mfa'] });
       },
     );
 

@@ -24,7 +24,14 @@ export interface AlertContext {
  */
 export const MAIL_GREETING = 'Hello,';
 
-export type AlertKind = 'password-changed' | 'new-device' | 'signed-out-everywhere';
+export type AlertKind =
+  | 'password-changed'
+  | 'new-device'
+  | 'signed-out-everywhere'
+  | 'factor-added'
+  | 'factor-removed'
+  | 'recovery-codes-regenerated'
+  | 'recovery-code-used';
 
 /** "22 November 2026 at 14:05 UTC": unambiguous in every country. */
 export function alertTime(at: Date): string {
@@ -40,6 +47,10 @@ export const ALERT_SUBJECTS: Record<AlertKind, string> = {
   'password-changed': 'Your password was changed',
   'new-device': 'New sign-in to your account',
   'signed-out-everywhere': 'Your other devices were signed out',
+  'factor-added': 'A two-step verification method was added to your account',
+  'factor-removed': 'A two-step verification method was removed from your account',
+  'recovery-codes-regenerated': 'New recovery codes were made for your account',
+  'recovery-code-used': 'A recovery code was used to sign in to your account',
 };
 
 /** A security alert: what happened, when, from where, and what to do if it was not the member. */
@@ -50,13 +61,22 @@ export function securityAlert(kind: AlertKind, context: AlertContext, origin: Or
     'password-changed': `The password of your ${context.company} account (${context.to}) was changed on ${alertTime(origin.at)}, using ${where(origin)}. Every other device signed in to your account was signed out.`,
     'new-device': `Your ${context.company} account (${context.to}) was signed in to from a device we have not seen before, on ${alertTime(origin.at)}: ${where(origin)}.`,
     'signed-out-everywhere': `Every device signed in to your ${context.company} account (${context.to}) but one was signed out on ${alertTime(origin.at)}, at the request of ${where(origin)}.`,
+    'factor-added': `A two-step verification method (an authenticator app or a passkey) was added to your ${context.company} account (${context.to}) on ${alertTime(origin.at)}, using ${where(origin)}.`,
+    'factor-removed': `A two-step verification method (an authenticator app or a passkey) was removed from your ${context.company} account (${context.to}) on ${alertTime(origin.at)}, using ${where(origin)}.`,
+    'recovery-codes-regenerated': `New recovery codes were made for your ${context.company} account (${context.to}) on ${alertTime(origin.at)}, using ${where(origin)}. The earlier codes no longer work.`,
+    'recovery-code-used': `A recovery code was used to sign in to your ${context.company} account (${context.to}) on ${alertTime(origin.at)}: ${where(origin)}. That code no longer works.`,
   };
+  const changedIt = `If it was not you, someone else may have your password: change it now (${password}), then check your sign-in methods and devices in the Security section (${security}).`;
   const ifNotYou: Record<AlertKind, string> = {
     'password-changed': context.forgotUrl
       ? `If you did not change it, someone else may have your account: set a new password at once (${context.forgotUrl}), which signs out every device, and tell ${context.company} support. Do not reply to this message.`
       : `If you did not change it, someone else may have your account: contact ${context.company} support at once, and do not reply to this message.`,
     'new-device': `If it was not you, change your password now (${password}), then sign out the devices you do not know in the Security section (${security}).`,
     'signed-out-everywhere': `If it was not you, change your password now (${password}) and check the devices in the Security section (${security}).`,
+    'factor-added': changedIt,
+    'factor-removed': changedIt,
+    'recovery-codes-regenerated': changedIt,
+    'recovery-code-used': changedIt,
   };
   return {
     to: context.to,

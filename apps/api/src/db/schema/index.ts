@@ -4,3 +4,4 @@ export * from './relations.js';
 export * from './identity.js';
 export * from './security.js';
 export * from './audit.js';
+export * from './factors.js';

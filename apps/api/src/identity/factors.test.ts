@@ -1,0 +1,253 @@
+import { randomBytes } from 'node:crypto';
+import {
+  FACTOR_MESSAGES,
+  RECOVERY_CODE_COUNT,
+  SECOND_FACTOR_TEXTS,
+  SECURITY_EVENT_LABELS,
+  type SecurityFactors,
+} from '@ums/contracts';
+import { dpopKey } from '@ums/testkit/dpop';
+import { attemptSignIn, browser, giveSecondFactor, pkce, signIn } from '@ums/testkit/oidc-browser';
+import { decodeJwt } from 'jose';
+import { Secret, TOTP } from 'otpauth';
+import { afterAll, describe, expect, it } from 'vitest';
+import { testSecrets } from '../../test/helper.js';
+import { providerApp } from '../../test/oidc-client.js';
+import { buildApp } from '../app.js';
+import { loadConfig } from '../config/env.js';
+import { ALERT_SUBJECTS } from '../mail/alerts.js';
+import { freePort } from '../net.js';
+import { paths } from '../runtime.js';
+import { createAccountService } from './accounts.service.js';
+
+const server = await providerApp();
+const { base, database } = server;
+const accounts = createAccountService({ db: database.db });
+const PASSWORD = 'Two-Steps-2026!';
+
+// A second API process on the same database, as behind a load balancer.
+const port = await freePort();
+const other = await buildApp({
+  config: loadConfig({ PORT: String(port), PUBLIC_URL: base, HOST: '127.0.0.1' }, { catalogFile: paths.catalogFile }),
+  db: database.db,
+  secrets: testSecrets(database.db),
+  embeddedIdentity: true,
+  logger: false,
+});
+await other.listen({ port, host: '127.0.0.1' });
+afterAll(() => other.close());
+const otherBase = `http://127.0.0.1:${port}`;
+
+async function newMember() {
+  const email = `two-steps-${randomBytes(4).toString('hex')}@example.com`;
+  await accounts.add({ email, password: PASSWORD });
+  const key = await dpopKey();
+  const tokens = await signIn(base, email, PASSWORD, { dpop: key });
+  /** Calls the API as this member, with a DPoP proof per request. */
+  const call = async (method: string, path: string, body?: unknown) => {
+    const url = `${base}${path}`;
+    const response = await fetch(url, {
+      method,
+      headers: {
+        authorization: `DPoP ${tokens.access_token}`,
+        dpop: key.proof(method, url, tokens.access_token),
+        'content-type': 'application/json',
+      },
+      // A POST always carries a JSON body, as the web app sends one; GET and DELETE carry none.
+      ...(body === undefined && method !== 'POST' ? {} : { body: JSON.stringify(body ?? {}) }),
+    });
+    return { status: response.status, body: (await response.json()) as { message: string; data: unknown[] } };
+  };
+  return { email, tokens, key, call };
+}
+
+/** The authenticator app a person would set up with this key, `offset` steps from now. */
+const codeFor = (secret: string, offset = 0) =>
+  new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate({
+    timestamp: Date.now() + offset * 30_000,
+  });
+
+/** Sets up the authenticator app: the key, and the recovery codes the first factor brings. */
+async function withAuthenticator(member: Awaited<ReturnType<typeof newMember>>) {
+  const setup = await member.call('POST', '/api/security/totp/setup');
+  const { secret } = setup.body.data[0] as { secret: string; otpauthUrl: string };
+  const confirmed = await member.call('POST', '/api/security/totp', { code: codeFor(secret) });
+  expect(confirmed.status).toBe(200);
+  return { secret, recoveryCodes: (confirmed.body.data[0] as { recoveryCodes: string[] }).recoveryCodes };
+}
+
+/** Signs in up to the second step: the page the password leads to, and the browser holding that interaction. */
+async function passwordOnly(email: string) {
+  const go = browser();
+  const page = await attemptSignIn(base, email, PASSWORD, {}, go, pkce().challenge);
+  return { go, page };
+}
+
+async function mailSubjects(email: string): Promise<string[]> {
+  const { rows } = await database.pool.query<{ subject: string }>(
+    'select subject from mail_outbox where recipient = $1 order by id',
+    [email],
+  );
+  return rows.map((r) => r.subject);
+}
+
+describe('the authenticator app (TOTP)', () => {
+  it('is set up with a key shown once and a first code, and brings ten recovery codes; tokens say how the member signed in', async () => {
+    const member = await newMember();
+    expect(decodeJwt(member.tokens.access_token)).toMatchObject({ amr: ['pwd'], auth_time: expect.any(Number) });
+    expect(decodeJwt(member.tokens.id_token)).toMatchObject({ amr: ['pwd'] });
+    const none: SecurityFactors = {
+      passkeys: [],
+      totp: { enabled: false, createdAt: null },
+      recoveryCodes: { remaining: 0 },
+    };
+    expect((await member.call('GET', '/api/security/factors')).body.data).toEqual([none]);
+
+    const setup = await member.call('POST', '/api/security/totp/setup');
+    expect(setup.status).toBe(200);
+    expect(setup.body.message).toBe(FACTOR_MESSAGES.totpSetupStarted);
+    const { secret, otpauthUrl } = setup.body.data[0] as { secret: string; otpauthUrl: string };
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+    expect(otpauthUrl).toBe(
+      `otpauth://totp/UMS:${encodeURIComponent(member.email)}?issuer=UMS&secret=${secret}&algorithm=SHA1&digits=6&period=30`,
+    );
+
+    const wrong = await member.call('POST', '/api/security/totp', { code: codeFor(secret, 5) });
+    expect(wrong).toMatchObject({ status: 400, body: { message: FACTOR_MESSAGES.wrongCode } });
+    const malformed = await member.call('POST', '/api/security/totp', { code: '12ab' });
+    expect(malformed.status).toBe(400);
+    expect(JSON.stringify(malformed.body)).toContain(FACTOR_MESSAGES.malformedCode);
+
+    const confirmed = await member.call('POST', '/api/security/totp', { code: codeFor(secret) });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body.message).toBe(FACTOR_MESSAGES.totpEnabled);
+    const { recoveryCodes } = confirmed.body.data[0] as { recoveryCodes: string[] };
+    expect(recoveryCodes).toHaveLength(RECOVERY_CODE_COUNT);
+    expect(new Set(recoveryCodes).size).toBe(RECOVERY_CODE_COUNT);
+    for (const code of recoveryCodes) expect(code).toMatch(/^[a-z2-9]{5}-[a-z2-9]{5}$/);
+
+    const again = await member.call('POST', '/api/security/totp/setup');
+    expect(again).toMatchObject({ status: 409, body: { message: FACTOR_MESSAGES.totpAlreadyEnabled } });
+    const factors = (await member.call('GET', '/api/security/factors')).body.data[0] as SecurityFactors;
+    expect(factors.totp.enabled).toBe(true);
+    expect(factors.recoveryCodes.remaining).toBe(RECOVERY_CODE_COUNT);
+
+    // The key is stored sealed: neither it nor its base32 text is in the database.
+    const { rows } = await database.pool.query<{ text: string }>(
+      `select string_agg(t::text, ' ') as text from totp_factors t`,
+    );
+    expect(rows[0]!.text).not.toContain(secret);
+    expect(await mailSubjects(member.email)).toContain(ALERT_SUBJECTS['factor-added']);
+  });
+
+  it('asks for a code after the password, takes each code once on any process, and issues tokens that say mfa', async () => {
+    const member = await newMember();
+    const { secret } = await withAuthenticator(member);
+
+    const { go, page } = await passwordOnly(member.email);
+    expect(page.status).toBe(200);
+    const html = await page.clone().text();
+    expect(html).toContain(`<h1>${SECOND_FACTOR_TEXTS.title}</h1>`);
+    expect(html).toContain(`<label for="code">${SECOND_FACTOR_TEXTS.codeLabel}</label>`);
+    expect(html).toContain(SECOND_FACTOR_TEXTS.useRecoveryCode);
+
+    const wrong = await giveSecondFactor(base, go, page, { code: codeFor(secret, 4) });
+    expect(wrong.status).toBe(401);
+    expect(await wrong.clone().text()).toContain(SECOND_FACTOR_TEXTS.wrongCode);
+
+    // The code of the next step (the one of this step set the app up): accepted, once.
+    const next = codeFor(secret, 1);
+    const tokens = await signIn(base, member.email, PASSWORD, { secondFactor: { code: next } });
+    expect(decodeJwt(tokens.access_token).amr).toEqual(['pwd', 'otp', 'mfa']);
+    expect(decodeJwt(tokens.id_token).amr).toEqual(['pwd', 'otp', 'mfa']);
+    // The replay goes to the other process.
+    const replay = await passwordOnly(member.email);
+    const refused = await giveSecondFactor(otherBase, replay.go, replay.page, { code: next });
+    expect(refused.status).toBe(401);
+    expect(await refused.text()).toContain(SECOND_FACTOR_TEXTS.wrongCode);
+  });
+
+  it('counts second-factor attempts like passwords: of 12 wrong codes sent at once to two processes, 5 are checked', async () => {
+    const member = await newMember();
+    const { secret } = await withAuthenticator(member);
+    const { go, page } = await passwordOnly(member.email);
+    const html = await page.text();
+    const action = /action="([^"]+)"/.exec(html)![1]!;
+    const statuses = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        go(new URL(action, i % 2 ? otherBase : base).toString(), {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ code: codeFor(secret, 6 + i) }).toString(),
+        }).then((r) => r.status),
+      ),
+    );
+    expect(statuses.filter((s) => s === 401)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(7);
+    // The right code now is refused too, saying why: the limit holds for 15 minutes.
+    const limited = await giveSecondFactor(base, go, await (await passwordOnly(member.email)).page, {
+      code: codeFor(secret, 1),
+    });
+    expect(limited.status).toBe(429);
+    expect(await limited.text()).toContain(SECOND_FACTOR_TEXTS.tooMany);
+  });
+
+  it('is turned off with DELETE; with no second factor left, the recovery codes go and the password alone signs in', async () => {
+    const member = await newMember();
+    await withAuthenticator(member);
+    expect((await member.call('DELETE', '/api/security/totp')).body.message).toBe(FACTOR_MESSAGES.totpRemoved);
+    const factors = (await member.call('GET', '/api/security/factors')).body.data[0] as SecurityFactors;
+    expect(factors).toMatchObject({ totp: { enabled: false }, recoveryCodes: { remaining: 0 } });
+    expect(await member.call('DELETE', '/api/security/totp')).toMatchObject({
+      status: 404,
+      body: { message: FACTOR_MESSAGES.totpNotEnabled },
+    });
+    expect(await member.call('POST', '/api/security/recovery-codes')).toMatchObject({
+      status: 409,
+      body: { message: FACTOR_MESSAGES.codesNeedAFactor },
+    });
+    expect(decodeJwt((await signIn(base, member.email, PASSWORD)).access_token).amr).toEqual(['pwd']);
+    expect(await mailSubjects(member.email)).toContain(ALERT_SUBJECTS['factor-removed']);
+  });
+});
+
+describe('recovery codes', () => {
+  it('sign in once each, are told by mail and activity, and a new set voids the old one', async () => {
+    const member = await newMember();
+    const { recoveryCodes } = await withAuthenticator(member);
+
+    const { go, page } = await passwordOnly(member.email);
+    const switched = await go(new URL(/href="([^"]+with=recovery)"/.exec(await page.text())![1]!, base).toString());
+    const form = await switched.clone().text();
+    expect(form).toContain(`<label for="recovery">${SECOND_FACTOR_TEXTS.recoveryLabel}</label>`);
+    const wrong = await giveSecondFactor(base, go, switched, { recovery: 'aaaaa-bbbbb' });
+    expect(wrong.status).toBe(401);
+    expect(await wrong.text()).toContain(SECOND_FACTOR_TEXTS.wrongRecoveryCode);
+
+    const typed = recoveryCodes[0]!.toUpperCase().replace('-', ' ');
+    const tokens = await signIn(base, member.email, PASSWORD, { secondFactor: { recovery: typed } });
+    expect(decodeJwt(tokens.access_token).amr).toEqual(['pwd', 'otp', 'mfa']);
+    const reused = await passwordOnly(member.email);
+    const refused = await giveSecondFactor(base, reused.go, reused.page, { recovery: recoveryCodes[0]! });
+    expect(refused.status).toBe(401);
+    expect(await mailSubjects(member.email)).toContain(ALERT_SUBJECTS['recovery-code-used']);
+    const activity = (await member.call('GET', '/api/activity')).body.data as { event: string }[];
+    expect(activity.map((a) => a.event)).toEqual(
+      expect.arrayContaining(['factor-added', 'recovery-code-used'] satisfies (keyof typeof SECURITY_EVENT_LABELS)[]),
+    );
+    expect(((await member.call('GET', '/api/security/factors')).body.data[0] as SecurityFactors).recoveryCodes).toEqual(
+      {
+        remaining: RECOVERY_CODE_COUNT - 1,
+      },
+    );
+
+    const renewed = await member.call('POST', '/api/security/recovery-codes');
+    expect(renewed.body.message).toBe(FACTOR_MESSAGES.codesRegenerated);
+    const fresh = (renewed.body.data[0] as { recoveryCodes: string[] }).recoveryCodes;
+    expect(fresh).toHaveLength(RECOVERY_CODE_COUNT);
+    const old = await passwordOnly(member.email);
+    expect((await giveSecondFactor(base, old.go, old.page, { recovery: recoveryCodes[1]! })).status).toBe(401);
+    await signIn(base, member.email, PASSWORD, { secondFactor: { recovery: fresh[0]! } });
+    expect(await mailSubjects(member.email)).toContain(ALERT_SUBJECTS['recovery-codes-regenerated']);
+  });
+});

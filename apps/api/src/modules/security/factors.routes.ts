@@ -1,0 +1,104 @@
+import {
+  factorAddedSchema,
+  FACTOR_MESSAGES,
+  ok,
+  recoveryCodesIssuedSchema,
+  securityFactorsSchema,
+  totpCodeBodySchema,
+  totpSetupSchema,
+} from '@ums/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AccountService } from '../../identity/accounts.service.js';
+import type { FactorService } from '../../identity/factors.js';
+import { originOf } from '../../identity/security-events.js';
+import { requireUser } from '../../plugins/auth.js';
+import { HttpError } from '../../plugins/http-errors.js';
+import { answers } from '../envelope-schema.js';
+
+const member = { policy: 'member' as const };
+/** What the Security section says when another provider keeps the member's sign-in methods. */
+export const FACTORS_MANAGED_ELSEWHERE = 'Your sign-in methods are managed by your identity provider.';
+
+/**
+ * The member's second factors on the embedded provider: the list, the authenticator app (set up, confirmed with a
+ * first code, removed) and recovery codes made anew. Another provider keeps its own: 501 with a sentence.
+ */
+export const factorRoutes: FastifyPluginAsyncZod<{
+  factors: FactorService | null;
+  accounts: AccountService;
+}> = async (app, { factors, accounts }) => {
+  const service = () => {
+    if (!factors) throw new HttpError(501, FACTORS_MANAGED_ELSEWHERE);
+    return factors;
+  };
+  /** The account's email, for the authenticator app's label (the token's claim may be absent). */
+  const emailOf = async (subject: string) => (await accounts.findById(subject))?.email ?? subject;
+
+  app.get('/api/security/factors', {
+    config: member,
+    schema: {
+      tags: ['security'],
+      summary: "The caller's second factors: passkeys, the authenticator app and how many recovery codes remain",
+      response: answers(securityFactorsSchema),
+    },
+    handler: async (request) => ok(await service().list(requireUser(request).subject)),
+  });
+
+  app.post('/api/security/totp/setup', {
+    config: member,
+    schema: {
+      tags: ['security'],
+      summary: 'Start setting up an authenticator app: a new key, waiting for its first code',
+      response: answers(totpSetupSchema),
+    },
+    handler: async (request) => {
+      const user = requireUser(request);
+      const setup = await service().startTotp(user.subject, await emailOf(user.subject));
+      return ok(setup, FACTOR_MESSAGES.totpSetupStarted);
+    },
+  });
+
+  app.post('/api/security/totp', {
+    config: member,
+    schema: {
+      tags: ['security'],
+      summary:
+        "Turn the authenticator app on with its first code (the recovery codes, if it is the account's first factor)",
+      body: totpCodeBodySchema,
+      response: answers(factorAddedSchema),
+    },
+    handler: async (request) => {
+      const user = requireUser(request);
+      const added = await service().confirmTotp(
+        user.subject,
+        await emailOf(user.subject),
+        request.body.code,
+        originOf(request),
+      );
+      return ok(added, FACTOR_MESSAGES.totpEnabled);
+    },
+  });
+
+  app.delete('/api/security/totp', {
+    config: member,
+    schema: { tags: ['security'], summary: 'Turn the authenticator app off', response: answers(z.never()) },
+    handler: async (request) => {
+      await service().removeTotp(requireUser(request).subject, originOf(request));
+      return ok([], FACTOR_MESSAGES.totpRemoved);
+    },
+  });
+
+  app.post('/api/security/recovery-codes', {
+    config: member,
+    schema: {
+      tags: ['security'],
+      summary: 'Make ten new recovery codes, shown once: the old ones stop working',
+      response: answers(recoveryCodesIssuedSchema),
+    },
+    handler: async (request) => {
+      const codes = await service().regenerateRecoveryCodes(requireUser(request).subject, originOf(request));
+      return ok({ recoveryCodes: codes }, FACTOR_MESSAGES.codesRegenerated);
+    },
+  });
+};
