@@ -35,6 +35,7 @@ import { createMailer, sweepSentMail } from './mail/outbox.js';
 import { securityRoutes } from './modules/security/security.routes.js';
 import { factorRoutes } from './modules/security/factors.routes.js';
 import { createFactorService, sweepTotpSteps } from './identity/factors.js';
+import { createPasskeyService } from './identity/passkeys.js';
 import { createAccountService } from './identity/accounts.service.js';
 import { passwordChangeRoutes } from './identity/password-change.routes.js';
 import { overviewRoutes } from './modules/admin/overview.routes.js';
@@ -237,6 +238,7 @@ export async function buildApp(options: AppOptions) {
   const factors = config.auth.embedded
     ? createFactorService({ db, secrets: options.secrets, security, limiter: createAttemptLimiter({ db }) })
     : null;
+  const passkeys = config.auth.embedded ? createPasskeyService({ db, config, security }) : null;
   const deletion = createAccountDeletion({
     db,
     config,
@@ -283,7 +285,8 @@ export async function buildApp(options: AppOptions) {
       security,
       deletion,
       secrets: options.secrets,
-      factors: factors!,
+      factors,
+      passkeys,
     });
 
   await app.register(swagger, {
@@ -374,7 +377,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(overviewRoutes, { pool: db.$client, lists });
   await app.register(passwordChangeRoutes, { passwords: createPasswordChangeService({ db, config, security }) });
   await app.register(securityRoutes, { security, lists, embedded: config.auth.embedded });
-  await app.register(factorRoutes, { factors, accounts: createAccountService({ db }) });
+  await app.register(factorRoutes, { factors, passkeys, accounts: createAccountService({ db }) });
   await app.register(memberRoutes, { members: createMemberService({ db }), autologinUrl: config.autologinUrl, lists });
   const myData = createMyData({
     pool: db.$client,

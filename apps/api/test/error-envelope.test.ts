@@ -78,6 +78,25 @@ const REQUESTS: Record<string, { url: string; body?: unknown }> = {
   'POST /api/security/totp': { url: '/api/security/totp', body: { code: '123456' } },
   'DELETE /api/security/totp': { url: '/api/security/totp' },
   'POST /api/security/recovery-codes': { url: '/api/security/recovery-codes', body: {} },
+  'POST /api/security/passkeys/options': { url: '/api/security/passkeys/options', body: {} },
+  'POST /api/security/passkeys': {
+    url: '/api/security/passkeys',
+    // A response naming a challenge, so the handler reaches the database to spend it.
+    body: {
+      response: {
+        id: 'credential-1',
+        rawId: 'credential-1',
+        type: 'public-key',
+        response: {
+          clientDataJSON: Buffer.from('{"type":"webauthn.create","challenge":"abc"}').toString('base64url'),
+          attestationObject: '',
+        },
+      },
+      name: 'Laptop',
+    },
+  },
+  'PATCH /api/security/passkeys/:id': { url: '/api/security/passkeys/credential-1', body: { name: 'Laptop' } },
+  'DELETE /api/security/passkeys/:id': { url: '/api/security/passkeys/credential-1' },
   'GET /api/PaymentHistory/:orderId/receipt': { url: '/api/PaymentHistory/1/receipt' },
   'GET /api/PaymentHistory/receipts': { url: '/api/PaymentHistory/receipts?year=2026' },
   'GET /api/me/export': { url: '/api/me/export' },

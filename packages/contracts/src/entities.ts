@@ -10,6 +10,7 @@ import { AUDIT_ENTITIES, type AuditEntity, type AuditEntry } from './audit.js';
 import { exportableListQuerySchema, pageSchema } from './lists-schema.js';
 import {
   FACTOR_MESSAGES,
+  PASSKEY_NAME_MAX,
   SECURITY_EVENTS,
   type DeviceSession,
   type RecoveryCodesIssued,
@@ -332,6 +333,19 @@ export const totpCodeBodySchema = z.object({
 export const recoveryCodesIssuedSchema = z.object({
   recoveryCodes: z.array(z.string()),
 }) satisfies z.ZodType<RecoveryCodesIssued>;
+
+/** WebAuthn options and responses are the browser's JSON, checked by @simplewebauthn/server, not by shape here. */
+const webauthnJson = z.record(z.string(), z.unknown());
+export const passkeyOptionsSchema = webauthnJson;
+export const passkeyRegistrationBodySchema = z.object({
+  response: webauthnJson,
+  name: requiredText('Passkey name', PASSKEY_NAME_MAX),
+});
+export const passkeyRenameBodySchema = z.object({ name: requiredText('Passkey name', PASSKEY_NAME_MAX) });
+export const passkeyIdParamsSchema = z.object({
+  id: z.string().regex(/^[A-Za-z0-9_-]{1,1024}$/, 'Must be the id of one of your passkeys'),
+});
+export const passkeyAddedSchema = z.object({ id: z.string(), recoveryCodes: z.array(z.string()).optional() });
 
 /** What turning a factor on answers: the recovery codes when it was the account's first second factor. */
 export const factorAddedSchema = z.object({ recoveryCodes: z.array(z.string()).optional() });

@@ -146,4 +146,25 @@ export const SECOND_FACTOR_TEXTS = {
   wrongRecoveryCode: 'That recovery code is not right, or it was already used.',
   tooMany: 'Too many wrong codes. Please wait 15 minutes and try again.',
   expired: 'This sign-in took too long. Please start again.',
+  passkeyIntro: 'Use the passkey you set up for this account.',
+} as const;
+
+/** The provider's passkey sign-in: the words members see. */
+export const PASSKEY_SIGN_IN_TEXTS = {
+  signInWithPasskey: 'Sign in with a passkey',
+  failed: 'The passkey did not sign you in. Try again, or use your password.',
+  refused: 'That passkey could not sign you in. Try again, or use your password.',
+} as const;
+
+/** A passkey's name is at most this long (one line). */
+export const PASSKEY_NAME_MAX = 60;
+
+/** The API's words about passkeys. */
+export const PASSKEY_MESSAGES = {
+  added: 'Passkey added',
+  renamed: 'Passkey renamed',
+  removed: 'Passkey removed',
+  notFound: 'No such passkey.',
+  refused: 'This passkey could not be verified. Please try again.',
+  alreadyRegistered: 'This passkey is already registered.',
 } as const;

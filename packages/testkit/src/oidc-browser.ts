@@ -123,11 +123,26 @@ export async function signIn(
   );
   if (response.status === 200 && options.secondFactor)
     response = await giveSecondFactor(base, go, response, options.secondFactor);
-  // Back through the authorization endpoint, which redirects to the app with the code.
+  return finishSignIn(base, go, response, verifier, email, options.dpop);
+}
+
+/**
+ * The rest of a sign-in once a page of ours said yes: back through the authorization endpoint to the app's callback
+ * with the code, then the token request (with a DPoP proof of the key given).
+ */
+export async function finishSignIn(
+  base: string,
+  go: Browser,
+  answer: Response,
+  verifier: string,
+  who: string,
+  dpop?: DpopKey,
+): Promise<Tokens & { go: Browser }> {
+  let response = answer;
   let code: string | null = null;
   for (let hops = 0; hops < 6 && !code; hops++) {
     const location = response.headers.get('location');
-    if (!location) throw new Error(`sign-in for ${email} stopped with status ${response.status}`);
+    if (!location) throw new Error(`sign-in for ${who} stopped with status ${response.status}`);
     const url = new URL(location, base);
     code = url.pathname === '/auth/callback' ? url.searchParams.get('code') : null;
     if (!code) response = await go(url.toString());
@@ -135,10 +150,10 @@ export async function signIn(
   const { body } = await tokenRequest(
     base,
     { grant_type: 'authorization_code', code: code!, redirect_uri: `${base}/auth/callback`, code_verifier: verifier },
-    options.dpop,
+    dpop,
   );
   if (!body.access_token || !body.refresh_token || !body.id_token) {
-    throw new Error(`no tokens for ${email}: ${JSON.stringify(body)}`);
+    throw new Error(`no tokens for ${who}: ${JSON.stringify(body)}`);
   }
   return { access_token: body.access_token, refresh_token: body.refresh_token, id_token: body.id_token, go };
 }

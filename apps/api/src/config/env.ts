@@ -140,6 +140,12 @@ const envSchema = z.object({
     .max(365, 'must be at most 365 days')
     .default(DELETION_GRACE_DAYS),
   SESSION_MAX_HOURS: positiveNumber('hours', 30 * 24).default(12),
+  // The passkeys' relying party: PUBLIC_URL's host unless a parent domain is wanted (passkeys then work on its
+  // subdomains too).
+  PASSKEY_RP_ID: z
+    .string()
+    .regex(/^[a-z0-9.-]+$/i, 'must be a host name, such as example.com (no scheme, port or path)')
+    .optional(),
   IMAGE_ORIGINS: z
     .string()
     .optional()
@@ -284,6 +290,8 @@ export interface AppConfig {
   deletionGraceDays: number;
   /** Origins outside the app that catalog images may come from. */
   imageOrigins: string[];
+  /** The passkeys' relying party id (PASSKEY_RP_ID, or PUBLIC_URL's host) and the origin their ceremonies run on. */
+  passkeys: { rpId: string; origin: string };
   bodyLimit: number;
   /** Fastify's trust-proxy setting: false, a hop count or the proxies' addresses. */
   trustProxy: false | number | string[];
@@ -325,6 +333,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { cat
     );
   }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  const host = new URL(publicUrl).hostname;
+  const rpId = e.PASSKEY_RP_ID?.toLowerCase();
+  if (rpId && host !== rpId && !host.endsWith(`.${rpId}`)) {
+    throw new ConfigError(
+      `Invalid configuration:\n  PASSKEY_RP_ID: must be PUBLIC_URL's host (${host}) or a domain it belongs to (got ${JSON.stringify(e.PASSKEY_RP_ID)})`,
+    );
+  }
   return {
     port: e.PORT,
     metricsPort: e.METRICS_PORT,
@@ -379,6 +394,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { cat
     },
     deletionGraceDays: e.DELETION_GRACE_DAYS,
     imageOrigins: e.IMAGE_ORIGINS,
+    passkeys: {
+      rpId: rpId ?? host,
+      origin: new URL(publicUrl).origin,
+    },
     bodyLimit: e.BODY_LIMIT,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,

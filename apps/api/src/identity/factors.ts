@@ -16,7 +16,7 @@ import { attemptKey, type AttemptLimiter, type Limit } from './attempt-limiter.j
 import type { RequestOrigin } from './security-events.js';
 import type { SecurityService } from './security.service.js';
 
-type Executor = Pick<Database, 'execute' | 'select' | 'insert' | 'update' | 'delete'>;
+export type Executor = Pick<Database, 'execute' | 'select' | 'insert' | 'update' | 'delete'>;
 
 /** A TOTP step is 30 seconds; a code is accepted one step either side of now (RFC 6238's recommended drift). */
 const PERIOD_SECONDS = 30;
@@ -48,6 +48,24 @@ function newRecoveryCode(): string {
   return `${chars.slice(0, 5)}-${chars.slice(5)}`;
 }
 
+/** Whether the account has a second factor: a confirmed authenticator app or a passkey. */
+export async function hasSecondFactor(tx: Executor, accountId: string): Promise<boolean> {
+  const [totp] = await tx
+    .select({ n: count() })
+    .from(totpFactors)
+    .where(and(eq(totpFactors.accountId, accountId), isNotNull(totpFactors.confirmedAt)));
+  const [keys] = await tx.select({ n: count() }).from(passkeys).where(eq(passkeys.accountId, accountId));
+  return (totp?.n ?? 0) + (keys?.n ?? 0) > 0;
+}
+
+/** A new set of recovery codes in the caller's transaction; the old set stops working. */
+export async function issueRecoveryCodes(tx: Executor, accountId: string): Promise<string[]> {
+  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+  await tx.delete(recoveryCodes).where(eq(recoveryCodes.accountId, accountId));
+  await tx.insert(recoveryCodes).values(codes.map((code) => ({ accountId, codeHash: hashRecoveryCode(code) })));
+  return codes;
+}
+
 /** The account's second-factor limit: 5 attempts per 15 minutes, shared by every process. */
 export const secondFactorLimit = (accountId: string): Limit => ({
   key: attemptKey('second-factor', accountId),
@@ -70,23 +88,6 @@ export function createFactorService({
   security: SecurityService;
   limiter: AttemptLimiter;
 }) {
-  async function hasSecondFactor(tx: Executor, accountId: string): Promise<boolean> {
-    const [totp] = await tx
-      .select({ n: count() })
-      .from(totpFactors)
-      .where(and(eq(totpFactors.accountId, accountId), isNotNull(totpFactors.confirmedAt)));
-    const [keys] = await tx.select({ n: count() }).from(passkeys).where(eq(passkeys.accountId, accountId));
-    return (totp?.n ?? 0) + (keys?.n ?? 0) > 0;
-  }
-
-  /** A new set of recovery codes in the caller's transaction; the old set stops working. */
-  async function issueRecoveryCodes(tx: Executor, accountId: string): Promise<string[]> {
-    const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
-    await tx.delete(recoveryCodes).where(eq(recoveryCodes.accountId, accountId));
-    await tx.insert(recoveryCodes).values(codes.map((code) => ({ accountId, codeHash: hashRecoveryCode(code) })));
-    return codes;
-  }
-
   /**
    * Whether `code` is the account's current TOTP code (a step either side), spending its step so the same code never
    * works twice: the step's row is inserted, and a second use, on any process, finds it there.
@@ -125,6 +126,15 @@ export function createFactorService({
 
   return {
     hasSecondFactor: (accountId: string) => hasSecondFactor(db, accountId),
+
+    /** Whether the account has a confirmed authenticator app. */
+    async hasTotp(accountId: string): Promise<boolean> {
+      const [row] = await db
+        .select({ accountId: totpFactors.accountId })
+        .from(totpFactors)
+        .where(and(eq(totpFactors.accountId, accountId), isNotNull(totpFactors.confirmedAt)));
+      return row !== undefined;
+    },
 
     async list(accountId: string): Promise<SecurityFactors> {
       const keys = await db

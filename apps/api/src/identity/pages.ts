@@ -5,7 +5,11 @@ import {
   PASSWORD_RULES,
   PASSWORD_SPECIAL_CHARACTERS,
 } from '@ums/contracts/password-policy';
-import { PASSWORD_RESET_TEXTS as R, SECOND_FACTOR_TEXTS as F } from '@ums/contracts/security';
+import {
+  PASSKEY_SIGN_IN_TEXTS as P,
+  PASSWORD_RESET_TEXTS as R,
+  SECOND_FACTOR_TEXTS as F,
+} from '@ums/contracts/security';
 import { ACCOUNT_DELETION_TEXTS } from '@ums/contracts/self-service';
 
 /** Server-rendered pages of the embedded provider: no inline script, brand colours, labelled fields. */
@@ -40,6 +44,10 @@ const STYLE = `
   button { margin-top: 24px; width: 100%; padding: 12px; font: inherit; font-weight: 600; color: #fff;
     background: #6f4428; border: 0; border-radius: 6px; cursor: pointer; }
   button:hover { background: #5a361f; }
+  button.secondary { color: #6f4428; background: #fff; border: 1px solid #6f4428; }
+  button.secondary:hover { background: #f6efe9; }
+  form#passkey-form { margin: 8px 0 0; }
+  form#passkey-form button { margin-top: 12px; }
   .remember { display: flex; align-items: center; gap: 8px; margin: 16px 0 0; font-weight: 400; }
   .remember input { width: 20px; height: 20px; margin: 0; accent-color: #6f4428; }
   .error { background: #fde7e7; color: #8a1c1c; border-radius: 6px; padding: 10px 12px; margin: 0 0 8px; }
@@ -78,23 +86,85 @@ export const KEEP_SIGNED_IN = 'Keep me signed in';
 
 export function signInPage(
   action: string,
-  options: { email?: string; error?: string; remember?: boolean; forgotUrl?: string } = {},
+  options: { email?: string; error?: string; remember?: boolean; forgotUrl?: string; passkey?: PasskeyForm } = {},
 ): string {
+  // With passkeys on, the email field also offers the browser's saved passkeys (conditional mediation).
+  const autocomplete = options.passkey ? 'username webauthn' : 'username';
   return page(
     'Sign in',
     `<h1>Sign in</h1><p>to your membership account</p>
 ${options.error ? `<div class="error" role="alert">${escapeHtml(options.error)}</div>` : ''}
 <form method="post" action="${escapeHtml(action)}" novalidate>
   <label for="email">Email</label>
-  <input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(options.email ?? '')}" ${options.email ? '' : 'autofocus'}>
+  <input id="email" name="email" type="email" autocomplete="${autocomplete}" required value="${escapeHtml(options.email ?? '')}" ${options.email ? '' : 'autofocus'}>
   <label for="password">Password</label>
   <input id="password" name="password" type="password" autocomplete="current-password" required ${options.email ? 'autofocus' : ''}>
   <label class="remember" for="remember"><input id="remember" name="remember" type="checkbox" value="yes"${options.remember ? ' checked' : ''}>${KEEP_SIGNED_IN}</label>
   <button type="submit">Sign in</button>
 </form>
+${options.passkey ? passkeyForm(options.passkey, P.signInWithPasskey, true) : ''}
 ${options.forgotUrl ? `<p class="links"><a href="${escapeHtml(options.forgotUrl)}">${R.link}</a></p>` : ''}`,
   );
 }
+
+/** Where a page's passkey ceremony gets its options and posts the browser's answer. */
+export interface PasskeyForm {
+  options: string;
+  action: string;
+}
+
+/** The scripts a passkey ceremony needs: @simplewebauthn/browser, then ours (files: the CSP allows no inline code). */
+export const WEBAUTHN_SCRIPT = 'webauthn-browser.js';
+export const PASSKEY_SCRIPT = 'passkey.js';
+
+/**
+ * A passkey button (shown by the script when the browser has WebAuthn) and the form the browser's answer is posted
+ * with, as a page navigation, so the sign-in goes on exactly as a password's does. `autofill` also offers passkeys
+ * in the email field.
+ */
+function passkeyForm(form: PasskeyForm, label: string, autofill: boolean): string {
+  return `<form id="passkey-form" method="post" action="${escapeHtml(form.action)}" data-options="${escapeHtml(form.options)}"${autofill ? ' data-autofill="yes"' : ''}>
+  <input type="hidden" name="response"><input type="hidden" name="remember">
+  <button type="button" id="passkey-button" class="secondary" hidden>${label}</button>
+  <p id="passkey-error" class="error" role="alert" hidden>${P.failed}</p>
+</form>
+<script src="/oidc-assets/${WEBAUTHN_SCRIPT}" defer></script>
+<script src="/oidc-assets/${PASSKEY_SCRIPT}" defer></script>`;
+}
+
+export const PASSKEY_SCRIPT_SOURCE = `const form = document.getElementById('passkey-form');
+const webauthn = globalThis.SimpleWebAuthnBrowser;
+if (form && webauthn && webauthn.browserSupportsWebAuthn()) {
+  const button = document.getElementById('passkey-button');
+  const failed = document.getElementById('passkey-error');
+  const options = async () => (await fetch(form.dataset.options, { credentials: 'same-origin' })).json();
+  const submit = (answer) => {
+    form.elements.response.value = JSON.stringify(answer);
+    const remember = document.getElementById('remember');
+    form.elements.remember.value = remember && remember.checked ? 'yes' : '';
+    form.submit();
+  };
+  button.hidden = false;
+  button.addEventListener('click', async () => {
+    failed.hidden = true;
+    try {
+      submit(await webauthn.startAuthentication({ optionsJSON: await options() }));
+    } catch (error) {
+      if (error && error.name !== 'AbortError') failed.hidden = false;
+    }
+  });
+  if (form.dataset.autofill === 'yes') {
+    webauthn.browserSupportsWebAuthnAutofill().then(async (autofill) => {
+      if (!autofill) return;
+      try {
+        submit(await webauthn.startAuthentication({ optionsJSON: await options(), useBrowserAutofill: true }));
+      } catch {
+        // Another ceremony (the button) took over, or the member chose their password.
+      }
+    });
+  }
+}
+`;
 
 const alert = (error: string | undefined) =>
   error ? `<div class="error" role="alert">${escapeHtml(error)}</div>` : '';
@@ -226,8 +296,26 @@ export function deletionLeftPage(deleteAfter: Date): string {
  */
 export function secondFactorPage(
   action: string,
-  options: { recovery?: boolean; error?: string; otherWay: string; signInUrl: string },
+  options: {
+    recovery?: boolean;
+    error?: string;
+    otherWay: string;
+    signInUrl: string;
+    /** The account has an authenticator app (else the code field is left out). */
+    totp: boolean;
+    passkey?: PasskeyForm;
+  },
 ): string {
+  if (!options.recovery && !options.totp) {
+    return page(
+      F.title,
+      `<h1>${F.title}</h1><p>${F.passkeyIntro}</p>
+${alert(options.error)}
+${options.passkey ? passkeyForm(options.passkey, F.usePasskey, false) : ''}
+<p class="links"><a href="${escapeHtml(options.otherWay)}">${F.useRecoveryCode}</a></p>
+${backLink(options.signInUrl)}`,
+    );
+  }
   const field = options.recovery
     ? `<label for="recovery">${F.recoveryLabel}</label>
   <input id="recovery" name="recovery" type="text" autocomplete="off" autocapitalize="none" spellcheck="false" required autofocus>`
@@ -241,7 +329,8 @@ ${alert(options.error)}
   ${field}
   <button type="submit">${F.verify}</button>
 </form>
-<p class="links"><a href="${escapeHtml(options.otherWay)}">${options.recovery ? F.useAuthenticator : F.useRecoveryCode}</a></p>
+${options.passkey && !options.recovery ? passkeyForm(options.passkey, F.usePasskey, false) : ''}
+<p class="links"><a href="${escapeHtml(options.otherWay)}">${options.recovery ? (options.totp ? F.useAuthenticator : F.usePasskey) : F.useRecoveryCode}</a></p>
 ${backLink(options.signInUrl)}`,
   );
 }

@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { AppConfig } from '../config/env.js';
@@ -8,10 +10,13 @@ import {
   FONT_FILES,
   PASSWORD_CHECKLIST_SCRIPT,
   PASSWORD_CHECKLIST_SOURCE,
+  PASSKEY_SCRIPT,
+  PASSKEY_SCRIPT_SOURCE,
   SIGN_OUT_SCRIPT,
   SIGN_OUT_SCRIPT_SOURCE,
   errorPage,
   TOO_MANY_ATTEMPTS,
+  WEBAUTHN_SCRIPT,
 } from './pages.js';
 import { addressBucket } from './sign-in.js';
 
@@ -23,10 +28,24 @@ import { addressBucket } from './sign-in.js';
 export const AUTHORIZATIONS_PER_ADDRESS = { max: 300, windowMs: 15 * 60 * 1000 } as const;
 const isLoopback = (ip: string) => /^(127\.|::1$|::ffff:127\.)/.test(ip);
 
+/** @simplewebauthn/browser's UMD build: beside its CommonJS entry (the package exports no other path). */
+function webauthnBrowserBundle(): string {
+  const entry = createRequire(import.meta.url).resolve('@simplewebauthn/browser');
+  return path.join(
+    entry.slice(0, entry.lastIndexOf(`${path.sep}script${path.sep}`)),
+    'dist',
+    'bundle',
+    'index.umd.min.js',
+  );
+}
+
 /** The provider pages' scripts, by file name. */
 const SCRIPTS: Record<string, string> = {
   [SIGN_OUT_SCRIPT]: SIGN_OUT_SCRIPT_SOURCE,
   [PASSWORD_CHECKLIST_SCRIPT]: PASSWORD_CHECKLIST_SOURCE,
+  [PASSKEY_SCRIPT]: PASSKEY_SCRIPT_SOURCE,
+  // @simplewebauthn/browser's own browser build (a global, SimpleWebAuthnBrowser), served from here like the fonts.
+  [WEBAUTHN_SCRIPT]: readFileSync(webauthnBrowserBundle(), 'utf8'),
 };
 
 /** The path the provider answers under: the issuer's (/oidc by default). */

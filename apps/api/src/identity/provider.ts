@@ -18,6 +18,7 @@ import { revocationMarkOf, REVOCATION_MARK_CLAIM } from './revocations.js';
 import { userinfoRoutes } from './userinfo.js';
 import type { KeyService } from '../secrets/key-service.js';
 import type { FactorService } from './factors.js';
+import type { PasskeyService } from './passkeys.js';
 
 export const SCOPES = ['openid', 'email', 'phone', 'profile'];
 
@@ -212,6 +213,7 @@ export async function registerEmbeddedProvider(
     deletion,
     secrets,
     factors,
+    passkeys,
   }: {
     config: AppConfig;
     db: Database;
@@ -219,6 +221,7 @@ export async function registerEmbeddedProvider(
     deletion: AccountDeletion;
     secrets: KeyService;
     factors: FactorService | null;
+    passkeys: PasskeyService | null;
   },
 ) {
   const { provider, accounts } = await createEmbeddedProvider(config, db, security, secrets);
@@ -237,6 +240,7 @@ export async function registerEmbeddedProvider(
     deletion,
     secureCookies,
     factors,
+    passkeys,
   });
   await registerPasswordReset(app, { resets, mount, publicUrl: config.publicUrl, secureCookies, addressBucket });
   await app.register(userinfoRoutes, { accounts, config, mount });

@@ -3,8 +3,10 @@ import type Provider from 'oidc-provider';
 import type { AccountService } from './accounts.service.js';
 import { attemptKey, type AttemptLimiter, type Limit, LONGEST_WINDOW_MS } from './attempt-limiter.js';
 import type { AccountDeletion } from '../modules/self-service/account-deletion.js';
-import { SECOND_FACTOR_TEXTS } from '@ums/contracts/security';
-import type { FactorService } from './factors.js';
+import { PASSKEY_SIGN_IN_TEXTS, SECOND_FACTOR_TEXTS } from '@ums/contracts/security';
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
+import { secondFactorLimit, type FactorService } from './factors.js';
+import type { PasskeyService } from './passkeys.js';
 import {
   deletionLeftPage,
   deletionPendingPage,
@@ -72,6 +74,7 @@ export async function registerSignIn(
     deletion,
     secureCookies,
     factors,
+    passkeys,
   }: {
     provider: Provider;
     accounts: AccountService;
@@ -83,6 +86,8 @@ export async function registerSignIn(
     secureCookies: boolean;
     /** Second factors: an account with one is asked for it after its password. */
     factors: FactorService | null;
+    /** Passkeys: a sign-in on their own (two factors), or the second step after a password. */
+    passkeys: PasskeyService | null;
   },
 ) {
   const forgotUrl = (uid: string) => `${mount}/password/forgot?interaction=${encodeURIComponent(uid)}`;
@@ -101,8 +106,22 @@ export async function registerSignIn(
    */
   type Decision = {
     umsDeletion?: Login;
-    umsSecondFactor?: Login & { email: string; at: number; reservation: number[] };
+    umsSecondFactor?: Login & {
+      email: string;
+      at: number;
+      reservation: number[];
+      methods: { totp: boolean; passkey: boolean };
+    };
   };
+  const passkeyForm = (uid: string) =>
+    passkeys
+      ? {
+          passkey: {
+            options: `${mount}/interaction/${encodeURIComponent(uid)}/passkey/options`,
+            action: `${mount}/interaction/${encodeURIComponent(uid)}/passkey`,
+          },
+        }
+      : {};
   /** A password waits this long for its second factor; then the sign-in starts again. */
   const SECOND_FACTOR_WAIT_MS = 5 * 60 * 1000;
   const secondFactorUrl = (uid: string, recovery = false) =>
@@ -110,6 +129,7 @@ export async function registerSignIn(
   const showSecondFactor = (
     reply: FastifyReply,
     uid: string,
+    methods: { totp: boolean; passkey: boolean },
     options: { recovery?: boolean; error?: string; status?: number } = {},
   ) =>
     reply
@@ -122,6 +142,8 @@ export async function registerSignIn(
           ...(options.error ? { error: options.error } : {}),
           otherWay: secondFactorUrl(uid, !options.recovery),
           signInUrl: `${mount}/interaction/${encodeURIComponent(uid)}`,
+          totp: methods.totp,
+          ...(methods.passkey ? passkeyForm(uid) : {}),
         }),
       );
 
@@ -137,9 +159,13 @@ export async function registerSignIn(
     reservation: number[],
   ) {
     if (factors && (await factors.hasSecondFactor(login.accountId))) {
-      const held: Decision = { umsSecondFactor: { ...login, at: Date.now(), reservation } };
+      const methods = {
+        totp: await factors.hasTotp(login.accountId),
+        passkey: passkeys ? await passkeys.has(login.accountId) : false,
+      };
+      const held: Decision = { umsSecondFactor: { ...login, at: Date.now(), reservation, methods } };
       await provider.interactionResult(request.raw, reply.raw, held, { mergeWithLastSubmission: false });
-      return showSecondFactor(reply, uid);
+      return showSecondFactor(reply, uid, methods);
     }
     await limiter.release({ reserved: true, ids: reservation });
     return signInOrAsk(request, reply, uid, login);
@@ -213,7 +239,12 @@ export async function registerSignIn(
       return reply
         .type('text/html')
         .header('cache-control', 'no-store')
-        .send(signInPage(`${mount}/interaction/${details.uid}/login`, { forgotUrl: forgotUrl(details.uid) }));
+        .send(
+          signInPage(`${mount}/interaction/${details.uid}/login`, {
+            forgotUrl: forgotUrl(details.uid),
+            ...passkeyForm(details.uid),
+          }),
+        );
     });
 
     scope.post(
@@ -237,6 +268,7 @@ export async function registerSignIn(
                 error,
                 remember,
                 forgotUrl: forgotUrl(details.uid),
+                ...passkeyForm(details.uid),
               }),
             );
 
@@ -304,7 +336,7 @@ export async function registerSignIn(
         const { uid, held } = await heldForSecondFactor(request, reply);
         if (!held) return reply.redirect(`${mount}/interaction/${uid}`);
         const recovery = (request.query as Record<string, string | undefined>)['with'] === 'recovery';
-        return showSecondFactor(reply, uid, { recovery });
+        return showSecondFactor(reply, uid, held.methods, { recovery });
       },
     );
 
@@ -333,16 +365,88 @@ export async function registerSignIn(
           ? await factors!.useRecoveryCode(held.accountId, typed, originOf(request))
           : await factors!.verifyTotp(held.accountId, held.email, typed.replace(/\s+/g, ''));
         if (outcome === 'limited') {
-          return showSecondFactor(reply, uid, { recovery, error: SECOND_FACTOR_TEXTS.tooMany, status: 429 });
+          return showSecondFactor(reply, uid, held.methods, {
+            recovery,
+            error: SECOND_FACTOR_TEXTS.tooMany,
+            status: 429,
+          });
         }
         if (outcome === 'wrong') {
           const error = recovery ? SECOND_FACTOR_TEXTS.wrongRecoveryCode : SECOND_FACTOR_TEXTS.wrongCode;
-          return showSecondFactor(reply, uid, { recovery, error, status: 401 });
+          return showSecondFactor(reply, uid, held.methods, { recovery, error, status: 401 });
         }
         await limiter.release({ reserved: true, ids: held.reservation });
         return signInOrAsk(request, reply, uid, { ...held, amr: [...held.amr, 'otp', 'mfa'] });
       },
     );
+
+    if (passkeys) {
+      const ceremony = passkeys;
+      // The options of a passkey ceremony: any of this site's passkeys on the sign-in page, the account's own as the
+      // second step after its password.
+      scope.get(
+        `${interactionPath}/passkey/options`,
+        { config: { policy: 'public' }, schema: { hide: true } },
+        async (request, reply) => {
+          const { held } = await heldForSecondFactor(request, reply);
+          return reply.header('cache-control', 'no-store').send(await ceremony.signInOptions(held?.accountId ?? null));
+        },
+      );
+
+      // The browser's answer, posted as a form: a passkey with user verification signs in on its own (two factors),
+      // or completes the password's second step. Attempts count under the address's limit, or the account's second
+      // factor limit for a second step.
+      scope.post(
+        `${interactionPath}/passkey`,
+        { config: { policy: 'public' }, schema: { hide: true } },
+        async (request, reply) => {
+          const { uid, held } = await heldForSecondFactor(request, reply);
+          const body = (request.body ?? {}) as Record<string, string | undefined>;
+          let answer: unknown = null;
+          try {
+            answer = JSON.parse(String(body['response'] ?? '').slice(0, 64 * 1024));
+          } catch {
+            // Not JSON: refused below like any answer that does not verify.
+          }
+          const limit: Limit = held
+            ? secondFactorLimit(held.accountId)
+            : { key: attemptKey('address', addressBucket(request.ip)), ...SIGN_IN_LIMITS.address };
+          const reservation = await limiter.reserve([limit]);
+          const refuse = (status: number, error: string) =>
+            held
+              ? showSecondFactor(reply, uid, held.methods, { error, status })
+              : reply
+                  .status(status)
+                  .type('text/html')
+                  .header('cache-control', 'no-store')
+                  .send(
+                    signInPage(`${mount}/interaction/${uid}/login`, {
+                      error,
+                      forgotUrl: forgotUrl(uid),
+                      ...passkeyForm(uid),
+                    }),
+                  );
+          if (!reservation.reserved) return refuse(429, held ? SECOND_FACTOR_TEXTS.tooMany : TOO_MANY_ATTEMPTS);
+          const verified =
+            answer && typeof answer === 'object'
+              ? await ceremony.verifySignIn(answer as AuthenticationResponseJSON, held?.accountId ?? null)
+              : null;
+          if (!verified) return refuse(401, PASSKEY_SIGN_IN_TEXTS.refused);
+          await limiter.release(reservation);
+          if (held) {
+            await limiter.release({ reserved: true, ids: held.reservation });
+            return signInOrAsk(request, reply, uid, { ...held, amr: [...held.amr, ...verified.amr] });
+          }
+          const deviceId = deviceIdFrom(request.headers.cookie) ?? newDeviceId();
+          return signInOrAsk(request, reply, uid, {
+            accountId: verified.accountId,
+            remember: body['remember'] === 'yes',
+            deviceId,
+            amr: verified.amr,
+          });
+        },
+      );
+    }
 
     /** The verified sign-in this interaction holds for a closed account, if it holds one. */
     const decisionOf = async (request: FastifyRequest, reply: FastifyReply) => {

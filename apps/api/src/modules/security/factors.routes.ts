@@ -2,6 +2,12 @@ import {
   factorAddedSchema,
   FACTOR_MESSAGES,
   ok,
+  passkeyAddedSchema,
+  passkeyIdParamsSchema,
+  passkeyOptionsSchema,
+  passkeyRegistrationBodySchema,
+  passkeyRenameBodySchema,
+  PASSKEY_MESSAGES,
   recoveryCodesIssuedSchema,
   securityFactorsSchema,
   totpCodeBodySchema,
@@ -11,6 +17,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AccountService } from '../../identity/accounts.service.js';
 import type { FactorService } from '../../identity/factors.js';
+import type { PasskeyService } from '../../identity/passkeys.js';
+import type { RegistrationResponseJSON } from '@simplewebauthn/server';
 import { originOf } from '../../identity/security-events.js';
 import { requireUser } from '../../plugins/auth.js';
 import { HttpError } from '../../plugins/http-errors.js';
@@ -26,11 +34,16 @@ export const FACTORS_MANAGED_ELSEWHERE = 'Your sign-in methods are managed by yo
  */
 export const factorRoutes: FastifyPluginAsyncZod<{
   factors: FactorService | null;
+  passkeys: PasskeyService | null;
   accounts: AccountService;
-}> = async (app, { factors, accounts }) => {
+}> = async (app, { factors, passkeys, accounts }) => {
   const service = () => {
     if (!factors) throw new HttpError(501, FACTORS_MANAGED_ELSEWHERE);
     return factors;
+  };
+  const passkeyService = () => {
+    if (!passkeys) throw new HttpError(501, FACTORS_MANAGED_ELSEWHERE);
+    return passkeys;
   };
   /** The account's email, for the authenticator app's label (the token's claim may be absent). */
   const emailOf = async (subject: string) => (await accounts.findById(subject))?.email ?? subject;
@@ -99,6 +112,70 @@ export const factorRoutes: FastifyPluginAsyncZod<{
     handler: async (request) => {
       const codes = await service().regenerateRecoveryCodes(requireUser(request).subject, originOf(request));
       return ok({ recoveryCodes: codes }, FACTOR_MESSAGES.codesRegenerated);
+    },
+  });
+
+  app.post('/api/security/passkeys/options', {
+    config: member,
+    schema: {
+      tags: ['security'],
+      summary: "Options to create a passkey (resident key, user verification, the caller's passkeys excluded)",
+      response: answers(passkeyOptionsSchema),
+    },
+    handler: async (request) => {
+      const user = requireUser(request);
+      const options = await passkeyService().registrationOptions(user.subject, await emailOf(user.subject));
+      // The browser takes the options as they are: JSON that @simplewebauthn/browser hands to the authenticator.
+      return ok<Record<string, unknown>>({ ...options });
+    },
+  });
+
+  app.post('/api/security/passkeys', {
+    config: member,
+    schema: {
+      tags: ['security'],
+      summary: "Register the browser's new passkey under a name (the recovery codes, if it is the first factor)",
+      body: passkeyRegistrationBodySchema,
+      response: answers(passkeyAddedSchema),
+    },
+    handler: async (request) => {
+      const user = requireUser(request);
+      const added = await passkeyService().register(
+        user.subject,
+        request.body.response as unknown as RegistrationResponseJSON,
+        request.body.name,
+        originOf(request),
+      );
+      return ok(added, PASSKEY_MESSAGES.added);
+    },
+  });
+
+  app.patch('/api/security/passkeys/:id', {
+    config: member,
+    schema: {
+      tags: ['security'],
+      summary: "Rename one of the caller's passkeys",
+      params: passkeyIdParamsSchema,
+      body: passkeyRenameBodySchema,
+      response: answers(z.never()),
+    },
+    handler: async (request) => {
+      await passkeyService().rename(requireUser(request).subject, request.params.id, request.body.name);
+      return ok([], PASSKEY_MESSAGES.renamed);
+    },
+  });
+
+  app.delete('/api/security/passkeys/:id', {
+    config: member,
+    schema: {
+      tags: ['security'],
+      summary: "Remove one of the caller's passkeys",
+      params: passkeyIdParamsSchema,
+      response: answers(z.never()),
+    },
+    handler: async (request) => {
+      await passkeyService().remove(requireUser(request).subject, request.params.id, originOf(request));
+      return ok([], PASSKEY_MESSAGES.removed);
     },
   });
 };
