@@ -91,14 +91,28 @@ describe('secrets at rest on a fresh install', () => {
   });
 
   it(
-    'the database, the data folder and a backup hold no private key, refresh token, session id, reset link or member email in readable form',
+    'the database, the data folder and a backup hold no private key, refresh token, session id, reset link, authenticator key or member email in readable form',
     { timeout: 120_000 },
     async () => {
-      // A member signs in (a refresh token and a provider session) and asks for a password reset link.
+      // A member signs in (a refresh token and a provider session), sets up an authenticator app and asks for a
+      // password reset link.
       const go = browser();
-      const tokens = await signIn(server.base, MEMBER_EMAIL, MEMBER_PASSWORD, { go, dpop: await dpopKey() });
+      const memberKey = await dpopKey();
+      const tokens = await signIn(server.base, MEMBER_EMAIL, MEMBER_PASSWORD, { go, dpop: memberKey });
       const sessionId = go.setCookies.map((c) => /^_session=([^;]+)/.exec(c)?.[1]).find(Boolean)!;
       expect(sessionId).toBeTruthy();
+      const setupUrl = `${server.base}/api/security/totp/setup`;
+      const setup = await fetch(setupUrl, {
+        method: 'POST',
+        headers: {
+          authorization: `DPoP ${tokens.access_token}`,
+          dpop: memberKey.proof('POST', setupUrl, tokens.access_token),
+          'content-type': 'application/json',
+        },
+        body: '{}',
+      });
+      const totpKey = ((await setup.json()) as { data: { secret: string }[] }).data[0]!.secret;
+      expect(totpKey).toMatch(/^[A-Z2-7]{32}$/);
       await fetch(`${server.base}/oidc/password/forgot`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -132,6 +146,7 @@ describe('secrets at rest on a fresh install', () => {
         'refresh token': [tokens.refresh_token],
         'session id': [sessionId],
         'reset link': [resetToken!],
+        'authenticator key': [totpKey],
       };
 
       const client = new pg.Client({ connectionString: url });
