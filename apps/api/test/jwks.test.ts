@@ -64,6 +64,7 @@ const config = {
   groupsClaim: 'groups',
   roleClaim: 'custom:role',
   adminGroup: 'Admin',
+  mfaRequiredGroups: [] as string[],
 };
 
 describe("verification against the issuer's JWKS", () => {

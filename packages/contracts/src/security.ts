@@ -129,6 +129,8 @@ export const FACTOR_MESSAGES = {
   codesRegenerated: 'New recovery codes made: the old ones no longer work.',
   codesNeedAFactor: 'Recovery codes come with a second factor: set up an authenticator app or a passkey first.',
   tooManyCodes: 'Too many wrong codes. Please wait 15 minutes and try again.',
+  mfaRequired:
+    'This needs a sign-in with two-step verification: set up an authenticator app or a passkey in Security, then sign out and in again.',
 } as const;
 
 /** The provider's second sign-in page: the words members see. */
@@ -167,4 +169,18 @@ export const PASSKEY_MESSAGES = {
   notFound: 'No such passkey.',
   refused: 'This passkey could not be verified. Please try again.',
   alreadyRegistered: 'This passkey is already registered.',
+} as const;
+
+/** The provider's enrolment, for a member of an MFA_REQUIRED_GROUPS group with no second factor yet. */
+export const ENROLMENT_TEXTS = {
+  title: 'Set up two-step verification',
+  intro:
+    'Your account needs a second step when you sign in. Scan this code with an authenticator app (or enter the key), then enter the 6-digit code it shows.',
+  keyLabel: 'Key',
+  codeLabel: 'Authentication code',
+  confirm: 'Turn on',
+  codesTitle: 'Save your recovery codes',
+  codesIntro:
+    'Each code signs you in once if you lose your authenticator app. Keep them somewhere safe: they are not shown again.',
+  continue: 'Continue',
 } as const;

@@ -124,6 +124,16 @@ const envSchema = z.object({
   AUTH_GROUPS_CLAIM: z.string().min(1).default('groups'),
   AUTH_ROLE_CLAIM: z.string().min(1).default('custom:role'),
   AUTH_ADMIN_GROUP: z.string().min(1).default('Admin'),
+  // Groups whose members must sign in with two factors (embedded provider): comma-separated, such as Admin.
+  MFA_REQUIRED_GROUPS: z
+    .string()
+    .optional()
+    .transform((value) =>
+      (value ?? '')
+        .split(',')
+        .map((group) => group.trim())
+        .filter(Boolean),
+    ),
   BODY_LIMIT: z.coerce
     .number({ error: 'must be a number of bytes' })
     .int()
@@ -271,6 +281,11 @@ export interface AppConfig {
     groupsClaim: string;
     roleClaim: string;
     adminGroup: string;
+    /**
+     * Groups whose members sign in with two factors (MFA_REQUIRED_GROUPS): asked to set one up right after the
+     * password, and refused that group's routes without `mfa` in the token's `amr`.
+     */
+    mfaRequiredGroups: string[];
   };
   web: {
     analyticsUrl: string | null;
@@ -381,6 +396,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { cat
       groupsClaim: e.AUTH_GROUPS_CLAIM,
       roleClaim: e.AUTH_ROLE_CLAIM,
       adminGroup: e.AUTH_ADMIN_GROUP,
+      mfaRequiredGroups: e.MFA_REQUIRED_GROUPS,
     },
     web: {
       analyticsUrl: e.ANALYTICS_URL ?? null,

@@ -163,6 +163,12 @@ export function createFactorService({
       };
     },
 
+    /** The authenticator key waiting for its first code, to show again; null when none is. */
+    async pendingTotp(accountId: string, email: string): Promise<TotpSetup | null> {
+      const secret = await storedSecret(accountId, false);
+      return secret ? { secret, otpauthUrl: totpFor(secret, email).toString() } : null;
+    },
+
     /** A new authenticator key, waiting for its first code (any earlier unconfirmed one is replaced). */
     async startTotp(accountId: string, email: string): Promise<TotpSetup> {
       if (await storedSecret(accountId, true)) throw new HttpError(409, FACTOR_MESSAGES.totpAlreadyEnabled);

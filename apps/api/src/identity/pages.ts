@@ -9,6 +9,7 @@ import {
   PASSKEY_SIGN_IN_TEXTS as P,
   PASSWORD_RESET_TEXTS as R,
   SECOND_FACTOR_TEXTS as F,
+  ENROLMENT_TEXTS as E,
 } from '@ums/contracts/security';
 import { ACCOUNT_DELETION_TEXTS } from '@ums/contracts/self-service';
 
@@ -58,6 +59,10 @@ const STYLE = `
   .rules { list-style: none; margin: 10px 0 0; padding: 0; display: grid; gap: 4px; font-size: 14px; color: #5e4636; }
   .rules li { display: flex; gap: 8px; }
   .rules li.met { color: #0e6b2f; }
+  .qr { margin: 0 auto 12px; width: 200px; }
+  .qr svg { width: 200px; height: 200px; }
+  .codes { columns: 2; padding: 0; list-style: none; font-size: 16px; }
+  code { font-size: 16px; letter-spacing: 0.05em; }
   .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%);
     white-space: nowrap; }`;
 
@@ -332,5 +337,36 @@ ${alert(options.error)}
 ${options.passkey && !options.recovery ? passkeyForm(options.passkey, F.usePasskey, false) : ''}
 <p class="links"><a href="${escapeHtml(options.otherWay)}">${options.recovery ? (options.totp ? F.useAuthenticator : F.usePasskey) : F.useRecoveryCode}</a></p>
 ${backLink(options.signInUrl)}`,
+  );
+}
+
+/** An authenticator key as a person types it: groups of four characters. */
+export const groupsOfFour = (key: string) => key.replace(/(.{4})(?=.)/g, '$1 ');
+
+/** "Set up two-step verification": the QR code (inline SVG), the key as text, and the first code. */
+export function enrolmentPage(action: string, options: { qrSvg: string; secret: string; error?: string }): string {
+  return page(
+    E.title,
+    `<h1>${E.title}</h1><p>${E.intro}</p>
+${alert(options.error)}
+<figure class="qr" aria-label="QR code of the key">${options.qrSvg}</figure>
+<p><strong>${E.keyLabel}:</strong> <code id="key">${escapeHtml(groupsOfFour(options.secret))}</code></p>
+<form method="post" action="${escapeHtml(action)}" novalidate>
+  <label for="code">${E.codeLabel}</label>
+  <input id="code" name="code" type="text" inputmode="numeric" pattern="[0-9 ]*" maxlength="7" autocomplete="one-time-code" required autofocus>
+  <button type="submit">${E.confirm}</button>
+</form>`,
+  );
+}
+
+/** The recovery codes of a new second factor, shown once, and the way on. */
+export function recoveryCodesPage(action: string, codes: string[]): string {
+  return page(
+    E.codesTitle,
+    `<h1>${E.codesTitle}</h1><p>${E.codesIntro}</p>
+<ul class="codes">${codes.map((code) => `<li><code>${escapeHtml(code)}</code></li>`).join('')}</ul>
+<form method="post" action="${escapeHtml(action)}">
+  <button type="submit">${E.continue}</button>
+</form>`,
   );
 }

@@ -241,6 +241,7 @@ export async function registerEmbeddedProvider(
     secureCookies,
     factors,
     passkeys,
+    mfaRequiredGroups: config.auth.mfaRequiredGroups,
   });
   await registerPasswordReset(app, { resets, mount, publicUrl: config.publicUrl, secureCookies, addressBucket });
   await app.register(userinfoRoutes, { accounts, config, mount });

@@ -3,13 +3,17 @@ import type Provider from 'oidc-provider';
 import type { AccountService } from './accounts.service.js';
 import { attemptKey, type AttemptLimiter, type Limit, LONGEST_WINDOW_MS } from './attempt-limiter.js';
 import type { AccountDeletion } from '../modules/self-service/account-deletion.js';
-import { PASSKEY_SIGN_IN_TEXTS, SECOND_FACTOR_TEXTS } from '@ums/contracts/security';
+import { FACTOR_MESSAGES, PASSKEY_SIGN_IN_TEXTS, SECOND_FACTOR_TEXTS } from '@ums/contracts/security';
+import QRCode from 'qrcode';
+import { HttpError } from '../plugins/http-errors.js';
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import { secondFactorLimit, type FactorService } from './factors.js';
 import type { PasskeyService } from './passkeys.js';
 import {
   deletionLeftPage,
   deletionPendingPage,
+  enrolmentPage,
+  recoveryCodesPage,
   secondFactorPage,
   SIGN_IN_ERROR,
   signInPage,
@@ -75,6 +79,7 @@ export async function registerSignIn(
     secureCookies,
     factors,
     passkeys,
+    mfaRequiredGroups,
   }: {
     provider: Provider;
     accounts: AccountService;
@@ -88,6 +93,8 @@ export async function registerSignIn(
     factors: FactorService | null;
     /** Passkeys: a sign-in on their own (two factors), or the second step after a password. */
     passkeys: PasskeyService | null;
+    /** MFA_REQUIRED_GROUPS: their members set up a second factor right after the password, before the app. */
+    mfaRequiredGroups: string[];
   },
 ) {
   const forgotUrl = (uid: string) => `${mount}/password/forgot?interaction=${encodeURIComponent(uid)}`;
@@ -106,6 +113,8 @@ export async function registerSignIn(
    */
   type Decision = {
     umsDeletion?: Login;
+    /** A password of a group that needs two factors, waiting for its authenticator app to be set up. */
+    umsEnrolment?: Login & { email: string; at: number; reservation: number[]; recoveryCodes?: string[] };
     umsSecondFactor?: Login & {
       email: string;
       at: number;
@@ -167,8 +176,36 @@ export async function registerSignIn(
       await provider.interactionResult(request.raw, reply.raw, held, { mergeWithLastSubmission: false });
       return showSecondFactor(reply, uid, methods);
     }
+    const account = factors && mfaRequiredGroups.length > 0 ? await accounts.findById(login.accountId) : null;
+    if (factors && account?.groups.some((group) => mfaRequiredGroups.includes(group))) {
+      const held: Decision = { umsEnrolment: { ...login, at: Date.now(), reservation } };
+      await provider.interactionResult(request.raw, reply.raw, held, { mergeWithLastSubmission: false });
+      return showEnrolment(reply, uid, await factors.startTotp(login.accountId, login.email));
+    }
     await limiter.release({ reserved: true, ids: reservation });
     return signInOrAsk(request, reply, uid, login);
+  }
+
+  const enrolUrl = (uid: string, step: 'enrol' | 'enrolled') =>
+    `${mount}/interaction/${encodeURIComponent(uid)}/${step}`;
+  async function showEnrolment(
+    reply: FastifyReply,
+    uid: string,
+    setup: { secret: string; otpauthUrl: string },
+    options: { error?: string; status?: number } = {},
+  ) {
+    const qrSvg = await QRCode.toString(setup.otpauthUrl, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
+    return reply
+      .status(options.status ?? 200)
+      .type('text/html')
+      .header('cache-control', 'no-store')
+      .send(
+        enrolmentPage(enrolUrl(uid, 'enrol'), {
+          qrSvg,
+          secret: setup.secret,
+          ...(options.error ? { error: options.error } : {}),
+        }),
+      );
   }
 
   /**
@@ -375,6 +412,52 @@ export async function registerSignIn(
           const error = recovery ? SECOND_FACTOR_TEXTS.wrongRecoveryCode : SECOND_FACTOR_TEXTS.wrongCode;
           return showSecondFactor(reply, uid, held.methods, { recovery, error, status: 401 });
         }
+        await limiter.release({ reserved: true, ids: held.reservation });
+        return signInOrAsk(request, reply, uid, { ...held, amr: [...held.amr, 'otp', 'mfa'] });
+      },
+    );
+
+    /** The password this interaction holds while its account sets up a second factor, while it is fresh. */
+    const heldForEnrolment = async (request: FastifyRequest, reply: FastifyReply) => {
+      const details = await provider.interactionDetails(request.raw, reply.raw);
+      const held = (details.result as Decision | undefined)?.umsEnrolment ?? null;
+      return { uid: details.uid, held: held && Date.now() - held.at < SECOND_FACTOR_WAIT_MS ? held : null };
+    };
+
+    // Enrolment, step one: the first code turns the authenticator app on; the recovery codes are shown next.
+    scope.post(
+      `${interactionPath}/enrol`,
+      { config: { policy: 'public' }, schema: { hide: true } },
+      async (request, reply) => {
+        const { uid, held } = await heldForEnrolment(request, reply);
+        if (!held || !factors) return reply.redirect(`${mount}/interaction/${uid}`);
+        const code = String(((request.body ?? {}) as Record<string, unknown>)['code'] ?? '').replace(/\s+/g, '');
+        try {
+          if (!/^\d{6}$/.test(code)) throw new HttpError(400, FACTOR_MESSAGES.malformedCode);
+          const { recoveryCodes } = await factors.confirmTotp(held.accountId, held.email, code, originOf(request));
+          const next: Decision = { umsEnrolment: { ...held, recoveryCodes: recoveryCodes ?? [] } };
+          await provider.interactionResult(request.raw, reply.raw, next, { mergeWithLastSubmission: false });
+          return reply
+            .type('text/html')
+            .header('cache-control', 'no-store')
+            .send(recoveryCodesPage(enrolUrl(uid, 'enrolled'), recoveryCodes ?? []));
+        } catch (error) {
+          if (!(error instanceof HttpError) || error.statusCode >= 500) throw error;
+          // The key being set up stays the same: the page shows it again with what went wrong.
+          const setup = await factors.pendingTotp(held.accountId, held.email);
+          if (!setup) return reply.redirect(`${mount}/interaction/${uid}`);
+          return showEnrolment(reply, uid, setup, { error: error.message, status: error.statusCode });
+        }
+      },
+    );
+
+    // Enrolment, step two: the codes were shown; the sign-in goes on with two factors.
+    scope.post(
+      `${interactionPath}/enrolled`,
+      { config: { policy: 'public' }, schema: { hide: true } },
+      async (request, reply) => {
+        const { uid, held } = await heldForEnrolment(request, reply);
+        if (!held?.recoveryCodes) return reply.redirect(`${mount}/interaction/${uid}`);
         await limiter.release({ reserved: true, ids: held.reservation });
         return signInOrAsk(request, reply, uid, { ...held, amr: [...held.amr, 'otp', 'mfa'] });
       },

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { FACTOR_MESSAGES } from '@ums/contracts';
 import { groupsFromClaim } from '@ums/contracts/claims';
 import fp from 'fastify-plugin';
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from 'jose';
@@ -22,6 +23,8 @@ export interface AuthUser {
   jkt: string | null;
   /** The scopes the token was granted (its `scope` claim). */
   scopes: string[];
+  /** How the member signed in (RFC 8176 `amr`: `pwd`, `otp`, `hwk`, `swk`, `mfa`), as far as the token says. */
+  amr: string[];
 }
 
 export interface RouteEntry {
@@ -166,6 +169,7 @@ export function createTokenVerifier(options: AuthOptions) {
       grantId,
       jkt,
       scopes: typeof payload['scope'] === 'string' ? payload['scope'].split(' ').filter(Boolean) : [],
+      amr: Array.isArray(payload['amr']) ? payload['amr'].filter((m): m is string => typeof m === 'string') : [],
     };
   };
 }
@@ -307,6 +311,17 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) 
     await checkProofOfPossession(request, reply, presented);
     if (policy === 'admin' && !request.user.isAdmin) {
       throw new HttpError(403, `You need to be in the '${options.config.adminGroup}' group to do this`);
+    }
+    // MFA_REQUIRED_GROUPS: the group's routes need a sign-in with two factors (the embedded provider's tokens say so
+    // in `amr`; another provider enforces its own).
+    const { config } = options;
+    if (
+      policy === 'admin' &&
+      config.embedded &&
+      config.mfaRequiredGroups.includes(config.adminGroup) &&
+      !request.user.amr.includes('mfa')
+    ) {
+      throw new HttpError(403, FACTOR_MESSAGES.mfaRequired);
     }
   });
 });
