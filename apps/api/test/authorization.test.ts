@@ -94,6 +94,7 @@ const POLICY: Record<string, 'public' | 'member' | 'admin'> = {
   'GET /api/admin/members/:id': 'admin',
   'GET /api/admin/members/:id/orders': 'admin',
   'POST /api/admin/members/:id/end-sessions': 'admin',
+  'POST /api/admin/members/:id/reset-sign-in-methods': 'admin',
   'PUT /api/admin/members/:id/groups': 'admin',
   'GET /api/admin/audit': 'admin',
   'POST /api/admin/audit/:id/revert': 'admin',

@@ -105,6 +105,9 @@ const REQUESTS: Record<string, { url: string; body?: unknown }> = {
   'GET /api/admin/members/:id': { url: `/api/admin/members/${MEMBER_ID}` },
   'GET /api/admin/members/:id/orders': { url: `/api/admin/members/${MEMBER_ID}/orders` },
   'POST /api/admin/members/:id/end-sessions': { url: `/api/admin/members/${MEMBER_ID}/end-sessions` },
+  'POST /api/admin/members/:id/reset-sign-in-methods': {
+    url: `/api/admin/members/${MEMBER_ID}/reset-sign-in-methods`,
+  },
   'PUT /api/admin/members/:id/groups': { url: `/api/admin/members/${MEMBER_ID}/groups`, body: { groups: ['Admin'] } },
   'GET /api/admin/audit': { url: '/api/admin/audit' },
   'POST /api/admin/audit/:id/revert': { url: '/api/admin/audit/1/revert' },

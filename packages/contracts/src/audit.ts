@@ -28,6 +28,7 @@ export const AUDIT_ACTIONS: Record<string, string> = {
   'catalog-refreshed': 'Refreshed the product catalog',
   'member-groups-changed': "Changed the member's groups",
   'member-sessions-ended': "Ended the member's sessions",
+  'member-sign-in-methods-reset': "Reset the member's sign-in methods",
   'account-deleted': 'Deleted the closed account',
   'member-details-read': "Read the member's details",
   'member-orders-read': "Read the member's orders",
@@ -39,6 +40,7 @@ export const AUDIT_ACTIONS: Record<string, string> = {
 export const AUDIT_IRREVERSIBLE_ACTIONS = [
   'catalog-refreshed',
   'member-sessions-ended',
+  'member-sign-in-methods-reset',
   'account-deleted',
   'member-details-read',
   'member-orders-read',

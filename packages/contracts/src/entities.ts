@@ -415,6 +415,9 @@ export const adminMemberDetailsSchema = z.object({
   subscriptions: z.array(z.record(z.string(), z.unknown())),
   sessions: z.array(deviceSessionSchema),
   securityActivity: z.array(z.record(z.string(), z.unknown())),
+  signInMethods: z
+    .object({ authenticatorApp: z.boolean(), passkeys: z.number().int(), recoveryCodes: z.number().int() })
+    .describe("The member's second factors: kinds and counts, never a secret"),
 });
 export type AdminMemberDetails = z.infer<typeof adminMemberDetailsSchema>;
 

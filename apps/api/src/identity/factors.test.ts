@@ -251,3 +251,54 @@ describe('recovery codes', () => {
     expect(await mailSubjects(member.email)).toContain(ALERT_SUBJECTS['recovery-codes-regenerated']);
   });
 });
+
+describe('administrators and a member who lost their second factor', () => {
+  it("see the member's sign-in methods as kinds and counts, and reset them: audited, sessions ended, the member told", async () => {
+    const member = await newMember();
+    await withAuthenticator(member);
+    const adminEmail = `two-steps-admin-${randomBytes(4).toString('hex')}@example.com`;
+    await accounts.add({ email: adminEmail, password: PASSWORD, admin: true });
+    const key = await dpopKey();
+    const adminTokens = await signIn(base, adminEmail, PASSWORD, { dpop: key });
+    const asAdmin = async (method: string, path: string) => {
+      const url = `${base}${path}`;
+      const response = await fetch(url, {
+        method,
+        headers: {
+          authorization: `DPoP ${adminTokens.access_token}`,
+          dpop: key.proof(method, url, adminTokens.access_token),
+          'content-type': 'application/json',
+        },
+        ...(method === 'POST' ? { body: '{}' } : {}),
+      });
+      return { status: response.status, body: (await response.json()) as { message: string; data: unknown[] } };
+    };
+    const subject = decodeJwt(member.tokens.access_token).sub!;
+    const before = (await asAdmin('GET', `/api/admin/members/${subject}`)).body.data[0] as {
+      signInMethods: unknown;
+    };
+    expect(before.signInMethods).toEqual({ authenticatorApp: true, passkeys: 0, recoveryCodes: RECOVERY_CODE_COUNT });
+    expect(JSON.stringify(before)).not.toMatch(/secret|codeHash|public_?key/i);
+
+    const reset = await asAdmin('POST', `/api/admin/members/${subject}/reset-sign-in-methods`);
+    expect(reset).toMatchObject({
+      status: 200,
+      body: { message: "The member's sign-in methods were reset and their sessions ended" },
+    });
+    const after = (await asAdmin('GET', `/api/admin/members/${subject}`)).body.data[0] as { signInMethods: unknown };
+    expect(after.signInMethods).toEqual({ authenticatorApp: false, passkeys: 0, recoveryCodes: 0 });
+    expect((await member.call('GET', '/api/security/factors')).status).toBe(401);
+    expect(decodeJwt((await signIn(base, member.email, PASSWORD)).access_token).amr).toEqual(['pwd']);
+    expect(await mailSubjects(member.email)).toContain(ALERT_SUBJECTS['sign-in-methods-reset']);
+    const { rows } = await database.pool.query<{ before: unknown; after: unknown }>(
+      `select before, after from audit_entries where action = 'member-sign-in-methods-reset' and entity_id = $1`,
+      [subject],
+    );
+    expect(rows).toEqual([
+      {
+        before: { authenticatorApp: true, passkeys: 0, recoveryCodes: RECOVERY_CODE_COUNT },
+        after: { authenticatorApp: false, passkeys: 0, recoveryCodes: 0 },
+      },
+    ]);
+  });
+});

@@ -107,10 +107,15 @@ export function createSecurityService({
     async factorEvent(
       tx: Executor,
       accountId: string,
-      event: 'factor-added' | 'factor-removed' | 'recovery-codes-regenerated' | 'recovery-code-used',
+      event:
+        | 'factor-added'
+        | 'factor-removed'
+        | 'recovery-codes-regenerated'
+        | 'recovery-code-used'
+        | 'sign-in-methods-reset',
       origin: RequestOrigin,
     ): Promise<void> {
-      await recordSecurityEvent(tx, accountId, event, origin);
+      await recordSecurityEvent(tx, accountId, event === 'sign-in-methods-reset' ? 'factor-removed' : event, origin);
       await queueAlert(tx, accountId, event, origin);
     },
     /**

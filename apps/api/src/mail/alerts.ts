@@ -31,7 +31,8 @@ export type AlertKind =
   | 'factor-added'
   | 'factor-removed'
   | 'recovery-codes-regenerated'
-  | 'recovery-code-used';
+  | 'recovery-code-used'
+  | 'sign-in-methods-reset';
 
 /** "22 November 2026 at 14:05 UTC": unambiguous in every country. */
 export function alertTime(at: Date): string {
@@ -51,6 +52,7 @@ export const ALERT_SUBJECTS: Record<AlertKind, string> = {
   'factor-removed': 'A two-step verification method was removed from your account',
   'recovery-codes-regenerated': 'New recovery codes were made for your account',
   'recovery-code-used': 'A recovery code was used to sign in to your account',
+  'sign-in-methods-reset': 'The sign-in methods of your account were reset',
 };
 
 /** A security alert: what happened, when, from where, and what to do if it was not the member. */
@@ -65,6 +67,7 @@ export function securityAlert(kind: AlertKind, context: AlertContext, origin: Or
     'factor-removed': `A two-step verification method (an authenticator app or a passkey) was removed from your ${context.company} account (${context.to}) on ${alertTime(origin.at)}, using ${where(origin)}.`,
     'recovery-codes-regenerated': `New recovery codes were made for your ${context.company} account (${context.to}) on ${alertTime(origin.at)}, using ${where(origin)}. The earlier codes no longer work.`,
     'recovery-code-used': `A recovery code was used to sign in to your ${context.company} account (${context.to}) on ${alertTime(origin.at)}: ${where(origin)}. That code no longer works.`,
+    'sign-in-methods-reset': `${context.company} support reset the sign-in methods of your account (${context.to}) on ${alertTime(origin.at)}: its authenticator app, passkeys and recovery codes were removed and every device was signed out. Sign in with your password and set up two-step verification again in the Security section (${security}).`,
   };
   const changedIt = `If it was not you, someone else may have your password: change it now (${password}), then check your sign-in methods and devices in the Security section (${security}).`;
   const ifNotYou: Record<AlertKind, string> = {
@@ -77,6 +80,7 @@ export function securityAlert(kind: AlertKind, context: AlertContext, origin: Or
     'factor-removed': changedIt,
     'recovery-codes-regenerated': changedIt,
     'recovery-code-used': changedIt,
+    'sign-in-methods-reset': `If you did not ask ${context.company} support for this, change your password now (${password}) and tell support.`,
   };
   return {
     to: context.to,

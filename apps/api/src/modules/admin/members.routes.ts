@@ -10,6 +10,7 @@ import {
 } from '@ums/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { originOf } from '../../identity/security-events.js';
 import { requireUser } from '../../plugins/auth.js';
 import { HttpError } from '../../plugins/http-errors.js';
 import { answers } from '../envelope-schema.js';
@@ -124,6 +125,21 @@ export const memberDirectoryRoutes: FastifyPluginAsyncZod<{
       embeddedOnly();
       await members.endSessions(actorOf(request), request.params.id);
       return ok([], MEMBER_MESSAGES.sessionsEnded);
+    },
+  });
+  app.post('/api/admin/members/:id/reset-sign-in-methods', {
+    config: admin,
+    schema: {
+      tags: ['admin'],
+      summary:
+        "Remove a member's authenticator app, passkeys and recovery codes and end their sessions (audited, mailed)",
+      params: memberIdParamsSchema,
+      response: answers(z.never()),
+    },
+    handler: async (request) => {
+      embeddedOnly();
+      await members.resetSignInMethods(actorOf(request), request.params.id, originOf(request));
+      return ok([], MEMBER_MESSAGES.signInMethodsReset);
     },
   });
   app.put('/api/admin/members/:id/groups', {

@@ -6,6 +6,7 @@ import type { Database } from '../../db/client.js';
 import { revokeAccount } from '../../identity/revocations.js';
 import { endAccountSessions } from '../../identity/sessions.js';
 import type { SecurityService } from '../../identity/security.service.js';
+import type { RequestOrigin } from '../../identity/security-events.js';
 import { conflict, HttpError, notFound } from '../../plugins/http-errors.js';
 import type { MyData } from '../self-service/my-data.js';
 import { appendAudit, type Actor, type Executor } from '../audit/audit.js';
@@ -19,6 +20,7 @@ const PAGE = 25;
 
 export const MEMBER_MESSAGES = {
   sessionsEnded: 'Every session of the member has ended',
+  signInMethodsReset: "The member's sign-in methods were reset and their sessions ended",
   groupsSaved: 'Groups saved',
   ownAdmin: 'You cannot remove your own Admin group: ask another administrator.',
   noLongerAdmin: 'Your Admin group has just been removed by another administrator, so this change was not made.',
@@ -120,7 +122,33 @@ export function createMemberDirectory({
         subscriptions: list(data['subscriptions']),
         sessions: await security.listSessions(id, null),
         securityActivity: list(data['securityActivity']),
+        signInMethods: await signInMethodsOf(db, id),
       };
+    },
+
+    /**
+     * For a member who lost their second factors: every authenticator app, passkey and recovery code goes, their
+     * sessions end, the member is told by mail, and the entry records how many of each there were.
+     */
+    async resetSignInMethods(actor: Actor, id: string, origin: RequestOrigin): Promise<void> {
+      await db.transaction(async (tx) => {
+        await entry(tx, id);
+        const before = await signInMethodsOf(tx, id);
+        await tx.execute(sql`delete from totp_factors where account_id = ${id}`);
+        await tx.execute(sql`delete from passkeys where account_id = ${id}`);
+        await tx.execute(sql`delete from recovery_codes where account_id = ${id}`);
+        await endAccountSessions(tx, id);
+        await security.factorEvent(tx, id, 'sign-in-methods-reset', origin);
+        await appendAudit(tx, {
+          actor,
+          action: 'member-sign-in-methods-reset',
+          entity: 'member',
+          entityId: id,
+          before,
+          after: { authenticatorApp: false, passkeys: 0, recoveryCodes: 0 },
+        });
+      });
+      security.kickMail();
     },
 
     /** Signs the member out everywhere: their sessions end and their tokens stop working on every process. */
@@ -165,3 +193,13 @@ export function createMemberDirectory({
 }
 
 export type MemberDirectory = ReturnType<typeof createMemberDirectory>;
+
+/** A member's second factors as the console shows them: kinds and counts. */
+async function signInMethodsOf(db: Executor, id: string) {
+  const { rows } = await db.execute<{ app: boolean; passkeys: number; codes: number }>(sql`
+    select exists(select 1 from totp_factors where account_id = ${id} and confirmed_at is not null) as app,
+           (select count(*)::int from passkeys where account_id = ${id}) as passkeys,
+           (select count(*)::int from recovery_codes where account_id = ${id} and used_at is null) as codes`);
+  const row = rows[0]!;
+  return { authenticatorApp: row.app, passkeys: row.passkeys, recoveryCodes: row.codes };
+}

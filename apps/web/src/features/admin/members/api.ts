@@ -17,7 +17,10 @@ export function useMemberDetails(id: string) {
   });
 }
 
-/** Ends every session of the member, or replaces their groups; the directory and the member reload afterwards. */
+/**
+ * Ends every session of the member, replaces their groups or resets their sign-in methods; the directory and the
+ * member reload afterwards.
+ */
 export function useMemberActions(id: string) {
   const api = useApi();
   const queryClient = useQueryClient();
@@ -31,5 +34,9 @@ export function useMemberActions(id: string) {
       firstOf<AdminMember>(await (await api()).put(`/admin/members/${id}/groups`, { groups })),
     onSuccess: reload,
   });
-  return { endSessions, setGroups };
+  const resetSignInMethods = useMutation({
+    mutationFn: async () => (await api()).post<{ message: string }>(`/admin/members/${id}/reset-sign-in-methods`, {}),
+    onSuccess: reload,
+  });
+  return { endSessions, setGroups, resetSignInMethods };
 }

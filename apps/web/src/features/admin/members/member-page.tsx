@@ -129,15 +129,21 @@ export function MemberPage() {
   const details = useMemberDetails(memberId);
   const actions = useMemberActions(memberId);
   const [tab, setTab] = useState<TabName>('details');
-  const [confirming, setConfirming] = useState(false);
+  const [confirming, setConfirming] = useState<'end-sessions' | 'reset-sign-in-methods' | null>(null);
 
   if (details.isPending) return <Spinner label={MEMBERS.loading} />;
   if (details.isError || !details.data) {
     return <ErrorBanner message={errorText(details.error, MEMBERS.memberLoadFailed)} error={details.error} />;
   }
-  const { member, personalInformation, orders, ordersPage, subscriptions, sessions, securityActivity } = details.data;
+  const { member, personalInformation, orders, ordersPage, subscriptions, sessions, securityActivity, signInMethods } =
+    details.data;
   const isAdmin = member.groups.includes(adminGroup);
-  const failure = actions.endSessions.error ?? actions.setGroups.error;
+  const failure = actions.endSessions.error ?? actions.setGroups.error ?? actions.resetSignInMethods.error;
+  const done = actions.endSessions.isSuccess
+    ? actions.endSessions.data.message
+    : actions.resetSignInMethods.isSuccess
+      ? actions.resetSignInMethods.data.message
+      : null;
 
   const panels: Record<TabName, ReactNode> = {
     details: (
@@ -202,6 +208,18 @@ export function MemberPage() {
         ])}
       />
     ),
+    signInMethods: (
+      <RowsTable
+        label={MEMBERS.tabs.signInMethods}
+        columns={Object.values(MEMBERS.signInMethodsColumns)}
+        empty=""
+        rows={[
+          [MEMBERS.authenticatorApp, signInMethods.authenticatorApp ? MEMBERS.on : MEMBERS.off],
+          [MEMBERS.passkeys, String(signInMethods.passkeys)],
+          [MEMBERS.recoveryCodes, String(signInMethods.recoveryCodes)],
+        ]}
+      />
+    ),
   };
 
   return (
@@ -216,8 +234,14 @@ export function MemberPage() {
           </p>
         </div>
         <div className={styles.actions}>
-          <Button disabled={actions.endSessions.isPending} onClick={() => setConfirming(true)}>
+          <Button disabled={actions.endSessions.isPending} onClick={() => setConfirming('end-sessions')}>
             {MEMBERS.endSessions}
+          </Button>
+          <Button
+            disabled={actions.resetSignInMethods.isPending}
+            onClick={() => setConfirming('reset-sign-in-methods')}
+          >
+            {MEMBERS.resetSignInMethods}
           </Button>
           <Button
             disabled={actions.setGroups.isPending}
@@ -231,7 +255,7 @@ export function MemberPage() {
           </Button>
         </div>
       </div>
-      {actions.endSessions.isSuccess ? <p role="status">{actions.endSessions.data.message}</p> : null}
+      {done ? <p role="status">{done}</p> : null}
       {failure ? <ErrorBanner message={errorText(failure, MEMBERS.actionFailed)} error={failure} /> : null}
       <TabList selectedValue={tab} onTabSelect={(_, data) => setTab(data.value as TabName)}>
         {(Object.keys(MEMBERS.tabs) as TabName[]).map((name) => (
@@ -244,14 +268,24 @@ export function MemberPage() {
         {panels[tab]}
       </div>
       <ConfirmDialog
-        open={confirming}
+        open={confirming === 'end-sessions'}
         title={MEMBERS.endSessionsTitle}
         message={MEMBERS.endSessionsMessage(member.email)}
         cancelLabel={MEMBERS.cancel}
         confirmLabel={MEMBERS.endSessions}
         busy={actions.endSessions.isPending}
-        onCancel={() => setConfirming(false)}
-        onConfirm={() => actions.endSessions.mutate(undefined, { onSettled: () => setConfirming(false) })}
+        onCancel={() => setConfirming(null)}
+        onConfirm={() => actions.endSessions.mutate(undefined, { onSettled: () => setConfirming(null) })}
+      />
+      <ConfirmDialog
+        open={confirming === 'reset-sign-in-methods'}
+        title={MEMBERS.resetSignInMethodsTitle}
+        message={MEMBERS.resetSignInMethodsMessage(member.email)}
+        cancelLabel={MEMBERS.cancel}
+        confirmLabel={MEMBERS.resetSignInMethods}
+        busy={actions.resetSignInMethods.isPending}
+        onCancel={() => setConfirming(null)}
+        onConfirm={() => actions.resetSignInMethods.mutate(undefined, { onSettled: () => setConfirming(null) })}
       />
     </div>
   );

@@ -45,6 +45,7 @@ const details: AdminMemberDetails = {
     },
   ],
   securityActivity: [{ at: '2026-11-20T09:00:00Z', event: 'sign-in', browser: 'Firefox 140', os: 'Windows 11' }],
+  signInMethods: { authenticatorApp: true, passkeys: 2, recoveryCodes: 7 },
 };
 const firstPage = {
   ...envelope([
@@ -142,6 +143,53 @@ describe('the member directory', () => {
     fireEvent.click(within(again).getByRole('button', { name: 'End all sessions', hidden: true }));
     expect((await screen.findByRole('status')).textContent).toBe('Every session of the member has ended');
     expect(ended).toBe(1);
+  });
+
+  it('shows the kinds and counts of sign-in methods, and resets them after asking', async () => {
+    let reset = 0;
+    apiServer.use(
+      http.get(`${TEST_API}/admin/members/${ID}`, () =>
+        HttpResponse.json(
+          envelope(
+            reset ? { ...details, signInMethods: { authenticatorApp: false, passkeys: 0, recoveryCodes: 0 } } : details,
+          ),
+        ),
+      ),
+      http.post(`${TEST_API}/admin/members/${ID}/reset-sign-in-methods`, () => {
+        reset++;
+        return HttpResponse.json(envelope([], "The member's sign-in methods were reset and their sessions ended"));
+      }),
+    );
+    renderWithProviders(
+      <Routes>
+        <Route path="/admin/members/:memberId" element={<MemberPage />} />
+      </Routes>,
+      { auth: admin(), path: `/admin/members/${ID}`, queryClient: createQueryClient() },
+    );
+    fireEvent.click(await screen.findByRole('tab', { name: 'Sign-in methods' }));
+    const methods = await screen.findByRole('table', { name: 'Sign-in methods' });
+    const rows = within(methods)
+      .getAllByRole('row')
+      .map((row) => row.textContent);
+    expect(rows.slice(1)).toEqual(['Authenticator appOn', 'Passkeys2', 'Recovery codes left7']);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Reset sign-in methods' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Reset sign-in methods?', hidden: true });
+    expect(dialog.textContent).toContain(
+      'morgan@example.com loses their authenticator app, passkeys and recovery codes',
+    );
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Reset sign-in methods', hidden: true }));
+    expect((await screen.findByRole('status')).textContent).toBe(
+      "The member's sign-in methods were reset and their sessions ended",
+    );
+    expect(reset).toBe(1);
+    await waitFor(() =>
+      expect(
+        within(screen.getByRole('table', { name: 'Sign-in methods' }))
+          .getAllByRole('row')
+          .map((row) => row.textContent)[1],
+      ).toBe('Authenticator appOff'),
+    );
   });
 
   it("shows the server's refusal when an administrator would remove their own Admin group", async () => {
