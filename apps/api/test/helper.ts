@@ -61,7 +61,8 @@ export async function testKeys() {
         foreignKey?: boolean;
       } = {},
     ) {
-      return new SignJWT({ client_id: 'ums-web', ...claims })
+      // Signed in just now (auth_time), as a token fresh from a sign-in: sensitive actions accept it.
+      return new SignJWT({ client_id: 'ums-web', auth_time: Math.floor(Date.now() / 1000), ...claims })
         .setProtectedHeader({ alg: 'RS256', kid: 'test-key', typ: options.typ ?? 'at+jwt' })
         .setIssuer(options.issuer ?? ISSUER)
         .setAudience(options.audience ?? AUDIENCE)

@@ -65,6 +65,7 @@ const config = {
   roleClaim: 'custom:role',
   adminGroup: 'Admin',
   mfaRequiredGroups: [] as string[],
+  stepUpMaxAge: 300,
 };
 
 describe("verification against the issuer's JWKS", () => {

@@ -124,6 +124,8 @@ const envSchema = z.object({
   AUTH_GROUPS_CLAIM: z.string().min(1).default('groups'),
   AUTH_ROLE_CLAIM: z.string().min(1).default('custom:role'),
   AUTH_ADMIN_GROUP: z.string().min(1).default('Admin'),
+  // How recent a sign-in the sensitive actions need (RFC 9470 step-up), in seconds.
+  STEP_UP_MAX_AGE_SECONDS: positiveNumber('seconds', 24 * 3600).default(300),
   // Groups whose members must sign in with two factors (embedded provider): comma-separated, such as Admin.
   MFA_REQUIRED_GROUPS: z
     .string()
@@ -286,6 +288,8 @@ export interface AppConfig {
      * password, and refused that group's routes without `mfa` in the token's `amr`.
      */
     mfaRequiredGroups: string[];
+    /** Sensitive actions need a sign-in at most this many seconds old (STEP_UP_MAX_AGE_SECONDS, RFC 9470). */
+    stepUpMaxAge: number;
   };
   web: {
     analyticsUrl: string | null;
@@ -397,6 +401,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { cat
       roleClaim: e.AUTH_ROLE_CLAIM,
       adminGroup: e.AUTH_ADMIN_GROUP,
       mfaRequiredGroups: e.MFA_REQUIRED_GROUPS,
+      stepUpMaxAge: e.STEP_UP_MAX_AGE_SECONDS,
     },
     web: {
       analyticsUrl: e.ANALYTICS_URL ?? null,

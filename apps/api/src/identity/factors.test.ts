@@ -7,7 +7,16 @@ import {
   type SecurityFactors,
 } from '@ums/contracts';
 import { dpopKey } from '@ums/testkit/dpop';
-import { attemptSignIn, browser, giveSecondFactor, pkce, signIn } from '@ums/testkit/oidc-browser';
+import {
+  attemptSignIn,
+  authorizeUrl,
+  browser,
+  finishSignIn,
+  giveSecondFactor,
+  pkce,
+  refresh,
+  signIn,
+} from '@ums/testkit/oidc-browser';
 import { decodeJwt } from 'jose';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -300,5 +309,60 @@ describe('administrators and a member who lost their second factor', () => {
         after: { authenticatorApp: false, passkeys: 0, recoveryCodes: 0 },
       },
     ]);
+  });
+});
+
+describe('step-up (RFC 9470) with the embedded provider', () => {
+  it('refuses a sensitive action once the sign-in is over 5 minutes old; signing in again with max_age asks for both factors and lets it through', async () => {
+    const member = await newMember();
+    const { secret } = await withAuthenticator(member);
+    const go = browser();
+    const key = await dpopKey();
+    const tokens = await signIn(base, member.email, PASSWORD, {
+      go,
+      dpop: key,
+      secondFactor: { code: codeFor(secret, 1) },
+    });
+    const exportWith = async (token: string) => {
+      const url = `${base}/api/me/export`;
+      return fetch(url, { headers: { authorization: `DPoP ${token}`, dpop: key.proof('GET', url, token) } });
+    };
+    expect((await exportWith(tokens.access_token)).status).toBe(200);
+
+    // The sign-in was 6 minutes ago: the provider's session and the refresh token it renews with say so.
+    const subject = decodeJwt(tokens.access_token).sub!;
+    await database.pool.query(
+      `update oidc_payloads
+       set payload = jsonb_set(jsonb_set(payload, '{loginTs}', to_jsonb(floor(extract(epoch from now()))::bigint - 360)),
+                               '{authTime}', to_jsonb(floor(extract(epoch from now()))::bigint - 360))
+       where model in ('Session', 'RefreshToken') and payload->>'accountId' = $1`,
+      [subject],
+    );
+    const renewed = await refresh(base, tokens.refresh_token, key);
+    expect(renewed.status).toBe(200);
+    const stale = await exportWith(renewed.body.access_token!);
+    expect(stale.status).toBe(401);
+    expect(stale.headers.get('www-authenticate')).toBe(
+      'DPoP error="insufficient_user_authentication", error_description="A recent sign-in is required", max_age=300',
+    );
+
+    // The provider's session is too old for max_age=300: no code without signing in again...
+    const { verifier, challenge } = pkce();
+    const silent = await go(authorizeUrl(base, challenge, { prompt: 'none', max_age: '300' }));
+    expect(new URL(silent.headers.get('location')!, base).searchParams.get('error')).toBe('login_required');
+    // ...which asks for the password and then the second factor again.
+    const asked = await go(authorizeUrl(base, challenge, { max_age: '300' }));
+    const signInPage = await (await go(new URL(asked.headers.get('location')!, base).toString())).text();
+    const login = new URL(/action="([^"]+\/login)"/.exec(signInPage)![1]!, base).toString();
+    const second = await go(login, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ email: member.email, password: PASSWORD }).toString(),
+    });
+    expect(second.status).toBe(200);
+    const done = await giveSecondFactor(base, go, second, { code: codeFor(secret, -1) });
+    const fresh = await finishSignIn(base, go, done, verifier, member.email, key);
+    expect(decodeJwt(fresh.access_token).amr).toEqual(['pwd', 'otp', 'mfa']);
+    expect((await exportWith(fresh.access_token)).status).toBe(200);
   });
 });

@@ -25,12 +25,16 @@ export interface AuthUser {
   scopes: string[];
   /** How the member signed in (RFC 8176 `amr`: `pwd`, `otp`, `hwk`, `swk`, `mfa`), as far as the token says. */
   amr: string[];
+  /** When the member signed in (the token's `auth_time`, epoch seconds); null when the token does not say. */
+  authTime: number | null;
 }
 
 export interface RouteEntry {
   method: string;
   url: string;
   policy: Policy | undefined;
+  /** It needs a recent sign-in (step-up). */
+  stepUp: boolean;
 }
 
 declare module 'fastify' {
@@ -43,6 +47,8 @@ declare module 'fastify' {
     policy?: Policy;
     /** A GET that changes state (one the specification names so): its DPoP proof is recorded before it runs. */
     changesState?: boolean;
+    /** A sensitive action: it needs a sign-in within STEP_UP_MAX_AGE_SECONDS (RFC 9470 step-up). */
+    stepUp?: boolean;
   }
   interface FastifyRequest {
     user: AuthUser | null;
@@ -170,6 +176,7 @@ export function createTokenVerifier(options: AuthOptions) {
       jkt,
       scopes: typeof payload['scope'] === 'string' ? payload['scope'].split(' ').filter(Boolean) : [],
       amr: Array.isArray(payload['amr']) ? payload['amr'].filter((m): m is string => typeof m === 'string') : [],
+      authTime: typeof payload['auth_time'] === 'number' ? payload['auth_time'] : null,
     };
   };
 }
@@ -182,6 +189,9 @@ function accessToken(request: FastifyRequest): { scheme: 'bearer' | 'dpop'; toke
   if (!match) return null;
   return { scheme: match[1]!.toLowerCase() === 'dpop' ? 'dpop' : 'bearer', token: match[2]! };
 }
+
+/** What a sensitive action answers to a sign-in that is not recent enough (the web app signs in again at once). */
+export const STEP_UP_MESSAGE = 'For your security, sign in again to do this.';
 
 export const DPOP_REFUSED = 'This request does not prove it comes from the signed-in browser. Please sign in again.';
 const DPOP_CHALLENGE = 'DPoP error="invalid_dpop_proof", algs="ES256 EdDSA"';
@@ -278,7 +288,7 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) 
       throw new Error(`Route ${String(route.method)} ${route.url} has no access policy`);
     }
     for (const method of [route.method].flat()) {
-      routeTable.push({ method, url: route.url, policy: route.config?.policy });
+      routeTable.push({ method, url: route.url, policy: route.config?.policy, stepUp: route.config?.stepUp === true });
     }
   });
 
@@ -322,6 +332,20 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) 
       !request.user.amr.includes('mfa')
     ) {
       throw new HttpError(403, FACTOR_MESSAGES.mfaRequired);
+    }
+    // Step-up (RFC 9470): a sensitive action needs a recent sign-in; the client signs in again with max_age and
+    // comes back. A token that does not say when the member signed in is not recent.
+    if (request.routeOptions.config.stepUp) {
+      const maxAge = config.stepUpMaxAge;
+      const { authTime } = request.user;
+      if (authTime === null || Date.now() / 1000 - authTime > maxAge) {
+        const scheme = presented.scheme === 'dpop' ? 'DPoP' : 'Bearer';
+        reply.header(
+          'www-authenticate',
+          `${scheme} error="insufficient_user_authentication", error_description="A recent sign-in is required", max_age=${maxAge}`,
+        );
+        throw new HttpError(401, STEP_UP_MESSAGE);
+      }
     }
   });
 });

@@ -23,6 +23,37 @@ async function failure(status: number, body: string) {
 describe('api client', () => {
   afterEach(() => vi.useRealTimers());
 
+  it('asks for a new sign-in with max_age when a sensitive action needs a recent one, without renewing the token', async () => {
+    const stepUps: number[] = [];
+    let renewals = 0;
+    const fetchStub = (async () =>
+      new Response(
+        JSON.stringify({ isError: true, message: 'For your security, sign in again to do this.', data: [] }),
+        {
+          status: 401,
+          headers: {
+            'www-authenticate':
+              'DPoP error="insufficient_user_authentication", error_description="A recent sign-in is required", max_age=300',
+          },
+        },
+      )) as unknown as typeof fetch;
+    const client = createApiClient({
+      baseUrl: '/api',
+      getToken: () => 'tok',
+      fetch: fetchStub,
+      onUnauthorized: async () => {
+        renewals++;
+        return 'renewed';
+      },
+      onStepUp: (maxAge) => stepUps.push(maxAge),
+    });
+    const error = await client.get('/me/export').catch((e: ApiError) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).message).toBe('For your security, sign in again to do this.');
+    expect(stepUps).toEqual([300]);
+    expect(renewals).toBe(0);
+  });
+
   it('downloads a file as its bytes, with the token, and reads a refusal as the envelope says', async () => {
     const { client, calls } = clientAnswering(200, '%PDF-1.3 receipt');
     const file = await client.download('/PaymentHistory/7/receipt');

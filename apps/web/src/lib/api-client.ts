@@ -52,9 +52,24 @@ export interface ApiClientOptions {
    * retry the call once with, or null when the session is over (the caller then sends the member to sign in).
    */
   onUnauthorized?: () => Promise<string | null>;
+  /**
+   * Called when a sensitive action needs a more recent sign-in (RFC 9470: 401 with `insufficient_user_authentication`
+   * and `max_age`): the caller signs the member in again and brings them back. A renewed token would not do.
+   */
+  onStepUp?: (maxAge: number) => void;
   /** Proves each request with the browser's DPoP key, for tokens bound to it (sent with the DPoP scheme). */
   proof?: RequestProof | null;
   fetch?: typeof fetch;
+}
+
+/**
+ * The `max_age` of a step-up challenge (RFC 9470: `error="insufficient_user_authentication"`), in seconds; null when
+ * the refusal is of another kind.
+ */
+export function stepUpMaxAge(challenge: string | null): number | null {
+  if (!challenge || !/error="insufficient_user_authentication"/.test(challenge)) return null;
+  const maxAge = /max_age=(\d+)/.exec(challenge);
+  return maxAge ? Number(maxAge[1]) : 0;
 }
 
 /** The address a proof names: absolute, without the query (RFC 9449 compares scheme, host and path). */
@@ -67,6 +82,7 @@ export function createApiClient({
   baseUrl,
   getToken,
   onUnauthorized,
+  onStepUp,
   proof,
   fetch: fetchImpl = fetch,
 }: ApiClientOptions) {
@@ -86,7 +102,13 @@ export function createApiClient({
       });
     };
     let response = await send(token);
-    if (response.status === 401 && onUnauthorized) {
+    if (response.status !== 401) return response;
+    const stepUp = stepUpMaxAge(response.headers.get('www-authenticate'));
+    if (stepUp !== null) {
+      onStepUp?.(stepUp);
+      return response;
+    }
+    if (onUnauthorized) {
       const renewed = await onUnauthorized();
       if (renewed) response = await send(renewed);
     }

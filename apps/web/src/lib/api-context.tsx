@@ -10,6 +10,7 @@ import {
 } from 'react';
 import { useAuth } from 'react-oidc-context';
 import { createApiClient, waitForApiClient, type ApiClient } from './api-client.js';
+import { saveRedirectPath } from './redirect-path.js';
 import { useRequestProof } from './request-proof.js';
 
 const ApiContext = createContext<(() => ApiClient | null) | null>(null);
@@ -51,10 +52,20 @@ export function ApiProvider({ baseUrl, children }: { baseUrl: string; children: 
         })),
     [signinSilent, removeUser, session],
   );
+  // A sensitive action needs a recent sign-in: the member signs in again (password and second factor) and comes
+  // back to this address, where the action is one click away.
+  const { signinRedirect } = auth;
+  const stepUp = useCallback(
+    (maxAge: number) => {
+      saveRedirectPath(`${location.pathname}${location.search}${location.hash}`);
+      void signinRedirect({ max_age: maxAge });
+    },
+    [signinRedirect],
+  );
   const proof = useRequestProof();
   const client = useMemo(
-    () => createApiClient({ baseUrl, getToken: session.get, onUnauthorized: renew, proof }),
-    [baseUrl, session, renew, proof],
+    () => createApiClient({ baseUrl, getToken: session.get, onUnauthorized: renew, onStepUp: stepUp, proof }),
+    [baseUrl, session, renew, stepUp, proof],
   );
   const current = useCallback(() => (session.get() ? client : null), [client, session]);
   return <ApiContext.Provider value={current}>{children}</ApiContext.Provider>;

@@ -21,6 +21,8 @@ import { paymentHistoryList } from '../member/member.lists.js';
 import { memberDirectoryList } from './members.lists.js';
 
 const admin = { policy: 'admin' as const };
+/** Changes to a member's access: a recent sign-in first (RFC 9470 step-up). */
+const sensitive = { policy: 'admin' as const, stepUp: true };
 export const MANAGED_ELSEWHERE = 'Members are managed by your identity provider.';
 
 /** The administrators' member directory (accounts of the embedded provider). */
@@ -114,7 +116,7 @@ export const memberDirectoryRoutes: FastifyPluginAsyncZod<{
     },
   });
   app.post('/api/admin/members/:id/end-sessions', {
-    config: admin,
+    config: sensitive,
     schema: {
       tags: ['admin'],
       summary: 'End every session of a member: their tokens stop working at once (audited)',
@@ -128,7 +130,7 @@ export const memberDirectoryRoutes: FastifyPluginAsyncZod<{
     },
   });
   app.post('/api/admin/members/:id/reset-sign-in-methods', {
-    config: admin,
+    config: sensitive,
     schema: {
       tags: ['admin'],
       summary:
@@ -143,7 +145,7 @@ export const memberDirectoryRoutes: FastifyPluginAsyncZod<{
     },
   });
   app.put('/api/admin/members/:id/groups', {
-    config: admin,
+    config: sensitive,
     schema: {
       tags: ['admin'],
       summary: "Replace a member's groups (audited); an administrator cannot remove their own Admin group (409)",

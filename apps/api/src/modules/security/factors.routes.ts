@@ -25,6 +25,8 @@ import { HttpError } from '../../plugins/http-errors.js';
 import { answers } from '../envelope-schema.js';
 
 const member = { policy: 'member' as const };
+/** Adding or removing a factor, or new recovery codes: a recent sign-in first (RFC 9470 step-up). */
+const sensitive = { policy: 'member' as const, stepUp: true };
 /** What the Security section says when another provider keeps the member's sign-in methods. */
 export const FACTORS_MANAGED_ELSEWHERE = 'Your sign-in methods are managed by your identity provider.';
 
@@ -59,7 +61,7 @@ export const factorRoutes: FastifyPluginAsyncZod<{
   });
 
   app.post('/api/security/totp/setup', {
-    config: member,
+    config: sensitive,
     schema: {
       tags: ['security'],
       summary: 'Start setting up an authenticator app: a new key, waiting for its first code',
@@ -73,7 +75,7 @@ export const factorRoutes: FastifyPluginAsyncZod<{
   });
 
   app.post('/api/security/totp', {
-    config: member,
+    config: sensitive,
     schema: {
       tags: ['security'],
       summary:
@@ -94,7 +96,7 @@ export const factorRoutes: FastifyPluginAsyncZod<{
   });
 
   app.delete('/api/security/totp', {
-    config: member,
+    config: sensitive,
     schema: { tags: ['security'], summary: 'Turn the authenticator app off', response: answers(z.never()) },
     handler: async (request) => {
       await service().removeTotp(requireUser(request).subject, originOf(request));
@@ -103,7 +105,7 @@ export const factorRoutes: FastifyPluginAsyncZod<{
   });
 
   app.post('/api/security/recovery-codes', {
-    config: member,
+    config: sensitive,
     schema: {
       tags: ['security'],
       summary: 'Make ten new recovery codes, shown once: the old ones stop working',
@@ -116,7 +118,7 @@ export const factorRoutes: FastifyPluginAsyncZod<{
   });
 
   app.post('/api/security/passkeys/options', {
-    config: member,
+    config: sensitive,
     schema: {
       tags: ['security'],
       summary: "Options to create a passkey (resident key, user verification, the caller's passkeys excluded)",
@@ -131,7 +133,7 @@ export const factorRoutes: FastifyPluginAsyncZod<{
   });
 
   app.post('/api/security/passkeys', {
-    config: member,
+    config: sensitive,
     schema: {
       tags: ['security'],
       summary: "Register the browser's new passkey under a name (the recovery codes, if it is the first factor)",
@@ -166,7 +168,7 @@ export const factorRoutes: FastifyPluginAsyncZod<{
   });
 
   app.delete('/api/security/passkeys/:id', {
-    config: member,
+    config: sensitive,
     schema: {
       tags: ['security'],
       summary: "Remove one of the caller's passkeys",

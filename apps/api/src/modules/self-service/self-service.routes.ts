@@ -66,7 +66,8 @@ export const selfServiceRoutes: FastifyPluginAsyncZod<{
     },
   });
   app.get('/api/me/export', {
-    config: member,
+    // All of a member's health data in one file: a recent sign-in first (RFC 9470 step-up).
+    config: { ...member, stepUp: true },
     schema: {
       tags: ['account'],
       summary: 'Everything held about the caller, as one JSON file (GDPR articles 15 and 20)',

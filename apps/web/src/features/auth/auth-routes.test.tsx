@@ -6,7 +6,7 @@ import { fakeAuth, LocationProbe, renderWithProviders, signedInUser } from '../.
 import { AdminGate } from './admin-gate.js';
 import { AUTH_ERROR_PAUSE_MS, AUTH_MESSAGES } from './messages.js';
 import { CallbackPage } from './callback-page.js';
-import { saveRedirectPath } from './redirect-path.js';
+import { saveRedirectPath } from '../../lib/redirect-path.js';
 import { RequireAuth } from './require-auth.js';
 import { SessionRestoreTestProvider, type RestoreState } from './session-provider.js';
 

@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router';
 import { StatusScreen } from '../../components/status-screen.js';
 import { paths } from '../../config/paths.js';
 import { AUTH_MESSAGES } from './messages.js';
-import { takeRedirectPath } from './redirect-path.js';
+import { takeRedirectPath } from '../../lib/redirect-path.js';
 
 /** The provider sends the member back here; the auth provider has already exchanged the code. */
 export function CallbackPage() {

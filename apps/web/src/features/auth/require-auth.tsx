@@ -3,7 +3,7 @@ import { hasAuthParams, useAuth } from 'react-oidc-context';
 import { Outlet, useLocation } from 'react-router';
 import { StatusScreen } from '../../components/status-screen.js';
 import { AUTH_ERROR_PAUSE_MS, AUTH_MESSAGES } from './messages.js';
-import { saveRedirectPath } from './redirect-path.js';
+import { saveRedirectPath } from '../../lib/redirect-path.js';
 import { useSessionRestore } from './session-provider.js';
 
 interface AuthFailedState {
