@@ -76,7 +76,7 @@ async function browserSignedInAs(base: string, who: Person, landing: string) {
   await page.goto(`${base}${landing}`);
   await page.getByLabel('Email').fill(who.email);
   await page.getByLabel('Password').fill(who.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.waitForURL(`${base}${landing}`);
   return browser;
 }

@@ -13,7 +13,7 @@ export async function signInOnProviderPage(page: Page, account: { email: string;
   expect(new URL(page.url()).pathname).toMatch(/^\/oidc\/interaction\//);
   await page.getByLabel('Email').fill(account.email);
   await page.getByLabel('Password').fill(account.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
 /** Opens a path signed out, signs in on the provider's page and waits until the app shows that path again. */

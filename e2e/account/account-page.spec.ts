@@ -80,7 +80,7 @@ test('the password is changed, signs in, and is changed back', async ({ page }) 
   await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible({ timeout: 10_000 });
   await page.getByLabel('Email').fill(MEMBER.email);
   await page.getByLabel('Password').fill(MEMBER.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByRole('alert')).toHaveText('The email or password is incorrect.');
   await signInOnProviderPage(page, { email: MEMBER.email, password: next });
   await page.waitForURL((url) => url.pathname === '/' && !url.search);

@@ -56,7 +56,7 @@ test('a member who forgot their password asks for a link, sets a new one from th
   await signInOnProviderPage(other, { email, password });
   await expect(other.getByRole('alert')).toHaveText('The email or password is incorrect.');
   await other.getByLabel('Password').fill(newPassword);
-  await other.getByRole('button', { name: 'Sign in' }).click();
+  await other.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(other.getByRole('region', { name: 'Login Details' }).getByText(email)).toBeVisible();
   await other.close();
 });

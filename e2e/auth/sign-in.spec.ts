@@ -21,7 +21,7 @@ test('the embedded provider signs the demo member in and returns a code to the w
   await page.screenshot({ path: '../test-results/sign-in-page.png', fullPage: true });
   await page.getByLabel('Email').fill('member@example.com');
   await page.getByLabel('Password').fill('Member-Demo-2026');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.waitForURL(/\/auth\/callback\?code=/);
   expect(new URL(page.url()).searchParams.get('state')).toBe('e2e-state');
 });
@@ -30,7 +30,7 @@ test('a wrong password shows one message that does not say which part was wrong'
   await page.goto(authorizePath(baseURL!));
   await page.getByLabel('Email').fill('member@example.com');
   await page.getByLabel('Password').fill('Not-The-Password-1');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByRole('alert')).toHaveText('The email or password is incorrect.');
   await expect(page.getByLabel('Email')).toHaveValue('member@example.com');
   await page.screenshot({ path: '../test-results/sign-in-error.png', fullPage: true });

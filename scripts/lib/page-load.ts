@@ -23,7 +23,7 @@ async function signIn(page: Page, base: string, path: string, who: keyof typeof 
   await page.goto(`${base}${path}`);
   await page.getByLabel('Email').fill(ACCOUNTS[who].email);
   await page.getByLabel('Password').fill(ACCOUNTS[who].password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.waitForURL((url) => url.pathname === path && !url.searchParams.has('code'));
 }
 
