@@ -42,3 +42,55 @@ export async function providerApp(env: Record<string, string> = {}, options: { d
     },
   };
 }
+
+/**
+ * A second API process of the same product on the same database (as behind a load balancer): the same public
+ * address, its own port and memory. Answers its base address; closed after the file's tests.
+ */
+export async function anotherProcess(
+  server: Awaited<ReturnType<typeof providerApp>>,
+  env: Record<string, string> = {},
+) {
+  const port = await freePort();
+  const app = await buildApp({
+    config: loadConfig(
+      { PORT: String(port), PUBLIC_URL: server.base, HOST: '127.0.0.1', ...env },
+      { catalogFile: paths.catalogFile },
+    ),
+    db: server.database.db,
+    secrets: testSecrets(server.database.db),
+    embeddedIdentity: true,
+    logger: false,
+  });
+  await app.listen({ port, host: '127.0.0.1' });
+  afterAll(() => app.close());
+  return `http://127.0.0.1:${port}`;
+}
+
+/**
+ * Calls the API as a signed-in browser does: the token with the DPoP scheme and a fresh proof naming the product's
+ * public address (`publicBase`), sent to `at` (one process of it). A POST always carries a JSON body.
+ */
+export function apiCaller(
+  publicBase: string,
+  token: string,
+  key: { proof: (method: string, url: string, accessToken?: string) => string },
+) {
+  return async (method: string, path: string, body?: unknown, at = publicBase) => {
+    const response = await fetch(`${at}${path}`, {
+      method,
+      headers: {
+        authorization: `DPoP ${token}`,
+        dpop: key.proof(method, `${publicBase}${path.split('?')[0]}`, token),
+        'content-type': 'application/json',
+      },
+      ...(body === undefined && method !== 'POST' ? {} : { body: JSON.stringify(body ?? {}) }),
+    });
+    const text = await response.text();
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: (text ? JSON.parse(text) : {}) as { message: string; data: unknown[] },
+    };
+  };
+}

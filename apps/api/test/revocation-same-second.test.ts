@@ -1,31 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { signIn } from '@ums/testkit/oidc-browser';
 import { decodeJwt } from 'jose';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config/env.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAccountService } from '../src/identity/accounts.service.js';
 import { REVOCATION_MARK_CLAIM } from '../src/identity/revocations.js';
-import { freePort } from '../src/net.js';
-import { paths } from '../src/runtime.js';
-import { testSecrets } from './helper.js';
-import { providerApp } from './oidc-client.js';
+import { anotherProcess, providerApp } from './oidc-client.js';
 import { waitFor } from './wait-for.js';
 
 // Two API processes on one database, as behind a load balancer (each its own revocation list, told by NOTIFY).
 const server = await providerApp();
 const { base, database } = server;
-const port = await freePort();
-const other = await buildApp({
-  config: loadConfig({ PORT: String(port), PUBLIC_URL: base, HOST: '127.0.0.1' }, { catalogFile: paths.catalogFile }),
-  db: database.db,
-  secrets: testSecrets(database.db),
-  embeddedIdentity: true,
-  logger: false,
-});
-await other.listen({ port, host: '127.0.0.1' });
-afterAll(() => other.close());
-const processes = [base, `http://127.0.0.1:${port}`];
+const processes = [base, await anotherProcess(server)];
 
 const accounts = createAccountService({ db: database.db });
 const PASSWORD = 'Same-Second-2026!';

@@ -19,14 +19,10 @@ import {
 } from '@ums/testkit/oidc-browser';
 import { decodeJwt } from 'jose';
 import { Secret, TOTP } from 'otpauth';
-import { afterAll, describe, expect, it } from 'vitest';
-import { testSecrets } from '../../test/helper.js';
-import { providerApp } from '../../test/oidc-client.js';
-import { buildApp } from '../app.js';
-import { loadConfig } from '../config/env.js';
+import { describe, expect, it } from 'vitest';
+import { anotherProcess, apiCaller, providerApp } from '../../test/oidc-client.js';
+import { waitFor } from '../../test/wait-for.js';
 import { ALERT_SUBJECTS } from '../mail/alerts.js';
-import { freePort } from '../net.js';
-import { paths } from '../runtime.js';
 import { createAccountService } from './accounts.service.js';
 
 const server = await providerApp();
@@ -35,17 +31,7 @@ const accounts = createAccountService({ db: database.db });
 const PASSWORD = 'Two-Steps-2026!';
 
 // A second API process on the same database, as behind a load balancer.
-const port = await freePort();
-const other = await buildApp({
-  config: loadConfig({ PORT: String(port), PUBLIC_URL: base, HOST: '127.0.0.1' }, { catalogFile: paths.catalogFile }),
-  db: database.db,
-  secrets: testSecrets(database.db),
-  embeddedIdentity: true,
-  logger: false,
-});
-await other.listen({ port, host: '127.0.0.1' });
-afterAll(() => other.close());
-const otherBase = `http://127.0.0.1:${port}`;
+const otherBase = await anotherProcess(server);
 
 async function newMember() {
   const email = `two-steps-${randomBytes(4).toString('hex')}@example.com`;
@@ -53,20 +39,7 @@ async function newMember() {
   const key = await dpopKey();
   const tokens = await signIn(base, email, PASSWORD, { dpop: key });
   /** Calls the API as this member, with a DPoP proof per request. */
-  const call = async (method: string, path: string, body?: unknown) => {
-    const url = `${base}${path}`;
-    const response = await fetch(url, {
-      method,
-      headers: {
-        authorization: `DPoP ${tokens.access_token}`,
-        dpop: key.proof(method, url, tokens.access_token),
-        'content-type': 'application/json',
-      },
-      // A POST always carries a JSON body, as the web app sends one; GET and DELETE carry none.
-      ...(body === undefined && method !== 'POST' ? {} : { body: JSON.stringify(body ?? {}) }),
-    });
-    return { status: response.status, body: (await response.json()) as { message: string; data: unknown[] } };
-  };
+  const call = apiCaller(base, tokens.access_token, key);
   return { email, tokens, key, call };
 }
 
@@ -269,19 +242,7 @@ describe('administrators and a member who lost their second factor', () => {
     await accounts.add({ email: adminEmail, password: PASSWORD, admin: true });
     const key = await dpopKey();
     const adminTokens = await signIn(base, adminEmail, PASSWORD, { dpop: key });
-    const asAdmin = async (method: string, path: string) => {
-      const url = `${base}${path}`;
-      const response = await fetch(url, {
-        method,
-        headers: {
-          authorization: `DPoP ${adminTokens.access_token}`,
-          dpop: key.proof(method, url, adminTokens.access_token),
-          'content-type': 'application/json',
-        },
-        ...(method === 'POST' ? { body: '{}' } : {}),
-      });
-      return { status: response.status, body: (await response.json()) as { message: string; data: unknown[] } };
-    };
+    const asAdmin = apiCaller(base, adminTokens.access_token, key);
     const subject = decodeJwt(member.tokens.access_token).sub!;
     const before = (await asAdmin('GET', `/api/admin/members/${subject}`)).body.data[0] as {
       signInMethods: unknown;
@@ -296,7 +257,13 @@ describe('administrators and a member who lost their second factor', () => {
     });
     const after = (await asAdmin('GET', `/api/admin/members/${subject}`)).body.data[0] as { signInMethods: unknown };
     expect(after.signInMethods).toEqual({ authenticatorApp: false, passkeys: 0, recoveryCodes: 0 });
-    expect((await member.call('GET', '/api/security/factors')).status).toBe(401);
+    // The member's tokens stop working on every process within a second (the revocation travels by NOTIFY).
+    expect(
+      await waitFor(
+        async () => (await member.call('GET', '/api/security/factors')).status,
+        (status) => status === 401,
+      ),
+    ).toBe(401);
     expect(decodeJwt((await signIn(base, member.email, PASSWORD)).access_token).amr).toEqual(['pwd']);
     expect(await mailSubjects(member.email)).toContain(ALERT_SUBJECTS['sign-in-methods-reset']);
     const { rows } = await database.pool.query<{ before: unknown; after: unknown }>(

@@ -4,13 +4,8 @@ import { dpopKey, type DpopKey } from '@ums/testkit/dpop';
 import { attemptSignIn, authorizeUrl, browser, finishSignIn, pkce, signIn } from '@ums/testkit/oidc-browser';
 import { decodeJwt } from 'jose';
 import { Secret, TOTP } from 'otpauth';
-import { afterAll, describe, expect, it } from 'vitest';
-import { testSecrets } from '../../test/helper.js';
-import { providerApp } from '../../test/oidc-client.js';
-import { buildApp } from '../app.js';
-import { loadConfig } from '../config/env.js';
-import { freePort } from '../net.js';
-import { paths } from '../runtime.js';
+import { describe, expect, it } from 'vitest';
+import { anotherProcess, apiCaller, providerApp } from '../../test/oidc-client.js';
 import { createAccountService } from './accounts.service.js';
 
 // The product with MFA_REQUIRED_GROUPS=Admin, and a second process on the same database without the policy.
@@ -18,17 +13,7 @@ const server = await providerApp({ MFA_REQUIRED_GROUPS: 'Admin' });
 const { base, database } = server;
 const accounts = createAccountService({ db: database.db });
 const PASSWORD = 'Policy-Pass-2026!';
-const port = await freePort();
-const lenient = await buildApp({
-  config: loadConfig({ PORT: String(port), PUBLIC_URL: base, HOST: '127.0.0.1' }, { catalogFile: paths.catalogFile }),
-  db: database.db,
-  secrets: testSecrets(database.db),
-  embeddedIdentity: true,
-  logger: false,
-});
-await lenient.listen({ port, host: '127.0.0.1' });
-afterAll(() => lenient.close());
-const lenientBase = `http://127.0.0.1:${port}`;
+const lenientBase = await anotherProcess(server);
 
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
 const codeFor = (secret: string, offset = 0) =>
@@ -36,11 +21,10 @@ const codeFor = (secret: string, offset = 0) =>
     timestamp: Date.now() + offset * 30_000,
   });
 
+/** The memberships list, an administrators' route, through the process at `at`. */
 async function adminStatus(at: string, token: string, key: DpopKey) {
-  const response = await fetch(`${at}/api/membership`, {
-    headers: { authorization: `DPoP ${token}`, dpop: key.proof('GET', `${base}/api/membership`, token) },
-  });
-  return { status: response.status, body: (await response.json()) as { message: string } };
+  const { status, body } = await apiCaller(base, token, key)('GET', '/api/membership', undefined, at);
+  return { status, body };
 }
 
 describe('MFA_REQUIRED_GROUPS', () => {

@@ -1,13 +1,11 @@
 import { dpopKey, type DpopKey } from '@ums/testkit/dpop';
 import { signIn } from '@ums/testkit/oidc-browser';
 import { decodeProtectedHeader } from 'jose';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TEST_SECRETS_KEY, testDatabase, testSecrets } from '../../test/helper.js';
-import { providerApp } from '../../test/oidc-client.js';
-import { buildApp } from '../app.js';
+import { anotherProcess, providerApp } from '../../test/oidc-client.js';
 import { runCli } from '../cli/commands.js';
 import { loadConfig } from '../config/env.js';
-import { freePort } from '../net.js';
 import { paths } from '../runtime.js';
 import { createAccountService } from './accounts.service.js';
 import { postgresAdapterFactory, sealStoredCredentials } from './oidc-adapter.js';
@@ -20,16 +18,7 @@ const PASSWORD = 'Rotate-Keys-2026!';
 await createAccountService({ db: database.db }).add({ email: 'rotate@example.com', password: PASSWORD });
 
 // A second API process on the same database, started before the rotation: it holds the old keys in memory.
-const port = await freePort();
-const older = await buildApp({
-  config: loadConfig({ PORT: String(port), PUBLIC_URL: base, HOST: '127.0.0.1' }, { catalogFile: paths.catalogFile }),
-  db: database.db,
-  secrets,
-  embeddedIdentity: true,
-  logger: false,
-});
-await older.listen({ port, host: '127.0.0.1' });
-afterAll(() => older.close());
+const olderBase = await anotherProcess(server);
 
 /** The member's details from the process at `at`, with a DPoP proof naming the product's public address. */
 async function statusAt(at: string, token: string, key: DpopKey) {
@@ -69,7 +58,6 @@ describe('cli keys rotate', () => {
     const after = await signIn(base, 'rotate@example.com', PASSWORD, { dpop: key });
     expect(decodeProtectedHeader(after.access_token).kid).toBe(newKid);
 
-    const olderBase = `http://127.0.0.1:${port}`;
     for (const at of [base, olderBase]) {
       expect(await statusAt(at, before.access_token, key), at).toBe(200);
       expect(await statusAt(at, after.access_token, key), at).toBe(200);

@@ -19,7 +19,7 @@ import {
 import { softAuthenticator, type SoftAuthenticator } from '@ums/testkit/webauthn';
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { providerApp } from '../../test/oidc-client.js';
+import { apiCaller, providerApp } from '../../test/oidc-client.js';
 import { createAccountService } from './accounts.service.js';
 
 const server = await providerApp();
@@ -33,19 +33,7 @@ async function newMember() {
   await accounts.add({ email, password: PASSWORD });
   const key = await dpopKey();
   const tokens = await signIn(base, email, PASSWORD, { dpop: key });
-  const call = async (method: string, path: string, body?: unknown) => {
-    const url = `${base}${path}`;
-    const response = await fetch(url, {
-      method,
-      headers: {
-        authorization: `DPoP ${tokens.access_token}`,
-        dpop: key.proof(method, url, tokens.access_token),
-        'content-type': 'application/json',
-      },
-      ...(body === undefined && method !== 'POST' ? {} : { body: JSON.stringify(body ?? {}) }),
-    });
-    return { status: response.status, body: (await response.json()) as { message: string; data: unknown[] } };
-  };
+  const call = apiCaller(base, tokens.access_token, key);
   return { email, call };
 }
 type Member = Awaited<ReturnType<typeof newMember>>;
