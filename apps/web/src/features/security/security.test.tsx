@@ -1,7 +1,7 @@
 import type { DeviceSession, SecurityActivity } from '@ums/contracts/security';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { apiServer, envelope, failure, useApiServer } from '../../test/api-server.js';
 import { fakeAuth, renderWithProviders, signedInUser, TEST_API } from '../../test/render.js';
 import { SecuritySection } from './components/security-section.js';
@@ -25,8 +25,17 @@ const entry = (n: number): SecurityActivity => ({
   ipAddress: `10.0.0.${n}`,
 });
 
+const noFactors = {
+  passkeys: [],
+  totp: { enabled: false, createdAt: null },
+  recoveryCodes: { remaining: 0 },
+};
+
 describe('the Security section', () => {
   useApiServer();
+  beforeEach(() =>
+    apiServer.use(http.get(`${TEST_API}/security/factors`, () => HttpResponse.json(envelope([noFactors])))),
+  );
   const render = () => renderWithProviders(<SecuritySection />, { auth: fakeAuth({ user: signedInUser() }) });
 
   it('lists the devices with "This device" and signs another one out', async () => {

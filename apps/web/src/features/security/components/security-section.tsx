@@ -1,5 +1,5 @@
 import { Button, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
-import { SECURITY_EVENT_LABELS, type DeviceSession } from '@ums/contracts/security';
+import { SECOND_FACTOR_UI_TEXTS, SECURITY_EVENT_LABELS, type DeviceSession } from '@ums/contracts/security';
 import { lazy, Suspense } from 'react';
 import { ErrorBanner } from '../../../components/error-banner.js';
 import { useSectionStyles } from '../../../components/section-styles.js';
@@ -7,6 +7,7 @@ import { Spinner } from '../../../components/spinner.js';
 import { ApiError } from '../../../lib/api-client.js';
 import { errorText } from '../../../lib/error-text.js';
 import { useLazyDialog } from '../../../lib/use-lazy-dialog.js';
+import { SecondFactors } from './second-factors.js';
 import { useDeviceSessions, useEndSessions, useSecurityActivity } from '../api/security.js';
 import { deviceName, formatDateTime, SECURITY as T, sessionLine } from '../messages.js';
 
@@ -152,13 +153,15 @@ function Activity() {
   );
 }
 
-/** The account's security: its signed-in devices (each can be signed out) and its recent activity. */
+/** The account's security: its second factors, its signed-in devices (each can be signed out) and its recent activity. */
 export function SecuritySection() {
   const section = useSectionStyles();
   const styles = useStyles();
   return (
     <div className={section.card}>
       <p className={section.subtitle}>{T.subtitle}</p>
+      <h3 className={styles.heading}>{SECOND_FACTOR_UI_TEXTS.title}</h3>
+      <SecondFactors />
       <h3 className={styles.heading}>{T.devicesTitle}</h3>
       <Devices />
       <h3 className={styles.heading}>{T.activityTitle}</h3>

@@ -1,0 +1,135 @@
+import {
+  Button,
+  Dialog,
+  DialogActions,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
+  Field,
+  Input,
+  makeStyles,
+  tokens,
+} from '@fluentui/react-components';
+import { SECOND_FACTOR_UI_TEXTS as T } from '@ums/contracts/security';
+import { useEffect, useState, type FormEvent } from 'react';
+import { ErrorBanner } from '../../../components/error-banner.js';
+import { Spinner } from '../../../components/spinner.js';
+import { errorText } from '../../../lib/error-text.js';
+import { useConfirmTotp, useStartTotpSetup } from '../api/factors.js';
+
+const useStyles = makeStyles({
+  qr: { width: '192px', height: '192px', '& svg': { width: '100%', height: '100%' } },
+  keyLine: { margin: 0 },
+  key: { fontFamily: tokens.fontFamilyMonospace, fontSize: tokens.fontSizeBase400, overflowWrap: 'anywhere' },
+  form: { display: 'grid', gap: tokens.spacingVerticalM },
+});
+
+/** "JBSWY3DPEHPK3PXP" → "JBSW Y3DP EHPK 3PXP": easier to read and type. */
+export const groupsOfFour = (key: string) => key.replace(/(.{4})(?=.)/g, '$1 ');
+
+/** A 6-digit code once spaces are gone, or null. */
+export const sixDigits = (input: string) => {
+  const digits = input.replace(/\s/g, '');
+  return /^\d{6}$/.test(digits) ? digits : null;
+};
+
+// qrcode loads only when the dialog opens: it stays out of the account page's first load.
+function useQrSvg(text: string | undefined) {
+  const [svg, setSvg] = useState<string | null>(null);
+  useEffect(() => {
+    if (!text) return;
+    let live = true;
+    void import('qrcode')
+      .then((qr) => qr.toString(text, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }))
+      .then((markup) => live && setSvg(markup))
+      .catch(() => live && setSvg(null));
+    return () => {
+      live = false;
+    };
+  }, [text]);
+  return svg;
+}
+
+/** Sets up an authenticator app: the key as a QR code and as text, then a code to confirm it. */
+export function TotpSetupDialog({
+  onCancel,
+  onEnabled,
+}: {
+  onCancel: () => void;
+  /** The recovery codes when this was the account's first second factor. */
+  onEnabled: (recoveryCodes: string[] | undefined) => void;
+}) {
+  const styles = useStyles();
+  const start = useStartTotpSetup();
+  const confirm = useConfirmTotp();
+  const [code, setCode] = useState('');
+  const [invalid, setInvalid] = useState(false);
+  const { mutate: begin } = start;
+  useEffect(() => begin(), [begin]);
+  const setup = start.data ?? undefined;
+  const svg = useQrSvg(setup?.otpauthUrl);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const digits = sixDigits(code);
+    setInvalid(digits === null);
+    if (digits === null) return;
+    confirm.mutate(digits, { onSuccess: (answer) => onEnabled(answer?.recoveryCodes) });
+  };
+
+  return (
+    <Dialog open onOpenChange={(_, data) => (data.open || confirm.isPending ? undefined : onCancel())}>
+      <DialogSurface>
+        <form onSubmit={submit} noValidate>
+          <DialogBody>
+            <DialogTitle>{T.setupTitle}</DialogTitle>
+            <DialogContent className={styles.form}>
+              {start.isPending ? <Spinner label={T.setupLoading} /> : null}
+              {start.isError ? (
+                <ErrorBanner message={errorText(start.error, T.setupFailed)} error={start.error} />
+              ) : null}
+              {setup ? (
+                <>
+                  <p>{T.setupIntro}</p>
+                  {svg ? (
+                    <div
+                      className={styles.qr}
+                      role="img"
+                      aria-label={T.qrLabel}
+                      // The SVG is drawn by qrcode from the API's otpauth URL: no member input reaches it.
+                      dangerouslySetInnerHTML={{ __html: svg }}
+                    />
+                  ) : null}
+                  <p className={styles.keyLine}>
+                    {T.keyLabel}: <code className={styles.key}>{groupsOfFour(setup.secret)}</code>
+                  </p>
+                  {confirm.isError ? (
+                    <ErrorBanner message={errorText(confirm.error, T.confirmFailed)} error={confirm.error} />
+                  ) : null}
+                  <Field label={T.codeLabel} required validationMessage={invalid ? T.codeInvalid : undefined}>
+                    <Input
+                      value={code}
+                      onChange={(_, data) => setCode(data.value)}
+                      inputMode="numeric"
+                      autoComplete="one-time-code"
+                      maxLength={9}
+                    />
+                  </Field>
+                </>
+              ) : null}
+            </DialogContent>
+            <DialogActions>
+              <Button appearance="secondary" disabled={confirm.isPending} onClick={onCancel}>
+                {T.cancel}
+              </Button>
+              <Button appearance="primary" type="submit" disabled={!setup || confirm.isPending}>
+                {T.confirm}
+              </Button>
+            </DialogActions>
+          </DialogBody>
+        </form>
+      </DialogSurface>
+    </Dialog>
+  );
+}
