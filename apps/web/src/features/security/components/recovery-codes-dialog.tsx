@@ -41,12 +41,20 @@ function download(codes: readonly string[]) {
 }
 
 /** Shows freshly issued recovery codes once; it closes only after the member says they are saved. */
-export function RecoveryCodesDialog({ codes, onDone }: { codes: readonly string[]; onDone: () => void }) {
+export function RecoveryCodesDialog({
+  open,
+  codes,
+  onDone,
+}: {
+  open: boolean;
+  codes: readonly string[];
+  onDone: () => void;
+}) {
   const styles = useStyles();
   const [saved, setSaved] = useState(false);
   const [copied, setCopied] = useState(false);
   return (
-    <Dialog open modalType="alert">
+    <Dialog open={open} modalType="alert">
       <DialogSurface>
         <DialogBody>
           <DialogTitle>{T.codesTitle}</DialogTitle>

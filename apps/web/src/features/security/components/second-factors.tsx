@@ -41,6 +41,12 @@ export function SecondFactors() {
   const regenerate = useRegenerateRecoveryCodes();
   const [settingUp, setSettingUp] = useState(false);
   const [codes, setCodes] = useState<string[] | null>(null);
+  const [showingCodes, setShowingCodes] = useState(false);
+  const showCodes = (issued: string[] | undefined) => {
+    if (!issued?.length) return;
+    setCodes(issued);
+    setShowingCodes(true);
+  };
   const [asking, setAsking] = useState<Asking>(null);
   const confirm = useLazyDialog();
 
@@ -107,11 +113,12 @@ export function SecondFactors() {
           onCancel={() => setSettingUp(false)}
           onEnabled={(issued) => {
             setSettingUp(false);
-            if (issued?.length) setCodes(issued);
+            showCodes(issued);
           }}
         />
       ) : null}
-      {codes ? <RecoveryCodesDialog codes={codes} onDone={() => setCodes(null)} /> : null}
+      {/* Kept mounted once shown so closing restores the page behind the modal. */}
+      {codes ? <RecoveryCodesDialog open={showingCodes} codes={codes} onDone={() => setShowingCodes(false)} /> : null}
       {confirm.mounted ? (
         <Suspense fallback={null}>
           <ConfirmDialog
@@ -127,7 +134,7 @@ export function SecondFactors() {
                 ? remove.mutate(undefined, { onSettled: confirm.hide })
                 : regenerate.mutate(undefined, {
                     onSettled: confirm.hide,
-                    onSuccess: (issued) => setCodes(issued?.recoveryCodes ?? null),
+                    onSuccess: (issued) => showCodes(issued?.recoveryCodes),
                   })
             }
           />

@@ -19,7 +19,7 @@ import { errorText } from '../../../lib/error-text.js';
 import { useConfirmTotp, useStartTotpSetup } from '../api/factors.js';
 
 const useStyles = makeStyles({
-  qr: { width: '192px', height: '192px', '& svg': { width: '100%', height: '100%' } },
+  qr: { width: '192px', height: '192px' },
   keyLine: { margin: 0 },
   key: { fontFamily: tokens.fontFamilyMonospace, fontSize: tokens.fontSizeBase400, overflowWrap: 'anywhere' },
   form: { display: 'grid', gap: tokens.spacingVerticalM },
@@ -34,21 +34,27 @@ export const sixDigits = (input: string) => {
   return /^\d{6}$/.test(digits) ? digits : null;
 };
 
-// qrcode loads only when the dialog opens: it stays out of the account page's first load.
-function useQrSvg(text: string | undefined) {
-  const [svg, setSvg] = useState<string | null>(null);
+// qrcode loads only when the dialog opens: it stays out of the account page's first load. React draws the SVG from
+// the modules (the page's Trusted Types policy refuses innerHTML).
+function useQrModules(text: string | undefined) {
+  const [qr, setQr] = useState<{ size: number; path: string } | null>(null);
   useEffect(() => {
     if (!text) return;
     let live = true;
     void import('qrcode')
-      .then((qr) => qr.toString(text, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }))
-      .then((markup) => live && setSvg(markup))
-      .catch(() => live && setSvg(null));
+      .then(({ create }) => {
+        const { modules } = create(text, { errorCorrectionLevel: 'M' });
+        let path = '';
+        for (let y = 0; y < modules.size; y++)
+          for (let x = 0; x < modules.size; x++) if (modules.get(y, x)) path += `M${x} ${y}h1v1h-1z`;
+        if (live) setQr({ size: modules.size, path });
+      })
+      .catch(() => live && setQr(null));
     return () => {
       live = false;
     };
   }, [text]);
-  return svg;
+  return qr;
 }
 
 /** Sets up an authenticator app: the key as a QR code and as text, then a code to confirm it. */
@@ -68,7 +74,7 @@ export function TotpSetupDialog({
   const { mutate: begin } = start;
   useEffect(() => begin(), [begin]);
   const setup = start.data ?? undefined;
-  const svg = useQrSvg(setup?.otpauthUrl);
+  const qr = useQrModules(setup?.otpauthUrl);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -92,14 +98,17 @@ export function TotpSetupDialog({
               {setup ? (
                 <>
                   <p>{T.setupIntro}</p>
-                  {svg ? (
-                    <div
+                  {qr ? (
+                    <svg
                       className={styles.qr}
                       role="img"
                       aria-label={T.qrLabel}
-                      // The SVG is drawn by qrcode from the API's otpauth URL: no member input reaches it.
-                      dangerouslySetInnerHTML={{ __html: svg }}
-                    />
+                      viewBox={`-2 -2 ${qr.size + 4} ${qr.size + 4}`}
+                      shapeRendering="crispEdges"
+                    >
+                      <rect x={-2} y={-2} width={qr.size + 4} height={qr.size + 4} fill="#fff" />
+                      <path d={qr.path} fill="#000" />
+                    </svg>
                   ) : null}
                   <p className={styles.keyLine}>
                     {T.keyLabel}: <code className={styles.key}>{groupsOfFour(setup.secret)}</code>
