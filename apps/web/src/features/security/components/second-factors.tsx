@@ -40,6 +40,8 @@ export function SecondFactors() {
   const remove = useRemoveTotp();
   const regenerate = useRegenerateRecoveryCodes();
   const [settingUp, setSettingUp] = useState(false);
+  // Each 'Set up' mounts a new dialog (a new key); closing keeps it mounted so the modal restores the page.
+  const [setupRound, setSetupRound] = useState(0);
   const [codes, setCodes] = useState<string[] | null>(null);
   const [showingCodes, setShowingCodes] = useState(false);
   const showCodes = (issued: string[] | undefined) => {
@@ -86,7 +88,13 @@ export function SecondFactors() {
             {T.remove}
           </Button>
         ) : (
-          <Button appearance="primary" onClick={() => setSettingUp(true)}>
+          <Button
+            appearance="primary"
+            onClick={() => {
+              setSetupRound((n) => n + 1);
+              setSettingUp(true);
+            }}
+          >
             {T.setUp}
           </Button>
         )}
@@ -108,8 +116,10 @@ export function SecondFactors() {
       {regenerate.isError ? (
         <ErrorBanner message={errorText(regenerate.error, T.regenerateFailed)} error={regenerate.error} />
       ) : null}
-      {settingUp ? (
+      {setupRound > 0 ? (
         <TotpSetupDialog
+          key={setupRound}
+          open={settingUp}
           onCancel={() => setSettingUp(false)}
           onEnabled={(issued) => {
             setSettingUp(false);

@@ -59,9 +59,11 @@ function useQrModules(text: string | undefined) {
 
 /** Sets up an authenticator app: the key as a QR code and as text, then a code to confirm it. */
 export function TotpSetupDialog({
+  open,
   onCancel,
   onEnabled,
 }: {
+  open: boolean;
   onCancel: () => void;
   /** The recovery codes when this was the account's first second factor. */
   onEnabled: (recoveryCodes: string[] | undefined) => void;
@@ -85,7 +87,7 @@ export function TotpSetupDialog({
   };
 
   return (
-    <Dialog open onOpenChange={(_, data) => (data.open || confirm.isPending ? undefined : onCancel())}>
+    <Dialog open={open} onOpenChange={(_, data) => (data.open || confirm.isPending ? undefined : onCancel())}>
       <DialogSurface>
         <form onSubmit={submit} noValidate>
           <DialogBody>
