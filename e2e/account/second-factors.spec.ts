@@ -101,6 +101,8 @@ for (const size of [
 
     await again.getByRole('button', { name: T.remove }).click();
     const removing = withRecovery.page.getByRole('alertdialog', { name: T.removeTitle });
+    // axe reads colours mid fade-in as low contrast: it looks once the dialog has finished appearing.
+    await removing.evaluate((el) => Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished)));
     expect(await accessibilityViolations(withRecovery.page), 'remove confirmation').toEqual([]);
     await removing.getByRole('button', { name: T.remove }).click();
     await expect(again.getByRole('button', { name: T.setUp })).toBeVisible();
