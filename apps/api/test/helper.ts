@@ -50,11 +50,6 @@ export async function testDatabase(): Promise<Connection & { appRole: Connection
   return { db, pool, url: url.toString(), appRole: app ?? { db, pool, url: url.toString() } };
 }
 
-/** A server process's settings for a test database, as production's should be: it serves as the application role. */
-export function serverDatabaseEnv(database: Connection & { appRole: Connection }) {
-  return { DATABASE_URL: database.appRole.url, DATABASE_OWNER_URL: database.url };
-}
-
 /** The tests' key-encryption key: one for all, so every app on a test database opens what another sealed. */
 export const TEST_SECRETS_KEY = parseKeyEncryptionKey(Buffer.alloc(32, 0x5e).toString('hex'))!;
 
