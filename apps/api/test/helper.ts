@@ -12,17 +12,8 @@ import { postgresDataKeyStore } from '../src/secrets/secrets.js';
 export const ISSUER = 'http://localhost:8080/oidc';
 export const AUDIENCE = 'http://localhost:8080/api';
 
-interface Connection {
-  db: Database;
-  pool: pg.Pool;
-  url: string;
-}
-
-/**
- * A database of its own for one test file, cloned from the migrated template: `db`, `pool` and `url` connect as its
- * owner (fixtures, and looking behind the app's back), `appRole` as the application role a server uses (decision 025).
- */
-export async function testDatabase(): Promise<Connection & { appRole: Connection }> {
+/** A database of its own for one test file, cloned from the migrated template. */
+export async function testDatabase(): Promise<{ db: Database; pool: pg.Pool; url: string }> {
   const adminUrl = inject('adminDatabaseUrl');
   const name = `ums_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -32,22 +23,14 @@ export async function testDatabase(): Promise<Connection & { appRole: Connection
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const { db, pool } = createDatabase(url.toString());
-  const role = inject('appRole');
-  const appUrl = new URL(url);
-  if (role) {
-    appUrl.username = encodeURIComponent(role.user);
-    appUrl.password = encodeURIComponent(role.password);
-  }
-  const app = role ? { ...createDatabase(appUrl.toString()), url: appUrl.toString() } : null;
   afterAll(async () => {
-    await app?.pool.end();
     await pool.end();
     const cleanup = new pg.Client({ connectionString: adminUrl });
     await cleanup.connect();
     await cleanup.query(`drop database if exists ${name} with (force)`);
     await cleanup.end();
   });
-  return { db, pool, url: url.toString(), appRole: app ?? { db, pool, url: url.toString() } };
+  return { db, pool, url: url.toString() };
 }
 
 /** The tests' key-encryption key: one for all, so every app on a test database opens what another sealed. */
@@ -96,15 +79,14 @@ export const MEMBER = { sub: 'member-1', email: 'member@example.com', groups: []
 export const OTHER_MEMBER = { sub: 'member-2', email: 'other@example.com', groups: [] as string[] };
 export const ADMIN = { sub: 'admin-1', email: 'admin@example.com', groups: ['Admin'] };
 
-/** The app as a server builds it, on the application role; `db` and `pool` stay the owner's for the test's own use. */
 export async function testApp(options: { env?: Record<string, string> } = {}) {
   const database = await testDatabase();
   const keys = await testKeys();
   const config = loadConfig({ ...options.env }, { catalogFile: paths.catalogFile });
   const app = await buildApp({
     config,
-    db: database.appRole.db,
-    secrets: testSecrets(database.appRole.db),
+    db: database.db,
+    secrets: testSecrets(database.db),
     keys: keys.keys,
     logger: false,
   });

@@ -38,8 +38,7 @@ export function createDatabase(connectionString: string): { db: Database; pool: 
   return { db, pool };
 }
 
-/** Held while migrating, and while granting the application role (app-role.ts). */
-export const MIGRATION_LOCK_KEY = 7_202_611;
+const MIGRATION_LOCK_KEY = 7_202_611;
 
 /** Applies the committed SQL migrations; an advisory lock lets several processes start at once. */
 export async function runMigrations(db: Database, pool: pg.Pool, migrationsFolder: string) {
