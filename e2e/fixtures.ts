@@ -2,6 +2,8 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
+import { dpopKey } from '@ums/testkit/dpop';
+import { signIn } from '@ums/testkit/oidc-browser';
 
 /** The demo accounts the e2e server is started with (playwright.config.ts). */
 export const MEMBER = { email: 'member@example.com', password: 'Member-Demo-2026' };
@@ -81,4 +83,28 @@ export async function mailTo(email: string, subject: string): Promise<string> {
     expect(number).toBeDefined();
   }).toPass({ timeout: 15_000 });
   return cli('mail', 'show', number!);
+}
+
+/**
+ * A new member's own API calls, made as the web app makes them (signed in through the provider, each call with a
+ * DPoP proof): a POST answering 200, and the first item of its envelope. For setting up what a journey starts from.
+ */
+export async function memberApi(base: string, email: string, password: string) {
+  cli('users', 'add', '--email', email, '--password', password);
+  const dpop = await dpopKey();
+  const { access_token } = await signIn(base, email, password, { dpop });
+  return async (path: string, body: unknown): Promise<Record<string, unknown>> => {
+    const url = `${base}${path}`;
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: {
+        authorization: `DPoP ${access_token}`,
+        dpop: dpop.proof('POST', url, access_token),
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify(body),
+    });
+    expect(response.status).toBe(200);
+    return ((await response.json()) as { data: Record<string, unknown>[] }).data[0]!;
+  };
 }

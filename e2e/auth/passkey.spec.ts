@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { expect, test } from '@playwright/test';
-import { dpopKey } from '@ums/testkit/dpop';
-import { signIn } from '@ums/testkit/oidc-browser';
 import { softAuthenticator } from '@ums/testkit/webauthn';
-import { accessibilityViolations, cli } from '../fixtures.js';
+import { accessibilityViolations, memberApi } from '../fixtures.js';
 
 const PASSWORD = 'Passkey-Journey-2026!';
 
@@ -13,28 +11,13 @@ test('a member signs in with a passkey alone in Chromium (virtual authenticator)
 }) => {
   const base = baseURL!;
   const email = `passkey-journey-${randomBytes(4).toString('hex')}@example.com`;
-  cli('users', 'add', '--email', email, '--password', PASSWORD);
-
   // The member's passkey, registered through the API (the Security section's calls) from an authenticator whose
   // key then goes into Chromium's virtual authenticator: the browser holds the same passkey the server knows.
-  const dpop = await dpopKey();
-  const { access_token } = await signIn(base, email, PASSWORD, { dpop });
-  const call = async (path: string, body: unknown) => {
-    const url = `${base}${path}`;
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: {
-        authorization: `DPoP ${access_token}`,
-        dpop: dpop.proof('POST', url, access_token),
-        'content-type': 'application/json',
-      },
-      body: JSON.stringify(body),
-    });
-    expect(response.status).toBe(200);
-    return ((await response.json()) as { data: unknown[] }).data[0];
-  };
+  const call = await memberApi(base, email, PASSWORD);
   const authenticator = softAuthenticator({ origin: base });
-  const options = (await call('/api/security/passkeys/options', {})) as Parameters<typeof authenticator.create>[0];
+  const options = (await call('/api/security/passkeys/options', {})) as unknown as Parameters<
+    typeof authenticator.create
+  >[0];
   await call('/api/security/passkeys', { response: authenticator.create(options), name: 'Chromium' });
   const credential = authenticator.credentials[0]!;
 

@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { SECOND_FACTOR_TEXTS } from '@ums/contracts/security';
 import { expect, test } from '@playwright/test';
-import { dpopKey } from '@ums/testkit/dpop';
-import { signIn } from '@ums/testkit/oidc-browser';
 import { Secret, TOTP } from 'otpauth';
-import { accessibilityViolations, cli } from '../fixtures.js';
+import { accessibilityViolations, memberApi } from '../fixtures.js';
 
 const PASSWORD = 'Two-Step-Journey-2026!';
 
@@ -26,25 +24,8 @@ for (const size of [
     await page.setViewportSize(size);
     const base = baseURL!;
     const email = `two-step-${size.width}-${randomBytes(4).toString('hex')}@example.com`;
-    cli('users', 'add', '--email', email, '--password', PASSWORD);
-
     // The authenticator app, set up through the Security section's calls.
-    const dpop = await dpopKey();
-    const { access_token } = await signIn(base, email, PASSWORD, { dpop });
-    const post = async (path: string, body: unknown) => {
-      const url = `${base}${path}`;
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: {
-          authorization: `DPoP ${access_token}`,
-          dpop: dpop.proof('POST', url, access_token),
-          'content-type': 'application/json',
-        },
-        body: JSON.stringify(body),
-      });
-      expect(response.status).toBe(200);
-      return ((await response.json()) as { data: Record<string, unknown>[] }).data[0]!;
-    };
+    const post = await memberApi(base, email, PASSWORD);
     const key = String((await post('/api/security/totp/setup', {}))['secret']);
     const { recoveryCodes } = (await post('/api/security/totp', { code: codeFor(key, 0) })) as {
       recoveryCodes: string[];

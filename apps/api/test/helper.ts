@@ -79,17 +79,15 @@ export const MEMBER = { sub: 'member-1', email: 'member@example.com', groups: []
 export const OTHER_MEMBER = { sub: 'member-2', email: 'other@example.com', groups: [] as string[] };
 export const ADMIN = { sub: 'admin-1', email: 'admin@example.com', groups: ['Admin'] };
 
+/** The API on a database, trusting the test key set's tokens, with the tests' secrets key; no provider. */
+export const apiAppOn = (db: Database, config: ReturnType<typeof loadConfig>, keys: TestKeys) =>
+  buildApp({ config, db, secrets: testSecrets(db), keys: keys.keys, logger: false });
+
 export async function testApp(options: { env?: Record<string, string> } = {}) {
   const database = await testDatabase();
   const keys = await testKeys();
   const config = loadConfig({ ...options.env }, { catalogFile: paths.catalogFile });
-  const app = await buildApp({
-    config,
-    db: database.db,
-    secrets: testSecrets(database.db),
-    keys: keys.keys,
-    logger: false,
-  });
+  const app = await apiAppOn(database.db, config, keys);
   await app.ready();
   afterAll(() => app.close());
   const bearer = async (who: { sub: string; email: string; groups: string[] }) => ({

@@ -1,12 +1,11 @@
 import { LISTS, listQueryString, type ListQuery } from '@ums/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config/env.js';
 import { createDatabase } from '../src/db/client.js';
 import { paths } from '../src/runtime.js';
 import { seedDemoData } from '../src/seed/demo-data.js';
 import { growData } from '../src/seed/grow-data.js';
-import { ADMIN, MEMBER, OTHER_MEMBER, testApp, testSecrets } from './helper.js';
+import { ADMIN, MEMBER, OTHER_MEMBER, apiAppOn, testApp } from './helper.js';
 
 const ctx = await testApp();
 
@@ -335,13 +334,7 @@ describe('list calls: paging, search and sort', () => {
   it('serves a change made through one API process from the next read on another (per-version cache)', async () => {
     const second = createDatabase(ctx.url);
     const config = loadConfig({}, { catalogFile: paths.catalogFile });
-    const other = await buildApp({
-      config,
-      db: second.db,
-      secrets: testSecrets(second.db),
-      keys: ctx.keys.keys,
-      logger: false,
-    });
+    const other = await apiAppOn(second.db, config, ctx.keys);
     try {
       await other.ready();
       const name = (r: Answer) => r.data.find((m) => m['membershipId'] === membershipId)?.['name'];
@@ -379,13 +372,7 @@ describe('list calls: paging, search and sort', () => {
   it("serves each write to a member's orders, items, subscriptions and their products' names from the next read on another process, and never one member's answer to another (per-member cache)", async () => {
     const second = createDatabase(ctx.url);
     const config = loadConfig({}, { catalogFile: paths.catalogFile });
-    const other = await buildApp({
-      config,
-      db: second.db,
-      secrets: testSecrets(second.db),
-      keys: ctx.keys.keys,
-      logger: false,
-    });
+    const other = await apiAppOn(second.db, config, ctx.keys);
     const orders = '/api/PaymentHistory?limit=5';
     const subscriptions = '/api/UserSubscriptions';
     const read = async () => ({

@@ -1,10 +1,9 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config/env.js';
 import { paths } from '../src/runtime.js';
 import { seedDemoData } from '../src/seed/demo-data.js';
-import { ADMIN, MEMBER, OTHER_MEMBER, testApp, testDatabase, testKeys, testSecrets } from './helper.js';
+import { ADMIN, MEMBER, OTHER_MEMBER, apiAppOn, testApp, testDatabase, testKeys } from './helper.js';
 
 const ctx = await testApp();
 await seedDemoData(ctx.db, paths.catalogFile, MEMBER.sub);
@@ -176,13 +175,7 @@ describe('security headers and cross-origin requests', () => {
     const database = await testDatabase();
     const keys = await testKeys();
     const config = loadConfig({}, { catalogFile: paths.catalogFile });
-    const app = await buildApp({
-      config,
-      db: database.db,
-      secrets: testSecrets(database.db),
-      keys: keys.keys,
-      logger: false,
-    });
+    const app = await apiAppOn(database.db, config, keys);
     app.get('/api/fails', { config: { policy: 'public' } }, async () => {
       throw new Error('secret internal detail');
     });
@@ -234,13 +227,7 @@ describe('security headers and cross-origin requests', () => {
       },
       { catalogFile: paths.catalogFile },
     );
-    const app = await buildApp({
-      config,
-      db: database.db,
-      secrets: testSecrets(database.db),
-      keys: keys.keys,
-      logger: false,
-    });
+    const app = await apiAppOn(database.db, config, keys);
     const header = String((await app.inject({ url: '/api/health' })).headers['content-security-policy']);
     await app.close();
     const directives = Object.fromEntries(
