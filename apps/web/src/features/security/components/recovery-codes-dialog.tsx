@@ -40,6 +40,45 @@ function download(codes: readonly string[]) {
   setTimeout(() => URL.revokeObjectURL(url), 0);
 }
 
+/** The codes, ways to keep them, and a Done that waits for "I have saved these codes". */
+export function RecoveryCodesBody({ codes, onDone }: { codes: readonly string[]; onDone: () => void }) {
+  const styles = useStyles();
+  const [saved, setSaved] = useState(false);
+  const [copied, setCopied] = useState(false);
+  return (
+    <DialogBody>
+      <DialogTitle>{T.codesTitle}</DialogTitle>
+      <DialogContent>
+        <p>{T.codesIntro}</p>
+        <ul className={styles.codes} aria-label={T.codesListLabel}>
+          {codes.map((code) => (
+            <li key={code}>{code}</li>
+          ))}
+        </ul>
+        <div className={styles.tools}>
+          <Button onClick={() => download(codes)}>{T.download}</Button>
+          <Button
+            onClick={() =>
+              void navigator.clipboard?.writeText(codes.join('\n')).then(
+                () => setCopied(true),
+                () => setCopied(false),
+              )
+            }
+          >
+            {copied ? T.copied : T.copy}
+          </Button>
+        </div>
+        <Checkbox checked={saved} onChange={(_, data) => setSaved(data.checked === true)} label={T.saved} />
+      </DialogContent>
+      <DialogActions>
+        <Button appearance="primary" disabled={!saved} onClick={onDone}>
+          {T.done}
+        </Button>
+      </DialogActions>
+    </DialogBody>
+  );
+}
+
 /** Shows freshly issued recovery codes once; it closes only after the member says they are saved. */
 export function RecoveryCodesDialog({
   open,
@@ -50,42 +89,10 @@ export function RecoveryCodesDialog({
   codes: readonly string[];
   onDone: () => void;
 }) {
-  const styles = useStyles();
-  const [saved, setSaved] = useState(false);
-  const [copied, setCopied] = useState(false);
   return (
     <Dialog open={open} modalType="alert">
       <DialogSurface>
-        <DialogBody>
-          <DialogTitle>{T.codesTitle}</DialogTitle>
-          <DialogContent>
-            <p>{T.codesIntro}</p>
-            <ul className={styles.codes} aria-label={T.codesListLabel}>
-              {codes.map((code) => (
-                <li key={code}>{code}</li>
-              ))}
-            </ul>
-            <div className={styles.tools}>
-              <Button onClick={() => download(codes)}>{T.download}</Button>
-              <Button
-                onClick={() =>
-                  void navigator.clipboard?.writeText(codes.join('\n')).then(
-                    () => setCopied(true),
-                    () => setCopied(false),
-                  )
-                }
-              >
-                {copied ? T.copied : T.copy}
-              </Button>
-            </div>
-            <Checkbox checked={saved} onChange={(_, data) => setSaved(data.checked === true)} label={T.saved} />
-          </DialogContent>
-          <DialogActions>
-            <Button appearance="primary" disabled={!saved} onClick={onDone}>
-              {T.done}
-            </Button>
-          </DialogActions>
-        </DialogBody>
+        <RecoveryCodesBody codes={codes} onDone={onDone} />
       </DialogSurface>
     </Dialog>
   );

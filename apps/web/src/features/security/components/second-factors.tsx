@@ -121,10 +121,7 @@ export function SecondFactors() {
           key={setupRound}
           open={settingUp}
           onCancel={() => setSettingUp(false)}
-          onEnabled={(issued) => {
-            setSettingUp(false);
-            showCodes(issued);
-          }}
+          onEnabled={() => setSettingUp(false)}
         />
       ) : null}
       {/* Kept mounted once shown so closing restores the page behind the modal. */}

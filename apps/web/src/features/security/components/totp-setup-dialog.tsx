@@ -17,6 +17,7 @@ import { ErrorBanner } from '../../../components/error-banner.js';
 import { Spinner } from '../../../components/spinner.js';
 import { errorText } from '../../../lib/error-text.js';
 import { useConfirmTotp, useStartTotpSetup } from '../api/factors.js';
+import { RecoveryCodesBody } from './recovery-codes-dialog.js';
 
 const useStyles = makeStyles({
   qr: { width: '192px', height: '192px' },
@@ -57,7 +58,11 @@ function useQrModules(text: string | undefined) {
   return qr;
 }
 
-/** Sets up an authenticator app: the key as a QR code and as text, then a code to confirm it. */
+/**
+ * Sets up an authenticator app: the key as a QR code and as text, then a code to confirm it. When that was the
+ * account's first second factor the same dialog turns into the recovery codes, so no second modal opens while this
+ * one is closing.
+ */
 export function TotpSetupDialog({
   open,
   onCancel,
@@ -65,14 +70,15 @@ export function TotpSetupDialog({
 }: {
   open: boolean;
   onCancel: () => void;
-  /** The recovery codes when this was the account's first second factor. */
-  onEnabled: (recoveryCodes: string[] | undefined) => void;
+  /** Called once the app is on and any recovery codes issued with it are saved. */
+  onEnabled: () => void;
 }) {
   const styles = useStyles();
   const start = useStartTotpSetup();
   const confirm = useConfirmTotp();
   const [code, setCode] = useState('');
   const [invalid, setInvalid] = useState(false);
+  const [issued, setIssued] = useState<string[] | null>(null);
   const { mutate: begin } = start;
   useEffect(() => begin(), [begin]);
   const setup = start.data ?? undefined;
@@ -83,9 +89,20 @@ export function TotpSetupDialog({
     const digits = sixDigits(code);
     setInvalid(digits === null);
     if (digits === null) return;
-    confirm.mutate(digits, { onSuccess: (answer) => onEnabled(answer?.recoveryCodes) });
+    confirm.mutate(digits, {
+      onSuccess: (answer) => (answer?.recoveryCodes?.length ? setIssued(answer.recoveryCodes) : onEnabled()),
+    });
   };
 
+  if (issued) {
+    return (
+      <Dialog open={open} modalType="alert">
+        <DialogSurface>
+          <RecoveryCodesBody codes={issued} onDone={onEnabled} />
+        </DialogSurface>
+      </Dialog>
+    );
+  }
   return (
     <Dialog open={open} onOpenChange={(_, data) => (data.open || confirm.isPending ? undefined : onCancel())}>
       <DialogSurface>
