@@ -15,6 +15,8 @@ interface Failure {
   hostname?: string;
   message?: string;
   cause?: unknown;
+  /** The setting whose connection failed, when it is not DATABASE_URL (runtime.ts sets DATABASE_OWNER_URL). */
+  variable?: string;
 }
 
 /** The error and its causes, outermost first. */
@@ -62,17 +64,18 @@ export function describeStartFailure(error: unknown, env: NodeJS.ProcessEnv = pr
       : `The data directory cannot be written (${where}): set DATA_DIR to a folder this user can write, or fix its permissions.`;
   }
   if (usingUrl) {
+    const url = find((f) => typeof f.variable === 'string')?.variable ?? 'DATABASE_URL';
     if (find((f) => f.code === '28P01' || f.code === '28000')) {
-      return 'DATABASE_URL was refused by the PostgreSQL server (wrong user or password): correct the credentials in DATABASE_URL.';
+      return `${url} was refused by the PostgreSQL server (wrong user or password): correct the credentials in ${url}.`;
     }
     if (find((f) => f.code === '3D000')) {
-      return 'The database named in DATABASE_URL does not exist: create it (createdb) or correct the name in DATABASE_URL.';
+      return `The database named in ${url} does not exist: create it (createdb) or correct the name in ${url}.`;
     }
     const unreachable = find((f) =>
       ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ECONNRESET'].includes(f.code ?? ''),
     );
     if (unreachable || find((f) => /timeout|terminated/i.test(f.message ?? ''))) {
-      return 'The PostgreSQL server in DATABASE_URL cannot be reached: start it or correct the host and port in DATABASE_URL.';
+      return `The PostgreSQL server in ${url} cannot be reached: start it or correct the host and port in ${url}.`;
     }
   }
   const first = causes[0]?.message ?? String(error);

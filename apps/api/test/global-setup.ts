@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { APP_ROLE, ensureAppRole, grantAppRole } from '../src/db/app-role.js';
 import { createDatabase, runMigrations } from '../src/db/client.js';
 import { startEmbeddedPostgres } from '../src/db/embedded.js';
 import { paths } from '../src/runtime.js';
@@ -11,6 +13,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     adminDatabaseUrl: string;
     templateDatabase: string;
+    /** The application role the apps under test connect as, or null where the server lets no role be created. */
+    appRole: { user: string; password: string } | null;
   }
 }
 
@@ -24,11 +28,13 @@ export default async function setup(project: TestProject) {
   let stop = async () => {};
   const external = project.config.env?.['UMS_TEST_DATABASE'] === 'external';
   let adminUrl = external ? process.env['TEST_DATABASE_URL'] : undefined;
+  let appPassword = randomBytes(18).toString('base64url');
   if (!adminUrl) {
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ums-test-'));
     await fs.chmod(dataDir, 0o755);
     const embedded = await startEmbeddedPostgres({ dataDir });
     adminUrl = embedded.url;
+    appPassword = embedded.app.password;
     stop = async () => {
       await embedded.stop();
       await fs.rm(dataDir, { recursive: true, force: true });
@@ -42,9 +48,16 @@ export default async function setup(project: TestProject) {
   templateUrl.pathname = `/${TEMPLATE}`;
   const { db, pool } = createDatabase(templateUrl.toString());
   await runMigrations(db, pool, paths.migrations);
+  // As a server does after migrating (decision 025); every clone of the template keeps the grants.
+  const appRole = await ensureAppRole(admin, appPassword).then(
+    () => ({ user: APP_ROLE, password: appPassword }),
+    () => null,
+  );
+  if (appRole) await grantAppRole(pool, appRole.user);
   await pool.end();
   project.provide('adminDatabaseUrl', adminUrl);
   project.provide('templateDatabase', TEMPLATE);
+  project.provide('appRole', appRole);
   return async () => {
     await admin.query(`drop database if exists ${TEMPLATE} with (force)`).catch(() => undefined);
     await admin.end();

@@ -12,8 +12,17 @@ import { postgresDataKeyStore } from '../src/secrets/secrets.js';
 export const ISSUER = 'http://localhost:8080/oidc';
 export const AUDIENCE = 'http://localhost:8080/api';
 
-/** A database of its own for one test file, cloned from the migrated template. */
-export async function testDatabase(): Promise<{ db: Database; pool: pg.Pool; url: string }> {
+interface Connection {
+  db: Database;
+  pool: pg.Pool;
+  url: string;
+}
+
+/**
+ * A database of its own for one test file, cloned from the migrated template: `db`, `pool` and `url` connect as its
+ * owner (fixtures, and looking behind the app's back), `appRole` as the application role a server uses (decision 025).
+ */
+export async function testDatabase(): Promise<Connection & { appRole: Connection }> {
   const adminUrl = inject('adminDatabaseUrl');
   const name = `ums_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -23,14 +32,27 @@ export async function testDatabase(): Promise<{ db: Database; pool: pg.Pool; url
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const { db, pool } = createDatabase(url.toString());
+  const role = inject('appRole');
+  const appUrl = new URL(url);
+  if (role) {
+    appUrl.username = encodeURIComponent(role.user);
+    appUrl.password = encodeURIComponent(role.password);
+  }
+  const app = role ? { ...createDatabase(appUrl.toString()), url: appUrl.toString() } : null;
   afterAll(async () => {
+    await app?.pool.end();
     await pool.end();
     const cleanup = new pg.Client({ connectionString: adminUrl });
     await cleanup.connect();
     await cleanup.query(`drop database if exists ${name} with (force)`);
     await cleanup.end();
   });
-  return { db, pool, url: url.toString() };
+  return { db, pool, url: url.toString(), appRole: app ?? { db, pool, url: url.toString() } };
+}
+
+/** A server process's settings for a test database, as production's should be: it serves as the application role. */
+export function serverDatabaseEnv(database: Connection & { appRole: Connection }) {
+  return { DATABASE_URL: database.appRole.url, DATABASE_OWNER_URL: database.url };
 }
 
 /** The tests' key-encryption key: one for all, so every app on a test database opens what another sealed. */
@@ -83,11 +105,12 @@ export const ADMIN = { sub: 'admin-1', email: 'admin@example.com', groups: ['Adm
 export const apiAppOn = (db: Database, config: ReturnType<typeof loadConfig>, keys: TestKeys) =>
   buildApp({ config, db, secrets: testSecrets(db), keys: keys.keys, logger: false });
 
+/** The app as a server builds it, on the application role; `db` and `pool` stay the owner's for the test's own use. */
 export async function testApp(options: { env?: Record<string, string> } = {}) {
   const database = await testDatabase();
   const keys = await testKeys();
   const config = loadConfig({ ...options.env }, { catalogFile: paths.catalogFile });
-  const app = await apiAppOn(database.db, config, keys);
+  const app = await apiAppOn(database.appRole.db, config, keys);
   await app.ready();
   afterAll(() => app.close());
   const bearer = async (who: { sub: string; email: string; groups: string[] }) => ({

@@ -7,7 +7,7 @@ import { freePort } from '../src/net.js';
 
 /**
  * The product with its embedded provider on a loopback port (the issuer must match the address the test calls).
- * Each call gets its own database and its own in-memory sign-in counters.
+ * Each call gets its own database and its own in-memory sign-in counters; the app connects as the application role.
  */
 export async function providerApp(env: Record<string, string> = {}, options: { deliverMail?: boolean } = {}) {
   const database = await testDatabase();
@@ -19,8 +19,8 @@ export async function providerApp(env: Record<string, string> = {}, options: { d
   );
   const appOptions = {
     config,
-    db: database.db,
-    secrets: testSecrets(database.db),
+    db: database.appRole.db,
+    secrets: testSecrets(database.appRole.db),
     embeddedIdentity: true,
     logger: false as const,
   };
@@ -57,8 +57,8 @@ export async function anotherProcess(
       { PORT: String(port), PUBLIC_URL: server.base, HOST: '127.0.0.1', ...env },
       { catalogFile: paths.catalogFile },
     ),
-    db: server.database.db,
-    secrets: testSecrets(server.database.db),
+    db: server.database.appRole.db,
+    secrets: testSecrets(server.database.appRole.db),
     embeddedIdentity: true,
     logger: false,
   });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccountService } from '../src/identity/accounts.service.js';
-import { TEST_SECRETS_KEY, testDatabase } from './helper.js';
+import { serverDatabaseEnv, TEST_SECRETS_KEY, testDatabase } from './helper.js';
 import { browser, refresh, signIn, signOut, signsInSilently } from '@ums/testkit/oidc-browser';
 import { dpopKey } from '@ums/testkit/dpop';
 import { exited } from '@ums/testkit/server-process';
@@ -13,7 +13,7 @@ import { prepareServer } from '@ums/testkit/server-process';
 const database = await testDatabase();
 const accounts = createAccountService({ db: database.db });
 // One secrets key for both, as every process of one product has.
-const shared = { DATABASE_URL: database.url, SECRETS_KEY: TEST_SECRETS_KEY.key.toString('hex') };
+const shared = { ...serverDatabaseEnv(database), SECRETS_KEY: TEST_SECRETS_KEY.key.toString('hex') };
 const first = await prepareServer({ entry: 'sources', env: shared });
 const second = await prepareServer({ entry: 'sources', env: { ...shared, PUBLIC_URL: first.base } });
 const children: ChildProcess[] = [];

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { TEST_SECRETS_KEY, testDatabase } from './helper.js';
+import { serverDatabaseEnv, TEST_SECRETS_KEY, testDatabase } from './helper.js';
 import { exited, prepareServer } from '@ums/testkit/server-process';
 
 const database = await testDatabase();
@@ -42,7 +42,7 @@ describe('a start that cannot work says why in one sentence and exits with 1', (
     const port = (blocker.address() as net.AddressInfo).port;
     try {
       // Both starts on one database share its secrets key, as the servers of one product do.
-      const shared = { DATABASE_URL: database.url, SECRETS_KEY };
+      const shared = { ...serverDatabaseEnv(database), SECRETS_KEY };
       const result = await failedStart({ PORT: String(port), ...shared });
       expectOneSentence(result, `Port ${port} is already in use: stop the other program or set PORT to a free port.`);
       const metrics = await failedStart({ METRICS_PORT: String(port), ...shared });
@@ -100,6 +100,16 @@ describe('a start that cannot work says why in one sentence and exits with 1', (
     expectOneSentence(
       absent,
       'The database named in DATABASE_URL does not exist: create it (createdb) or correct the name in DATABASE_URL.',
+    );
+  });
+
+  it('names DATABASE_OWNER_URL when the owner is refused', async () => {
+    const wrongPassword = new URL(database.url);
+    wrongPassword.password = 'not-the-password';
+    const result = await failedStart({ ...serverDatabaseEnv(database), DATABASE_OWNER_URL: wrongPassword.toString() });
+    expectOneSentence(
+      result,
+      'DATABASE_OWNER_URL was refused by the PostgreSQL server (wrong user or password): correct the credentials in DATABASE_OWNER_URL.',
     );
   });
 

@@ -15,7 +15,7 @@ import {
   openSealedBackup,
   sealingStream,
 } from '../db/sealed-backup.js';
-import { paths, type DatabaseHandle } from '../runtime.js';
+import { paths, type DatabaseHandle, type OpenDatabaseOptions } from '../runtime.js';
 import { listOutbox, showOutboxMessage } from '../mail/outbox-files.js';
 import { seedDemoData } from '../seed/demo-data.js';
 import { createAccountDeletion } from '../modules/self-service/account-deletion.js';
@@ -59,7 +59,7 @@ Commands:
 
 export interface CliContext {
   config: AppConfig;
-  openDatabase: (options?: { migrate?: boolean }) => Promise<DatabaseHandle>;
+  openDatabase: (options?: Pick<OpenDatabaseOptions, 'migrate' | 'as'>) => Promise<DatabaseHandle>;
   out: (line: string) => void;
   err: (line: string) => void;
 }
@@ -118,7 +118,7 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
         if (error instanceof BackupError) throw error;
         throw new UsageError(`Cannot write ${file}: its folder does not exist or cannot be read`);
       });
-      return await withDatabase(ctx, async (database) => {
+      return await withOwnerDatabase(ctx, async (database) => {
         const partial = `${file}.partial`;
         // A partial file left by an interrupted run could carry a wider mode: the backup is always a new 0600 file.
         await fs.rm(partial, { force: true });
@@ -181,7 +181,8 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
             input.destroy();
           }
         },
-        { migrate: false },
+        // As the owner: it drops and builds the schema; the next start grants the application role again.
+        { migrate: false, as: 'owner' },
       );
     }
     if (command === 'purge') {
@@ -303,7 +304,7 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
 async function withDatabase(
   ctx: CliContext,
   work: (database: DatabaseHandle) => Promise<void>,
-  options?: { migrate?: boolean },
+  options?: Pick<OpenDatabaseOptions, 'migrate' | 'as'>,
 ): Promise<number> {
   const database = await ctx.openDatabase(options);
   try {
@@ -313,6 +314,10 @@ async function withDatabase(
     await database.close();
   }
 }
+
+/** As the tables' owner (decision 025): the backup reads the whole database, the migrations' own table included. */
+const withOwnerDatabase = (ctx: CliContext, work: (database: DatabaseHandle) => Promise<void>) =>
+  withDatabase(ctx, work, { as: 'owner' });
 
 const withAccounts = (ctx: CliContext, work: (accounts: ReturnType<typeof createAccountService>) => Promise<void>) =>
   withDatabase(ctx, (database) => work(createAccountService({ db: database.db })));

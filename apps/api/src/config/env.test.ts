@@ -141,6 +141,18 @@ describe('SECRETS_KEY', () => {
     expect(load({ SECRETS_KEY_FILE: '/run/secrets/ums.key' }).secretsKeyFile).toBe('/run/secrets/ums.key');
   });
 
+  it('reads DATABASE_OWNER_URL beside DATABASE_URL, refuses it alone, and never echoes either', () => {
+    const urls = { DATABASE_URL: 'postgres://ums_app:a@db/ums', DATABASE_OWNER_URL: 'postgres://ums_owner:b@db/ums' };
+    expect(load(urls)).toMatchObject({ databaseUrl: urls.DATABASE_URL, databaseOwnerUrl: urls.DATABASE_OWNER_URL });
+    expect(load({}).databaseOwnerUrl).toBeUndefined();
+    expect(() => load({ DATABASE_OWNER_URL: urls.DATABASE_OWNER_URL })).toThrow(
+      /DATABASE_OWNER_URL: needs DATABASE_URL too/,
+    );
+    const attempt = () => load({ DATABASE_URL: urls.DATABASE_URL, DATABASE_OWNER_URL: 'mysql://owner:secret@db' });
+    expect(attempt).toThrow(/DATABASE_OWNER_URL: must be a postgres:\/\/ or postgresql:\/\/ connection URL/);
+    expect(attempt).not.toThrow(/secret/);
+  });
+
   it('refuses a malformed key in one line naming the variable and the format, without echoing the value', () => {
     const error = (() => {
       try {

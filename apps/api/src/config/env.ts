@@ -104,6 +104,11 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection URL')
     .optional(),
+  // The tables' owner: migrations and the application role's grants run with it, DATABASE_URL only uses rows.
+  DATABASE_OWNER_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection URL')
+    .optional(),
   DATA_DIR: z.string().min(1).default('.data'),
   CATALOG_FILE: z.string().min(1).optional(),
   AUTOLOGIN_URL: url.optional(),
@@ -260,6 +265,8 @@ export interface AppConfig {
   apiDocs: boolean;
   publicUrl: string;
   databaseUrl: string | undefined;
+  /** DATABASE_OWNER_URL: migrations and grants run as this role, the server's pool as DATABASE_URL's (decision 025). */
+  databaseOwnerUrl: string | undefined;
   dataDir: string;
   catalogFile: string;
   autologinUrl: string | undefined;
@@ -329,7 +336,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { cat
     const lines = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0]);
       // Passwords, and the URLs that may carry one, are never echoed into a log.
-      const shown = /PASSWORD|PASSPHRASE|^SECRETS_KEY(_PREVIOUS)?$|^DATABASE_URL$|^SMTP_URL$/.test(name)
+      const shown = /PASSWORD|PASSPHRASE|^SECRETS_KEY(_PREVIOUS)?$|^DATABASE_(OWNER_)?URL$|^SMTP_URL$/.test(name)
         ? ''
         : ` (got ${JSON.stringify(env[name])})`;
       return `  ${name}: ${issue.message}${shown}`;
@@ -344,6 +351,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { cat
   if (e.SESSION_IDLE_MINUTES * 60 > e.SESSION_MAX_HOURS * 3600) {
     throw new ConfigError(
       `Invalid configuration:\n  SESSION_IDLE_MINUTES: must not be longer than SESSION_MAX_HOURS (${e.SESSION_MAX_HOURS} hours)`,
+    );
+  }
+  if (e.DATABASE_OWNER_URL && !e.DATABASE_URL) {
+    throw new ConfigError(
+      'Invalid configuration:\n  DATABASE_OWNER_URL: needs DATABASE_URL too (the application role the server connects as)',
     );
   }
   if (e.METRICS_PORT === e.PORT) {
@@ -373,6 +385,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { cat
     apiDocs: e.API_DOCS ? e.API_DOCS === 'true' : e.NODE_ENV !== 'production',
     publicUrl,
     databaseUrl: e.DATABASE_URL,
+    databaseOwnerUrl: e.DATABASE_OWNER_URL,
     dataDir: path.resolve(e.DATA_DIR),
     catalogFile: path.resolve(e.CATALOG_FILE ?? defaults.catalogFile),
     autologinUrl: e.AUTOLOGIN_URL,

@@ -38,7 +38,8 @@ export function createDatabase(connectionString: string): { db: Database; pool: 
   return { db, pool };
 }
 
-const MIGRATION_LOCK_KEY = 7_202_611;
+/** Held while migrating, and while granting the application role (app-role.ts). */
+export const MIGRATION_LOCK_KEY = 7_202_611;
 
 /** Applies the committed SQL migrations; an advisory lock lets several processes start at once. */
 export async function runMigrations(db: Database, pool: pg.Pool, migrationsFolder: string) {

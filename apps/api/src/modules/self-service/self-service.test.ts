@@ -26,7 +26,8 @@ const server = await providerApp({ SMTP_URL: inbox.url }, { deliverMail: true })
 const { base, database, config } = server;
 const pool = database.pool;
 const accounts = createAccountService({ db: database.db });
-const deletion = createAccountDeletion({ db: database.db, config, secrets: testSecrets(database.db) });
+// The purge runs as the server's database role, which may only scrub labels in the audit trail.
+const deletion = createAccountDeletion({ db: database.appRole.db, config, secrets: testSecrets(database.appRole.db) });
 
 interface Member {
   email: string;
@@ -508,7 +509,11 @@ describe('closing the account', () => {
     const closed = await Promise.all([member(), member(), member(), member()]);
     for (const m of closed) expect((await closeAccount(m.token, PASSWORD)).status).toBe(200);
     const later = new Date(Date.now() + (DELETION_GRACE_DAYS + 1) * DAY_MS);
-    const second = createAccountDeletion({ db: database.db, config, secrets: testSecrets(database.db) });
+    const second = createAccountDeletion({
+      db: database.appRole.db,
+      config,
+      secrets: testSecrets(database.appRole.db),
+    });
     const [a, b] = await Promise.all([deletion.purgeDue(later), second.purgeDue(later)]);
     const subjects = [...a, ...b].map((p) => p.subject).filter((s) => closed.some((m) => m.subject === s));
     expect(subjects.sort()).toEqual(closed.map((m) => m.subject).sort());
