@@ -1,5 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, createApiClient, errorMessage, listOf, waitForApiClient, type ApiClient } from './api-client.js';
+import {
+  ApiError,
+  createApiClient,
+  errorMessage,
+  listOf,
+  StepUpRequiredError,
+  waitForApiClient,
+  type ApiClient,
+} from './api-client.js';
 
 function clientAnswering(status: number, body: string, token: string | null = 'tok') {
   const calls: { url: string; init: RequestInit }[] = [];
@@ -48,9 +56,14 @@ describe('api client', () => {
       onStepUp: (maxAge) => stepUps.push(maxAge),
     });
     const error = await client.get('/me/export').catch((e: ApiError) => e);
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).message).toBe('For your security, sign in again to do this.');
-    expect(stepUps).toEqual([300]);
+    expect(error).toBeInstanceOf(StepUpRequiredError);
+    expect(error).toMatchObject({ status: 401, maxAge: 300, message: 'For your security, sign in again to do this.' });
+    // A download and a write say the same: the screen tells a step-up from a failure by the error's type.
+    expect(await client.download('/me/export').catch((e: unknown) => e)).toBeInstanceOf(StepUpRequiredError);
+    expect(await client.put('/admin/members/m/groups', { groups: [] }).catch((e: unknown) => e)).toBeInstanceOf(
+      StepUpRequiredError,
+    );
+    expect(stepUps).toEqual([300, 300, 300]);
     expect(renewals).toBe(0);
   });
 

@@ -17,6 +17,22 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * A sensitive action refused for want of a recent sign-in (RFC 9470): the member is already on the way to sign in
+ * again, so a screen keeps what was typed for the action instead of showing a failure.
+ */
+export class StepUpRequiredError extends ApiError {
+  constructor(
+    message: string,
+    requestId: string | null,
+    /** The most seconds the new sign-in may be old. */
+    readonly maxAge: number,
+  ) {
+    super(401, message, requestId);
+    this.name = 'StepUpRequiredError';
+  }
+}
+
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -106,7 +122,12 @@ export function createApiClient({
     const stepUp = stepUpMaxAge(response.headers.get('www-authenticate'));
     if (stepUp !== null) {
       onStepUp?.(stepUp);
-      return response;
+      const { raw, parsed } = await read(response);
+      throw new StepUpRequiredError(
+        errorMessage(response.status, parsed, raw),
+        response.headers.get('x-request-id'),
+        stepUp,
+      );
     }
     if (onUnauthorized) {
       const renewed = await onUnauthorized();
@@ -152,6 +173,7 @@ export function createApiClient({
     },
     post: <T>(path: string, body: unknown) => request<T>('POST', path, body),
     put: <T>(path: string, body: unknown) => request<T>('PUT', path, body),
+    patch: <T>(path: string, body: unknown) => request<T>('PATCH', path, body),
     delete: <T>(path: string, body?: unknown) => request<T>('DELETE', path, body),
   };
 }

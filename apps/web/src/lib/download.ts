@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { StepUpRequiredError } from './api-client.js';
 import { useApi } from './api-context.js';
 import { errorText } from './error-text.js';
 
@@ -17,19 +18,22 @@ export function saveFile(blob: Blob, name: string): void {
 
 /**
  * Downloads files from the API: which one is on its way (its key), and the message of the last one that failed.
- * `fallback` is what to say when the failure has no message of its own.
+ * `fallback` is what to say when the failure has no message of its own. A download resolves to its failure (null
+ * when saved); a step-up refusal is not shown, as the tab is already on its way to the new sign-in.
  */
 export function useDownload(fallback: string) {
   const api = useApi();
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const download = async (key: string, path: string, name: string) => {
+  const download = async (key: string, path: string, name: string): Promise<unknown> => {
     setBusy(key);
     setError(null);
     try {
       saveFile(await (await api()).download(path), name);
+      return null;
     } catch (failure) {
-      setError(errorText(failure, fallback));
+      if (!(failure instanceof StepUpRequiredError)) setError(errorText(failure, fallback));
+      return failure;
     } finally {
       setBusy(null);
     }

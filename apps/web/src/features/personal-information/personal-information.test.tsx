@@ -216,6 +216,38 @@ describe('your data', () => {
     expect(JSON.parse(await saved[0]!.blob.text())).toEqual({ subject: 'member-1', orders: [] });
   });
 
+  it('"Download my data" asked for when a recent sign-in is needed comes once the member is back from signing in', async () => {
+    const saved = recordDownloads();
+    let signedInAgain = false;
+    apiServer.use(
+      http.get(`${TEST_API}/userdetails/`, () => HttpResponse.json(envelope(morgan))),
+      http.get(`${TEST_API}/me/export`, () =>
+        signedInAgain
+          ? HttpResponse.json({ subject: 'member-1', orders: [] })
+          : HttpResponse.json(failure('For your security, sign in again to do this.'), {
+              status: 401,
+              headers: { 'WWW-Authenticate': 'Bearer error="insufficient_user_authentication", max_age=300' },
+            }),
+      ),
+    );
+    const auth = fakeAuth({ user: signedInUser() });
+    const first = renderWithProviders(<PersonalInformationSection />, { auth });
+    fireEvent.click(await screen.findByRole('button', { name: 'Download my data' }));
+    await waitFor(() => expect(auth.signinRedirect).toHaveBeenCalledWith({ max_age: 300 }));
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Download my data' })).toHaveProperty('disabled', false),
+    );
+    // The tab is leaving to sign in: no failure is shown.
+    expect(screen.queryByRole('alert')).toBeNull();
+    first.unmount();
+
+    signedInAgain = true;
+    section();
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(saved[0]!.name).toBe(`my-data-${new Date().toISOString().slice(0, 10)}.json`);
+    expect(Object.keys(sessionStorage).filter((key) => key.startsWith('ums.step-up-draft.'))).toEqual([]);
+  });
+
   it('"Close my account" explains the grace period, refuses a wrong password in its words, and signs out once scheduled', async () => {
     const asked: unknown[] = [];
     apiServer.use(

@@ -1,4 +1,4 @@
-import type { AdminMember, AdminMemberDetails } from '@ums/contracts';
+import type { AdminMemberDetails } from '@ums/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { firstOf } from '../../../lib/api-client.js';
 import { useApi } from '../../../lib/api-context.js';
@@ -31,7 +31,7 @@ export function useMemberActions(id: string) {
   });
   const setGroups = useMutation({
     mutationFn: async (groups: string[]) =>
-      firstOf<AdminMember>(await (await api()).put(`/admin/members/${id}/groups`, { groups })),
+      (await api()).put<{ message: string }>(`/admin/members/${id}/groups`, { groups }),
     onSuccess: reload,
   });
   const resetSignInMethods = useMutation({

@@ -20,12 +20,21 @@ import { ErrorBanner } from '../../../components/error-banner.js';
 import { LoadMore } from '../../../components/list-controls.js';
 import { Spinner } from '../../../components/spinner.js';
 import { adminPaths } from '../admin-paths.js';
+import { StepUpRequiredError } from '../../../lib/api-client.js';
 import { useClientConfig } from '../../../lib/client-config-context.js';
 import { errorText } from '../../../lib/error-text.js';
 import { formatShortDate, formatUsd } from '../../../lib/format.js';
 import { type PageOf, usePagedList } from '../../../lib/paged-list.js';
+import { useStepUpDraft } from '../../../lib/step-up-draft.js';
 import { useAdminStyles } from '../components/admin-styles.js';
 import { memberKeys, useMemberActions, useMemberDetails } from './api.js';
+import {
+  groupsText,
+  memberActionDraftKey,
+  readMemberActionDraft,
+  type MemberActionDraft,
+} from './member-action-draft.js';
+import { MemberGroupsDialog } from './member-groups-dialog.js';
 import { MemberStatus, memberName } from './members-page.js';
 import { MEMBERS } from './messages.js';
 
@@ -40,6 +49,9 @@ const useStyles = makeStyles({
   tableWrap: { overflowX: 'auto' },
   subtitle: { margin: 0, color: tokens.colorNeutralForeground2 },
 });
+
+/** A failure to show: a step-up refusal is none, the tab is already on its way to the new sign-in. */
+const shownFailure = (error: unknown) => (error instanceof StepUpRequiredError ? null : error);
 
 const text = (value: unknown) => (value === null || value === undefined || value === '' ? '' : String(value));
 const when = (value: unknown) => (typeof value === 'string' && value ? formatShortDate(value) : '');
@@ -120,7 +132,11 @@ function MemberOrders({
   );
 }
 
-/** One member as support sees them: read-only details and history, and the two things support may do. */
+/**
+ * One member as support sees them: read-only details and history, and what support may change. Each change needs a
+ * recent sign-in: when the API asks for one, the change started (the groups as typed, a confirmation) comes back
+ * open after the sign-in, one press from done.
+ */
 export function MemberPage() {
   const { memberId = '' } = useParams();
   const admin = useAdminStyles();
@@ -129,7 +145,36 @@ export function MemberPage() {
   const details = useMemberDetails(memberId);
   const actions = useMemberActions(memberId);
   const [tab, setTab] = useState<TabName>('details');
-  const [confirming, setConfirming] = useState<'end-sessions' | 'reset-sign-in-methods' | null>(null);
+  const draft = useStepUpDraft(memberActionDraftKey(memberId), readMemberActionDraft);
+  const resumed = draft.restored;
+  const [confirming, setConfirming] = useState<'end-sessions' | 'reset-sign-in-methods' | null>(() =>
+    resumed && resumed.action !== 'groups' ? resumed.action : null,
+  );
+  // The groups field's text while the dialog is open; null when closed.
+  const [editingGroups, setEditingGroups] = useState<string | null>(() =>
+    resumed?.action === 'groups' ? resumed.groups : null,
+  );
+  // The dialog opened again after the sign-in says so, until it closes.
+  const [groupsResumed, setGroupsResumed] = useState(resumed?.action === 'groups');
+  const closeGroups = () => {
+    setEditingGroups(null);
+    setGroupsResumed(false);
+  };
+  /** Sends a change with its draft kept, so a step-up sign-in brings it back. */
+  const start = <T,>(
+    kept: MemberActionDraft,
+    mutation: { mutate: (input: T, options: { onSettled: (data: unknown, error: unknown) => void }) => void },
+    input: T,
+    onDone: (error: unknown) => void = () => undefined,
+  ) => {
+    draft.keep(kept);
+    mutation.mutate(input, {
+      onSettled: (_, error) => {
+        draft.settle(error);
+        if (!(error instanceof StepUpRequiredError)) onDone(error);
+      },
+    });
+  };
 
   if (details.isPending) return <Spinner label={MEMBERS.loading} />;
   if (details.isError || !details.data) {
@@ -138,12 +183,17 @@ export function MemberPage() {
   const { member, personalInformation, orders, ordersPage, subscriptions, sessions, securityActivity, signInMethods } =
     details.data;
   const isAdmin = member.groups.includes(adminGroup);
-  const failure = actions.endSessions.error ?? actions.setGroups.error ?? actions.resetSignInMethods.error;
+  const failure =
+    shownFailure(actions.endSessions.error) ??
+    (editingGroups === null ? shownFailure(actions.setGroups.error) : null) ??
+    shownFailure(actions.resetSignInMethods.error);
   const done = actions.endSessions.isSuccess
     ? actions.endSessions.data.message
     : actions.resetSignInMethods.isSuccess
       ? actions.resetSignInMethods.data.message
-      : null;
+      : actions.setGroups.isSuccess
+        ? actions.setGroups.data.message || MEMBERS.groupsSaved
+        : null;
 
   const panels: Record<TabName, ReactNode> = {
     details: (
@@ -245,13 +295,24 @@ export function MemberPage() {
           </Button>
           <Button
             disabled={actions.setGroups.isPending}
-            onClick={() =>
-              actions.setGroups.mutate(
-                isAdmin ? member.groups.filter((group) => group !== adminGroup) : [...member.groups, adminGroup],
-              )
-            }
+            onClick={() => {
+              const groups = isAdmin
+                ? member.groups.filter((group) => group !== adminGroup)
+                : [...member.groups, adminGroup];
+              start({ action: 'groups', groups: groupsText(groups) }, actions.setGroups, groups);
+            }}
           >
             {isAdmin ? MEMBERS.removeAdmin : MEMBERS.makeAdmin}
+          </Button>
+          <Button
+            disabled={actions.setGroups.isPending}
+            onClick={() => {
+              actions.setGroups.reset();
+              setGroupsResumed(false);
+              setEditingGroups(groupsText(member.groups));
+            }}
+          >
+            {MEMBERS.changeGroups}
           </Button>
         </div>
       </div>
@@ -275,7 +336,7 @@ export function MemberPage() {
         confirmLabel={MEMBERS.endSessions}
         busy={actions.endSessions.isPending}
         onCancel={() => setConfirming(null)}
-        onConfirm={() => actions.endSessions.mutate(undefined, { onSettled: () => setConfirming(null) })}
+        onConfirm={() => start({ action: 'end-sessions' }, actions.endSessions, undefined, () => setConfirming(null))}
       />
       <ConfirmDialog
         open={confirming === 'reset-sign-in-methods'}
@@ -285,7 +346,22 @@ export function MemberPage() {
         confirmLabel={MEMBERS.resetSignInMethods}
         busy={actions.resetSignInMethods.isPending}
         onCancel={() => setConfirming(null)}
-        onConfirm={() => actions.resetSignInMethods.mutate(undefined, { onSettled: () => setConfirming(null) })}
+        onConfirm={() =>
+          start({ action: 'reset-sign-in-methods' }, actions.resetSignInMethods, undefined, () => setConfirming(null))
+        }
+      />
+      <MemberGroupsDialog
+        open={editingGroups !== null}
+        initial={editingGroups ?? ''}
+        resumed={groupsResumed && !actions.setGroups.isError}
+        busy={actions.setGroups.isPending}
+        error={shownFailure(actions.setGroups.error)}
+        onCancel={closeGroups}
+        onSave={(typed, groups) =>
+          start({ action: 'groups', groups: typed }, actions.setGroups, groups, (error) => {
+            if (!error) closeGroups();
+          })
+        }
       />
     </div>
   );

@@ -214,4 +214,107 @@ describe('the member directory', () => {
       expect(screen.getByText('You cannot remove your own Admin group: ask another administrator.')).toBeTruthy(),
     );
   });
+
+  it('brings the groups an administrator typed back after the step-up sign-in, and saves them with one press', async () => {
+    const sent: unknown[] = [];
+    let signedInAgain = false;
+    apiServer.use(
+      http.get(`${TEST_API}/admin/members/${ID}`, () => HttpResponse.json(envelope(details))),
+      http.put(`${TEST_API}/admin/members/${ID}/groups`, async ({ request }) => {
+        const body = (await request.json()) as { groups: string[] };
+        if (body.groups.includes('#billing'))
+          return HttpResponse.json(failure('Each group is a name of letters, digits, spaces, _ . or -'), {
+            status: 400,
+          });
+        sent.push(body);
+        return signedInAgain
+          ? HttpResponse.json({ ...envelope([{ ...morgan, groups: ['Support', 'Billing'] }]), message: 'Groups saved' })
+          : HttpResponse.json(failure('For your security, sign in again to do this.'), {
+              status: 401,
+              headers: { 'WWW-Authenticate': 'Bearer error="insufficient_user_authentication", max_age=300' },
+            });
+      }),
+    );
+    const auth = admin();
+    const page = renderWithProviders(
+      <Routes>
+        <Route path="/admin/members/:memberId" element={<MemberPage />} />
+      </Routes>,
+      { auth, path: `/admin/members/${ID}` },
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Change groups' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Change groups' });
+    const field = within(dialog).getByLabelText('Groups');
+    fireEvent.change(field, { target: { value: 'Support, #billing' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    // A refusal of the names is shown in the dialog, which keeps what was typed.
+    expect(await within(dialog).findByText('Each group is a name of letters, digits, spaces, _ . or -')).toBeTruthy();
+    expect((field as HTMLInputElement).value).toBe('Support, #billing');
+    fireEvent.change(field, { target: { value: 'Support, Billing' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(auth.signinRedirect).toHaveBeenCalledWith({ max_age: 300 }));
+    // The tab is leaving to sign in: no failure is shown.
+    expect(screen.queryByRole('alert')).toBeNull();
+    page.unmount();
+
+    // Back from the provider: the same page opens the dialog again with what was typed.
+    signedInAgain = true;
+    renderWithProviders(
+      <Routes>
+        <Route path="/admin/members/:memberId" element={<MemberPage />} />
+      </Routes>,
+      { auth: admin(), path: `/admin/members/${ID}` },
+    );
+    const again = await screen.findByRole('dialog', { name: 'Change groups' });
+    expect(within(again).getByRole('status').textContent).toBe(
+      'You signed in again. Check the groups and press Save to finish.',
+    );
+    expect((within(again).getByLabelText('Groups') as HTMLInputElement).value).toBe('Support, Billing');
+    fireEvent.click(within(again).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect((await screen.findByRole('status')).textContent).toBe('Groups saved');
+    expect(sent).toEqual([{ groups: ['Support', 'Billing'] }, { groups: ['Support', 'Billing'] }]);
+    expect(Object.keys(sessionStorage).filter((key) => key.startsWith('ums.step-up-draft.'))).toEqual([]);
+  });
+
+  it('opens a confirmed end of sessions again after the step-up sign-in', async () => {
+    let ended = 0;
+    let signedInAgain = false;
+    apiServer.use(
+      http.get(`${TEST_API}/admin/members/${ID}`, () => HttpResponse.json(envelope(details))),
+      http.post(`${TEST_API}/admin/members/${ID}/end-sessions`, () => {
+        if (!signedInAgain)
+          return HttpResponse.json(failure('For your security, sign in again to do this.'), {
+            status: 401,
+            headers: { 'WWW-Authenticate': 'Bearer error="insufficient_user_authentication", max_age=300' },
+          });
+        ended++;
+        return HttpResponse.json({ ...envelope([]), message: 'Every session of the member has ended' });
+      }),
+    );
+    const auth = admin();
+    const page = renderWithProviders(
+      <Routes>
+        <Route path="/admin/members/:memberId" element={<MemberPage />} />
+      </Routes>,
+      { auth, path: `/admin/members/${ID}` },
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'End all sessions' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'End all sessions?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'End all sessions' }));
+    await waitFor(() => expect(auth.signinRedirect).toHaveBeenCalledWith({ max_age: 300 }));
+    page.unmount();
+
+    signedInAgain = true;
+    renderWithProviders(
+      <Routes>
+        <Route path="/admin/members/:memberId" element={<MemberPage />} />
+      </Routes>,
+      { auth: admin(), path: `/admin/members/${ID}` },
+    );
+    const again = await screen.findByRole('alertdialog', { name: 'End all sessions?' });
+    fireEvent.click(within(again).getByRole('button', { name: 'End all sessions' }));
+    expect((await screen.findByRole('status')).textContent).toBe('Every session of the member has ended');
+    expect(ended).toBe(1);
+  });
 });

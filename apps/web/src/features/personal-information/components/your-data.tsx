@@ -2,9 +2,10 @@ import { Button, makeStyles, tokens } from '@fluentui/react-components';
 import { ACCOUNT_DELETION_TEXTS } from '@ums/contracts/self-service/account-deletion';
 import { MY_DATA_TEXTS, myDataFileName } from '@ums/contracts/self-service/my-data';
 import { RECEIPT_ACTIONS } from '@ums/contracts/self-service/receipts';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { useClientConfig } from '../../../lib/client-config-context.js';
 import { useDownload } from '../../../lib/download.js';
+import { useStepUpDraft } from '../../../lib/step-up-draft.js';
 import { useLazyDialog } from '../../../lib/use-lazy-dialog.js';
 
 const CloseAccountDialog = lazy(() =>
@@ -21,21 +22,34 @@ const useStyles = makeStyles({
   error: { flexBasis: '100%', margin: 0, color: tokens.colorPaletteRedForeground1 },
 });
 
+/** The export asked for before a step-up sign-in: nothing typed, only that it was asked for. */
+const EXPORT_DRAFT = 'me.export';
+const readExportDraft = (stored: unknown) => (stored === true ? true : null);
+
 /** "Download my data" and "Close my account": what the law lets a member ask of their data. */
 export function YourData() {
   const styles = useStyles();
   const { deletionGraceDays } = useClientConfig();
   const files = useDownload(RECEIPT_ACTIONS.downloadFailed);
   const closing = useLazyDialog();
+  // The export needs a recent sign-in: when the API asks for one, the file comes once the member is back.
+  const exportDraft = useStepUpDraft(EXPORT_DRAFT, readExportDraft);
+  const { download } = files;
+  const exportMyData = () => {
+    exportDraft.keep(true);
+    void download('export', '/me/export', myDataFileName(new Date().toISOString().slice(0, 10))).then(
+      exportDraft.settle,
+    );
+  };
+  const resumed = useRef(false);
+  useEffect(() => {
+    if (!exportDraft.restored || resumed.current) return;
+    resumed.current = true;
+    exportMyData();
+  });
   return (
     <div className={styles.yourData}>
-      <Button
-        size="small"
-        disabled={files.busy !== null}
-        onClick={() =>
-          void files.download('export', '/me/export', myDataFileName(new Date().toISOString().slice(0, 10)))
-        }
-      >
+      <Button size="small" disabled={files.busy !== null} onClick={exportMyData}>
         {MY_DATA_TEXTS.action}
       </Button>
       {deletionGraceDays !== null ? (

@@ -1,0 +1,82 @@
+import {
+  Button,
+  Dialog,
+  DialogActions,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
+  Field,
+  Input,
+  makeStyles,
+  tokens,
+} from '@fluentui/react-components';
+import { useState, type FormEvent } from 'react';
+import { ErrorBanner } from '../../../components/error-banner.js';
+import { errorText } from '../../../lib/error-text.js';
+import { parseGroupsText } from './member-action-draft.js';
+import { MEMBERS } from './messages.js';
+
+const useStyles = makeStyles({
+  fields: { display: 'grid', gap: tokens.spacingVerticalM },
+  resumed: { margin: 0 },
+});
+
+export interface MemberGroupsDialogProps {
+  open: boolean;
+  /** The field's text when the dialog opens: the member's groups, or what was typed before a step-up sign-in. */
+  initial: string;
+  /** The administrator has just signed in again for this change: say that one press finishes it. */
+  resumed: boolean;
+  busy: boolean;
+  /** The save's refusal (a step-up refusal is not one: the tab is leaving to sign in). */
+  error: unknown;
+  onCancel: () => void;
+  onSave: (text: string, groups: string[]) => void;
+}
+
+/** Replaces a member's groups, typed as one line separated by commas; the API's refusal is shown above the field. */
+export function MemberGroupsDialog({ open, onCancel, ...form }: MemberGroupsDialogProps) {
+  return (
+    <Dialog open={open} onOpenChange={(_, data) => (data.open || form.busy ? undefined : onCancel())}>
+      <DialogSurface>{open ? <MemberGroupsForm onCancel={onCancel} {...form} /> : null}</DialogSurface>
+    </Dialog>
+  );
+}
+
+function MemberGroupsForm({ initial, resumed, busy, error, onCancel, onSave }: Omit<MemberGroupsDialogProps, 'open'>) {
+  const styles = useStyles();
+  const [text, setText] = useState(initial);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!busy) onSave(text, parseGroupsText(text));
+  };
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <DialogBody>
+        <DialogTitle>{MEMBERS.groupsTitle}</DialogTitle>
+        <DialogContent className={styles.fields}>
+          {resumed ? (
+            <p role="status" className={styles.resumed}>
+              {MEMBERS.groupsResumed}
+            </p>
+          ) : null}
+          {error ? <ErrorBanner message={errorText(error, MEMBERS.actionFailed)} error={error} /> : null}
+          <Field label={MEMBERS.groupsLabel} hint={MEMBERS.groupsHint}>
+            <Input value={text} onChange={(_, data) => setText(data.value)} />
+          </Field>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onCancel} disabled={busy}>
+            {MEMBERS.cancel}
+          </Button>
+          <Button appearance="primary" type="submit" disabled={busy}>
+            {busy ? MEMBERS.savingGroups : MEMBERS.saveGroups}
+          </Button>
+        </DialogActions>
+      </DialogBody>
+    </form>
+  );
+}
