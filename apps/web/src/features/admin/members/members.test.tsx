@@ -243,18 +243,18 @@ describe('the member directory', () => {
       { auth, path: `/admin/members/${ID}` },
     );
     fireEvent.click(await screen.findByRole('button', { name: 'Change groups' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Change groups' });
+    const dialog = await screen.findByRole('dialog', { name: 'Change groups', hidden: true });
     const field = within(dialog).getByLabelText('Groups');
     fireEvent.change(field, { target: { value: 'Support, #billing' } });
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save', hidden: true }));
     // A refusal of the names is shown in the dialog, which keeps what was typed.
     expect(await within(dialog).findByText('Each group is a name of letters, digits, spaces, _ . or -')).toBeTruthy();
     expect((field as HTMLInputElement).value).toBe('Support, #billing');
     fireEvent.change(field, { target: { value: 'Support, Billing' } });
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save', hidden: true }));
     await waitFor(() => expect(auth.signinRedirect).toHaveBeenCalledWith({ max_age: 300 }));
     // The tab is leaving to sign in: no failure is shown.
-    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.queryByRole('alert', { hidden: true })).toBeNull();
     page.unmount();
 
     // Back from the provider: the same page opens the dialog again with what was typed.
@@ -265,16 +265,49 @@ describe('the member directory', () => {
       </Routes>,
       { auth: admin(), path: `/admin/members/${ID}` },
     );
-    const again = await screen.findByRole('dialog', { name: 'Change groups' });
-    expect(within(again).getByRole('status').textContent).toBe(
+    const again = await screen.findByRole('dialog', { name: 'Change groups', hidden: true });
+    expect(within(again).getByRole('status', { hidden: true }).textContent).toBe(
       'You signed in again. Check the groups and press Save to finish.',
     );
     expect((within(again).getByLabelText('Groups') as HTMLInputElement).value).toBe('Support, Billing');
-    fireEvent.click(within(again).getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    fireEvent.click(within(again).getByRole('button', { name: 'Save', hidden: true }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { hidden: true })).toBeNull());
     expect((await screen.findByRole('status')).textContent).toBe('Groups saved');
     expect(sent).toEqual([{ groups: ['Support', 'Billing'] }, { groups: ['Support', 'Billing'] }]);
     expect(Object.keys(sessionStorage).filter((key) => key.startsWith('ums.step-up-draft.'))).toEqual([]);
+  });
+
+  it('offers "Add to Admin" after the step-up sign-in as the groups it would have saved', async () => {
+    apiServer.use(
+      http.get(`${TEST_API}/admin/members/${ID}`, () =>
+        HttpResponse.json(envelope({ ...details, member: { ...morgan, groups: ['Support'] } })),
+      ),
+      http.put(`${TEST_API}/admin/members/${ID}/groups`, () =>
+        HttpResponse.json(failure('For your security, sign in again to do this.'), {
+          status: 401,
+          headers: { 'WWW-Authenticate': 'Bearer error="insufficient_user_authentication", max_age=300' },
+        }),
+      ),
+    );
+    const auth = admin();
+    const page = renderWithProviders(
+      <Routes>
+        <Route path="/admin/members/:memberId" element={<MemberPage />} />
+      </Routes>,
+      { auth, path: `/admin/members/${ID}` },
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Add to Admin' }));
+    await waitFor(() => expect(auth.signinRedirect).toHaveBeenCalledWith({ max_age: 300 }));
+    page.unmount();
+
+    renderWithProviders(
+      <Routes>
+        <Route path="/admin/members/:memberId" element={<MemberPage />} />
+      </Routes>,
+      { auth: admin(), path: `/admin/members/${ID}` },
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Change groups', hidden: true });
+    expect((within(dialog).getByLabelText('Groups') as HTMLInputElement).value).toBe('Support, Admin');
   });
 
   it('opens a confirmed end of sessions again after the step-up sign-in', async () => {
@@ -300,8 +333,8 @@ describe('the member directory', () => {
       { auth, path: `/admin/members/${ID}` },
     );
     fireEvent.click(await screen.findByRole('button', { name: 'End all sessions' }));
-    const dialog = await screen.findByRole('alertdialog', { name: 'End all sessions?' });
-    fireEvent.click(within(dialog).getByRole('button', { name: 'End all sessions' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'End all sessions?', hidden: true });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'End all sessions', hidden: true }));
     await waitFor(() => expect(auth.signinRedirect).toHaveBeenCalledWith({ max_age: 300 }));
     page.unmount();
 
@@ -312,8 +345,8 @@ describe('the member directory', () => {
       </Routes>,
       { auth: admin(), path: `/admin/members/${ID}` },
     );
-    const again = await screen.findByRole('alertdialog', { name: 'End all sessions?' });
-    fireEvent.click(within(again).getByRole('button', { name: 'End all sessions' }));
+    const again = await screen.findByRole('alertdialog', { name: 'End all sessions?', hidden: true });
+    fireEvent.click(within(again).getByRole('button', { name: 'End all sessions', hidden: true }));
     expect((await screen.findByRole('status')).textContent).toBe('Every session of the member has ended');
     expect(ended).toBe(1);
   });
