@@ -248,6 +248,41 @@ describe('your data', () => {
     expect(Object.keys(sessionStorage).filter((key) => key.startsWith('ums.step-up-draft.'))).toEqual([]);
   });
 
+  it('"Download my data" starts again by itself only once: a provider that signs in without asking sends no loop', async () => {
+    let asked = 0;
+    apiServer.use(
+      http.get(`${TEST_API}/userdetails/`, () => HttpResponse.json(envelope(morgan))),
+      http.get(`${TEST_API}/me/export`, () => {
+        asked++;
+        return HttpResponse.json(failure('For your security, sign in again to do this.'), {
+          status: 401,
+          headers: { 'WWW-Authenticate': 'Bearer error="insufficient_user_authentication", max_age=300' },
+        });
+      }),
+    );
+    const openPage = async () => {
+      const auth = fakeAuth({ user: signedInUser() });
+      const view = renderWithProviders(<PersonalInformationSection />, { auth });
+      await screen.findByRole('button', { name: 'Download my data' });
+      return { auth, view };
+    };
+    const first = await openPage();
+    fireEvent.click(screen.getByRole('button', { name: 'Download my data' }));
+    await waitFor(() => expect(first.auth.signinRedirect).toHaveBeenCalledTimes(1));
+    first.view.unmount();
+    // Back, still too old a sign-in: the resumed export is refused and the tab goes to sign in once more.
+    const second = await openPage();
+    await waitFor(() => expect(second.auth.signinRedirect).toHaveBeenCalledTimes(1));
+    second.view.unmount();
+    // Back again: nothing starts by itself; the button is there.
+    const third = await openPage();
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Download my data' })).toHaveProperty('disabled', false),
+    );
+    expect(third.auth.signinRedirect).not.toHaveBeenCalled();
+    expect(asked).toBe(2);
+  });
+
   it('"Close my account" explains the grace period, refuses a wrong password in its words, and signs out once scheduled', async () => {
     const asked: unknown[] = [];
     apiServer.use(

@@ -22,9 +22,15 @@ const useStyles = makeStyles({
   error: { flexBasis: '100%', margin: 0, color: tokens.colorPaletteRedForeground1 },
 });
 
-/** The export asked for before a step-up sign-in: nothing typed, only that it was asked for. */
+/**
+ * The export asked for before a step-up sign-in: by the member's press ('asked'), or by the page coming back from
+ * the sign-in ('resumed'). Only an asked export starts again by itself: a provider that ignores `max_age` would
+ * otherwise send the tab round without end.
+ */
+type ExportDraft = 'asked' | 'resumed';
 const EXPORT_DRAFT = 'me.export';
-const readExportDraft = (stored: unknown) => (stored === true ? true : null);
+const readExportDraft = (stored: unknown): ExportDraft | null =>
+  stored === 'asked' || stored === 'resumed' ? stored : null;
 
 /** "Download my data" and "Close my account": what the law lets a member ask of their data. */
 export function YourData() {
@@ -35,21 +41,21 @@ export function YourData() {
   // The export needs a recent sign-in: when the API asks for one, the file comes once the member is back.
   const exportDraft = useStepUpDraft(EXPORT_DRAFT, readExportDraft);
   const { download } = files;
-  const exportMyData = () => {
-    exportDraft.keep(true);
+  const exportMyData = (how: ExportDraft) => {
+    exportDraft.keep(how);
     void download('export', '/me/export', myDataFileName(new Date().toISOString().slice(0, 10))).then(
       exportDraft.settle,
     );
   };
   const resumed = useRef(false);
   useEffect(() => {
-    if (!exportDraft.restored || resumed.current) return;
+    if (exportDraft.restored !== 'asked' || resumed.current) return;
     resumed.current = true;
-    exportMyData();
+    exportMyData('resumed');
   });
   return (
     <div className={styles.yourData}>
-      <Button size="small" disabled={files.busy !== null} onClick={exportMyData}>
+      <Button size="small" disabled={files.busy !== null} onClick={() => exportMyData('asked')}>
         {MY_DATA_TEXTS.action}
       </Button>
       {deletionGraceDays !== null ? (
