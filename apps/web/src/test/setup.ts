@@ -32,3 +32,22 @@ window.ResizeObserver ??= class ResizeObserver {
   unobserve() {}
   disconnect() {}
 };
+
+// jsdom lays nothing out, so its offsetParent is always null, which tabster (Fluent's focus manager) reads as
+// "display: none": a dialog then finds no control to focus, focuses its surface, and tabster's deferred modal update
+// can mark the open dialog itself aria-hidden (on a busy machine, while a test is still reading it). An element is
+// given the offsetParent a browser would give a displayed one: null only when it or an ancestor is not displayed.
+Object.defineProperty(window.HTMLElement.prototype, 'offsetParent', {
+  configurable: true,
+  get(this: HTMLElement): Element | null {
+    if (this === document.body || this === document.documentElement || !this.isConnected) return null;
+    for (let element: HTMLElement | null = this; element; element = element.parentElement) {
+      if (element.hidden || window.getComputedStyle(element).display === 'none') return null;
+    }
+    return this.parentElement;
+  },
+});
+// The same check asks whether the page itself has a size (a page in a hidden frame has none): it has the window's.
+window.HTMLBodyElement.prototype.getBoundingClientRect = function getBoundingClientRect() {
+  return DOMRect.fromRect({ x: 0, y: 0, width: window.innerWidth, height: window.innerHeight });
+};
