@@ -11,8 +11,7 @@ import { runningEmbeddedUrl } from '../apps/api/src/db/embedded.js';
 import { DEMO_MEMBER_SUBJECT } from '../apps/api/src/seed/demo-data.js';
 import { growData, growDirectoryAndAudit, LARGE_GROWTH, REALISTIC } from '../apps/api/src/seed/grow-data.js';
 import { exited, prepareServer } from '@ums/testkit/server-process';
-import { dpopKey } from '@ums/testkit/dpop';
-import { accessToken, signIn } from '@ums/testkit/oidc-browser';
+import { dpopHeaders, signIn } from '@ums/testkit/oidc-browser';
 import { lighthouseAudits, type LighthouseResult } from './lighthouse.js';
 import { median } from './median.js';
 import { webBundles } from '../scripts/lib/web-bundles.mjs';
@@ -65,7 +64,11 @@ interface LoadResult {
 const SLICES = 5;
 
 /** One load; a call that answers anything but 2xx stops the run: its speed would be that of the error. */
-async function loadOnce(options: autocannon.Options, seconds: number) {
+/** A call to measure; `prepare` readies what a run of so many seconds uses (its DPoP proofs) before it starts. */
+type Call = autocannon.Options & { prepare?: (seconds: number) => void };
+
+async function loadOnce({ prepare, ...options }: Call, seconds: number) {
+  prepare?.(seconds);
   const result = await autocannon({ duration: seconds, connections: CONNECTIONS, ...options });
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(
@@ -77,7 +80,7 @@ async function loadOnce(options: autocannon.Options, seconds: number) {
 }
 
 /** The call alone, for DURATION seconds after its warm-up. */
-async function load(name: string, options: autocannon.Options): Promise<LoadResult> {
+async function load(name: string, options: Call): Promise<LoadResult> {
   log(`${name}: ${DURATION} s, ${CONNECTIONS} connections, after ${WARMUP} s of warm-up`);
   if (WARMUP > 0) await loadOnce(options, WARMUP);
   const result = await loadOnce(options, DURATION);
@@ -97,11 +100,7 @@ async function load(name: string, options: autocannon.Options): Promise<LoadResu
  * DURATION / SLICES seconds. Requests/s and the ratio come from the totals; p50 is the slices' median, p99 their
  * highest (so a slow slice is not averaged away).
  */
-async function loadBeside(
-  reference: autocannon.Options,
-  name: string,
-  options: autocannon.Options,
-): Promise<LoadResult> {
+async function loadBeside(reference: Call, name: string, options: Call): Promise<LoadResult> {
   if (CALLS && !CALLS.test(name)) {
     return { name, requestsPerSecond: 0, p50Ms: 0, p99Ms: 0, errors: 0, non2xx: 0, total: 0, skipped: true };
   }
@@ -184,50 +183,63 @@ async function main() {
       return;
     }
 
-    const admin = `Bearer ${await accessToken(base, ADMIN.email, ADMIN.password)}`;
-    const member = `Bearer ${await accessToken(base, MEMBER.email, MEMBER.password)}`;
-    const packages = (await (
-      await fetch(`${base}/api/discountPackage`, { headers: { authorization: admin } })
-    ).json()) as {
+    // Every call as the web app makes it: the token bound to the browser's key (the embedded provider gives its web
+    // client no other kind), with a fresh proof per request.
+    const admin = await signIn(base, ADMIN.email, ADMIN.password);
+    const member = await signIn(base, MEMBER.email, MEMBER.password);
+    type Who = typeof admin;
+    const json = { 'content-type': 'application/json' };
+    const once = async (who: Who, url: string) =>
+      (await fetch(`${base}${url}`, { headers: dpopHeaders(who.access_token, 'GET', `${base}${url}`) })).json();
+    const packages = (await once(admin, '/api/discountPackage')) as {
       data: { discountPackageId: number; products: { productId: number }[] }[];
     };
     const target = packages.data.find((p) => p.products.length > 0)!;
-    const json = { 'content-type': 'application/json' };
 
-    const referenceCall = { url: `${base}/api/test/auth`, headers: { authorization: member } };
-    const reference = await load('reference: token check + constant JSON (GET /api/test/auth)', referenceCall);
-    const beside = (name: string, options: autocannon.Options) => loadBeside(referenceCall, name, options);
-    const get = (name: string, url: string, who: string) =>
-      beside(name, { url: `${base}${url}`, headers: { authorization: who } });
-    // The member's reads as the web app makes them: a token bound to the browser's key, a fresh proof per request.
-    const dpop = await dpopKey();
-    const bound = (await signIn(base, MEMBER.email, MEMBER.password, { dpop })).access_token;
-    // A browser signs its proofs on its own processor; here they are signed before each run (as many as the run
-    // could use), so the load generator does not take the server's cores to make them.
-    const proven = (name: string, url: string) => {
-      const target = `${base}${url}`;
-      const ready = Array.from({ length: 6000 * (WARMUP + DURATION) }, () => dpop.proof('GET', target, bound));
-      return beside(name, {
-        url: target,
+    /**
+     * A call with a proof per request. A browser signs its proofs on its own processor; here each run's are signed
+     * before it starts (as many as it could use), so the load generator does not take the server's cores to make them.
+     */
+    const proven = (who: Who, url: string, init: { method?: 'GET' | 'PUT'; body?: string } = {}): Call => {
+      const method = init.method ?? 'GET';
+      const address = `${base}${url.split('?')[0]}`;
+      const sign = () => who.dpop.proof(method, address, who.access_token);
+      let ready: string[] = [];
+      return {
+        url: `${base}${url}`,
+        prepare: (seconds) => {
+          ready = Array.from({ length: 6000 * seconds }, sign);
+        },
         requests: [
           {
-            method: 'GET',
+            method,
             path: url,
+            ...(init.body === undefined ? {} : { body: init.body }),
             setupRequest: (request) => ({
               ...request,
-              headers: { authorization: `DPoP ${bound}`, dpop: ready.pop() ?? dpop.proof('GET', target, bound) },
+              headers: {
+                ...(init.body === undefined ? {} : json),
+                authorization: `DPoP ${who.access_token}`,
+                dpop: ready.pop() ?? sign(),
+              },
             }),
           },
         ],
-      });
+      };
     };
+
+    const referenceCall = proven(member, '/api/test/auth');
+    const reference = await load(
+      'reference: token and proof check + constant JSON (GET /api/test/auth)',
+      referenceCall,
+    );
+    const beside = (name: string, options: Call) => loadBeside(referenceCall, name, options);
+    const get = (name: string, url: string, who: Who) => beside(name, proven(who, url));
     const endpoints = [
       await get('GET /api/membership (whole list)', '/api/membership', admin),
       await get('GET /api/PaymentHistory (whole list)', '/api/PaymentHistory', member),
       await get('GET /api/userdetails/', '/api/userdetails/', member),
       await get('GET /api/UserSubscriptions', '/api/UserSubscriptions', member),
-      await proven('GET /api/userdetails/ with DPoP', '/api/userdetails/'),
-      await proven('GET /api/UserSubscriptions with DPoP', '/api/UserSubscriptions'),
     ];
 
     log('growing the data to issue 14 size: 5,000 products, 2,000 memberships x 20, 10,000 orders');
@@ -249,9 +261,9 @@ async function main() {
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
     await pool.end();
-    const firstMembership = (await (
-      await fetch(`${base}/api/membership?limit=1&sort=membershipId`, { headers: { authorization: admin } })
-    ).json()) as { data: { membershipId: number }[] };
+    const firstMembership = (await once(admin, '/api/membership?limit=1&sort=membershipId')) as {
+      data: { membershipId: number }[];
+    };
     const membershipId = firstMembership.data[0]!.membershipId;
     const pages = [
       ['/api/membership', 'membership 19', admin],
@@ -283,16 +295,17 @@ async function main() {
     }
     endpoints.push(...pageResults);
     endpoints.push(
-      await beside('PUT /api/discountPackageProduct', {
-        url: `${base}/api/discountPackageProduct`,
-        method: 'PUT',
-        headers: { authorization: admin, ...json },
-        body: JSON.stringify({
-          discountPackageId: target.discountPackageId,
-          productId: target.products[0]!.productId,
-          price: 12.34,
+      await beside(
+        'PUT /api/discountPackageProduct',
+        proven(admin, '/api/discountPackageProduct', {
+          method: 'PUT',
+          body: JSON.stringify({
+            discountPackageId: target.discountPackageId,
+            productId: target.products[0]!.productId,
+            price: 12.34,
+          }),
         }),
-      }),
+      ),
     );
 
     if (PRINT_ONLY) {
@@ -360,17 +373,18 @@ Then, for the pages (\`limit=25\`), searches (\`q\`) and the overview: ${report.
 ${row(report.load.reference)}
 ${report.load.endpoints.map(row).join('\n')}
 
-The reference route verifies the bearer token and answers a small JSON without touching the database. Its first row
+Every call is made as the web app makes it: the embedded provider binds its web client's tokens to the browser's key
+(DPoP), and each request carries a new proof of it (signed by the load generator before the run, as a browser signs
+on its own processor), which the API verifies (signature, key thumbprint, method, address, age, token hash) and
+records in PostgreSQL so that no process accepts it twice.
+The reference route verifies the token and its proof and answers a small JSON without touching the database. Its first row
 is it alone. Every other call is measured beside it: the call's ${report.settings.durationSeconds} s are cut into ${SLICES} slices, each right after a
 slice of the reference of the same length, and the ratio is the call's requests over the reference's in those
 slices (its requests/s are in the column before the ratio), so a moment when the machine runs slower weighs on
 both. p50 is the slices' median, p99 the highest of them. The pages, searches, overview and the write are
 measured once the data has grown and PostgreSQL's background work is over. Every route's token check, the reference's included, also looks the token's account and session up among the revoked
 ones held in memory (no database round trip); the member reads (details, subscriptions) are compared with it.
-"With DPoP" rows are those reads as the web app makes them: the token is bound to a key, and each request
-carries a new proof of it (signed by the load generator before the run, as a browser signs on its own processor),
-which the API verifies (signature, key thumbprint, method, address, age, token hash) and records in PostgreSQL so
-that no process accepts it twice. PostgreSQL builds every list answer and the member's details as JSON text (one
+PostgreSQL builds every list answer and the member's details as JSON text (one
 prepared statement); the API sends it as it comes.
 Catalog answers (memberships, packages, products, promotional links, overview) are kept in memory per catalog
 version: each request still reads the version from PostgreSQL (one indexed row), and any catalog write, on any

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { seedDemoData } from '../src/seed/demo-data.js';
 import { paths } from '../src/runtime.js';
+import { DPOP_REFUSED } from '../src/plugins/auth.js';
 import { ADMIN, AUDIENCE, ISSUER, MEMBER, OTHER_MEMBER, testApp } from './helper.js';
 
 const ctx = await testApp();
@@ -46,14 +47,18 @@ async function snapshot() {
 const callers = {
   'no token': async () => ({}),
   'expired token': async () => ({
-    authorization: `Bearer ${await ctx.keys.token({ ...ADMIN }, { expiresIn: Math.floor(Date.now() / 1000) - 60 })}`,
+    authorization: `DPoP ${await ctx.keys.token({ ...ADMIN }, { expiresIn: Math.floor(Date.now() / 1000) - 60 })}`,
   }),
   'wrong audience': async () => ({
-    authorization: `Bearer ${await ctx.keys.token({ ...ADMIN }, { audience: 'https://elsewhere.example/api' })}`,
+    authorization: `DPoP ${await ctx.keys.token({ ...ADMIN }, { audience: 'https://elsewhere.example/api' })}`,
   }),
-  member: () => ctx.bearer(MEMBER),
-  'other member': () => ctx.bearer(OTHER_MEMBER),
-  admin: () => ctx.bearer(ADMIN),
+  // The web client's tokens are always bound (issue 33): one without a key was made or taken outside the browser.
+  "web client's admin token without a key": async () => ({
+    authorization: `Bearer ${await ctx.keys.token({ ...ADMIN, cnf: undefined })}`,
+  }),
+  member: () => ctx.signedIn(MEMBER),
+  'other member': () => ctx.signedIn(OTHER_MEMBER),
+  admin: () => ctx.signedIn(ADMIN),
 } as const;
 
 const apiRoutes = ctx.app.routeTable.filter(
@@ -127,7 +132,13 @@ const POLICY: Record<string, 'public' | 'member' | 'admin'> = {
 
 function expected(policy: string | undefined, caller: keyof typeof callers): 'allowed' | 401 | 403 {
   if (policy === 'public') return 'allowed';
-  if (caller === 'no token' || caller === 'expired token' || caller === 'wrong audience') return 401;
+  if (
+    caller === 'no token' ||
+    caller === 'expired token' ||
+    caller === 'wrong audience' ||
+    caller === "web client's admin token without a key"
+  )
+    return 401;
   if (policy === 'admin') return caller === 'admin' ? 'allowed' : 403;
   return 'allowed';
 }
@@ -208,26 +219,57 @@ describe('authorization matrix over the whole route table', () => {
       await hmacWithPublicKey(),
     ];
     for (const token of bad) {
-      const response = await ctx.app.inject({ url: '/api/membership', headers: { authorization: `Bearer ${token}` } });
+      const response = await ctx.app.inject({ url: '/api/membership', headers: { authorization: `DPoP ${token}` } });
       expect(response.statusCode).toBe(401);
     }
   });
 
   it("keeps a member to their own data: another member's subscription answers 404", async () => {
-    const mine = await ctx.app.inject({ url: '/api/UserSubscriptions', headers: await ctx.bearer(MEMBER) });
+    const mine = await ctx.app.inject({ url: '/api/UserSubscriptions', headers: await ctx.signedIn(MEMBER) });
     const [first] = mine.json().data as { subscriptionId: number }[];
     expect(first).toBeDefined();
     const before = await snapshot();
     const theirs = await ctx.app.inject({
       method: 'DELETE',
       url: `/api/UserSubscriptions/${first!.subscriptionId}`,
-      headers: await ctx.bearer(OTHER_MEMBER),
+      headers: await ctx.signedIn(OTHER_MEMBER),
     });
     expect(theirs.statusCode).toBe(404);
     expect(await snapshot()).toBe(before);
-    const otherHistory = await ctx.app.inject({ url: '/api/PaymentHistory', headers: await ctx.bearer(OTHER_MEMBER) });
+    const otherHistory = await ctx.app.inject({
+      url: '/api/PaymentHistory',
+      headers: await ctx.signedIn(OTHER_MEMBER),
+    });
     expect(otherHistory.json().data).toEqual([]);
-    const ownHistory = await ctx.app.inject({ url: '/api/PaymentHistory', headers: await ctx.bearer(MEMBER) });
+    const ownHistory = await ctx.app.inject({ url: '/api/PaymentHistory', headers: await ctx.signedIn(MEMBER) });
     expect(ownHistory.json().data.length).toBeGreaterThan(0);
+  });
+});
+
+describe("the web client's tokens are bound to the browser's key; another provider's stay bearer tokens", () => {
+  it('refuses an embedded web-client token without cnf.jkt, whatever the scheme, and accepts it bound with its proof', async () => {
+    const unbound = await ctx.keys.token({ ...MEMBER, cnf: undefined });
+    for (const authorization of [`Bearer ${unbound}`, `DPoP ${unbound}`]) {
+      const response = await ctx.app.inject({ url: '/api/userdetails/', headers: { authorization } });
+      expect(response.statusCode, authorization.split(' ')[0]).toBe(401);
+    }
+    const refused = await ctx.app.inject({ url: '/api/userdetails/', headers: { authorization: `Bearer ${unbound}` } });
+    expect(refused.json().message).toBe(DPOP_REFUSED);
+    expect(refused.headers['www-authenticate']).toMatch(/^DPoP error="invalid_dpop_proof"/);
+    expect((await ctx.app.inject({ url: '/api/userdetails/', headers: await ctx.signedIn(MEMBER) })).statusCode).toBe(
+      200,
+    );
+  });
+
+  it('keeps bearer tokens from Cognito, which has no DPoP', async () => {
+    const cognito = await testApp({
+      env: { AUTH_PROVIDER: 'cognito', AUTH_ISSUER: ISSUER, AUTH_AUDIENCE: AUDIENCE },
+    });
+    const bearer = await cognito.keys.token({ ...MEMBER, cnf: undefined });
+    const response = await cognito.app.inject({
+      url: '/api/test/auth',
+      headers: { authorization: `Bearer ${bearer}` },
+    });
+    expect(response.statusCode).toBe(200);
   });
 });

@@ -9,7 +9,7 @@ import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { accessToken, refresh, signIn, signsInSilently } from '@ums/testkit/oidc-browser';
+import { accessToken, dpopHeaders, refresh, signIn, signsInSilently } from '@ums/testkit/oidc-browser';
 import { exited, prepareServer } from '@ums/testkit/server-process';
 import { backupDatabase, migrateTo, restoreDatabase } from '../src/db/backup.js';
 import { createDatabase } from '../src/db/client.js';
@@ -85,7 +85,10 @@ describe('backup and restore', () => {
         for (let i = 0; writing; i++) {
           const answer = await fetch(`${source.base}/api/discountPackage`, {
             method: 'POST',
-            headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+            headers: {
+              ...dpopHeaders(admin, 'POST', `${source.base}/api/discountPackage`),
+              'content-type': 'application/json',
+            },
             body: JSON.stringify({ name: `during-backup-${lane}-${i}`, description: 'written while backing up' }),
           });
           if (answer.status === 201) written++;
@@ -165,11 +168,12 @@ describe('backup and restore', () => {
 
         // The member signed in before the backup: the access token, the refresh token and the browser session.
         const base = target.base;
+        // Its public address is still the source's, which the browser's proof names.
         const read = await fetch(`${base}/api/userdetails/`, {
-          headers: { authorization: `Bearer ${member.access_token}` },
+          headers: dpopHeaders(member.access_token, 'GET', `${source.base}/api/userdetails/`),
         });
         expect(read.status).toBe(200);
-        const renewed = await refresh(base, member.refresh_token);
+        const renewed = await refresh(base, member.refresh_token, undefined, source.base);
         expect(renewed.status).toBe(200);
         expect(await signsInSilently(base, member.go, source.base)).toBe(true);
       } finally {

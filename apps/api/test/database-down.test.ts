@@ -3,18 +3,17 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config/env.js';
 import { createDatabase } from '../src/db/client.js';
 import { paths } from '../src/runtime.js';
-import { ADMIN, testKeys, testSecrets } from './helper.js';
+import { ADMIN, provingPossession, testKeys, testSecrets } from './helper.js';
 
 // Nothing listens on port 9: the database is unreachable from the start.
 const { db, pool } = createDatabase('postgres://nobody:nothing@127.0.0.1:9/ums');
 const keys = await testKeys();
-const app = await buildApp({
-  config: loadConfig({}, { catalogFile: paths.catalogFile }),
-  db,
-  secrets: testSecrets(db),
-  keys: keys.keys,
-  logger: false,
-});
+const config = loadConfig({}, { catalogFile: paths.catalogFile });
+const app = provingPossession(
+  await buildApp({ config, db, secrets: testSecrets(db), keys: keys.keys, logger: false }),
+  keys.dpop,
+  config.publicUrl,
+);
 afterAll(async () => {
   await app.close();
   await pool.end();
@@ -24,7 +23,7 @@ describe('database unreachable', () => {
   it('answers 503 with a clear message, and /api/ready says not ready', async () => {
     const response = await app.inject({
       url: '/api/membership',
-      headers: { authorization: `Bearer ${await keys.token(ADMIN)}` },
+      headers: { authorization: `DPoP ${await keys.token(ADMIN)}` },
     });
     expect(response.statusCode).toBe(503);
     expect(response.json()).toEqual({

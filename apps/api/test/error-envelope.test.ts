@@ -7,20 +7,19 @@ import { createDatabase } from '../src/db/client.js';
 import { DATABASE_RETRY_AFTER_SECONDS } from '../src/plugins/errors.js';
 import { DATABASE_UNAVAILABLE } from '../src/plugins/http-errors.js';
 import { paths } from '../src/runtime.js';
-import { ADMIN, MEMBER, testDatabase, testKeys, testSecrets } from './helper.js';
+import { ADMIN, MEMBER, provingPossession, testDatabase, testKeys, testSecrets } from './helper.js';
 
 const SERVER_ERROR = 'Something went wrong on our side. Please try again later.';
 const keys = await testKeys();
 
 /** The product on a database that fails in the given way. */
 async function appOn(database: ReturnType<typeof createDatabase>) {
-  const app = await buildApp({
-    config: loadConfig({}, { catalogFile: paths.catalogFile }),
-    db: database.db,
-    secrets: testSecrets(database.db),
-    keys: keys.keys,
-    logger: false,
-  });
+  const config = loadConfig({}, { catalogFile: paths.catalogFile });
+  const app = provingPossession(
+    await buildApp({ config, db: database.db, secrets: testSecrets(database.db), keys: keys.keys, logger: false }),
+    keys.dpop,
+    config.publicUrl,
+  );
   await app.ready();
   afterAll(async () => {
     await app.close();
@@ -158,7 +157,7 @@ async function callEvery(app: App) {
       method: route.split(' ')[0] as 'GET',
       url: request.url,
       headers: {
-        authorization: `Bearer ${token}`,
+        authorization: `DPoP ${token}`,
         ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       ...(request.body === undefined ? {} : { payload: JSON.stringify(request.body) }),

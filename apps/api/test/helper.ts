@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
 import pg from 'pg';
+import { dpopKey, type DpopKey } from '@ums/testkit/dpop';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { Response } from 'light-my-request';
 import { afterAll, inject } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config/env.js';
@@ -63,15 +66,20 @@ export function testSecrets(db: Database): KeyService {
   return createKeyService({ keks: [TEST_SECRETS_KEY], store: postgresDataKeyStore(db) });
 }
 
-/** A signing key set standing in for the identity provider's. */
+/**
+ * A signing key set standing in for the identity provider's. Its tokens are the web client's, so they are bound with
+ * DPoP to `dpop`, the browser's key (a test passes `cnf: undefined` to make an unbound one, which the API refuses).
+ */
 export async function testKeys() {
   const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
+  const dpop = await dpopKey();
   const jwk: JWK = { ...(await exportJWK(publicKey)), kid: 'test-key', alg: 'RS256', use: 'sig' };
   const other = await generateKeyPair('RS256', { extractable: true });
   return {
     jwks: { keys: [jwk] },
     keys: createLocalJWKSet({ keys: [jwk] }),
     publicKey,
+    dpop,
     /** Signs an access token; override any claim or header to make a bad one. */
     async token(
       claims: Record<string, unknown> & { sub: string },
@@ -84,7 +92,8 @@ export async function testKeys() {
       } = {},
     ) {
       // Signed in just now (auth_time), as a token fresh from a sign-in: sensitive actions accept it.
-      return new SignJWT({ client_id: 'ums-web', auth_time: Math.floor(Date.now() / 1000), ...claims })
+      const signedIn = { client_id: 'ums-web', auth_time: Math.floor(Date.now() / 1000), cnf: { jkt: dpop.jkt } };
+      return new SignJWT({ ...signedIn, ...claims })
         .setProtectedHeader({ alg: 'RS256', kid: 'test-key', typ: options.typ ?? 'at+jwt' })
         .setIssuer(options.issuer ?? ISSUER)
         .setAudience(options.audience ?? AUDIENCE)
@@ -101,9 +110,35 @@ export const MEMBER = { sub: 'member-1', email: 'member@example.com', groups: []
 export const OTHER_MEMBER = { sub: 'member-2', email: 'other@example.com', groups: [] as string[] };
 export const ADMIN = { sub: 'admin-1', email: 'admin@example.com', groups: ['Admin'] };
 
-/** The API on a database, trusting the test key set's tokens, with the tests' secrets key; no provider. */
-export const apiAppOn = (db: Database, config: ReturnType<typeof loadConfig>, keys: TestKeys) =>
-  buildApp({ config, db, secrets: testSecrets(db), keys: keys.keys, logger: false });
+/**
+ * The API on a database, trusting the test key set's tokens, with the tests' secrets key; no provider. Its `inject`
+ * does what the web app's client does for every call: a request sent with `authorization: DPoP <token>` and no proof
+ * gets a fresh proof of the key set's DPoP key for its method and address.
+ */
+export async function apiAppOn(db: Database, config: ReturnType<typeof loadConfig>, keys: TestKeys) {
+  const app = await buildApp({ config, db, secrets: testSecrets(db), keys: keys.keys, logger: false });
+  return provingPossession(app, keys.dpop, config.publicUrl);
+}
+
+/** The app's `inject` adding a proof of `key` to each call sent as `DPoP <token>` (see apiAppOn). */
+export function provingPossession(app: Awaited<ReturnType<typeof buildApp>>, key: DpopKey, publicUrl: string) {
+  type Inject = (options: InjectOptions) => Promise<Response>;
+  const inject = app.inject.bind(app) as Inject;
+  const withProof = (options: InjectOptions): InjectOptions => {
+    const headers: Record<string, string | string[] | number | undefined> = { ...options.headers };
+    const presented = headers['authorization'];
+    if (typeof options.url !== 'string' || typeof presented !== 'string' || !presented.startsWith('DPoP ')) {
+      return options;
+    }
+    if (headers['dpop'] !== undefined) return options;
+    const address = `${publicUrl}${options.url.split('?')[0]}`;
+    headers['dpop'] = key.proof(options.method ?? 'GET', address, presented.slice('DPoP '.length));
+    return { ...options, headers };
+  };
+  // Only a call with options gets a proof: the tests do not use the chained form (`app.inject().get(...)`).
+  const proving: Inject = (options) => inject(withProof(options));
+  return Object.assign(app, { inject: proving as FastifyInstance['inject'] });
+}
 
 /** The app as a server builds it, on the application role; `db` and `pool` stay the owner's for the test's own use. */
 export async function testApp(options: { env?: Record<string, string> } = {}) {
@@ -113,8 +148,18 @@ export async function testApp(options: { env?: Record<string, string> } = {}) {
   const app = await apiAppOn(database.appRole.db, config, keys);
   await app.ready();
   afterAll(() => app.close());
-  const bearer = async (who: { sub: string; email: string; groups: string[] }) => ({
-    authorization: `Bearer ${await keys.token(who)}`,
+  /** The authorization of one of the web app's calls for this person (`inject` adds the proof). */
+  const signedIn = async (who: { sub: string; email: string; groups: string[] }) => ({
+    authorization: `DPoP ${await keys.token(who)}`,
   });
-  return { app, ...database, keys, bearer };
+  /** The same, with the proof for a call made over the network (`inject` adds its own). */
+  const signedInOverNetwork = async (
+    who: { sub: string; email: string; groups: string[] },
+    method: string,
+    path: string,
+  ) => {
+    const token = await keys.token(who);
+    return { authorization: `DPoP ${token}`, dpop: keys.dpop.proof(method, `${config.publicUrl}${path}`, token) };
+  };
+  return { app, ...database, keys, signedIn, signedInOverNetwork };
 }

@@ -66,6 +66,7 @@ const config = {
   adminGroup: 'Admin',
   mfaRequiredGroups: [] as string[],
   stepUpMaxAge: 300,
+  dpopBoundClients: [],
 };
 
 describe("verification against the issuer's JWKS", () => {

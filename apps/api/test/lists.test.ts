@@ -18,7 +18,7 @@ interface Answer {
 }
 
 async function get(url: string, who = ADMIN, app = ctx.app) {
-  const response = await app.inject({ url, headers: await ctx.bearer(who) });
+  const response = await app.inject({ url, headers: await ctx.signedIn(who) });
   return { status: response.statusCode, body: response.json() as Answer };
 }
 
@@ -281,7 +281,7 @@ describe('list calls: paging, search and sort', () => {
       await ctx.pool.query<{ id: number }>(`select product_id as id from products order by product_id desc limit 40`)
     ).rows;
     const target = (await get('/api/membership?limit=1&sort=-membershipId')).body.data[0]!['membershipId'];
-    const headers = { ...(await ctx.bearer(ADMIN)), 'content-type': 'application/json' };
+    const headers = { ...(await ctx.signedIn(ADMIN)), 'content-type': 'application/json' };
     const adds = products.map((p) =>
       ctx.app.inject({
         method: 'POST',
@@ -344,7 +344,7 @@ describe('list calls: paging, search and sort', () => {
         await get('/api/membership?limit=100&sort=membershipId', ADMIN, other);
       }
       const membership = (await get(`/api/membership/${membershipId}`)).body.data[0]!;
-      const headers = { ...(await ctx.bearer(ADMIN)), 'content-type': 'application/json' };
+      const headers = { ...(await ctx.signedIn(ADMIN)), 'content-type': 'application/json' };
       const saved = await ctx.app.inject({
         method: 'PUT',
         url: `/api/membership/${membershipId}`,
@@ -407,7 +407,7 @@ describe('list calls: paging, search and sort', () => {
       const cancelled = await ctx.app.inject({
         method: 'DELETE',
         url: `/api/UserSubscriptions/${first['subscriptionId']}`,
-        headers: await ctx.bearer(MEMBER),
+        headers: await ctx.signedIn(MEMBER),
       });
       expect(cancelled.statusCode).toBe(200);
       const afterCancel = (await read()).subscriptions;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { attemptSignIn, signIn, signOut } from '@ums/testkit/oidc-browser';
+import { attemptSignIn, dpopHeaders, signIn, signOut } from '@ums/testkit/oidc-browser';
 import { createAccountService } from '../src/identity/accounts.service.js';
 import { providerApp } from './oidc-client.js';
 
@@ -26,7 +26,11 @@ async function value(name: string, labels: Record<string, string> = {}): Promise
 const call = (path: string, token: string, init: RequestInit = {}) =>
   fetch(`${base}/api${path}`, {
     ...init,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...init.headers },
+    headers: {
+      ...dpopHeaders(token, init.method ?? 'GET', `${base}/api${path}`),
+      'content-type': 'application/json',
+      ...init.headers,
+    },
   });
 
 describe('metrics after a known sequence of calls', () => {

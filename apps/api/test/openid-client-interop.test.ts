@@ -149,28 +149,30 @@ describe('a standard OpenID client (openid-client) against the embedded provider
     expect(after).toBe('401');
   });
 
-  it('userinfo answers a bearer token by its scopes, refuses a bound token without its proof, and no token at all', async () => {
+  it("userinfo answers the web client's token with its proof, and refuses it without one or as a bearer token", async () => {
     const me = `${base}/oidc/me`;
-    const bearer = await signIn(base, email, PASSWORD);
-    const plain = await fetch(me, { headers: { authorization: `Bearer ${bearer.access_token}` } });
-    expect(plain.status).toBe(200);
-    expect(plain.headers.get('cache-control')).toBe('no-store');
-    const claims = (await plain.json()) as Record<string, unknown>;
-    expect(claims).toMatchObject({ email, given_name: 'Ines', email_verified: true });
-    // A claim the account does not have is left out, not sent empty.
-    expect(claims).not.toHaveProperty('phone_number');
-    const posted = await fetch(me, { method: 'POST', headers: { authorization: `Bearer ${bearer.access_token}` } });
-    expect(posted.status).toBe(200);
-
     const key = await dpopKey();
     const bound = await signIn(base, email, PASSWORD, { dpop: key });
-    const unproven = await fetch(me, { headers: { authorization: `DPoP ${bound.access_token}` } });
-    expect(unproven.status).toBe(401);
-    expect(unproven.headers.get('www-authenticate')).toMatch(/^DPoP error="invalid_dpop_proof"/);
     const proven = await fetch(me, {
       headers: { authorization: `DPoP ${bound.access_token}`, dpop: key.proof('GET', me, bound.access_token) },
     });
     expect(proven.status).toBe(200);
+    expect(proven.headers.get('cache-control')).toBe('no-store');
+    const claims = (await proven.json()) as Record<string, unknown>;
+    expect(claims).toMatchObject({ email, given_name: 'Ines', email_verified: true });
+    // A claim the account does not have is left out, not sent empty.
+    expect(claims).not.toHaveProperty('phone_number');
+    const posted = await fetch(me, {
+      method: 'POST',
+      headers: { authorization: `DPoP ${bound.access_token}`, dpop: key.proof('POST', me, bound.access_token) },
+    });
+    expect(posted.status).toBe(200);
+
+    const unproven = await fetch(me, { headers: { authorization: `DPoP ${bound.access_token}` } });
+    expect(unproven.status).toBe(401);
+    expect(unproven.headers.get('www-authenticate')).toMatch(/^DPoP error="invalid_dpop_proof"/);
+    const asBearer = await fetch(me, { headers: { authorization: `Bearer ${bound.access_token}` } });
+    expect(asBearer.status).toBe(401);
 
     const none = await fetch(me);
     expect(none.status).toBe(401);

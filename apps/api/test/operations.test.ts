@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { refresh, signIn, signOut, attemptSignIn } from '@ums/testkit/oidc-browser';
+import { attemptSignIn, dpopHeaders, refresh, signIn, signOut } from '@ums/testkit/oidc-browser';
 import { exited } from '@ums/testkit/server-process';
 import { serializeError } from '../src/plugins/log-redaction.js';
 import { freePort } from '../src/net.js';
@@ -34,7 +34,11 @@ afterAll(async () => {
 const api = (path: string, token: string, init: RequestInit = {}) =>
   fetch(`${server.base}/api${path}`, {
     ...init,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...init.headers },
+    headers: {
+      ...dpopHeaders(token, init.method ?? 'GET', `${server.base}/api${path}`),
+      'content-type': 'application/json',
+      ...init.headers,
+    },
   });
 
 /** The IPv4 addresses a TCP port of this machine listens on, as the kernel lists them (/proc/net/tcp). */

@@ -34,7 +34,7 @@ const counter = countQueries(ctx.pool);
 const BUDGET = 8;
 
 async function call(method: 'GET' | 'PUT', url: string, who: typeof ADMIN, body?: unknown) {
-  const headers = { ...(await ctx.bearer(who)), 'content-type': 'application/json' };
+  const headers = { ...(await ctx.signedIn(who)), 'content-type': 'application/json' };
   const response = await ctx.app.inject({ method, url, headers, ...(body ? { payload: JSON.stringify(body) } : {}) });
   expect(response.statusCode, `${method} ${url}: ${response.body.slice(0, 200)}`).toBe(200);
   return response.json() as { data: { discountPackageId?: number; membershipId?: number; products?: unknown[] }[] };

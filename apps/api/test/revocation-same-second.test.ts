@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { signIn } from '@ums/testkit/oidc-browser';
+import { dpopHeaders, signIn } from '@ums/testkit/oidc-browser';
 import { decodeJwt } from 'jose';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAccountService } from '../src/identity/accounts.service.js';
@@ -16,8 +16,10 @@ const accounts = createAccountService({ db: database.db });
 const PASSWORD = 'Same-Second-2026!';
 afterEach(() => vi.useRealTimers());
 
+/** The answer of the process at `at`, called as the browser calls the product (the proof names its public address). */
 const statusAt = async (at: string, token: string) =>
-  (await fetch(`${at}/api/PaymentHistory`, { headers: { authorization: `Bearer ${token}` } })).status;
+  (await fetch(`${at}/api/PaymentHistory`, { headers: dpopHeaders(token, 'GET', `${base}/api/PaymentHistory`) }))
+    .status;
 
 /** The moment the account's tokens were last voided, in epoch milliseconds, as PostgreSQL recorded it. */
 async function revokedAt(email: string): Promise<number> {
@@ -86,7 +88,10 @@ describe('a sign-in right after a revocation of its account', () => {
     const here = await signIn(base, email, PASSWORD);
     const ended = await fetch(`${base}/api/sessions`, {
       method: 'DELETE',
-      headers: { authorization: `Bearer ${here.access_token}`, 'content-type': 'application/json' },
+      headers: {
+        ...dpopHeaders(here.access_token, 'DELETE', `${base}/api/sessions`),
+        'content-type': 'application/json',
+      },
     });
     expect(ended.status).toBe(200);
     const at = await revokedAt(email);

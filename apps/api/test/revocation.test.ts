@@ -3,7 +3,7 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccountService } from '../src/identity/accounts.service.js';
 import { serverDatabaseEnv, TEST_SECRETS_KEY, testDatabase } from './helper.js';
-import { browser, refresh, signIn, signOut, signsInSilently } from '@ums/testkit/oidc-browser';
+import { browser, dpopHeaders, refresh, signIn, signOut, signsInSilently } from '@ums/testkit/oidc-browser';
 import { dpopKey } from '@ums/testkit/dpop';
 import { exited } from '@ums/testkit/server-process';
 import { prepareServer } from '@ums/testkit/server-process';
@@ -31,10 +31,15 @@ afterAll(async () => {
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** A call to one process, as the browser makes it to the product: its proof names the public address (the first's). */
 const call = (base: string, path: string, token: string, init: RequestInit = {}) =>
   fetch(`${base}${path}`, {
     ...init,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...init.headers },
+    headers: {
+      ...dpopHeaders(token, init.method ?? 'GET', `${first.base}${path}`),
+      'content-type': 'application/json',
+      ...init.headers,
+    },
   });
 
 /** Milliseconds until the call answers 401, polled every 20 ms; fails after 3 s. */
@@ -65,7 +70,7 @@ describe('revocation across server processes', () => {
     expect((await call(first.base, '/api/PaymentHistory', tokens.access_token)).status).toBe(401);
 
     // At once, in the same second as likely as not: the new token names the revocation it came after.
-    const renewed = await refresh(second.base, tokens.refresh_token);
+    const renewed = await refresh(second.base, tokens.refresh_token, undefined, first.base);
     expect(renewed.status).toBe(200);
     expect((await call(second.base, '/api/membership', renewed.body.access_token!)).status).toBe(403);
     expect((await call(first.base, '/api/PaymentHistory', renewed.body.access_token!)).status).toBe(200);
@@ -77,7 +82,7 @@ describe('revocation across server processes', () => {
     const other = await signIn(first.base, email, PASSWORD);
     expect((await signOut(first.base, session.go, session.id_token)).status).toBe(303);
     expect(await refusedAfter(second.base, '/api/PaymentHistory', session.access_token)).toBeLessThan(1000);
-    expect((await refresh(second.base, session.refresh_token)).status).toBe(400);
+    expect((await refresh(second.base, session.refresh_token, undefined, first.base)).status).toBe(400);
     // Signing out one browser leaves the member's other devices alone.
     expect((await call(second.base, '/api/PaymentHistory', other.access_token)).status).toBe(200);
   });
@@ -94,7 +99,7 @@ describe('revocation across server processes', () => {
       (await call(first.base, `/api/sessions/${other.id}`, laptop.access_token, { method: 'DELETE' })).status,
     ).toBe(200);
     expect(await refusedAfter(second.base, '/api/PaymentHistory', phone.access_token)).toBeLessThan(1000);
-    expect((await refresh(second.base, phone.refresh_token)).status).toBe(400);
+    expect((await refresh(second.base, phone.refresh_token, undefined, first.base)).status).toBe(400);
     expect(await signsInSilently(second.base, phone.go, first.base)).toBe(false);
     expect((await call(second.base, '/api/PaymentHistory', laptop.access_token)).status).toBe(200);
   });
@@ -116,7 +121,7 @@ describe('revocation across server processes', () => {
     expect((await call(first.base, '/api/PaymentHistory', changing.access_token)).status).toBe(200);
     const renewed = await refresh(first.base, changing.refresh_token);
     expect(renewed.status).toBe(200);
-    const again = await refresh(second.base, renewed.body.refresh_token!);
+    const again = await refresh(second.base, renewed.body.refresh_token!, undefined, first.base);
     expect(again.status).toBe(200);
     expect((await call(second.base, '/api/PaymentHistory', again.body.access_token!)).status).toBe(200);
     expect(await signsInSilently(first.base, changing.go)).toBe(true);
@@ -160,7 +165,7 @@ describe('revocation across server processes', () => {
     expect(closed.status).toBe(200);
     expect(await refusedAfter(second.base, '/api/PaymentHistory', elsewhere.access_token)).toBeLessThan(1000);
     expect(await refusedAfter(second.base, '/api/PaymentHistory', closing.access_token)).toBeLessThan(1000);
-    expect((await refresh(second.base, elsewhere.refresh_token)).status).toBe(400);
+    expect((await refresh(second.base, elsewhere.refresh_token, undefined, first.base)).status).toBe(400);
   });
 
   it("an administrator ends a member's sessions or changes their groups on one process: the other refuses the member's token within 1 s", async () => {

@@ -11,7 +11,7 @@ async function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, who 
     method,
     url,
     // As the web client does: the JSON content type on every call, with or without a body.
-    headers: { ...(await ctx.bearer(who)), 'content-type': 'application/json' },
+    headers: { ...(await ctx.signedIn(who)), 'content-type': 'application/json' },
     ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
   });
   return { status: response.statusCode, body: response.json(), headers: response.headers };
@@ -211,7 +211,7 @@ describe('member account', () => {
 
   it('lists subscriptions and cancels one, keeping it in the database', async () => {
     // The answer PostgreSQL builds is the envelope with exactly the documented fields.
-    const answer = await ctx.app.inject({ url: '/api/UserSubscriptions', headers: await ctx.bearer(MEMBER) });
+    const answer = await ctx.app.inject({ url: '/api/UserSubscriptions', headers: await ctx.signedIn(MEMBER) });
     expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(answer.json()).toMatchObject({ isError: false, message: '' });
     expect(Object.keys(answer.json().data[0]).sort()).toEqual([
@@ -221,7 +221,7 @@ describe('member account', () => {
       'products',
       'subscriptionId',
     ]);
-    const none = await ctx.app.inject({ url: '/api/UserSubscriptions', headers: await ctx.bearer(OTHER_MEMBER) });
+    const none = await ctx.app.inject({ url: '/api/UserSubscriptions', headers: await ctx.signedIn(OTHER_MEMBER) });
     expect(none.json()).toEqual({ isError: false, message: '', data: [] });
     const list = (await call('GET', '/api/UserSubscriptions', MEMBER)).body.data;
     expect(list).toHaveLength(2);

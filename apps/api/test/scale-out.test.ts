@@ -7,7 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../src/db/client.js';
 import { runningEmbeddedUrl } from '../src/db/embedded.js';
 import { createAccountService } from '../src/identity/accounts.service.js';
-import { attemptSignIn, browser, refresh, signIn, signOut, signsInSilently } from '@ums/testkit/oidc-browser';
+import {
+  attemptSignIn,
+  browser,
+  dpopHeaders,
+  refresh,
+  signIn,
+  signOut,
+  signsInSilently,
+} from '@ums/testkit/oidc-browser';
 import { exited } from '@ums/testkit/server-process';
 import { prepareServer } from '@ums/testkit/server-process';
 
@@ -91,8 +99,9 @@ afterAll(async () => {
   await Promise.all([first.cleanup(), second?.cleanup()]);
 });
 
+/** The API on one process, called as the browser calls the product: its proof names the public address. */
 const api = (base: string, token: string) =>
-  fetch(`${base}/api/PaymentHistory`, { headers: { authorization: `Bearer ${token}` } });
+  fetch(`${base}/api/PaymentHistory`, { headers: dpopHeaders(token, 'GET', `${front.base}/api/PaymentHistory`) });
 
 async function newMember(): Promise<string> {
   const email = `scale-${randomBytes(4).toString('hex')}@example.com`;
@@ -114,13 +123,13 @@ describe('two server processes on one PostgreSQL behind a load balancer', () => 
   it('refresh on either process, each refresh token once: the rotated one works on the other process', async () => {
     const email = await newMember();
     const tokens = await signIn(front.base, email, PASSWORD);
-    const onFirst = await refresh(first.base, tokens.refresh_token);
+    const onFirst = await refresh(first.base, tokens.refresh_token, undefined, front.base);
     expect(onFirst.status).toBe(200);
-    const onSecond = await refresh(second.base, onFirst.body.refresh_token!);
+    const onSecond = await refresh(second.base, onFirst.body.refresh_token!, undefined, front.base);
     expect(onSecond.status).toBe(200);
     expect((await api(first.base, onSecond.body.access_token!)).status).toBe(200);
     // A used refresh token is spent on every process (and rotation ends the grant it belonged to).
-    expect((await refresh(second.base, tokens.refresh_token)).status).toBe(400);
+    expect((await refresh(second.base, tokens.refresh_token, undefined, front.base)).status).toBe(400);
   });
 
   it('keep one provider session for both processes: signed in at either, signed out through one means out at both', async () => {

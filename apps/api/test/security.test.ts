@@ -112,7 +112,7 @@ describe('fuzzing every write endpoint', () => {
   it('never answers 5xx, always answers the envelope, and changes no protected field', async () => {
     const before = await protectedState(targets);
     for (const [method, url, who] of endpoints()) {
-      const headers = { ...(await ctx.bearer(who)), 'content-type': 'application/json' };
+      const headers = { ...(await ctx.signedIn(who)), 'content-type': 'application/json' };
       await fc.assert(
         fc.asyncProperty(body, async (payload) => {
           const response = await ctx.app.inject({ method, url, headers, payload: JSON.stringify(payload) ?? 'null' });
@@ -141,14 +141,14 @@ describe('fuzzing every write endpoint', () => {
     const response = await ctx.app.inject({
       method: 'POST',
       url: '/api/userdetails/internal',
-      headers: { ...(await ctx.bearer(MEMBER)), 'content-type': 'application/json' },
+      headers: { ...(await ctx.signedIn(MEMBER)), 'content-type': 'application/json' },
       payload: JSON.stringify({ firstName: 'Mine', lastName: '', email: '' }),
     });
     // Fields the body may not set (here whose details they are) are dropped: the token's subject decides.
     const sneaky = await ctx.app.inject({
       method: 'POST',
       url: '/api/userdetails/internal',
-      headers: { ...(await ctx.bearer(MEMBER)), 'content-type': 'application/json' },
+      headers: { ...(await ctx.signedIn(MEMBER)), 'content-type': 'application/json' },
       payload: JSON.stringify({ firstName: 'Sneaky', subject: OTHER_MEMBER.sub }),
     });
     expect(response.statusCode).toBe(200);
@@ -180,7 +180,7 @@ describe('security headers and cross-origin requests', () => {
       throw new Error('secret internal detail');
     });
     await app.ready();
-    const member = { authorization: `Bearer ${await keys.token(MEMBER)}`, 'content-type': 'application/json' };
+    const member = { authorization: `DPoP ${await keys.token(MEMBER)}`, 'content-type': 'application/json' };
     const answers: Record<number, Awaited<ReturnType<typeof app.inject>>> = {
       200: await app.inject({ url: '/api/userdetails/', headers: member }),
       401: await app.inject({ url: '/api/membership' }),
@@ -247,7 +247,10 @@ describe('security headers and cross-origin requests', () => {
 
   it('gives a foreign origin no CORS permission, on a call or a preflight', async () => {
     const origin = { origin: 'https://evil.example.com' };
-    const call = await ctx.app.inject({ url: '/api/membership', headers: { ...origin, ...(await ctx.bearer(ADMIN)) } });
+    const call = await ctx.app.inject({
+      url: '/api/membership',
+      headers: { ...origin, ...(await ctx.signedIn(ADMIN)) },
+    });
     const preflight = await ctx.app.inject({
       method: 'OPTIONS',
       url: '/api/membership',

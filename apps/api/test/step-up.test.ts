@@ -34,10 +34,10 @@ describe('step-up (RFC 9470) before sensitive actions', () => {
   it('refuses a sign-in older than 5 minutes, or one the token does not date, with insufficient_user_authentication and max_age', async () => {
     for (const claims of [{ auth_time: now() - 301 }, { auth_time: undefined }]) {
       const token = await ctx.keys.token({ ...MEMBER, ...claims });
-      const answer = await ctx.app.inject({ url: '/api/me/export', headers: { authorization: `Bearer ${token}` } });
+      const answer = await ctx.app.inject({ url: '/api/me/export', headers: { authorization: `DPoP ${token}` } });
       expect(answer.statusCode).toBe(401);
       expect(answer.headers['www-authenticate']).toBe(
-        'Bearer error="insufficient_user_authentication", error_description="A recent sign-in is required", max_age=300',
+        'DPoP error="insufficient_user_authentication", error_description="A recent sign-in is required", max_age=300',
       );
       expect(answer.json()).toMatchObject({ isError: true, message: STEP_UP_MESSAGE });
     }
@@ -45,7 +45,7 @@ describe('step-up (RFC 9470) before sensitive actions', () => {
     const groups = await ctx.app.inject({
       method: 'PUT',
       url: `/api/admin/members/${MEMBER.sub}/groups`,
-      headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+      headers: { authorization: `DPoP ${admin}`, 'content-type': 'application/json' },
       payload: { groups: ['Admin'] },
     });
     expect(groups.statusCode).toBe(401);
@@ -53,10 +53,10 @@ describe('step-up (RFC 9470) before sensitive actions', () => {
 
   it('lets a sign-in of the last 5 minutes through, and asks nothing of the other routes', async () => {
     const recent = await ctx.keys.token({ ...MEMBER, auth_time: now() - 240 });
-    const answer = await ctx.app.inject({ url: '/api/me/export', headers: { authorization: `Bearer ${recent}` } });
+    const answer = await ctx.app.inject({ url: '/api/me/export', headers: { authorization: `DPoP ${recent}` } });
     expect(answer.statusCode).toBe(200);
     const old = await ctx.keys.token({ ...MEMBER, auth_time: now() - 3600 });
-    const details = await ctx.app.inject({ url: '/api/userdetails/', headers: { authorization: `Bearer ${old}` } });
+    const details = await ctx.app.inject({ url: '/api/userdetails/', headers: { authorization: `DPoP ${old}` } });
     expect(details.statusCode).toBe(200);
   });
 });

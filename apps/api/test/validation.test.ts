@@ -28,7 +28,7 @@ async function send(
     method,
     url,
     payload,
-    headers: { ...(await ctx.bearer(who)), 'content-type': contentType },
+    headers: { ...(await ctx.signedIn(who)), 'content-type': contentType },
   });
   return { status: response.statusCode, body: response.json() };
 }
@@ -168,13 +168,15 @@ describe('validation: 400 with a clear message and field errors, database unchan
   });
 
   it('answers unknown ids in the address with 404 and malformed ones with 400', async () => {
-    expect((await ctx.app.inject({ url: '/api/membership/123456', headers: await ctx.bearer(ADMIN) })).statusCode).toBe(
-      404,
-    );
-    expect((await ctx.app.inject({ url: '/api/membership/abc', headers: await ctx.bearer(ADMIN) })).statusCode).toBe(
+    expect(
+      (await ctx.app.inject({ url: '/api/membership/123456', headers: await ctx.signedIn(ADMIN) })).statusCode,
+    ).toBe(404);
+    expect((await ctx.app.inject({ url: '/api/membership/abc', headers: await ctx.signedIn(ADMIN) })).statusCode).toBe(
       400,
     );
-    expect((await ctx.app.inject({ url: '/api/membership/0', headers: await ctx.bearer(ADMIN) })).statusCode).toBe(400);
+    expect((await ctx.app.inject({ url: '/api/membership/0', headers: await ctx.signedIn(ADMIN) })).statusCode).toBe(
+      400,
+    );
   });
 
   it('refuses bodies that are not JSON, malformed or too large', async () => {

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { DpopKey } from './dpop.js';
+import { dpopKey, type DpopKey } from './dpop.js';
 
 // A scripted browser for the embedded provider: used by the tests and by the load benchmark (no test runner here).
 
@@ -75,28 +75,78 @@ export interface Tokens {
   id_token: string;
 }
 
-/** Posts to the provider's token endpoint (with a DPoP proof of the key given); the answer's body, whatever its status. */
-async function tokenRequest(base: string, params: Record<string, string>, dpop?: DpopKey) {
-  const endpoint = `${base}/oidc/token`;
-  const response = await fetch(endpoint, {
+/**
+ * The key each token was issued under, as the web app's DPoP key store keeps the tab's key beside its tokens: a
+ * refresh, or an API call, made with one of these tokens proves that key without the test passing it around.
+ */
+const keysByToken = new Map<string, DpopKey>();
+function remember(body: Partial<Tokens>, key: DpopKey | undefined) {
+  if (!key) return;
+  for (const token of [body.access_token, body.refresh_token]) if (token) keysByToken.set(token, key);
+}
+
+/** The key a token from `signIn` or `refresh` is bound to. */
+export function keyOf(token: string): DpopKey {
+  const key = keysByToken.get(token);
+  if (!key) throw new Error('this token was not issued to a key of this test');
+  return key;
+}
+
+/**
+ * The headers of one API call with a token from `signIn` or `refresh`, as the web app sends them: the DPoP scheme and
+ * a fresh proof of the token's key naming this method and address (`url`, as the public reaches it; no query).
+ */
+export function dpopHeaders(token: string, method: string, url: string): Record<string, string> {
+  const address = new URL(url);
+  return {
+    authorization: `DPoP ${token}`,
+    dpop: keyOf(token).proof(method, `${address.origin}${address.pathname}`, token),
+  };
+}
+
+/**
+ * Posts to the provider's token endpoint with a DPoP proof of the key given (none when `dpop` is null: the web client
+ * is refused a token then); the answer's body, whatever its status.
+ */
+async function tokenRequest(
+  base: string,
+  params: Record<string, string>,
+  dpop: DpopKey | null | undefined,
+  publicBase = base,
+) {
+  const response = await fetch(`${base}/oidc/token`, {
     method: 'POST',
     headers: {
       'content-type': 'application/x-www-form-urlencoded',
-      ...(dpop ? { dpop: await dpop.proof('POST', endpoint) } : {}),
+      // The proof names the endpoint's public address, which the provider derives from PUBLIC_URL.
+      ...(dpop ? { dpop: dpop.proof('POST', `${publicBase}/oidc/token`) } : {}),
     },
     body: new URLSearchParams({ client_id: 'ums-web', ...params }).toString(),
   });
-  return { status: response.status, body: (await response.json()) as Partial<Tokens> & { error?: string } };
+  const body = (await response.json()) as Partial<Tokens> & { error?: string; error_description?: string };
+  // A test means its proofs to be right: a refusal of the proof itself would pass for the refusal a test expects.
+  if (body.error === 'invalid_dpop_proof')
+    throw new Error(`the provider refused the DPoP proof: ${JSON.stringify(body)}`);
+  if (response.ok) remember(body, dpop ?? undefined);
+  return { status: response.status, body };
 }
 
-/** Uses a refresh token (on any server process of the product). */
-export const refresh = (base: string, refreshToken: string, dpop?: DpopKey) =>
-  tokenRequest(base, { grant_type: 'refresh_token', refresh_token: refreshToken }, dpop);
+/**
+ * Uses a refresh token on the server process at `base`, with a proof of the key it was issued under unless another
+ * key (or null, none) is given; `publicBase` is the product's public address when `base` is one process behind it.
+ */
+export const refresh = (base: string, refreshToken: string, dpop?: DpopKey | null, publicBase = base) =>
+  tokenRequest(
+    base,
+    { grant_type: 'refresh_token', refresh_token: refreshToken },
+    dpop === undefined ? keysByToken.get(refreshToken) : dpop,
+    publicBase,
+  );
 
 /**
  * Signs in through the real provider (authorization code + PKCE) in a browser of its own, or the one given: the
- * tokens, and the browser with its provider session cookie. `remember` ticks "Keep me signed in"; `dpop` binds the
- * tokens to that key, as the web app does.
+ * tokens (bound with DPoP to the key given, or to a new one, as the web app's are), that key, and the browser with
+ * its provider session cookie. `remember` ticks "Keep me signed in".
  */
 export async function signIn(
   base: string,
@@ -109,7 +159,7 @@ export async function signIn(
     /** The second factor to give when the account asks for one: an authenticator code or a recovery code. */
     secondFactor?: { code: string } | { recovery: string };
   } = {},
-): Promise<Tokens & { go: Browser }> {
+): Promise<SignedIn> {
   const go = options.go ?? browser();
   const { verifier, challenge } = pkce();
   let response = await attemptSignIn(
@@ -123,12 +173,16 @@ export async function signIn(
   );
   if (response.status === 200 && options.secondFactor)
     response = await giveSecondFactor(base, go, response, options.secondFactor);
-  return finishSignIn(base, go, response, verifier, email, options.dpop);
+  return finishSignIn(base, go, response, verifier, email, options.dpop ?? (await dpopKey()));
 }
+
+/** A finished sign-in: the tokens, the key they are bound to, and the browser. */
+export type SignedIn = Tokens & { go: Browser; dpop: DpopKey };
 
 /**
  * The rest of a sign-in once a page of ours said yes: back through the authorization endpoint to the app's callback
- * with the code, then the token request (with a DPoP proof of the key given).
+ * with the code, then the token request (with a DPoP proof of the key given, or of a new one; null sends none, which
+ * the provider refuses the web client).
  */
 export async function finishSignIn(
   base: string,
@@ -136,8 +190,9 @@ export async function finishSignIn(
   answer: Response,
   verifier: string,
   who: string,
-  dpop?: DpopKey,
-): Promise<Tokens & { go: Browser }> {
+  key?: DpopKey | null,
+): Promise<SignedIn> {
+  const dpop = key === undefined ? await dpopKey() : key;
   let response = answer;
   let code: string | null = null;
   for (let hops = 0; hops < 6 && !code; hops++) {
@@ -155,7 +210,14 @@ export async function finishSignIn(
   if (!body.access_token || !body.refresh_token || !body.id_token) {
     throw new Error(`no tokens for ${who}: ${JSON.stringify(body)}`);
   }
-  return { access_token: body.access_token, refresh_token: body.refresh_token, id_token: body.id_token, go };
+  if (!dpop) throw new Error(`the provider issued tokens for ${who} without a DPoP proof`);
+  return {
+    access_token: body.access_token,
+    refresh_token: body.refresh_token,
+    id_token: body.id_token,
+    go,
+    dpop,
+  };
 }
 
 /** Answers the "Two-step verification" page the password led to: posts its form with the code given. */
@@ -190,7 +252,7 @@ export async function signsInSilently(base: string, go: Browser, publicBase = ba
   return location !== null && new URL(location, base).searchParams.has('code');
 }
 
-/** Signs in through the real provider and returns the access token. */
+/** Signs in through the real provider and returns the access token (bound to a key of its own: see `dpopHeaders`). */
 export async function accessToken(base: string, email: string, password: string): Promise<string> {
   return (await signIn(base, email, password)).access_token;
 }

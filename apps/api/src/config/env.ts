@@ -297,6 +297,12 @@ export interface AppConfig {
     mfaRequiredGroups: string[];
     /** Sensitive actions need a sign-in at most this many seconds old (STEP_UP_MAX_AGE_SECONDS, RFC 9470). */
     stepUpMaxAge: number;
+    /**
+     * The clients whose tokens are always bound to a key with DPoP (RFC 9449): the embedded provider refuses them a
+     * token without a proof, and the API refuses their tokens without `cnf.jkt`. The embedded provider's web client
+     * is; another provider's clients (Cognito has no DPoP) are not, and keep bearer tokens.
+     */
+    dpopBoundClients: string[];
   };
   web: {
     analyticsUrl: string | null;
@@ -415,6 +421,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { cat
       adminGroup: e.AUTH_ADMIN_GROUP,
       mfaRequiredGroups: e.MFA_REQUIRED_GROUPS,
       stepUpMaxAge: e.STEP_UP_MAX_AGE_SECONDS,
+      dpopBoundClients: provider === 'embedded' ? [e.AUTH_CLIENT_ID] : [],
     },
     web: {
       analyticsUrl: e.ANALYTICS_URL ?? null,

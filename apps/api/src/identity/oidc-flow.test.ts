@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { dpopKey, type DpopKey } from '@ums/testkit/dpop';
 import { attemptSignIn, authorizeUrl, browser, pkce } from '@ums/testkit/oidc-browser';
 import { providerApp } from '../../test/oidc-client.js';
 import { createAccountService } from './accounts.service.js';
@@ -42,10 +43,22 @@ async function signIn(go: ReturnType<typeof browser>, challenge: string, passwor
   throw new Error('no code');
 }
 
-async function token(body: Record<string, string>) {
+/** The browser's DPoP key: the web client's tokens are bound to it. */
+const browserKey = await dpopKey();
+/** A call of the API with a token bound to `key`, as the web app makes it. */
+const callApi = (path: string, accessToken: string | undefined, key: DpopKey = browserKey) =>
+  fetch(`${base}${path}`, {
+    headers: { authorization: `DPoP ${accessToken}`, dpop: key.proof('GET', `${base}${path}`, accessToken) },
+  });
+
+/** The token endpoint, as the web client calls it: with a DPoP proof of the browser's key, or none when null. */
+async function token(body: Record<string, string>, key: DpopKey | null = browserKey) {
   const response = await fetch(`${base}/oidc/token`, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      ...(key ? { dpop: key.proof('POST', `${base}/oidc/token`) } : {}),
+    },
     body: new URLSearchParams({ client_id: 'ums-web', ...body }).toString(),
   });
   return { status: response.status, body: (await response.json()) as Record<string, string> };
@@ -85,19 +98,14 @@ describe('embedded OpenID provider', () => {
       'custom:role': 'admin',
     });
 
-    const api = await fetch(`${base}/api/test/auth`, {
-      headers: { authorization: `Bearer ${tokens.body['access_token']}` },
-    });
+    const api = await callApi('/api/test/auth', tokens.body['access_token']);
     expect(api.status).toBe(200);
     expect(((await api.json()) as { data: unknown[] }).data[0]).toMatchObject({
       email: 'flow@example.com',
       groups: ['Admin'],
     });
     // An ID token is not an access token.
-    const withId = await fetch(`${base}/api/test/auth`, {
-      headers: { authorization: `Bearer ${tokens.body['id_token']}` },
-    });
-    expect(withId.status).toBe(401);
+    expect((await callApi('/api/test/auth', tokens.body['id_token'])).status).toBe(401);
 
     const refreshed = await token({ grant_type: 'refresh_token', refresh_token: tokens.body['refresh_token']! });
     expect(refreshed.status).toBe(200);
@@ -137,6 +145,33 @@ describe('embedded OpenID provider', () => {
     expect(await script.text()).toContain("getElementById('op.logoutForm')");
   });
 
+  it('binds every token of the web client to its DPoP key: no proof, no token; the access token never works as a bearer token', async () => {
+    const { verifier, challenge } = pkce();
+    const { code } = await signIn(browser(), challenge);
+    const exchange = { grant_type: 'authorization_code', code: code!, redirect_uri: REDIRECT, code_verifier: verifier };
+    const refused = await token(exchange, null);
+    // The provider does not say why ("DPoP proof JWT not provided" stays in its log).
+    expect([refused.status, refused.body['error']]).toEqual([400, 'invalid_grant']);
+
+    const tokens = await token(exchange);
+    expect(tokens.status).toBe(200);
+    expect(tokens.body['token_type']).toBe('DPoP');
+    const claims = JSON.parse(Buffer.from(tokens.body['access_token']!.split('.')[1]!, 'base64url').toString());
+    expect(claims.cnf).toEqual({ jkt: browserKey.jkt });
+    const asBearer = await fetch(`${base}/api/test/auth`, {
+      headers: { authorization: `Bearer ${tokens.body['access_token']}` },
+    });
+    expect(asBearer.status).toBe(401);
+    expect(asBearer.headers.get('www-authenticate')).toContain('DPoP error="invalid_dpop_proof"');
+    // Another key's proof does not renew it either; the browser's key does.
+    const refreshToken = tokens.body['refresh_token']!;
+    expect((await token({ grant_type: 'refresh_token', refresh_token: refreshToken }, null)).status).toBe(400);
+    expect((await token({ grant_type: 'refresh_token', refresh_token: refreshToken }, await dpopKey())).status).toBe(
+      400,
+    );
+    expect((await token({ grant_type: 'refresh_token', refresh_token: refreshToken })).status).toBe(200);
+  });
+
   it('signs nobody out on restart: keys, grants and refresh tokens live in PostgreSQL', async () => {
     const { verifier, challenge } = pkce();
     const { code } = await signIn(browser(), challenge);
@@ -148,10 +183,7 @@ describe('embedded OpenID provider', () => {
     });
     await server.restart();
     // The access token from before the restart still verifies, and the refresh token still works.
-    const api = await fetch(`${base}/api/test/auth`, {
-      headers: { authorization: `Bearer ${tokens.body['access_token']}` },
-    });
-    expect(api.status).toBe(200);
+    expect((await callApi('/api/test/auth', tokens.body['access_token'])).status).toBe(200);
     const refreshed = await token({ grant_type: 'refresh_token', refresh_token: tokens.body['refresh_token']! });
     expect(refreshed.status).toBe(200);
   });

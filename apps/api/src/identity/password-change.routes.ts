@@ -26,7 +26,8 @@ export const passwordChangeRoutes: FastifyPluginAsyncZod<{
       response: answers(z.never()),
     },
     handler: async (request) => {
-      const token = request.headers.authorization!.replace(/^Bearer\s+/i, '');
+      // The token itself, whichever scheme carried it (Cognito's ChangePassword takes the access token).
+      const token = request.headers.authorization!.replace(/^(Bearer|DPoP)\s+/i, '');
       await passwords.change(requireUser(request), token, request.body, originOf(request));
       return ok([], PASSWORD_MESSAGES.changed);
     },

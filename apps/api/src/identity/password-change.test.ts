@@ -17,7 +17,7 @@ describe('password change with the embedded provider', async () => {
     const response = await ctx.app.inject({
       method: 'POST',
       url: '/api/PasswordReset',
-      headers: { ...(await ctx.bearer(who)), 'content-type': 'application/json' },
+      headers: { ...(await ctx.signedIn(who)), 'content-type': 'application/json' },
       payload: JSON.stringify(body),
     });
     return { status: response.statusCode, body: response.json() };
@@ -114,14 +114,14 @@ describe('password change in Cognito mode', async () => {
   });
   // Each case as its own member, so our own per-member attempt limit stays out of the way.
   const change = async (sub = 'cognito-user') => {
-    const headers = await ctx.bearer({ sub, email: 'c@example.com', groups: [] });
+    const headers = await ctx.signedIn({ sub, email: 'c@example.com', groups: [] });
     const response = await ctx.app.inject({
       method: 'POST',
       url: '/api/PasswordReset',
       headers: { ...headers, 'content-type': 'application/json' },
       payload: JSON.stringify({ previousPassword: 'Old-Pass-1', proposedPassword: 'Brand-New-2' }),
     });
-    return { status: response.statusCode, body: response.json(), token: headers.authorization.slice(7) };
+    return { status: response.statusCode, body: response.json(), token: headers.authorization.replace(/^DPoP /, '') };
   };
 
   it("sends ChangePassword with the member's access token", async () => {
@@ -155,7 +155,7 @@ describe('password change with another OpenID provider', async () => {
       method: 'POST',
       url: '/api/PasswordReset',
       headers: {
-        ...(await ctx.bearer({ sub: 'x', email: 'x@example.com', groups: [] })),
+        ...(await ctx.signedIn({ sub: 'x', email: 'x@example.com', groups: [] })),
         'content-type': 'application/json',
       },
       payload: JSON.stringify({ previousPassword: 'Old-Pass-1', proposedPassword: 'Brand-New-2' }),

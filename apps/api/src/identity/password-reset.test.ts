@@ -6,7 +6,17 @@ import {
   type SecurityActivity,
 } from '@ums/contracts';
 import { describe, expect, it } from 'vitest';
-import { attemptSignIn, authorizeUrl, browser, pkce, refresh, signIn, type Browser } from '@ums/testkit/oidc-browser';
+import {
+  attemptSignIn,
+  authorizeUrl,
+  browser,
+  dpopHeaders,
+  pkce,
+  refresh,
+  signIn,
+  type Browser,
+} from '@ums/testkit/oidc-browser';
+import { dpopKey } from '@ums/testkit/dpop';
 import { providerApp } from '../../test/oidc-client.js';
 import { smtpInbox } from '../../test/smtp-inbox.js';
 import { waitFor } from '../../test/wait-for.js';
@@ -64,7 +74,9 @@ const setPassword = (go: Browser, link: string, password: string, confirm = pass
 
 async function activityOf(email: string, password: string) {
   const { access_token } = await signIn(base, email, password);
-  const response = await fetch(`${base}/api/activity`, { headers: { authorization: `Bearer ${access_token}` } });
+  const response = await fetch(`${base}/api/activity`, {
+    headers: dpopHeaders(access_token, 'GET', `${base}/api/activity`),
+  });
   return ((await response.json()) as { data: SecurityActivity[] }).data.map((entry) => entry.event);
 }
 
@@ -243,8 +255,11 @@ describe('setting a new password through the link', () => {
     for (const session of [laptop, phone]) {
       const status = await waitFor(
         async () =>
-          (await fetch(`${base}/api/userdetails/`, { headers: { authorization: `Bearer ${session.access_token}` } }))
-            .status,
+          (
+            await fetch(`${base}/api/userdetails/`, {
+              headers: dpopHeaders(session.access_token, 'GET', `${base}/api/userdetails/`),
+            })
+          ).status,
         (s) => s === 401,
       );
       expect(status).toBe(401);
@@ -271,19 +286,26 @@ describe('setting a new password through the link', () => {
       if (!code) response = await go(url.toString());
     }
     expect(code).toBeTruthy();
+    // The web client's token request carries a DPoP proof of the browser's key (issue 33).
+    const key = await dpopKey();
     const tokens = (await (
-      await fetch(
-        `${base}/oidc/token`,
-        form({
+      await fetch(`${base}/oidc/token`, {
+        ...form({
           client_id: 'ums-web',
           grant_type: 'authorization_code',
           code: code!,
           redirect_uri: `${base}/auth/callback`,
           code_verifier: verifier,
         }),
-      )
+        headers: { 'content-type': 'application/x-www-form-urlencoded', dpop: key.proof('POST', `${base}/oidc/token`) },
+      })
     ).json()) as { access_token: string };
-    const me = await fetch(`${base}/api/userdetails/`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    const me = await fetch(`${base}/api/userdetails/`, {
+      headers: {
+        authorization: `DPoP ${tokens.access_token}`,
+        dpop: key.proof('GET', `${base}/api/userdetails/`, tokens.access_token),
+      },
+    });
     expect(me.status).toBe(200);
     // The ticket was spent.
     const { rows } = await database.db.$client.query(
@@ -326,7 +348,10 @@ describe('setting a new password through the link', () => {
     const { access_token } = await signIn(base, email, PASSWORD);
     const changed = await fetch(`${base}/api/PasswordReset`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
+      headers: {
+        ...dpopHeaders(access_token, 'POST', `${base}/api/PasswordReset`),
+        'content-type': 'application/json',
+      },
       body: JSON.stringify({ previousPassword: PASSWORD, proposedPassword: NEW_PASSWORD }),
     });
     expect(changed.status).toBe(200);

@@ -83,6 +83,8 @@ export async function createEmbeddedProvider(
         response_types: ['code'],
         redirect_uris: [`${publicUrl}/auth/callback`, `${publicUrl}/auth/silent-renew`],
         post_logout_redirect_uris: [`${publicUrl}/`, `${publicUrl}/logout-complete`],
+        // Every token it gets is bound to the browser's key: the token endpoint refuses a request without a proof.
+        dpop_bound_access_tokens: config.auth.dpopBoundClients.includes(clientId),
       },
     ],
     jwks: { keys: keys.signing as NonNullable<Configuration['jwks']>['keys'] },

@@ -7,7 +7,7 @@ import {
   type SecurityEventName,
 } from '@ums/contracts';
 import { describe, expect, it } from 'vitest';
-import { attemptSignIn, browser, refresh, signIn, signOut, type Browser } from '@ums/testkit/oidc-browser';
+import { attemptSignIn, browser, dpopHeaders, refresh, signIn, signOut, type Browser } from '@ums/testkit/oidc-browser';
 import { providerApp } from '../../test/oidc-client.js';
 import { smtpInbox } from '../../test/smtp-inbox.js';
 import { ALERT_SUBJECTS, MAIL_GREETING } from '../mail/alerts.js';
@@ -42,7 +42,11 @@ const signInWith = (email: string, userAgent: string, go: Browser = browser({ 'u
 const api = async <T>(path: string, token: string, init: RequestInit = {}) => {
   const response = await fetch(`${base}${path}`, {
     ...init,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'user-agent': CHROME_ON_WINDOWS },
+    headers: {
+      ...dpopHeaders(token, init.method ?? 'GET', `${base}${path}`),
+      'content-type': 'application/json',
+      'user-agent': CHROME_ON_WINDOWS,
+    },
   });
   return { status: response.status, body: (await response.json()) as { data: T; message: string; page?: Page } };
 };

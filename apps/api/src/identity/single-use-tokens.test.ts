@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { dpopKey } from '@ums/testkit/dpop';
 import { authorizeUrl, pkce, refresh, signIn } from '@ums/testkit/oidc-browser';
 import { providerApp } from '../../test/oidc-client.js';
 import { createAccountService } from './accounts.service.js';
@@ -10,11 +11,15 @@ await createAccountService({ db: database.db }).add({ email: 'race@example.com',
 // A race is won or lost by timing: several rounds make a double success near certain where the store allows one.
 const ROUNDS = 5;
 
-/** Exchanges an authorization code at the token endpoint, as the web app does. */
+/** Exchanges an authorization code at the token endpoint, as the web app does (with a proof of its key). */
+const key = await dpopKey();
 async function exchange(code: string, verifier: string) {
   const response = await fetch(`${base}/oidc/token`, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      dpop: key.proof('POST', `${base}/oidc/token`),
+    },
     body: new URLSearchParams({
       client_id: 'ums-web',
       grant_type: 'authorization_code',

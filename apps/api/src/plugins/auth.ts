@@ -21,6 +21,8 @@ export interface AuthUser {
   grantId: string | null;
   /** The thumbprint of the key the token is bound to (DPoP `cnf.jkt`); null for a bearer token. */
   jkt: string | null;
+  /** The client the token was issued to (`client_id`), when the token says. */
+  clientId: string | null;
   /** The scopes the token was granted (its `scope` claim). */
   scopes: string[];
   /** How the member signed in (RFC 8176 `amr`: `pwd`, `otp`, `hwk`, `swk`, `mfa`), as far as the token says. */
@@ -174,6 +176,7 @@ export function createTokenVerifier(options: AuthOptions) {
       isAdmin: groups.includes(config.adminGroup),
       grantId,
       jkt,
+      clientId: typeof payload['client_id'] === 'string' ? payload['client_id'] : null,
       scopes: typeof payload['scope'] === 'string' ? payload['scope'].split(' ').filter(Boolean) : [],
       amr: Array.isArray(payload['amr']) ? payload['amr'].filter((m): m is string => typeof m === 'string') : [],
       authTime: typeof payload['auth_time'] === 'number' ? payload['auth_time'] : null,
@@ -217,18 +220,22 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) 
     presented: { scheme: 'bearer' | 'dpop'; token: string },
   ) {
     const jkt = request.user?.jkt ?? null;
-    if (jkt === null) {
-      if (presented.scheme === 'dpop') {
-        throw new HttpError(401, 'The access token is not bound to a key: send it as a bearer token.');
-      }
-      return;
-    }
     const refuse = (reason: string) => {
       request.log.info({ reason }, 'DPoP proof refused');
       request.user = null;
       reply.header('www-authenticate', DPOP_CHALLENGE);
       return new HttpError(401, DPOP_REFUSED);
     };
+    if (jkt === null) {
+      // A client that is always bound never holds a bearer token: one without a key was made or taken elsewhere.
+      const clientId = request.user?.clientId;
+      if (clientId && options.config.dpopBoundClients.includes(clientId))
+        throw refuse('token of a bound client has no cnf.jkt');
+      if (presented.scheme === 'dpop') {
+        throw new HttpError(401, 'The access token is not bound to a key: send it as a bearer token.');
+      }
+      return;
+    }
     const proofs = request.headers['dpop'];
     if (presented.scheme !== 'dpop') throw refuse('bound token sent as a bearer token');
     if (typeof proofs !== 'string' || !proofs) throw refuse('no DPoP proof');
@@ -338,7 +345,9 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) 
     if (request.routeOptions.config.stepUp) {
       const maxAge = config.stepUpMaxAge;
       const { authTime } = request.user;
-      if (authTime === null || Date.now() / 1000 - authTime > maxAge) {
+      // Whole seconds, as the provider counts max_age: a fraction more would refuse a sign-in the provider still
+      // takes as recent, and its answer would come back as old as it went.
+      if (authTime === null || Math.floor(Date.now() / 1000) - authTime > maxAge) {
         const scheme = presented.scheme === 'dpop' ? 'DPoP' : 'Bearer';
         reply.header(
           'www-authenticate',

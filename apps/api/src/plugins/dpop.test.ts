@@ -3,7 +3,7 @@ import { calculateJwkThumbprint, decodeJwt, decodeProtectedHeader, exportJWK, ge
 import type pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dpopKey, type DpopKey } from '@ums/testkit/dpop';
-import { refresh, signIn } from '@ums/testkit/oidc-browser';
+import { attemptSignIn, browser, finishSignIn, pkce, refresh, signIn } from '@ums/testkit/oidc-browser';
 import { providerApp } from '../../test/oidc-client.js';
 import { createAccountService } from '../identity/accounts.service.js';
 import { DPOP_REFUSED } from './auth.js';
@@ -184,13 +184,13 @@ describe('DPoP-bound tokens (RFC 9449)', () => {
     expect(decodeJwt(renewed.body.access_token!)['cnf']).toEqual({ jkt: dpop.jkt });
   });
 
-  it('keeps bearer tokens (no cnf) working as before, and refuses them with the DPoP scheme', async () => {
-    const email = `bearer-${randomBytes(4).toString('hex')}@example.com`;
+  it('are the only tokens the web client gets: a token request without a proof is refused', async () => {
+    const email = `unbound-${randomBytes(4).toString('hex')}@example.com`;
     await accounts.add({ email, password: PASSWORD });
-    const { access_token } = await signIn(base, email, PASSWORD);
-    expect(decodeJwt(access_token)['cnf']).toBeUndefined();
-    expect((await call(USER_DETAILS, { authorization: `Bearer ${access_token}` })).status).toBe(200);
-    expect((await call(USER_DETAILS, { authorization: `DPoP ${access_token}` })).status).toBe(401);
+    const go = browser();
+    const { verifier, challenge } = pkce();
+    const signedIn = await attemptSignIn(base, email, PASSWORD, {}, go, challenge);
+    await expect(finishSignIn(base, go, signedIn, verifier, email, null)).rejects.toThrow(/"error":"invalid_grant"/);
   });
 });
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AdminMember, AdminMemberDetails, AuditEntry } from '@ums/contracts';
 import { AUDIT_READ_ACTIONS, MEMBER_DIRECTORY_ENTITY_ID } from '@ums/contracts/audit';
 import { describe, expect, it } from 'vitest';
-import { signIn } from '@ums/testkit/oidc-browser';
+import { dpopHeaders, signIn } from '@ums/testkit/oidc-browser';
 import { providerApp } from '../../../test/oidc-client.js';
 import { waitFor } from '../../../test/wait-for.js';
 import { createAccountService } from '../../identity/accounts.service.js';
@@ -26,7 +26,10 @@ const admin = await account('Avery', true);
 const call = (method: string, path: string, token = admin.token, body?: unknown) =>
   fetch(`${base}${path}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      ...dpopHeaders(token, method, `${base}${path}`),
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
 const json = async <T>(response: Response) =>

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { AUDIT_MESSAGES, type AuditEntry, type DiscountPackage, type Membership } from '@ums/contracts';
-import { signIn } from '@ums/testkit/oidc-browser';
+import { dpopHeaders, signIn } from '@ums/testkit/oidc-browser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { providerApp } from '../../../test/oidc-client.js';
 import { createAccountService } from '../../identity/accounts.service.js';
@@ -29,7 +29,10 @@ interface Answer<T> {
 async function call<T>(method: string, path: string, body?: unknown, token = avery.token): Promise<Answer<T>> {
   const response = await fetch(`${base}${path}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      ...dpopHeaders(token, method, `${base}${path}`),
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
   const envelope = (await response.json()) as Omit<Answer<T>, 'status'>;
@@ -290,7 +293,7 @@ describe('GET /api/admin/audit', () => {
       ['sort=actor', 'sort'],
     ] as const) {
       const response = await fetch(`${base}/api/admin/audit?${query}`, {
-        headers: { authorization: `Bearer ${avery.token}` },
+        headers: dpopHeaders(avery.token, 'GET', `${base}/api/admin/audit`),
       });
       expect(response.status, query).toBe(400);
       expect(((await response.json()) as { errors: Record<string, string[]> }).errors).toHaveProperty(field);
@@ -300,7 +303,7 @@ describe('GET /api/admin/audit', () => {
   it('exports the filtered trail as CSV', async () => {
     const id = await newPackage(`Exported ${run}`);
     const response = await fetch(`${base}/api/admin/audit?entity=discount-package&entityId=${id}&format=csv`, {
-      headers: { authorization: `Bearer ${avery.token}` },
+      headers: dpopHeaders(avery.token, 'GET', `${base}/api/admin/audit`),
     });
     expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     const lines = (await response.text()).trim().split('\r\n');

@@ -12,7 +12,7 @@ const ctx = await testApp({ env: { CATALOG_FILE: catalogFile } });
 await seedDemoData(ctx.db, paths.catalogFile);
 
 const refresh = async () => {
-  const response = await ctx.app.inject({ url: '/api/product/refresh', headers: await ctx.bearer(ADMIN) });
+  const response = await ctx.app.inject({ url: '/api/product/refresh', headers: await ctx.signedIn(ADMIN) });
   return { status: response.statusCode, body: response.json() };
 };
 
@@ -31,7 +31,7 @@ describe('catalog refresh', () => {
     const { status, body } = await refresh();
     expect(status).toBe(200);
     expect(body.data[0]).toMatchObject({ added: 1, updated: 1, removed: 1 });
-    const list = await ctx.app.inject({ url: '/api/product', headers: await ctx.bearer(ADMIN) });
+    const list = await ctx.app.inject({ url: '/api/product', headers: await ctx.signedIn(ADMIN) });
     const products = list.json().data as { productId: number; name: string; retailPrice: number }[];
     const ids = products.map((p) => p.productId);
     expect(ids).toContain(1001);
@@ -48,7 +48,7 @@ describe('catalog refresh', () => {
     const response = await ctx.app.inject({
       method: 'POST',
       url: '/api/product/refresh',
-      headers: await ctx.bearer(ADMIN),
+      headers: await ctx.signedIn(ADMIN),
     });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({
@@ -59,14 +59,14 @@ describe('catalog refresh', () => {
   });
 
   it('answers a clear error and changes nothing when the catalog is broken', async () => {
-    const before = await ctx.app.inject({ url: '/api/product', headers: await ctx.bearer(ADMIN) });
+    const before = await ctx.app.inject({ url: '/api/product', headers: await ctx.signedIn(ADMIN) });
     await fs.writeFile(catalogFile, JSON.stringify([{ productId: 3001, name: '', retailPrice: 'ten' }]));
     const { status, body } = await refresh();
     expect(status).toBe(502);
     expect(body.message).toContain('The product catalog');
     await fs.writeFile(catalogFile, '{not json');
     expect((await refresh()).body.message).toContain('is not valid JSON');
-    const after = await ctx.app.inject({ url: '/api/product', headers: await ctx.bearer(ADMIN) });
+    const after = await ctx.app.inject({ url: '/api/product', headers: await ctx.signedIn(ADMIN) });
     expect(after.json()).toEqual(before.json());
   });
 });

@@ -8,7 +8,7 @@ import {
   type AccountDeletion,
 } from '@ums/contracts';
 import { describe, expect, it } from 'vitest';
-import { attemptSignIn, browser, refresh, signIn } from '@ums/testkit/oidc-browser';
+import { attemptSignIn, browser, dpopHeaders, refresh, signIn } from '@ums/testkit/oidc-browser';
 import { providerApp } from '../../../test/oidc-client.js';
 import { pdfPages } from '../../../test/pdf-text.js';
 import { smtpInbox } from '../../../test/smtp-inbox.js';
@@ -75,11 +75,12 @@ async function order(
   return orderId;
 }
 
-const get = (path: string, token: string) => fetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } });
+const get = (path: string, token: string) =>
+  fetch(`${base}${path}`, { headers: dpopHeaders(token, 'GET', `${base}${path}`) });
 const closeAccount = (token: string, password: string) =>
   fetch(`${base}/api/me/deletion`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    headers: { ...dpopHeaders(token, 'POST', `${base}/api/me/deletion`), 'content-type': 'application/json' },
     body: JSON.stringify({ password }),
   });
 
