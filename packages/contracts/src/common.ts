@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MONEY_PATTERN } from './money.js';
+import { isOneLine, oneLineMessage } from './one-line.js';
 
 /** Positive integer ids in bodies: numbers only. */
 export const idSchema = z
@@ -17,12 +18,7 @@ export const idParamSchema = z
 
 export const idParamsSchema = z.object({ id: idParamSchema });
 
-/** Control and format characters (bidirectional overrides, zero-width marks) and line or paragraph breaks. */
-const NOT_ONE_PRINTABLE_LINE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
-
-/** Names and addresses are one line of printable characters: they are shown in lists, headings and mail. */
-export const isOneLine = (value: string) => !NOT_ONE_PRINTABLE_LINE.test(value);
-export const oneLineMessage = (label: string) => `${label} must be one line of printable characters`;
+export { isOneLine, oneLineMessage };
 
 /** Text that must not be blank once trimmed, on one line. */
 export const requiredText = (label: string, max: number) =>

@@ -10,6 +10,7 @@ import { AUDIT_ENTITIES, type AuditEntity, type AuditEntry } from './audit.js';
 import { exportableListQuerySchema, pageSchema } from './lists-schema.js';
 import {
   FACTOR_MESSAGES,
+  PASSKEY_NAME_LABEL,
   PASSKEY_NAME_MAX,
   SECURITY_EVENTS,
   type DeviceSession,
@@ -339,9 +340,9 @@ const webauthnJson = z.record(z.string(), z.unknown());
 export const passkeyOptionsSchema = webauthnJson;
 export const passkeyRegistrationBodySchema = z.object({
   response: webauthnJson,
-  name: requiredText('Passkey name', PASSKEY_NAME_MAX),
+  name: requiredText(PASSKEY_NAME_LABEL, PASSKEY_NAME_MAX),
 });
-export const passkeyRenameBodySchema = z.object({ name: requiredText('Passkey name', PASSKEY_NAME_MAX) });
+export const passkeyRenameBodySchema = z.object({ name: requiredText(PASSKEY_NAME_LABEL, PASSKEY_NAME_MAX) });
 export const passkeyIdParamsSchema = z.object({
   id: z.string().regex(/^[A-Za-z0-9_-]{1,1024}$/, 'Must be the id of one of your passkeys'),
 });

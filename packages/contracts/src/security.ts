@@ -1,3 +1,5 @@
+import { requiredTextProblem } from './one-line.js';
+
 /**
  * The members' security section, free of any schema library (the browser imports it): the events of the activity
  * list and their labels, and the shapes of a device session and an activity entry.
@@ -160,6 +162,11 @@ export const PASSKEY_SIGN_IN_TEXTS = {
 
 /** A passkey's name is at most this long (one line). */
 export const PASSKEY_NAME_MAX = 60;
+/** How the API and the Security section name a passkey's name in their messages. */
+export const PASSKEY_NAME_LABEL = 'Passkey name';
+
+/** What is wrong with a passkey name, in the API's own words (its body schema applies the same rule), or null. */
+export const passkeyNameProblem = (name: string) => requiredTextProblem(PASSKEY_NAME_LABEL, PASSKEY_NAME_MAX, name);
 
 /** The API's words about passkeys. */
 export const PASSKEY_MESSAGES = {
@@ -192,6 +199,33 @@ export const SECOND_FACTOR_UI_TEXTS = {
   loadFailed: 'Failed to load sign-in methods',
   managedElsewhere: 'Your sign-in methods are managed by your identity provider.',
   passkeysTitle: 'Passkeys',
+  passkeysIntro: 'Sign in with your fingerprint, face or screen lock instead of a password.',
+  passkeysNone: 'No passkeys yet.',
+  passkeyAdded: (when: string) => `Added ${when}`,
+  passkeyLastUsed: (when: string | null) => (when ? `Last used ${when}` : 'Never used'),
+  passkeySynced: 'Synced',
+  passkeyDeviceOnly: 'This device only',
+  addPasskey: 'Add a passkey',
+  passkeyWaiting: 'Follow the prompt of your browser or device...',
+  passkeyCancelled: 'No passkey was added: the prompt was closed or timed out. Try again when you are ready.',
+  passkeyAlreadyHere: 'This device or password manager already holds a passkey for your account.',
+  passkeyAddFailed: 'Failed to add the passkey',
+  passkeyNameTitle: 'Name your passkey',
+  passkeyNameIntro:
+    'Your passkey is ready. Give it a name that tells it apart, such as the device or password manager keeping it.',
+  passkeyNameLabel: PASSKEY_NAME_LABEL,
+  passkeyNameHint: `Up to ${PASSKEY_NAME_MAX} characters, on one line.`,
+  passkeySuggestedName: (device: string | null) => (device ? `Passkey on ${device}` : 'Passkey'),
+  save: 'Save',
+  rename: 'Rename',
+  renameLabel: (name: string) => `Rename ${name}`,
+  renameTitle: 'Rename passkey',
+  renameFailed: 'Failed to rename the passkey',
+  removeLabel: (name: string) => `Remove ${name}`,
+  removePasskeyTitle: (name: string) => `Remove the passkey "${name}"?`,
+  removePasskeyBody:
+    'It will no longer sign you in. You can also delete it from the device or password manager that keeps it.',
+  removePasskeyFailed: 'Failed to remove the passkey',
   authenticatorTitle: 'Authenticator app',
   authenticatorOn: (since: string) => `On since ${since}`,
   authenticatorOff: 'Not set up',
@@ -219,7 +253,7 @@ export const SECOND_FACTOR_UI_TEXTS = {
   regenerateFailed: 'Failed to make new recovery codes',
   codesTitle: 'Save your recovery codes',
   codesIntro:
-    'Each code signs you in once if you lose your authenticator app. Keep them somewhere safe: they are not shown again.',
+    'Each code signs you in once if you cannot use your passkey or authenticator app. Keep them somewhere safe: they are not shown again.',
   codesListLabel: 'Recovery codes',
   download: 'Download',
   copy: 'Copy',

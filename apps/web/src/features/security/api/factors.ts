@@ -1,9 +1,13 @@
+import type { PublicKeyCredentialCreationOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/browser';
 import type { RecoveryCodesIssued, SecurityFactors, TotpSetup } from '@ums/contracts/security';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { firstOf } from '../../../lib/api-client.js';
 import { useApi } from '../../../lib/api-context.js';
 
 const factorsKey = ['security', 'factors'] as const;
+
+/** One of the member's passkeys as the Security section lists it. */
+export type PasskeySummary = SecurityFactors['passkeys'][number];
 
 export function useSecurityFactors() {
   const api = useApi();
@@ -50,5 +54,58 @@ export function useRegenerateRecoveryCodes() {
   return useMutation({
     mutationFn: async () => firstOf<RecoveryCodesIssued>(await (await api()).post('/security/recovery-codes', {})),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: factorsKey }),
+  });
+}
+
+/**
+ * A new passkey from the browser, not yet saved: the API's creation options, then the browser's prompt.
+ * @simplewebauthn/browser loads on first use, so it stays out of the account page's first load.
+ */
+export function useCreatePasskey() {
+  const api = useApi();
+  return useMutation({
+    mutationFn: async () => {
+      const optionsJSON = firstOf<PublicKeyCredentialCreationOptionsJSON>(
+        await (await api()).post('/security/passkeys/options', {}),
+      );
+      if (!optionsJSON) throw new Error('The API answered no passkey options');
+      const { startRegistration } = await import('@simplewebauthn/browser');
+      return startRegistration({ optionsJSON });
+    },
+  });
+}
+
+/** Saves the browser's new passkey under a name; the answer holds recovery codes when it is the first second factor. */
+export function useSavePasskey() {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (passkey: { response: RegistrationResponseJSON; name: string }) =>
+      firstOf<{ id: string; recoveryCodes?: string[] }>(await (await api()).post('/security/passkeys', passkey)),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: factorsKey }),
+  });
+}
+
+const passkeyPath = (id: string) => `/security/passkeys/${encodeURIComponent(id)}`;
+
+export function useRenamePasskey() {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ id, name }: { id: string; name: string }) => {
+      await (await api()).patch(passkeyPath(id), { name });
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: factorsKey }),
+  });
+}
+
+export function useRemovePasskey() {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (id: string) => {
+      await (await api()).delete(passkeyPath(id));
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: factorsKey }),
   });
 }

@@ -1,11 +1,9 @@
 import {
   Button,
   Checkbox,
-  Dialog,
   DialogActions,
   DialogBody,
   DialogContent,
-  DialogSurface,
   DialogTitle,
   makeStyles,
   tokens,
@@ -76,24 +74,5 @@ export function RecoveryCodesBody({ codes, onDone }: { codes: readonly string[];
         </Button>
       </DialogActions>
     </DialogBody>
-  );
-}
-
-/** Shows freshly issued recovery codes once; it closes only after the member says they are saved. */
-export function RecoveryCodesDialog({
-  open,
-  codes,
-  onDone,
-}: {
-  open: boolean;
-  codes: readonly string[];
-  onDone: () => void;
-}) {
-  return (
-    <Dialog open={open} modalType="alert">
-      <DialogSurface>
-        <RecoveryCodesBody codes={codes} onDone={onDone} />
-      </DialogSurface>
-    </Dialog>
   );
 }

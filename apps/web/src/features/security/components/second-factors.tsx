@@ -8,8 +8,9 @@ import { ApiError } from '../../../lib/api-client.js';
 import { errorText } from '../../../lib/error-text.js';
 import { formatDateTime } from '../../../lib/format-date-time.js';
 import { useLazyDialog } from '../../../lib/use-lazy-dialog.js';
-import { useRegenerateRecoveryCodes, useRemoveTotp, useSecurityFactors } from '../api/factors.js';
-import { RecoveryCodesDialog } from './recovery-codes-dialog.js';
+import { useRemoveTotp, useSecurityFactors } from '../api/factors.js';
+import { Passkeys } from './passkeys.js';
+import { RegenerateCodesDialog } from './regenerate-codes-dialog.js';
 import { TotpSetupDialog } from './totp-setup-dialog.js';
 
 const ConfirmDialog = lazy(() =>
@@ -30,26 +31,18 @@ const useStyles = makeStyles({
   detail: { color: tokens.colorNeutralForeground3 },
 });
 
-type Asking = 'remove' | 'regenerate' | null;
-
-/** The second factors: a place for passkeys, the authenticator app and the recovery codes. */
+/** The second factors: passkeys, the authenticator app and the recovery codes. */
 export function SecondFactors() {
   const styles = useStyles();
   const section = useSectionStyles();
   const factors = useSecurityFactors();
   const remove = useRemoveTotp();
-  const regenerate = useRegenerateRecoveryCodes();
   const [settingUp, setSettingUp] = useState(false);
   // Each 'Set up' mounts a new dialog (a new key); closing keeps it mounted so the modal restores the page.
   const [setupRound, setSetupRound] = useState(0);
-  const [codes, setCodes] = useState<string[] | null>(null);
-  const [showingCodes, setShowingCodes] = useState(false);
-  const showCodes = (issued: string[] | undefined) => {
-    if (!issued?.length) return;
-    setCodes(issued);
-    setShowingCodes(true);
-  };
-  const [asking, setAsking] = useState<Asking>(null);
+  // The same for new recovery codes: each round asks again, and the codes it shows are gone once it closes.
+  const [regenerating, setRegenerating] = useState(false);
+  const [regenerateRound, setRegenerateRound] = useState(0);
   const confirm = useLazyDialog();
 
   if (factors.isPending) return <Spinner label={T.loading} />;
@@ -60,20 +53,16 @@ export function SecondFactors() {
     }
     return <ErrorBanner message={errorText(factors.error, T.loadFailed)} error={factors.error} />;
   }
-  const { totp, recoveryCodes } = factors.data ?? {
+  const { passkeys, totp, recoveryCodes } = factors.data ?? {
+    passkeys: [],
     totp: { enabled: false, createdAt: null },
     recoveryCodes: { remaining: 0 },
   };
-  const hasSecondFactor = totp.enabled || (factors.data?.passkeys.length ?? 0) > 0;
-  const ask = (what: Asking) => {
-    setAsking(what);
-    confirm.show();
-  };
-  const busy = remove.isPending || regenerate.isPending;
+  const hasSecondFactor = totp.enabled || passkeys.length > 0;
 
   return (
     <>
-      {/* Passkeys: listed here once they can be added on this page. */}
+      <Passkeys passkeys={passkeys} />
       <section aria-labelledby="second-factor-totp" className={mergeClasses(section.outlined, styles.row)}>
         <div className={styles.text}>
           <h4 id="second-factor-totp" className={styles.heading}>
@@ -84,7 +73,7 @@ export function SecondFactors() {
           </p>
         </div>
         {totp.enabled ? (
-          <Button disabled={busy} onClick={() => ask('remove')}>
+          <Button disabled={remove.isPending} onClick={confirm.show}>
             {T.remove}
           </Button>
         ) : (
@@ -108,13 +97,16 @@ export function SecondFactors() {
             </h4>
             <p className={mergeClasses(section.message, styles.detail)}>{T.remaining(recoveryCodes.remaining)}</p>
           </div>
-          <Button disabled={busy} onClick={() => ask('regenerate')}>
+          <Button
+            disabled={remove.isPending}
+            onClick={() => {
+              setRegenerateRound((n) => n + 1);
+              setRegenerating(true);
+            }}
+          >
             {T.regenerate}
           </Button>
         </section>
-      ) : null}
-      {regenerate.isError ? (
-        <ErrorBanner message={errorText(regenerate.error, T.regenerateFailed)} error={regenerate.error} />
       ) : null}
       {setupRound > 0 ? (
         <TotpSetupDialog
@@ -124,26 +116,20 @@ export function SecondFactors() {
           onEnabled={() => setSettingUp(false)}
         />
       ) : null}
-      {/* Kept mounted once shown so closing restores the page behind the modal. */}
-      {codes ? <RecoveryCodesDialog open={showingCodes} codes={codes} onDone={() => setShowingCodes(false)} /> : null}
+      {regenerateRound > 0 ? (
+        <RegenerateCodesDialog key={regenerateRound} open={regenerating} onClose={() => setRegenerating(false)} />
+      ) : null}
       {confirm.mounted ? (
         <Suspense fallback={null}>
           <ConfirmDialog
             open={confirm.open}
-            busy={busy}
-            title={asking === 'remove' ? T.removeTitle : T.regenerateTitle}
-            message={asking === 'remove' ? T.removeBody : T.regenerateBody}
+            busy={remove.isPending}
+            title={T.removeTitle}
+            message={T.removeBody}
             cancelLabel={T.cancel}
-            confirmLabel={asking === 'remove' ? T.remove : T.regenerate}
+            confirmLabel={T.remove}
             onCancel={confirm.hide}
-            onConfirm={() =>
-              asking === 'remove'
-                ? remove.mutate(undefined, { onSettled: confirm.hide })
-                : regenerate.mutate(undefined, {
-                    onSettled: confirm.hide,
-                    onSuccess: (issued) => showCodes(issued?.recoveryCodes),
-                  })
-            }
+            onConfirm={() => remove.mutate(undefined, { onSettled: confirm.hide })}
           />
         </Suspense>
       ) : null}
