@@ -31,6 +31,8 @@ export default defineConfig({
           include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
           environment: 'jsdom',
           setupFiles: ['./src/test/setup.ts'],
+          // A screen test waits for several answers in turn (each up to 3 s, see setup.ts) on a busy machine.
+          testTimeout: 15_000,
         },
       },
       {

@@ -1,5 +1,9 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+
+// findBy and waitFor wait up to 3 s rather than 1 s: the answers come from msw in the same process, and on a machine
+// busy with the rest of the suite (CI runs the API tests' PostgreSQL beside it) a render can take longer than 1 s.
+configure({ asyncUtilTimeout: 3000 });
 
 afterEach(() => {
   cleanup();
