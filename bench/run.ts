@@ -6,8 +6,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { Secret, TOTP } from 'otpauth';
 import pg from 'pg';
+import { createDatabase } from '../apps/api/src/db/client.js';
 import { runningEmbeddedUrl } from '../apps/api/src/db/embedded.js';
+import { createAccountService } from '../apps/api/src/identity/accounts.service.js';
 import { DEMO_MEMBER_SUBJECT } from '../apps/api/src/seed/demo-data.js';
 import { growData, growDirectoryAndAudit, LARGE_GROWTH, REALISTIC } from '../apps/api/src/seed/grow-data.js';
 import { exited, prepareServer } from '@ums/testkit/server-process';
@@ -28,6 +31,8 @@ const WARMUP = Number(process.env['BENCH_WARMUP'] ?? 2);
 const ADMIN = { email: 'admin@example.com', password: 'Bench-Admin-2026!' };
 const MEMBER = { email: 'member@example.com', password: 'Bench-Member-2026!' };
 const log = (message: string) => console.log(`[bench] ${message}`);
+/** The authenticator app's code for now (RFC 6238: 6 digits, 30 s), as the member's phone shows it. */
+const totpCode = (secret: string) => new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate();
 const REVOCATIONS = 10_000;
 /** BENCH_ONLY=api or web measures the API or the pages alone and prints it, writing no report (a quick look). */
 const API_ONLY = process.env['BENCH_ONLY'] === 'api';
@@ -127,6 +132,53 @@ async function loadBeside(reference: Call, name: string, options: Call): Promise
     total: sum(calls, (result) => result.requests.total),
     referenceRequestsPerSecond: Math.round(referenceRate),
     ratioToReference: Number((callRate / referenceRate).toFixed(3)),
+  };
+}
+
+/**
+ * Whole sign-ins (authorize, the sign-in page, the password, a second step when the account has one, back to the app,
+ * the token request with its DPoP proof), CONNECTIONS at a time for DURATION seconds or until `once` has no account
+ * left, beside as long of the reference: sign-ins per second, and their time from the first request to the tokens.
+ */
+async function signInLoad(reference: Call, name: string, once: () => Promise<boolean>): Promise<LoadResult> {
+  if (CALLS && !CALLS.test(name)) {
+    return { name, requestsPerSecond: 0, p50Ms: 0, p99Ms: 0, errors: 0, non2xx: 0, total: 0, skipped: true };
+  }
+  log(`${name}: ${DURATION} s of ${CONNECTIONS} browsers signing in, after ${DURATION} s of the reference`);
+  const referenceRun = await loadOnce(reference, DURATION);
+  const took: number[] = [];
+  let failed = 0;
+  let exhausted = false;
+  const started = performance.now();
+  const deadline = started + DURATION * 1000;
+  const browser = async () => {
+    while (!exhausted && performance.now() < deadline) {
+      const begun = performance.now();
+      try {
+        if (!(await once())) exhausted = true;
+        else took.push(performance.now() - begun);
+      } catch (error) {
+        failed++;
+        if (failed === 1) log(`${name}: a sign-in failed: ${(error as Error).message}`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: CONNECTIONS }, browser));
+  const seconds = (performance.now() - started) / 1000;
+  took.sort((a, b) => a - b);
+  const at = (share: number) => Math.round(took[Math.min(took.length - 1, Math.floor(took.length * share))] ?? 0);
+  const rate = took.length / seconds;
+  const referenceRate = referenceRun.requests.total / DURATION;
+  return {
+    name,
+    requestsPerSecond: Number(rate.toFixed(1)),
+    p50Ms: at(0.5),
+    p99Ms: at(0.99),
+    errors: failed,
+    non2xx: 0,
+    total: took.length,
+    referenceRequestsPerSecond: Math.round(referenceRate),
+    ratioToReference: Number((rate / referenceRate).toFixed(4)),
   };
 }
 
@@ -241,6 +293,57 @@ async function main() {
       await get('GET /api/userdetails/', '/api/userdetails/', member),
       await get('GET /api/UserSubscriptions', '/api/UserSubscriptions', member),
     ];
+
+    // Sign-in throughput with a second factor beside the one without (issue 34). Every sign-in is another account's:
+    // sign-ins of one account at once are held to its limit of guesses (reserved before the password is checked),
+    // and the provider takes each authenticator code once per account. The accounts with a code are enrolled first
+    // through the Security calls, as a member would.
+    const SIGN_IN_ACCOUNTS = 40 * DURATION;
+    const SIGN_IN_PASSWORD = 'Bench-Sign-In-2026!';
+    const withPassword: string[] = [];
+    const withCode: { email: string; secret: string }[] = [];
+    if (!CALLS || CALLS.test('sign-in')) {
+      log(`creating ${SIGN_IN_ACCOUNTS} accounts, and ${SIGN_IN_ACCOUNTS} more with an authenticator app`);
+      const { db: owner, pool: ownerPool } = createDatabase((await runningEmbeddedUrl(dataDir))!);
+      const accounts = createAccountService({ db: owner });
+      for (let i = 0; i < SIGN_IN_ACCOUNTS; i++) {
+        const email = `bench-password-${i}@bench.example`;
+        await accounts.add({ email, password: SIGN_IN_PASSWORD });
+        withPassword.push(email);
+      }
+      for (let i = 0; i < SIGN_IN_ACCOUNTS; i++) {
+        const email = `bench-totp-${i}@bench.example`;
+        await accounts.add({ email, password: SIGN_IN_PASSWORD });
+        const session = await signIn(base, email, SIGN_IN_PASSWORD);
+        const call = async (url: string, body: unknown) => {
+          const response = await fetch(`${base}${url}`, {
+            method: 'POST',
+            headers: { ...dpopHeaders(session.access_token, 'POST', `${base}${url}`), ...json },
+            body: JSON.stringify(body),
+          });
+          if (!response.ok) throw new Error(`${url} answered ${response.status}: ${await response.text()}`);
+          return ((await response.json()) as { data: unknown[] }).data[0];
+        };
+        const { secret } = (await call('/api/security/totp/setup', {})) as { secret: string };
+        await call('/api/security/totp', { code: totpCode(secret) });
+        withCode.push({ email, secret });
+      }
+      await ownerPool.end();
+    }
+    endpoints.push(
+      await signInLoad(referenceCall, 'sign-in: password (whole flow, sign-ins/s)', async () => {
+        const email = withPassword.shift();
+        if (!email) return false;
+        await signIn(base, email, SIGN_IN_PASSWORD);
+        return true;
+      }),
+      await signInLoad(referenceCall, 'sign-in: password + authenticator code (whole flow, sign-ins/s)', async () => {
+        const account = withCode.shift();
+        if (!account) return false;
+        await signIn(base, account.email, SIGN_IN_PASSWORD, { secondFactor: { code: totpCode(account.secret) } });
+        return true;
+      }),
+    );
 
     log('growing the data to issue 14 size: 5,000 products, 2,000 memberships x 20, 10,000 orders');
     await growData(pool, {
@@ -377,6 +480,10 @@ Every call is made as the web app makes it: the embedded provider binds its web 
 (DPoP), and each request carries a new proof of it (signed by the load generator before the run, as a browser signs
 on its own processor), which the API verifies (signature, key thumbprint, method, address, age, token hash) and
 records in PostgreSQL so that no process accepts it twice.
+The two sign-in rows are whole sign-ins by ${report.settings.connections} scripted browsers at once, each another account's: authorize, the
+sign-in page, the password (and, in the second, the "Two-step verification" page with the authenticator app's code),
+back to the app, and the token request with its DPoP proof; their figures are sign-ins per second and the time of one
+from the first request to the tokens, beside as long of the reference before them.
 The reference route verifies the token and its proof and answers a small JSON without touching the database. Its first row
 is it alone. Every other call is measured beside it: the call's ${report.settings.durationSeconds} s are cut into ${SLICES} slices, each right after a
 slice of the reference of the same length, and the ratio is the call's requests over the reference's in those
