@@ -41,14 +41,14 @@ window.ResizeObserver ??= class ResizeObserver {
 // "display: none": a dialog then finds no control to focus, focuses its surface, and tabster's deferred modal update
 // can mark the open dialog itself aria-hidden (on a busy machine, while a test is still reading it). An element is
 // given the offsetParent a browser would give a displayed one: null only when it or an ancestor is not displayed.
+const displayed = (element: HTMLElement | null): boolean =>
+  element === null ||
+  (!element.hidden && window.getComputedStyle(element).display !== 'none' && displayed(element.parentElement));
 Object.defineProperty(window.HTMLElement.prototype, 'offsetParent', {
   configurable: true,
   get(this: HTMLElement): Element | null {
     if (this === document.body || this === document.documentElement || !this.isConnected) return null;
-    for (let element: HTMLElement | null = this; element; element = element.parentElement) {
-      if (element.hidden || window.getComputedStyle(element).display === 'none') return null;
-    }
-    return this.parentElement;
+    return displayed(this) ? this.parentElement : null;
   },
 });
 // The same check asks whether the page itself has a size (a page in a hidden frame has none): it has the window's.
