@@ -131,7 +131,7 @@ export function provingPossession(app: Awaited<ReturnType<typeof buildApp>>, key
       return options;
     }
     if (headers['dpop'] !== undefined) return options;
-    const address = `${publicUrl}${options.url.split('?')[0]}`;
+    const address = `${new URL(publicUrl).origin}${options.url.split('?')[0]}`;
     headers['dpop'] = key.proof(options.method ?? 'GET', address, presented.slice('DPoP '.length));
     return { ...options, headers };
   };
@@ -159,7 +159,10 @@ export async function testApp(options: { env?: Record<string, string> } = {}) {
     path: string,
   ) => {
     const token = await keys.token(who);
-    return { authorization: `DPoP ${token}`, dpop: keys.dpop.proof(method, `${config.publicUrl}${path}`, token) };
+    return {
+      authorization: `DPoP ${token}`,
+      dpop: keys.dpop.proof(method, `${new URL(config.publicUrl).origin}${path}`, token),
+    };
   };
   return { app, ...database, keys, signedIn, signedInOverNetwork };
 }

@@ -36,17 +36,21 @@ const statuses = (answers: { status: number; body: { error?: string } }[]) =>
 
 describe('single-use credentials stay single-use under concurrent requests', () => {
   it('two concurrent uses of one refresh token: at most one gets tokens, and the grant then ends', async () => {
+    let grantedRounds = 0;
     for (let round = 0; round < ROUNDS; round++) {
       const tokens = await signIn(base, 'race@example.com', 'Race-Pass-42');
       const answers = await Promise.all([refresh(base, tokens.refresh_token), refresh(base, tokens.refresh_token)]);
       const granted = answers.filter((answer) => answer.status === 200);
       expect(granted.length, `round ${round}: ${statuses(answers)}`).toBeLessThanOrEqual(1);
+      grantedRounds += granted.length;
       for (const refused of answers.filter((answer) => answer.status !== 200)) {
         expect(refused).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
       }
       // A reused refresh token has leaked: as with a reuse that comes later, the grant ends, the winner's tokens too.
       for (const winner of granted) expect((await refresh(base, winner.body.refresh_token!)).status).toBe(400);
     }
+    // The refreshes were ones the provider takes: some round had a winner (a refusal of both every time proves nothing).
+    expect(grantedRounds).toBeGreaterThan(0);
   });
 
   it('two concurrent exchanges of one authorization code: at most one gets tokens', async () => {

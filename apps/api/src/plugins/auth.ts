@@ -227,10 +227,12 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) 
       return new HttpError(401, DPOP_REFUSED);
     };
     if (jkt === null) {
-      // A client that is always bound never holds a bearer token: one without a key was made or taken elsewhere.
-      const clientId = request.user?.clientId;
-      if (clientId && options.config.dpopBoundClients.includes(clientId))
-        throw refuse('token of a bound client has no cnf.jkt');
+      // The embedded provider binds every token it issues (decision 026), and a client another provider binds never
+      // holds a bearer token: one without a key was made or taken elsewhere.
+      const clientId = request.user?.clientId ?? null;
+      if (options.config.embedded || (clientId !== null && options.config.dpopBoundClients.includes(clientId))) {
+        throw refuse('token without cnf.jkt from an issuer or client that binds them');
+      }
       if (presented.scheme === 'dpop') {
         throw new HttpError(401, 'The access token is not bound to a key: send it as a bearer token.');
       }
