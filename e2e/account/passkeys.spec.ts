@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { RECOVERY_CODE_COUNT, SECOND_FACTOR_UI_TEXTS as T, passkeyNameProblem } from '@ums/contracts/security';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { accessibilityViolations, cli, signInOnProviderPage } from '../fixtures.js';
+import { accessibilityViolations, cli, shot, signInOnProviderPage } from '../fixtures.js';
 
 const PASSWORD = 'Passkeys-Journey-2026!';
 
@@ -43,16 +43,20 @@ for (const size of [
     // The device's platform authenticator: it keeps discoverable credentials and verifies its user.
     const cdp = await context.newCDPSession(page);
     await cdp.send('WebAuthn.enable');
-    const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
+    const platformAuthenticator = async () =>
+      (
+        await cdp.send('WebAuthn.addVirtualAuthenticator', {
+          options: {
+            protocol: 'ctap2',
+            transport: 'internal',
+            hasResidentKey: true,
+            hasUserVerification: true,
+            isUserVerified: true,
+            automaticPresenceSimulation: true,
+          },
+        })
+      ).authenticatorId;
+    const authenticatorId = await platformAuthenticator();
 
     await page.goto('/');
     await signInOnProviderPage(page, { email, password: PASSWORD });
@@ -67,6 +71,7 @@ for (const size of [
     const nameField = naming.getByRole('textbox', { name: new RegExp(T.passkeyNameLabel) });
     await expect(nameField).toHaveValue(T.passkeySuggestedName('Linux'));
     await accessible(page, naming, 'naming the new passkey');
+    await shot(page, `passkey-name-${size.width}`);
     await nameField.fill('Chromium');
     await naming.getByRole('button', { name: T.save }).click();
 
@@ -87,6 +92,8 @@ for (const size of [
     await expect(listed).toContainText(T.passkeyLastUsed(null));
     await expect(page.getByText(T.remaining(RECOVERY_CODE_COUNT))).toBeVisible();
     expect(await accessibilityViolations(page), 'Passkeys, one listed').toEqual([]);
+    await passkeys.scrollIntoViewIfNeeded();
+    await shot(page, `passkeys-listed-${size.width}`);
     const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
     expect(credentials).toHaveLength(1);
     expect(credentials[0]!.isResidentCredential).toBe(true);
@@ -104,14 +111,20 @@ for (const size of [
     await expect(renaming).toBeHidden();
     await expect(listed).toContainText('Work laptop');
 
-    // Sign out, then in with the passkey alone: no email, no password typed. The device answers no prompt until the
-    // button is chosen (the sign-in page's email field also offers passkeys, which would otherwise answer at once).
-    await cdp.send('WebAuthn.setAutomaticPresenceSimulation', { authenticatorId, enabled: false });
+    // Sign out, then in with the passkey alone: no email, no password typed. The device answers only once the
+    // sign-in page is open (the page's email field also offers passkeys, which would otherwise answer at once), so it
+    // is the button that signs in.
+    await cdp.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId });
     await page.getByRole('button', { name: 'Logout' }).click();
     await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible({ timeout: 10_000 });
     await expect(page.getByLabel('Password')).toHaveValue('');
-    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
-    await cdp.send('WebAuthn.setAutomaticPresenceSimulation', { authenticatorId, enabled: true });
+    const withPasskey = page.getByRole('button', { name: 'Sign in with a passkey' });
+    await expect(withPasskey).toBeVisible();
+    await cdp.send('WebAuthn.addCredential', {
+      authenticatorId: await platformAuthenticator(),
+      credential: credentials[0]!,
+    });
+    await withPasskey.click();
     await reachAccount(page);
     await expect(page.getByText(email).first()).toBeVisible();
 
