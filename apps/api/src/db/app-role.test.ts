@@ -53,20 +53,29 @@ describe.skipIf(!separate)('the application role', () => {
     await expect(app.query('create table stash (id int)')).rejects.toThrow(/permission denied for schema public/);
   });
 
-  it('may only change the columns the price fold and the purge scrub change, and the triggers still decide which rows', async () => {
+  it('may change no entry itself: the fold and the scrub run as the owner, and the trigger still decides which rows', async () => {
     const { rows } = await owner.query<{ column: string }>(
       `select column_name as column from information_schema.column_privileges
        where table_name = 'audit_entries' and grantee = $1 and privilege_type = 'UPDATE' order by column_name`,
       [APP_ROLE],
     );
-    expect(rows.map((r) => r.column)).toEqual(['after', 'label', 'labels']);
-    // An entry about a member whose account is gone: the scrub may empty its label, nothing may rewrite its diff.
+    expect(rows).toEqual([]);
     const id = await entry();
-    await expect(app.query(`update audit_entries set after = '{"x":1}' where id = $1`, [id])).rejects.toThrow(
-      'audit entries are never changed or removed',
+    await expect(app.query('update audit_entries set label = null where id = $1', [id])).rejects.toThrow(
+      PERMISSION_DENIED,
     );
-    await app.query('update audit_entries set label = null where id = $1', [id]);
+    // An entry about a member whose account is gone: the owner's function may empty its label, and only that.
+    const { rows: about } = await owner.query<{ member: string }>(
+      'select entity_id as member from audit_entries where id = $1',
+      [id],
+    );
+    await app.query('select audit_scrub_closed_member($1)', [about[0]!.member]);
     expect((await owner.query('select label from audit_entries where id = $1', [id])).rows).toEqual([{ label: null }]);
+    // The fold finds no price entry of this administrator to fold into: it changes nothing and says so.
+    const fold = await app.query<{ id: string | null }>(
+      `select audit_fold_price_save('discount-package', '1', 'admin-roles', 'product:1', '{}', '{}') as id`,
+    );
+    expect(fold.rows).toEqual([{ id: null }]);
   });
 
   it('may truncate no table at all', async () => {

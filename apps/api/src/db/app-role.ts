@@ -9,11 +9,13 @@ import { MIGRATION_LOCK_KEY } from './client.js';
 export const APP_ROLE = 'ums_app';
 
 /**
- * The audit_entries columns the application may change: `after` and `labels` (a debounced price save folds into the
- * same administrator's entry from the last minute) and `label` (the purge scrubs a deleted account's email). Which
- * rows, and to what, the append-only trigger still decides.
+ * The functions through which the trail's two allowed changes run as its owner (migration 0019): the price-save fold
+ * and the purge's scrub of a closed account's email. The application may call them; it may change no entry itself.
  */
-export const AUDIT_UPDATABLE_COLUMNS = ['after', 'labels', 'label'] as const;
+export const AUDIT_FUNCTIONS = [
+  'audit_fold_price_save(text, text, text, text, jsonb, jsonb)',
+  'audit_scrub_closed_member(text)',
+] as const;
 
 /**
  * The embedded application role's password, derived from the owner's (DATA_DIR/pg-password, mode 0600): nothing
@@ -45,7 +47,7 @@ export async function ensureAppRole(owner: pg.Pool | pg.Client, password: string
 
 /**
  * Grants `role` what the application does, in this database, again after every migration (new tables): rows of
- * every table, but on audit_entries only reading, adding and the narrow column updates above; never TRUNCATE,
+ * every table, but on audit_entries only reading and adding (its two allowed changes through the functions above); never TRUNCATE,
  * never ownership (no ALTER, no disabling a trigger). One transaction, so a running process never sees a gap.
  */
 export async function grantAppRole(owner: pg.Pool, role: string) {
@@ -69,9 +71,13 @@ export async function grantAppRole(owner: pg.Pool, role: string) {
     );
     if (rows[0]!.present) {
       await client.query(`revoke update, delete on audit_entries from ${who}`);
-      await client.query(
-        `grant update (${AUDIT_UPDATABLE_COLUMNS.map((c) => pg.escapeIdentifier(c)).join(', ')}) on audit_entries to ${who}`,
-      );
+      for (const fn of AUDIT_FUNCTIONS) {
+        const { rows: found } = await client.query<{ present: boolean }>(
+          `select to_regprocedure($1) is not null as present`,
+          [fn],
+        );
+        if (found[0]!.present) await client.query(`grant execute on function ${fn} to ${who}`);
+      }
     }
     await client.query('commit');
   } catch (error) {

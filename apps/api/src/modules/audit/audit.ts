@@ -72,21 +72,12 @@ export const PRICE_CHANGED = 'package-price-changed';
  */
 export async function auditPriceSave(tx: Executor, entry: AuditEntryInput & { productKey: string }): Promise<number> {
   const priced = { ...entry, action: PRICE_CHANGED };
-  // One statement: fold into the entry of the last minute if there is one, else append.
-  const { rows } = await tx.execute<{ id: string }>(sql`
-    with folded as (
-      update audit_entries set after = ${json(entry.after)}::jsonb, labels = ${labelsOf(entry)}
-      where id = (
-        select e.id from audit_entries e
-        where e.entity = ${entry.entity} and e.entity_id = ${entry.entityId} and e.action = ${PRICE_CHANGED}
-          and e.actor_id = ${entry.actor.id} and e.at > now() - interval '1 minute'
-          and e.before -> 'products' ? ${entry.productKey}
-          and not exists (select 1 from audit_entries r where r.reverts = e.id)
-        order by e.id desc limit 1)
-      returning id),
-    appended as (${insertEntry(priced)} where not exists (select 1 from folded) returning id)
-    select id from folded union all select id from appended`);
-  return Number(rows[0]!.id);
+  // The fold runs as the trail's owner (migration 0019): the server's role may add entries, never change one.
+  const { rows } = await tx.execute<{ id: string | null }>(sql`
+    select audit_fold_price_save(${entry.entity}, ${entry.entityId}, ${entry.actor.id}, ${entry.productKey},
+                                 ${json(entry.after)}::jsonb, ${labelsOf(entry)}) as id`);
+  const folded = rows[0]?.id;
+  return folded === null || folded === undefined ? appendAudit(tx, priced) : Number(folded);
 }
 
 /**

@@ -170,10 +170,8 @@ async function purgeAccount(
   if (mail[0]) await tx.execute(sql`delete from mail_outbox where lower(recipient) = lower(${mail[0].email})`);
   await tx.execute(sql`delete from accounts where account_id::text = ${subject}`);
   // The trail keeps what was done to the account, no longer whose it was: its entries lose the email they were named
-  // by (the one change the trail allows on them, once the account is gone).
-  await tx.execute(
-    sql`update audit_entries set label = null where entity = 'member' and entity_id = ${subject} and label is not null`,
-  );
+  // by (the one change the trail allows on them, once the account is gone; run as the trail's owner, migration 0019).
+  await tx.execute(sql`select audit_scrub_closed_member(${subject})`);
   await revokeAccount(tx, subject);
   await appendAudit(tx, {
     actor: SYSTEM_ACTOR,
