@@ -137,8 +137,13 @@ function MemberOrders({
  * recent sign-in: when the API asks for one, the change started (the groups as typed, a confirmation) comes back
  * open after the sign-in, one press from done.
  */
+/** One member's page; another member's id is another page (nothing of one member's dialogs or drafts carries over). */
 export function MemberPage() {
   const { memberId = '' } = useParams();
+  return <MemberPageOf key={memberId} memberId={memberId} />;
+}
+
+function MemberPageOf({ memberId }: { memberId: string }) {
   const admin = useAdminStyles();
   const styles = useStyles();
   const { adminGroup } = useClientConfig();
