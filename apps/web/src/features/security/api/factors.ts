@@ -70,9 +70,24 @@ export function useCreatePasskey() {
       );
       if (!optionsJSON) throw new Error('The API answered no passkey options');
       const { startRegistration } = await import('@simplewebauthn/browser');
-      return startRegistration({ optionsJSON });
+      return { rpId: optionsJSON.rp.id, response: await startRegistration({ optionsJSON }) };
     },
   });
+}
+
+/**
+ * Tells the browser that a passkey it just made will not be saved (its name was never given), so the device or
+ * password manager can drop it rather than offer a passkey that signs nobody in. Best effort: browsers without the
+ * WebAuthn signal API keep it.
+ */
+export async function forgetUnsavedPasskey(rpId: string | undefined, credentialId: string) {
+  if (!rpId) return;
+  try {
+    const { sendSignal } = await import('@simplewebauthn/browser');
+    await sendSignal({ signalName: 'unknownCredential', rpID: rpId, credentialID: credentialId });
+  } catch {
+    // Nothing to tell the member: the passkey was not saved either way.
+  }
 }
 
 /** Saves the browser's new passkey under a name; the answer holds recovery codes when it is the first second factor. */

@@ -16,7 +16,7 @@ import { SecondFactors } from './second-factors.js';
 // Dialogs open and close with Fluent's transitions: on a busy machine they take longer than the default second.
 configure({ asyncUtilTimeout: 5000 });
 
-const browser = vi.hoisted(() => ({ startRegistration: vi.fn() }));
+const browser = vi.hoisted(() => ({ startRegistration: vi.fn(), sendSignal: vi.fn() }));
 vi.mock('@simplewebauthn/browser', () => browser);
 
 const laptop = {
@@ -39,7 +39,11 @@ const factorsWith = (passkeys: SecurityFactors['passkeys']): SecurityFactors => 
   recoveryCodes: { remaining: passkeys.length ? 10 : 0 },
 });
 const codes = Array.from({ length: 10 }, (_, i) => `code-${i}`);
-const creationOptions = { challenge: 'challenge', rp: { name: 'UMS' }, user: { id: 'dXNlcg', name: 'a@b.c' } };
+const creationOptions = {
+  challenge: 'challenge',
+  rp: { id: 'localhost', name: 'UMS' },
+  user: { id: 'dXNlcg', name: 'a@b.c' },
+};
 const browserAnswer = {
   id: 'cred-new',
   rawId: 'cred-new',
@@ -86,7 +90,10 @@ function passkeyApi(start: SecurityFactors['passkeys']) {
 
 describe('passkeys in Security', () => {
   useApiServer();
-  afterEach(() => browser.startRegistration.mockReset());
+  afterEach(() => {
+    browser.startRegistration.mockReset();
+    browser.sendSignal.mockReset();
+  });
   const render = () => renderWithProviders(<SecondFactors />, { auth: fakeAuth({ user: signedInUser() }) });
   const passkeysPart = async () => screen.findByRole('region', { name: T.passkeysTitle });
 
@@ -133,6 +140,26 @@ describe('passkeys in Security', () => {
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
     expect(await within(part).findByText('Security key')).toBeTruthy();
     expect(await screen.findByText(T.remaining(10))).toBeTruthy();
+  });
+
+  it('saves nothing when the name is cancelled, and tells the browser to forget the passkey it made', async () => {
+    const api = passkeyApi([]);
+    browser.startRegistration.mockResolvedValue(browserAnswer);
+    browser.sendSignal.mockResolvedValue(undefined);
+    render();
+    fireEvent.click(within(await passkeysPart()).getByRole('button', { name: T.addPasskey }));
+    const dialog = await screen.findByRole('dialog', { name: T.passkeyNameTitle });
+    fireEvent.click(await within(dialog).findByRole('button', { name: T.cancel }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() =>
+      expect(browser.sendSignal).toHaveBeenCalledWith({
+        signalName: 'unknownCredential',
+        rpID: 'localhost',
+        credentialID: browserAnswer.id,
+      }),
+    );
+    expect(api.saved).toEqual([]);
+    expect(screen.getByText(T.passkeysNone)).toBeTruthy();
   });
 
   it('says plainly that no passkey was added when the browser prompt is closed', async () => {

@@ -8,7 +8,7 @@ import { StepUpRequiredError } from '../../../lib/api-client.js';
 import { errorText } from '../../../lib/error-text.js';
 import { formatDateTime } from '../../../lib/format-date-time.js';
 import { useLazyDialog } from '../../../lib/use-lazy-dialog.js';
-import { useCreatePasskey, useRemovePasskey, type PasskeySummary } from '../api/factors.js';
+import { forgetUnsavedPasskey, useCreatePasskey, useRemovePasskey, type PasskeySummary } from '../api/factors.js';
 import { passkeyAddProblem, suggestPasskeyName } from '../passkey-name.js';
 import { AddPasskeyDialog } from './add-passkey-dialog.js';
 import { RenamePasskeyDialog } from './rename-passkey-dialog.js';
@@ -98,9 +98,12 @@ export function Passkeys({ passkeys }: { passkeys: PasskeySummary[] }) {
   const create = useCreatePasskey();
   const remove = useRemovePasskey();
   // Each round mounts a new dialog (a new key), so a name typed for the last passkey is gone.
-  const [adding, setAdding] = useState<{ round: number; response: RegistrationResponseJSON; name: string } | null>(
-    null,
-  );
+  const [adding, setAdding] = useState<{
+    round: number;
+    rpId: string | undefined;
+    response: RegistrationResponseJSON;
+    name: string;
+  } | null>(null);
   const [addOpen, setAddOpen] = useState(false);
   const [renaming, setRenaming] = useState<{ round: number; passkey: PasskeySummary } | null>(null);
   const [renameOpen, setRenameOpen] = useState(false);
@@ -111,9 +114,10 @@ export function Passkeys({ passkeys }: { passkeys: PasskeySummary[] }) {
   const add = () => {
     remove.reset();
     create.mutate(undefined, {
-      onSuccess: (response) => {
+      onSuccess: ({ rpId, response }) => {
         setAdding((last) => ({
           round: (last?.round ?? 0) + 1,
+          rpId,
           response,
           name: suggestPasskeyName(
             passkeys.map((p) => p.name),
@@ -173,7 +177,10 @@ export function Passkeys({ passkeys }: { passkeys: PasskeySummary[] }) {
           open={addOpen}
           response={adding.response}
           suggestedName={adding.name}
-          onCancel={() => setAddOpen(false)}
+          onCancel={() => {
+            setAddOpen(false);
+            void forgetUnsavedPasskey(adding.rpId, adding.response.id);
+          }}
           onAdded={() => setAddOpen(false)}
         />
       ) : null}
