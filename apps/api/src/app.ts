@@ -244,6 +244,7 @@ export async function buildApp(options: AppOptions) {
     config,
     secrets: options.secrets,
     kickMail: () => void mailer?.kick(),
+    factors,
   });
 
   const sweep = () => {
@@ -375,7 +376,9 @@ export async function buildApp(options: AppOptions) {
   await app.register(membershipRoutes, { memberships: createMembershipService({ db }), lists });
   await app.register(discountPackageRoutes, { packages: createDiscountPackageService({ db }), lists });
   await app.register(overviewRoutes, { pool: db.$client, lists });
-  await app.register(passwordChangeRoutes, { passwords: createPasswordChangeService({ db, config, security }) });
+  await app.register(passwordChangeRoutes, {
+    passwords: createPasswordChangeService({ db, config, security, factors }),
+  });
   await app.register(securityRoutes, { security, lists, embedded: config.auth.embedded });
   await app.register(factorRoutes, { factors, passkeys, accounts: createAccountService({ db }) });
   await app.register(memberRoutes, { members: createMemberService({ db }), autologinUrl: config.autologinUrl, lists });

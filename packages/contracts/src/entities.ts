@@ -365,8 +365,16 @@ export const receiptYearQuerySchema = z.object({
 });
 
 /** Closing the account: the member confirms with their current password. */
+/** The code an account with a second factor adds to its password for a change that needs both (issue 34). */
+export const confirmationCodeSchema = z
+  .string()
+  .max(64, 'A code is at most 64 characters')
+  .optional()
+  .describe('For an account with a second factor: a current authenticator code or an unused recovery code');
+
 export const accountDeletionRequestSchema = z.object({
   password: z.string({ error: 'Enter your current password' }).min(1, 'Enter your current password').max(1024),
+  code: confirmationCodeSchema,
 });
 
 export const accountDeletionSchema = z.object({

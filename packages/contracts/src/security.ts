@@ -131,6 +131,9 @@ export const FACTOR_MESSAGES = {
   codesRegenerated: 'New recovery codes made: the old ones no longer work.',
   codesNeedAFactor: 'Recovery codes come with a second factor: set up an authenticator app or a passkey first.',
   tooManyCodes: 'Too many wrong codes. Please wait 15 minutes and try again.',
+  codeRequired: 'Enter the 6-digit code from your authenticator app, or one of your recovery codes.',
+  wrongConfirmationCode:
+    'That code is not right. Enter the current code from your authenticator app, or an unused recovery code.',
   mfaRequired:
     'This needs a sign-in with two-step verification: set up an authenticator app or a passkey in Security, then sign out and in again.',
 } as const;

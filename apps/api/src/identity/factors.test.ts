@@ -333,3 +333,66 @@ describe('step-up (RFC 9470) with the embedded provider', () => {
     expect((await exportWith(fresh.access_token)).status).toBe(200);
   });
 });
+
+describe('changes confirmed by the password ask an account with a second factor for it too', () => {
+  it('changes the password only with the current authenticator code or an unused recovery code beside the password', async () => {
+    const member = await newMember();
+    const change = (code?: string) =>
+      member.call('POST', '/api/PasswordReset', {
+        previousPassword: PASSWORD,
+        proposedPassword: 'Brand-New-Pass-2026!',
+        ...(code === undefined ? {} : { code }),
+      });
+    // Without a second factor the password alone is enough (the specification's form), as before.
+    const plain = await newMember();
+    expect(
+      (
+        await plain.call('POST', '/api/PasswordReset', {
+          previousPassword: PASSWORD,
+          proposedPassword: 'Brand-New-Pass-2026!',
+        })
+      ).status,
+    ).toBe(200);
+
+    const { secret, recoveryCodes } = await withAuthenticator(member);
+    const missing = await change();
+    expect([missing.status, missing.body.message]).toEqual([400, FACTOR_MESSAGES.codeRequired]);
+    const accepted = [-1, 0, 1].map((step) => codeFor(secret, step));
+    const wrong = await change(['000000', '111111', '222222', '333333'].find((code) => !accepted.includes(code)));
+    expect([wrong.status, wrong.body.message]).toEqual([400, FACTOR_MESSAGES.wrongConfirmationCode]);
+    // Nothing changed: the old password still signs in.
+    expect((await attemptSignIn(base, member.email, PASSWORD)).status).not.toBe(401);
+
+    const withRecovery = await change(recoveryCodes[0]);
+    expect([withRecovery.status, withRecovery.body.message]).toEqual([200, 'Password changed']);
+    // A recovery code is spent once.
+    const again = await member.call('POST', '/api/PasswordReset', {
+      previousPassword: 'Brand-New-Pass-2026!',
+      proposedPassword: 'Another-New-Pass-2026!',
+      code: recoveryCodes[0],
+    });
+    expect(again.status).toBe(400);
+    const withApp = await member.call('POST', '/api/PasswordReset', {
+      previousPassword: 'Brand-New-Pass-2026!',
+      proposedPassword: 'Another-New-Pass-2026!',
+      code: codeFor(secret, 1),
+    });
+    expect(withApp.status).toBe(200);
+  });
+
+  it('closes the account only with the code beside the password, and schedules nothing when it is wrong', async () => {
+    const member = await newMember();
+    const { secret } = await withAuthenticator(member);
+    const missing = await member.call('POST', '/api/me/deletion', { password: PASSWORD });
+    expect([missing.status, missing.body.message]).toEqual([400, FACTOR_MESSAGES.codeRequired]);
+    const wrong = await member.call('POST', '/api/me/deletion', { password: PASSWORD, code: 'AAAAA-BBBBB' });
+    expect([wrong.status, wrong.body.message]).toEqual([400, FACTOR_MESSAGES.wrongConfirmationCode]);
+    const { rows } = await database.pool.query(
+      'select 1 from account_deletions d join accounts a on a.account_id::text = d.subject where a.email = $1',
+      [member.email],
+    );
+    expect(rows).toEqual([]);
+    const closed = await member.call('POST', '/api/me/deletion', { password: PASSWORD, code: codeFor(secret, 1) });
+    expect(closed.status).toBe(200);
+  });
+});

@@ -246,6 +246,32 @@ export function createFactorService({
       return codes;
     },
 
+    /**
+     * A change confirmed by the current password (a new password, closing the account) also asks an account with a
+     * second factor for it: its current authenticator code, or an unused recovery code (spent). Nothing is asked of
+     * an account without one. Refusals are 400 naming the `code` field, or 429 past the account's limit.
+     */
+    async confirmWithSecondFactor(
+      account: { accountId: string; email: string },
+      code: string | undefined,
+      origin: RequestOrigin,
+    ): Promise<void> {
+      if (!(await hasSecondFactor(db, account.accountId))) return;
+      const typed = (code ?? '').trim();
+      if (!typed) throw new HttpError(400, FACTOR_MESSAGES.codeRequired, { code: [FACTOR_MESSAGES.codeRequired] });
+      const digits = typed.replace(/\s/g, '');
+      const outcome =
+        /^\d{6}$/.test(digits) && (await this.hasTotp(account.accountId))
+          ? await this.verifyTotp(account.accountId, account.email, digits)
+          : await this.useRecoveryCode(account.accountId, typed, origin);
+      if (outcome === 'limited') throw new HttpError(429, FACTOR_MESSAGES.tooManyCodes);
+      if (outcome === 'wrong') {
+        throw new HttpError(400, FACTOR_MESSAGES.wrongConfirmationCode, {
+          code: [FACTOR_MESSAGES.wrongConfirmationCode],
+        });
+      }
+    },
+
     /** Sign-in, step two: the account's current authenticator code, once. Counted under the account's limit. */
     async verifyTotp(accountId: string, email: string, code: string): Promise<'ok' | 'wrong' | 'limited'> {
       const reservation = await limiter.reserve([secondFactorLimit(accountId)]);

@@ -1,4 +1,4 @@
-import { ok } from '@ums/contracts';
+import { confirmationCodeSchema, ok } from '@ums/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireUser } from '../plugins/auth.js';
@@ -12,6 +12,7 @@ const bodySchema = z.strictObject({
     .min(1, 'Current password is required')
     .max(1024),
   proposedPassword: z.string({ error: 'New password is required' }).min(1, 'New password is required').max(1024),
+  code: confirmationCodeSchema,
 });
 
 export const passwordChangeRoutes: FastifyPluginAsyncZod<{

@@ -7,6 +7,7 @@ import { attemptKey, createAttemptLimiter } from './attempt-limiter.js';
 import { createAccountService } from './accounts.service.js';
 import { hashPassword } from './password-hash.js';
 import type { RequestOrigin } from './security-events.js';
+import type { FactorService } from './factors.js';
 import type { SecurityService } from './security.service.js';
 import { voidResetLinks } from './password-reset.js';
 import { endAccountSessions } from './sessions.js';
@@ -33,6 +34,8 @@ export const PASSWORD_MESSAGES = {
 export interface PasswordChange {
   previousPassword: string;
   proposedPassword: string;
+  /** An account with a second factor confirms with it too (an authenticator or recovery code). */
+  code?: string | undefined;
 }
 
 /** Calls Cognito's ChangePassword with the member's own access token; its errors become our statuses. */
@@ -79,10 +82,13 @@ export function createPasswordChangeService({
   db,
   config,
   security,
+  factors,
 }: {
   db: Database;
   config: AppConfig;
   security: SecurityService;
+  /** The embedded provider's second factors; null with another provider, which keeps its own. */
+  factors: FactorService | null;
 }) {
   const accounts = createAccountService({ db });
   const attempts = createAttemptLimiter({ db });
@@ -108,6 +114,7 @@ export function createPasswordChangeService({
       }
       const account = await accounts.confirmPassword(user.subject, change.previousPassword);
       if (!account) throw new HttpError(400, PASSWORD_MESSAGES.wrongCurrent);
+      await factors?.confirmWithSecondFactor(account, change.code, origin);
       const hash = await hashPassword(change.proposedPassword);
       await db.transaction(async (tx) => {
         await accounts.storeHash(account.accountId, hash, tx);

@@ -13,6 +13,7 @@ import { enqueueMail } from '../../mail/outbox.js';
 import type { AuthUser } from '../../plugins/auth.js';
 import { conflict, HttpError } from '../../plugins/http-errors.js';
 import { appendAudit, SYSTEM_ACTOR } from '../audit/audit.js';
+import type { FactorService } from '../../identity/factors.js';
 import type { KeyService } from '../../secrets/key-service.js';
 
 type Executor = Pick<Database, 'execute'>;
@@ -37,12 +38,15 @@ export function createAccountDeletion({
   config,
   secrets,
   kickMail = () => undefined,
+  factors = null,
 }: {
   db: Database;
   config: Pick<AppConfig, 'auth' | 'publicUrl' | 'web' | 'deletionGraceDays'>;
   /** Seals the alerts' bodies in the outbox. */
   secrets: KeyService;
   kickMail?: () => void;
+  /** The embedded provider's second factors: closing an account that has one asks for it too. */
+  factors?: FactorService | null;
 }) {
   const accounts = createAccountService({ db });
   const attempts = createAttemptLimiter({ db });
@@ -74,16 +78,21 @@ export function createAccountDeletion({
      * Schedules the caller's account for deletion after the grace period, once their password is confirmed (the
      * attempt is counted first, as for a password change), and ends every session of the account, this one too.
      */
-    async schedule(user: AuthUser, password: string, origin: RequestOrigin): Promise<{ deleteAfter: string }> {
+    async schedule(
+      user: AuthUser,
+      confirmation: { password: string; code?: string | undefined },
+      origin: RequestOrigin,
+    ): Promise<{ deleteAfter: string }> {
       if (!config.auth.embedded) throw new HttpError(501, ACCOUNT_DELETION_TEXTS.managedElsewhere);
       const reservation = await attempts.reserve([currentPasswordLimit('deletion', user.subject)]);
       if (!reservation.reserved) throw new HttpError(429, PASSWORD_MESSAGES.tooMany);
-      const account = await accounts.confirmPassword(user.subject, password);
+      const account = await accounts.confirmPassword(user.subject, confirmation.password);
       if (!account) {
         throw new HttpError(400, ACCOUNT_DELETION_TEXTS.wrongPassword, {
           password: [ACCOUNT_DELETION_TEXTS.wrongPassword],
         });
       }
+      await factors?.confirmWithSecondFactor(account, confirmation.code, origin);
       const deleteAfter = await db.transaction(async (tx) => {
         const { rows } = await tx.execute<{ delete_after: Date }>(sql`
           insert into account_deletions (subject, delete_after)

@@ -89,7 +89,7 @@ export const selfServiceRoutes: FastifyPluginAsyncZod<{
     },
     handler: async (request) => {
       const user = requireUser(request);
-      const scheduled = await deletion.schedule(user, request.body.password, originOf(request));
+      const scheduled = await deletion.schedule(user, request.body, originOf(request));
       return ok(scheduled, ACCOUNT_DELETION_TEXTS.scheduled);
     },
   });
