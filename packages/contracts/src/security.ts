@@ -197,6 +197,9 @@ export const ENROLMENT_TEXTS = {
 
 /** The Security section's second factors: the words members see on the account page. */
 export const SECOND_FACTOR_UI_TEXTS = {
+  /** Beside the password, where a change needs both (a new password, closing the account). */
+  confirmationCodeLabel: 'Authentication code',
+  confirmationCodeHint: 'The 6-digit code from your authenticator app, or one of your recovery codes.',
   title: 'Two-step verification',
   loading: 'Loading sign-in methods...',
   loadFailed: 'Failed to load sign-in methods',

@@ -1,10 +1,11 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { delay, http, HttpResponse } from 'msw';
-import { describe, expect, it, vi } from 'vitest';
-import { apiServer, envelope, failure, useApiServer } from '../../test/api-server.js';
+import { describe, expect, it, vi, beforeEach } from 'vitest';
+import { apiServer, envelope, failure, useApiServer, withoutSecondFactor } from '../../test/api-server.js';
 import { fakeAuth, renderWithProviders, signedInUser, TEST_API, testConfig } from '../../test/render.js';
 import { LoginDetailsSection } from './components/login-details-section.js';
 import { passwordChangeError } from './messages.js';
+import { SECOND_FACTOR_UI_TEXTS } from '@ums/contracts/security';
 import { ApiError } from '../../lib/api-client.js';
 
 // Cognito's default set of special characters, written out (SPEC section 8 does not list them).
@@ -31,6 +32,7 @@ async function openForm() {
 
 describe('Login Details', () => {
   useApiServer();
+  beforeEach(() => apiServer.use(withoutSecondFactor));
 
   it('shows the email, a masked password and the helper text', async () => {
     render();
@@ -179,5 +181,41 @@ describe('Login Details', () => {
     expect(passwordChangeError(new ApiError(200, 'Password change is managed elsewhere'))).toBe(
       'Password change is managed elsewhere',
     );
+  });
+});
+
+describe('Login Details for an account with a second factor', () => {
+  useApiServer();
+
+  it('asks for the authentication code beside the passwords and sends it with the change', async () => {
+    const sent: unknown[] = [];
+    apiServer.use(
+      http.get(`${TEST_API}/security/factors`, () =>
+        HttpResponse.json(
+          envelope([
+            {
+              passkeys: [],
+              totp: { enabled: true, createdAt: '2026-11-01T10:00:00.000Z' },
+              recoveryCodes: { remaining: 10 },
+            },
+          ]),
+        ),
+      ),
+      http.post(`${TEST_API}/PasswordReset`, async ({ request }) => {
+        sent.push(await request.json());
+        return HttpResponse.json(envelope([], 'Password changed'));
+      }),
+    );
+    render();
+    const { form, fill, reset } = await openForm();
+    const code = await within(form).findByRole('textbox', { name: /Authentication code/ });
+    expect(within(form).getByText(SECOND_FACTOR_UI_TEXTS.confirmationCodeHint)).toBeTruthy();
+    fill('Old-Pass-1!', 'Brand-New-2!', 'Brand-New-2!');
+    expect(reset().disabled).toBe(true);
+    fireEvent.change(code, { target: { value: ' 123456 ' } });
+    expect(reset().disabled).toBe(false);
+    fireEvent.click(reset());
+    expect(await screen.findByText('Password changed')).toBeTruthy();
+    expect(sent).toEqual([{ previousPassword: 'Old-Pass-1!', proposedPassword: 'Brand-New-2!', code: '123456' }]);
   });
 });

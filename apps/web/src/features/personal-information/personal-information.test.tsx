@@ -1,8 +1,8 @@
 import type { UserDetails } from '@ums/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { delay, http, HttpResponse } from 'msw';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { apiServer, envelope, failure, useApiServer } from '../../test/api-server.js';
+import { afterEach, describe, expect, it, vi, beforeEach } from 'vitest';
+import { apiServer, envelope, failure, useApiServer, withoutSecondFactor } from '../../test/api-server.js';
 import { recordDownloads } from '../../test/downloads.js';
 import { fakeAuth, LocationProbe, renderWithProviders, signedInUser, TEST_API, testConfig } from '../../test/render.js';
 import { PersonalInformationSection } from './components/personal-information-section.js';
@@ -87,6 +87,7 @@ describe('the saved form', () => {
 
 describe('the Personal Information section', () => {
   useApiServer();
+  beforeEach(() => apiServer.use(withoutSecondFactor));
   const render = () =>
     renderWithProviders(<PersonalInformationSection />, { auth: fakeAuth({ user: signedInUser() }) });
 
@@ -192,6 +193,7 @@ describe('the Personal Information section', () => {
 
 describe('your data', () => {
   useApiServer();
+  beforeEach(() => apiServer.use(withoutSecondFactor));
   afterEach(() => vi.restoreAllMocks());
 
   const section = () =>
@@ -315,6 +317,35 @@ describe('your data', () => {
       expect(screen.getByRole('status', { name: 'location' }).textContent).toBe('/logout-complete?source=ums-client'),
     );
     expect(asked).toEqual([{ password: 'Wrong-Password-1!' }, { password: 'Right-Password-1!' }]);
+  });
+
+  it('"Close my account" asks an account with a second factor for its code too, and sends it', async () => {
+    const asked: unknown[] = [];
+    apiServer.use(
+      http.get(`${TEST_API}/userdetails/`, () => HttpResponse.json(envelope(morgan))),
+      http.get(`${TEST_API}/security/factors`, () =>
+        HttpResponse.json(
+          envelope([{ passkeys: [], totp: { enabled: true, createdAt: null }, recoveryCodes: { remaining: 9 } }]),
+        ),
+      ),
+      http.post(`${TEST_API}/me/deletion`, async ({ request }) => {
+        asked.push(await request.json());
+        return HttpResponse.json(envelope({ deleteAfter: '2026-12-23T08:00:00.000Z' }, 'Account deletion scheduled'));
+      }),
+    );
+    section();
+    fireEvent.click(await screen.findByRole('button', { name: 'Close my account' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Close your account?' });
+    const confirm = within(dialog).getByRole('button', { name: 'Close account' }) as HTMLButtonElement;
+    fireEvent.change(within(dialog).getByLabelText(/Current password/), { target: { value: 'Right-Password-1!' } });
+    const code = await within(dialog).findByRole('textbox', { name: /Authentication code/ });
+    expect(confirm.disabled).toBe(true);
+    fireEvent.change(code, { target: { value: 'ABCDE-FGHIJ' } });
+    fireEvent.click(confirm);
+    await waitFor(() =>
+      expect(screen.getByRole('status', { name: 'location' }).textContent).toBe('/logout-complete?source=ums-client'),
+    );
+    expect(asked).toEqual([{ password: 'Right-Password-1!', code: 'ABCDE-FGHIJ' }]);
   });
 
   it('offers no "Close my account" when another identity provider keeps the accounts', async () => {

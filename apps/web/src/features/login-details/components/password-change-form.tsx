@@ -4,6 +4,8 @@ import { PASSWORD_RESET_TEXTS } from '@ums/contracts/security';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ErrorBanner, SuccessBanner } from '../../../components/error-banner.js';
 import { useClientConfig } from '../../../lib/client-config-context.js';
+import { useHasSecondFactor } from '../../../lib/security-factors.js';
+import { ConfirmationCodeField } from '../../../components/confirmation-code-field.js';
 import { useChangePassword } from '../api/change-password.js';
 import { LOGIN_DETAILS as T, PASSWORD_SUCCESS_MS, passwordChangeError } from '../messages.js';
 import { PasswordChecklist } from './password-checklist.js';
@@ -27,6 +29,8 @@ export function PasswordChangeForm({ onClose }: { onClose: () => void }) {
   const change = useChangePassword();
   const { forgotPasswordUrl } = useClientConfig();
   const [fields, setFields] = useState(EMPTY);
+  const withCode = useHasSecondFactor();
+  const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [changed, setChanged] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -34,7 +38,7 @@ export function PasswordChangeForm({ onClose }: { onClose: () => void }) {
   useEffect(() => () => clearTimeout(timer.current), []);
 
   const busy = change.isPending;
-  const filled = Boolean(fields.current && fields.next && fields.confirm);
+  const filled = Boolean(fields.current && fields.next && fields.confirm && (!withCode || code.trim()));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -44,7 +48,7 @@ export function PasswordChangeForm({ onClose }: { onClose: () => void }) {
     if (fields.next !== fields.confirm) return setError(T.mismatch);
     setError(null);
     change.mutate(
-      { previousPassword: fields.current, proposedPassword: fields.next },
+      { previousPassword: fields.current, proposedPassword: fields.next, ...(withCode ? { code: code.trim() } : {}) },
       {
         onSuccess: () => {
           setChanged(true);
@@ -73,6 +77,7 @@ export function PasswordChangeForm({ onClose }: { onClose: () => void }) {
       {input('next', T.newPassword, 'new-password', T.helper)}
       <PasswordChecklist password={fields.next} />
       {input('confirm', T.confirmPassword, 'new-password')}
+      {withCode ? <ConfirmationCodeField value={code} onChange={setCode} disabled={busy || changed} /> : null}
       {error ? <ErrorBanner message={error} /> : null}
       {changed ? <SuccessBanner message={T.changed} /> : null}
       <div className={styles.actions}>

@@ -19,10 +19,13 @@ import { markSignOutIntent } from '../../../lib/sign-out-intent.js';
 import { firstOf } from '../../../lib/api-client.js';
 import { useApi } from '../../../lib/api-context.js';
 import { errorText } from '../../../lib/error-text.js';
+import { useHasSecondFactor } from '../../../lib/security-factors.js';
+import { ConfirmationCodeField } from '../../../components/confirmation-code-field.js';
 
 /**
- * "Close my account": the member confirms with their current password; the server schedules the deletion and ends
- * every session, so the app signs out (this tab's tokens no longer work anyway).
+ * "Close my account": the member confirms with their current password (and an account with a second factor with its
+ * code); the server schedules the deletion and ends every session, so the app signs out (this tab's tokens no longer
+ * work anyway).
  */
 export function CloseAccountDialog({
   graceDays,
@@ -36,9 +39,12 @@ export function CloseAccountDialog({
   const api = useApi();
   const navigate = useNavigate();
   const [password, setPassword] = useState('');
+  const withCode = useHasSecondFactor();
+  const [code, setCode] = useState('');
+  const ready = Boolean(password && (!withCode || code.trim()));
   const close = useMutation({
-    mutationFn: async (current: string) =>
-      firstOf<AccountDeletion>(await (await api()).post('/me/deletion', { password: current })),
+    mutationFn: async (confirmation: { password: string; code?: string }) =>
+      firstOf<AccountDeletion>(await (await api()).post('/me/deletion', confirmation)),
     onSuccess: () => {
       markSignOutIntent();
       void navigate(paths.logoutFromApp, { replace: true });
@@ -46,7 +52,7 @@ export function CloseAccountDialog({
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (password) close.mutate(password);
+    if (ready) close.mutate({ password, ...(withCode ? { code: code.trim() } : {}) });
   };
   const problem = close.isError ? errorText(close.error, D.wrongPassword) : undefined;
 
@@ -56,6 +62,7 @@ export function CloseAccountDialog({
       onOpenChange={(_event, data) => {
         if (!data.open && !close.isPending) {
           setPassword('');
+          setCode('');
           close.reset();
           onClose();
         }
@@ -80,12 +87,13 @@ export function CloseAccountDialog({
                   onChange={(_event, data) => setPassword(data.value)}
                 />
               </Field>
+              {withCode ? <ConfirmationCodeField value={code} onChange={setCode} disabled={close.isPending} /> : null}
             </DialogContent>
             <DialogActions>
               <Button type="button" disabled={close.isPending} onClick={onClose}>
                 {D.cancel}
               </Button>
-              <Button type="submit" appearance="primary" disabled={!password || close.isPending}>
+              <Button type="submit" appearance="primary" disabled={!ready || close.isPending}>
                 {D.confirm}
               </Button>
             </DialogActions>

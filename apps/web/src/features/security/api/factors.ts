@@ -1,21 +1,14 @@
 import type { PublicKeyCredentialCreationOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/browser';
 import type { RecoveryCodesIssued, SecurityFactors, TotpSetup } from '@ums/contracts/security';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { firstOf } from '../../../lib/api-client.js';
 import { useApi } from '../../../lib/api-context.js';
+import { factorsKey, useSecurityFactors } from '../../../lib/security-factors.js';
 
-const factorsKey = ['security', 'factors'] as const;
+export { useSecurityFactors };
 
 /** One of the member's passkeys as the Security section lists it. */
 export type PasskeySummary = SecurityFactors['passkeys'][number];
-
-export function useSecurityFactors() {
-  const api = useApi();
-  return useQuery({
-    queryKey: factorsKey,
-    queryFn: async () => firstOf<SecurityFactors>(await (await api()).get('/security/factors')),
-  });
-}
 
 /** Starts the authenticator app's setup: a new key, shown once. */
 export function useStartTotpSetup() {
