@@ -3,13 +3,14 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { exited, prepareServer } from '@ums/testkit/server-process';
 import { loadConfig } from '../src/config/env.js';
 import { APP_ROLE } from '../src/db/app-role.js';
 import { runningEmbeddedUrl } from '../src/db/embedded.js';
 import { openDatabase, paths } from '../src/runtime.js';
 import { waitFor } from './wait-for.js';
+import { whenDone } from './when-done.js';
 
 // Issue 33, item 7 (decision 025): the server connects as a role that cannot change or remove the audit trail;
 // migrations and grants run as the tables' owner.
@@ -25,7 +26,7 @@ async function emptyDatabase() {
   await admin.connect();
   await admin.query(`create database ${name}`);
   await admin.end();
-  afterAll(async () => {
+  whenDone(async () => {
     const cleanup = new pg.Client({ connectionString: adminUrl });
     await cleanup.connect();
     await cleanup.query(`drop database if exists ${name} with (force)`);
@@ -43,7 +44,7 @@ async function open(env: Record<string, string>, as?: 'owner') {
   const lines: string[] = [];
   const config = loadConfig(env, { catalogFile: paths.catalogFile });
   const database = await openDatabase(config, { log: (line) => lines.push(line), ...(as ? { as } : {}) });
-  afterAll(() => database.close());
+  whenDone(() => database.close());
   const who = (await database.pool.query<{ who: string }>('select current_user as who')).rows[0]!.who;
   return { database, lines, who };
 }
@@ -97,7 +98,7 @@ describe('npm start on the embedded PostgreSQL', () => {
   it("connects as the application role, and the CLI beside it agrees on that role's password", async () => {
     const server = await prepareServer({ entry: 'sources' });
     const running = server.start();
-    afterAll(async () => {
+    whenDone(async () => {
       running.child.kill('SIGTERM');
       await exited(running.child);
       await server.cleanup();
@@ -105,7 +106,7 @@ describe('npm start on the embedded PostgreSQL', () => {
     await server.waitReady();
     const owner = new pg.Client({ connectionString: (await runningEmbeddedUrl(server.dataDir))! });
     await owner.connect();
-    afterAll(() => owner.end());
+    whenDone(() => owner.end());
     const serverRoles = async () =>
       (
         await owner.query<{ who: string }>(

@@ -4,13 +4,14 @@ import pg from 'pg';
 import { dpopKey, type DpopKey } from '@ums/testkit/dpop';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import type { Response } from 'light-my-request';
-import { afterAll, inject } from 'vitest';
+import { inject } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config/env.js';
 import { createDatabase, type Database } from '../src/db/client.js';
 import { paths } from '../src/runtime.js';
 import { createKeyService, parseKeyEncryptionKey, type KeyService } from '../src/secrets/key-service.js';
 import { postgresDataKeyStore } from '../src/secrets/secrets.js';
+import { whenDone } from './when-done.js';
 
 export const ISSUER = 'http://localhost:8080/oidc';
 export const AUDIENCE = 'http://localhost:8080/api';
@@ -42,9 +43,9 @@ export async function testDatabase(): Promise<Connection & { appRole: Connection
     appUrl.password = encodeURIComponent(role.password);
   }
   const app = role ? { ...createDatabase(appUrl.toString()), url: appUrl.toString() } : null;
-  afterAll(async () => {
-    await app?.pool.end();
-    await pool.end();
+  whenDone(async () => {
+    // A test may have ended a pool itself (to show what a closed connection does).
+    for (const open of [app?.pool, pool]) if (open && !open.ended) await open.end();
     const cleanup = new pg.Client({ connectionString: adminUrl });
     await cleanup.connect();
     await cleanup.query(`drop database if exists ${name} with (force)`);
@@ -147,7 +148,7 @@ export async function testApp(options: { env?: Record<string, string> } = {}) {
   const config = loadConfig({ ...options.env }, { catalogFile: paths.catalogFile });
   const app = await apiAppOn(database.appRole.db, config, keys);
   await app.ready();
-  afterAll(() => app.close());
+  whenDone(() => app.close());
   /** The authorization of one of the web app's calls for this person (`inject` adds the proof). */
   const signedIn = async (who: { sub: string; email: string; groups: string[] }) => ({
     authorization: `DPoP ${await keys.token(who)}`,

@@ -1,9 +1,9 @@
-import { afterAll } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config/env.js';
 import { paths } from '../src/runtime.js';
 import { testDatabase, testSecrets } from './helper.js';
 import { freePort } from '../src/net.js';
+import { whenDone } from './when-done.js';
 
 /**
  * The product with its embedded provider on a loopback port (the issuer must match the address the test calls).
@@ -26,7 +26,7 @@ export async function providerApp(env: Record<string, string> = {}, options: { d
   };
   const state = { app: await buildApp({ ...appOptions, ...options }) };
   await state.app.listen({ port, host: '127.0.0.1' });
-  afterAll(() => state.app.close());
+  whenDone(() => state.app.close());
   return {
     base,
     port,
@@ -63,7 +63,7 @@ export async function anotherProcess(
     logger: false,
   });
   await app.listen({ port, host: '127.0.0.1' });
-  afterAll(() => app.close());
+  whenDone(() => app.close());
   return `http://127.0.0.1:${port}`;
 }
 

@@ -1,5 +1,5 @@
-import { afterAll } from 'vitest';
 import { prepareServer } from '@ums/testkit/server-process';
+import { whenDone } from './when-done.js';
 
 /**
  * The real server as its own process (from the sources through tsx) on a throw-away embedded PostgreSQL.
@@ -7,6 +7,6 @@ import { prepareServer } from '@ums/testkit/server-process';
  */
 export async function serverProcess(env: Record<string, string> = {}) {
   const server = await prepareServer({ entry: 'sources', env });
-  afterAll(() => server.cleanup());
+  whenDone(() => server.cleanup());
   return server;
 }

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
-import { afterAll } from 'vitest';
+import { whenDone } from './when-done.js';
 
 /**
  * A real SMTP server on a loopback port for one test file: every message the product sends arrives in `received`,
@@ -30,7 +30,7 @@ export async function smtpInbox() {
     },
   });
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
+  whenDone(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
   return {
     received,
     url: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
