@@ -1,9 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
-import { dpopKey } from '@ums/testkit/dpop';
-import { signIn } from '@ums/testkit/oidc-browser';
+import { expect, type CDPSession, type Page } from '@playwright/test';
+import { dpopHeaders, signIn } from '@ums/testkit/oidc-browser';
 
 /** The demo accounts the e2e server is started with (playwright.config.ts). */
 export const MEMBER = { email: 'member@example.com', password: 'Member-Demo-2026' };
@@ -91,20 +90,33 @@ export async function mailTo(email: string, subject: string): Promise<string> {
  */
 export async function memberApi(base: string, email: string, password: string) {
   cli('users', 'add', '--email', email, '--password', password);
-  const dpop = await dpopKey();
-  const { access_token } = await signIn(base, email, password, { dpop });
+  const { access_token } = await signIn(base, email, password);
   return async (path: string, body: unknown): Promise<Record<string, unknown>> => {
     const url = `${base}${path}`;
     const response = await fetch(url, {
       method: 'POST',
-      headers: {
-        authorization: `DPoP ${access_token}`,
-        dpop: dpop.proof('POST', url, access_token),
-        'content-type': 'application/json',
-      },
+      headers: { ...dpopHeaders(access_token, 'POST', url), 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
     expect(response.status).toBe(200);
     return ((await response.json()) as { data: Record<string, unknown>[] }).data[0]!;
   };
+}
+
+/**
+ * The device's platform authenticator in Chromium (CDP WebAuthn domain, enabled on `cdp` first): it keeps discoverable
+ * credentials and verifies its user every time. Answers its id.
+ */
+export async function platformAuthenticator(cdp: CDPSession): Promise<string> {
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  return authenticatorId;
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { RECOVERY_CODE_COUNT, SECOND_FACTOR_UI_TEXTS as T, passkeyNameProblem } from '@ums/contracts/security';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { accessibilityViolations, cli, shot, signInOnProviderPage } from '../fixtures.js';
+import { accessibilityViolations, cli, platformAuthenticator, shot, signInOnProviderPage } from '../fixtures.js';
 
 const PASSWORD = 'Passkeys-Journey-2026!';
 
@@ -43,20 +43,7 @@ for (const size of [
     // The device's platform authenticator: it keeps discoverable credentials and verifies its user.
     const cdp = await context.newCDPSession(page);
     await cdp.send('WebAuthn.enable');
-    const platformAuthenticator = async () =>
-      (
-        await cdp.send('WebAuthn.addVirtualAuthenticator', {
-          options: {
-            protocol: 'ctap2',
-            transport: 'internal',
-            hasResidentKey: true,
-            hasUserVerification: true,
-            isUserVerified: true,
-            automaticPresenceSimulation: true,
-          },
-        })
-      ).authenticatorId;
-    const authenticatorId = await platformAuthenticator();
+    const authenticatorId = await platformAuthenticator(cdp);
 
     await page.goto('/');
     await signInOnProviderPage(page, { email, password: PASSWORD });
@@ -121,7 +108,7 @@ for (const size of [
     const withPasskey = page.getByRole('button', { name: 'Sign in with a passkey' });
     await expect(withPasskey).toBeVisible();
     await cdp.send('WebAuthn.addCredential', {
-      authenticatorId: await platformAuthenticator(),
+      authenticatorId: await platformAuthenticator(cdp),
       credential: credentials[0]!,
     });
     await withPasskey.click();

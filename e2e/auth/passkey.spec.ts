@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { softAuthenticator } from '@ums/testkit/webauthn';
-import { accessibilityViolations, memberApi } from '../fixtures.js';
+import { accessibilityViolations, memberApi, platformAuthenticator } from '../fixtures.js';
 
 const PASSWORD = 'Passkey-Journey-2026!';
 
@@ -28,16 +28,7 @@ test('a member signs in with a passkey alone in Chromium (virtual authenticator)
   // The device's platform authenticator, holding the passkey (its user verification always succeeds).
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('WebAuthn.enable');
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
+  const authenticatorId = await platformAuthenticator(cdp);
   await cdp.send('WebAuthn.addCredential', {
     authenticatorId,
     credential: {
