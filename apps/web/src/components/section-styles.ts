@@ -66,4 +66,15 @@ export const useSectionStyles = makeStyles({
     borderRadius: tokens.borderRadiusMedium,
     backgroundColor: tokens.colorNeutralBackground3,
   },
+  /** A short status beside a name ("This device", "Synced"). */
+  badge: {
+    marginInlineStart: tokens.spacingHorizontalS,
+    paddingInline: tokens.spacingHorizontalS,
+    borderRadius: tokens.borderRadiusCircular,
+    backgroundColor: tokens.colorBrandBackground2,
+    color: tokens.colorBrandForeground2,
+    fontSize: tokens.fontSizeBase200,
+    fontWeight: tokens.fontWeightSemibold,
+    whiteSpace: 'nowrap',
+  },
 });

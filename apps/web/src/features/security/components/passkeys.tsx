@@ -35,16 +35,6 @@ const useStyles = makeStyles({
   },
   text: { flex: '1 1 240px', minWidth: 0, display: 'grid', gap: tokens.spacingVerticalXXS },
   name: { fontWeight: tokens.fontWeightSemibold, overflowWrap: 'anywhere' },
-  badge: {
-    marginInlineStart: tokens.spacingHorizontalS,
-    paddingInline: tokens.spacingHorizontalS,
-    borderRadius: tokens.borderRadiusCircular,
-    backgroundColor: tokens.colorBrandBackground2,
-    color: tokens.colorBrandForeground2,
-    fontSize: tokens.fontSizeBase200,
-    fontWeight: tokens.fontWeightSemibold,
-    whiteSpace: 'nowrap',
-  },
   actions: { display: 'flex', gap: tokens.spacingHorizontalS },
   add: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: tokens.spacingHorizontalM },
 });
@@ -67,7 +57,7 @@ function PasskeyRow({
       <div className={styles.text}>
         <p className={mergeClasses(section.message, styles.name)}>
           {passkey.name}
-          <span className={styles.badge}>{passkey.backedUp ? T.passkeySynced : T.passkeyDeviceOnly}</span>
+          <span className={section.badge}>{passkey.backedUp ? T.passkeySynced : T.passkeyDeviceOnly}</span>
         </p>
         <p className={mergeClasses(section.message, styles.detail)}>
           {`${T.passkeyAdded(formatDateTime(passkey.createdAt))} · ${T.passkeyLastUsed(

@@ -29,15 +29,6 @@ const useStyles = makeStyles({
   deviceText: { flex: '1 1 240px', minWidth: 0 },
   name: { fontWeight: tokens.fontWeightSemibold, overflowWrap: 'anywhere' },
   detail: { color: tokens.colorNeutralForeground3, overflowWrap: 'anywhere' },
-  badge: {
-    marginInlineStart: tokens.spacingHorizontalS,
-    paddingInline: tokens.spacingHorizontalS,
-    borderRadius: tokens.borderRadiusCircular,
-    backgroundColor: tokens.colorBrandBackground2,
-    color: tokens.colorBrandForeground2,
-    fontSize: tokens.fontSizeBase200,
-    fontWeight: tokens.fontWeightSemibold,
-  },
   actions: { display: 'flex', justifyContent: 'flex-start' },
   activity: {
     display: 'grid',
@@ -57,7 +48,7 @@ function DeviceRow({ session, onSignOut, busy }: { session: DeviceSession; onSig
       <div className={styles.deviceText}>
         <p className={mergeClasses(section.message, styles.name)}>
           {name}
-          {session.current ? <span className={styles.badge}>{T.thisDevice}</span> : null}
+          {session.current ? <span className={section.badge}>{T.thisDevice}</span> : null}
         </p>
         <p className={mergeClasses(section.message, styles.detail)}>{sessionLine(session)}</p>
       </div>
