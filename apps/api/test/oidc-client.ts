@@ -1,3 +1,4 @@
+import { dpopHeaders } from '@ums/testkit/oidc-browser';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config/env.js';
 import { paths } from '../src/runtime.js';
@@ -68,22 +69,15 @@ export async function anotherProcess(
 }
 
 /**
- * Calls the API as a signed-in browser does: the token with the DPoP scheme and a fresh proof naming the product's
- * public address (`publicBase`), sent to `at` (one process of it). A POST always carries a JSON body.
+ * Calls the API as a signed-in browser does with a token from `signIn`: the DPoP scheme and a fresh proof of its key
+ * naming the product's public address (`publicBase`), sent to `at` (one process of it). A POST always carries a JSON
+ * body.
  */
-export function apiCaller(
-  publicBase: string,
-  token: string,
-  key: { proof: (method: string, url: string, accessToken?: string) => string },
-) {
+export function apiCaller(publicBase: string, token: string) {
   return async (method: string, path: string, body?: unknown, at = publicBase) => {
     const response = await fetch(`${at}${path}`, {
       method,
-      headers: {
-        authorization: `DPoP ${token}`,
-        dpop: key.proof(method, `${publicBase}${path.split('?')[0]}`, token),
-        'content-type': 'application/json',
-      },
+      headers: { ...dpopHeaders(token, method, `${publicBase}${path}`), 'content-type': 'application/json' },
       ...(body === undefined && method !== 'POST' ? {} : { body: JSON.stringify(body ?? {}) }),
     });
     const text = await response.text();

@@ -39,7 +39,7 @@ async function newMember() {
   const key = await dpopKey();
   const tokens = await signIn(base, email, PASSWORD, { dpop: key });
   /** Calls the API as this member, with a DPoP proof per request. */
-  const call = apiCaller(base, tokens.access_token, key);
+  const call = apiCaller(base, tokens.access_token);
   return { email, tokens, key, call };
 }
 
@@ -242,7 +242,7 @@ describe('administrators and a member who lost their second factor', () => {
     await accounts.add({ email: adminEmail, password: PASSWORD, admin: true });
     const key = await dpopKey();
     const adminTokens = await signIn(base, adminEmail, PASSWORD, { dpop: key });
-    const asAdmin = apiCaller(base, adminTokens.access_token, key);
+    const asAdmin = apiCaller(base, adminTokens.access_token);
     const subject = decodeJwt(member.tokens.access_token).sub!;
     const before = (await asAdmin('GET', `/api/admin/members/${subject}`)).body.data[0] as {
       signInMethods: unknown;

@@ -33,7 +33,7 @@ async function newMember() {
   await accounts.add({ email, password: PASSWORD });
   const key = await dpopKey();
   const tokens = await signIn(base, email, PASSWORD, { dpop: key });
-  const call = apiCaller(base, tokens.access_token, key);
+  const call = apiCaller(base, tokens.access_token);
   return { email, call };
 }
 type Member = Awaited<ReturnType<typeof newMember>>;
