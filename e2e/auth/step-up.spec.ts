@@ -32,7 +32,7 @@ test('an administrator signed in longer ago than the step-up age types new group
   await page.getByRole('button', { name: 'Change groups' }).click();
   const dialog = page.getByRole('dialog', { name: 'Change groups' });
   await dialog.getByLabel('Groups').fill('Support, Billing');
-  // A second more than the max age: the provider counts whole seconds, the API fractions of one.
+  // The condition is time itself: a second more than the max age, since `auth_time` is the sign-in's second, cut down.
   await page.waitForTimeout(Math.max(0, signedIn + (MAX_AGE_SECONDS + 1) * 1000 + 200 - Date.now()));
   await dialog.getByRole('button', { name: 'Save' }).click();
 
