@@ -53,7 +53,7 @@ describe.skipIf(!separate)('the application role', () => {
     await expect(app.query('create table stash (id int)')).rejects.toThrow(/permission denied for schema public/);
   });
 
-  it('may change no entry itself: the fold and the scrub run as the owner, and the trigger still decides which rows', async () => {
+  it("may change no entry itself; through the owner's functions it empties a closed member's label, and the fold finds nothing of another's to fold", async () => {
     const { rows } = await owner.query<{ column: string }>(
       `select column_name as column from information_schema.column_privileges
        where table_name = 'audit_entries' and grantee = $1 and privilege_type = 'UPDATE' order by column_name`,

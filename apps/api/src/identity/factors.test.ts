@@ -335,7 +335,7 @@ describe('step-up (RFC 9470) with the embedded provider', () => {
 });
 
 describe('changes confirmed by the password ask an account with a second factor for it too', () => {
-  it('changes the password only with the current authenticator code or an unused recovery code beside the password', async () => {
+  it('changes the password of an account with a second factor only with its current code or an unused recovery code (spent once) beside the password; without one, the password alone', async () => {
     const member = await newMember();
     const change = (code?: string) =>
       member.call('POST', '/api/PasswordReset', {
