@@ -1,0 +1,104 @@
+/**
+ * What an entry costs beyond its key and value (the map's slot, the record, the strings' headers), roughly: a cache of
+ * many small values is bounded by its entries' number as much as by their bytes.
+ */
+export const ENTRY_OVERHEAD_BYTES = 128;
+
+export interface BoundedCacheOptions<Value> {
+  /** At most this many bytes are kept: keys, values and each entry's overhead counted. */
+  maxBytes: number;
+  /** And at most this many entries however small, so that a caller choosing many keys cannot fill memory with them. */
+  maxEntries: number;
+  /**
+   * A value's cost in bytes. The key's length and the entry's overhead are added by the cache: a key can hold a
+   * caller's text (a search, a token's hash, a proof's header), so it is never left out of the budget.
+   */
+  bytesOf: (value: Value) => number;
+}
+
+/** Options of one `build`: when a kept value may be reused, and which concurrent builds may share one promise. */
+export interface BuildOptions<Value> {
+  /** Whether the kept value may still be served (e.g. it was built under the data version read now). */
+  current?: (value: Value) => boolean;
+  /**
+   * Builds started for the same key and the same round share one promise (e.g. the data version the builder reads
+   * under): a caller that read a newer version never waits for, nor is served, a build of an older one.
+   */
+  round?: string;
+}
+
+/**
+ * The one in-process cache: least recently used first out, bounded by bytes (keys included) and by entries. Every
+ * memo of the API that could grow with what callers send goes through one of these.
+ */
+export function createBoundedCache<Value>({ maxBytes, maxEntries, bytesOf }: BoundedCacheOptions<Value>) {
+  // A Map iterates in insertion order: an entry read is moved to the end, so the first is the least recently used.
+  const entries = new Map<string, { value: Value; cost: number }>();
+  const building = new Map<string, Promise<Value>>();
+  let bytes = 0;
+
+  function remove(key: string) {
+    const old = entries.get(key);
+    if (!old) return false;
+    entries.delete(key);
+    bytes -= old.cost;
+    return true;
+  }
+
+  function get(key: string): Value | undefined {
+    const entry = entries.get(key);
+    if (!entry) return undefined;
+    entries.delete(key);
+    entries.set(key, entry);
+    return entry.value;
+  }
+
+  /** Keeps `value` under `key` as the most recently used, evicting the least recently used beyond either bound. */
+  function set(key: string, value: Value): Value {
+    remove(key);
+    const cost = key.length + bytesOf(value) + ENTRY_OVERHEAD_BYTES;
+    // A value bigger than the whole budget is served, not kept.
+    if (cost > maxBytes) return value;
+    entries.set(key, { value, cost });
+    bytes += cost;
+    for (const [oldest, entry] of entries) {
+      if (bytes <= maxBytes && entries.size <= maxEntries) break;
+      entries.delete(oldest);
+      bytes -= entry.cost;
+    }
+    return value;
+  }
+
+  return {
+    get,
+    set,
+    /** Forgets `key`; true when it was kept. */
+    delete: remove,
+    /** What is kept: the number of entries and their cost in bytes (keys and overhead included). */
+    get size() {
+      return { entries: entries.size, bytes };
+    },
+    /** The keys kept, least recently used first (for tests). */
+    keys: () => [...entries.keys()],
+
+    /**
+     * The value kept under `key` when it is still current, else the value `build` resolves to, kept for the next
+     * caller. Concurrent builds of one key (and round) share one promise; a build that fails is not kept.
+     */
+    async build(key: string, build: () => Promise<Value>, options: BuildOptions<Value> = {}): Promise<Value> {
+      const kept = entries.get(key);
+      if (kept && (options.current?.(kept.value) ?? true)) return get(key)!;
+      const pendingKey = `${options.round ?? ''}\u0000${key}`;
+      let pending = building.get(pendingKey);
+      if (!pending) {
+        pending = build()
+          .then((value) => set(key, value))
+          .finally(() => building.delete(pendingKey));
+        building.set(pendingKey, pending);
+      }
+      return pending;
+    },
+  };
+}
+
+export type BoundedCache<Value> = ReturnType<typeof createBoundedCache<Value>>;
