@@ -22,6 +22,10 @@ const OVERVIEW = `
             limit 5) t), '[]'::json)
   )))::text as body`;
 
+/** The overview's statement, and its answer's key in the catalog cache: its name, as a list answer's is its own. */
+export const OVERVIEW_STATEMENT = { name: 'admin_overview', text: OVERVIEW } as const;
+export const OVERVIEW_CACHE_KEY = JSON.stringify([OVERVIEW_STATEMENT.name]);
+
 export const overviewRoutes: FastifyPluginAsyncZod<{ pool: pg.Pool; lists: Lists }> = async (app, { pool, lists }) => {
   app.get('/api/admin/overview', {
     config: { policy: 'admin' },
@@ -33,8 +37,8 @@ export const overviewRoutes: FastifyPluginAsyncZod<{ pool: pg.Pool; lists: Lists
     handler: async (_request, reply) =>
       sendJsonText(
         reply,
-        await lists.cache.get('overview', async () => {
-          const { rows } = await pool.query<{ body: string }>({ name: 'admin_overview', text: OVERVIEW });
+        await lists.cache.get(OVERVIEW_CACHE_KEY, async () => {
+          const { rows } = await pool.query<{ body: string }>(OVERVIEW_STATEMENT);
           return rows[0]!.body;
         }),
       ),

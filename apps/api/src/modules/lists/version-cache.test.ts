@@ -49,3 +49,39 @@ describe('the version cache', () => {
     expect(cache.size).toEqual({ entries: 0, bytes: 0 });
   });
 });
+
+describe('the version cache’s reuse', () => {
+  /** A pool whose version statement answers whatever `current.version` holds when it is asked. */
+  function movingPool() {
+    const current = { version: '1' };
+    const query = async () => ({ rows: [{ version: current.version }] });
+    return { current, pool: { query } as unknown as pg.Pool };
+  }
+
+  it('reuses an answer only while its data version is unchanged', async () => {
+    const { current, pool } = movingPool();
+    const cache = createVersionCache(pool, noScope);
+    let builds = 0;
+    const build = async () => `answer ${++builds}`;
+    expect(await cache.get('k', build)).toBe('answer 1');
+    expect(await cache.get('k', build)).toBe('answer 1');
+    current.version = '2';
+    expect(await cache.get('k', build)).toBe('answer 2');
+    expect(cache.size.entries).toBe(1);
+  });
+
+  it('builds once for concurrent requests under one version, and keeps no failed build', async () => {
+    const { pool } = movingPool();
+    const cache = createVersionCache(pool, noScope);
+    let builds = 0;
+    const failing = async () => {
+      builds++;
+      throw new Error('statement timeout');
+    };
+    const settled = await Promise.allSettled([cache.get('k', failing), cache.get('k', failing)]);
+    expect(settled.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+    expect(builds).toBe(1);
+    expect(cache.size.entries).toBe(0);
+    expect(await cache.get('k', async () => 'built again')).toBe('built again');
+  });
+});

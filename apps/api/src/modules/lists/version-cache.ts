@@ -1,15 +1,10 @@
 import type pg from 'pg';
+import { createBoundedCache } from '../../lib/bounded-cache.js';
 
 /** By default at most this many bytes of answers are kept per cache; the least recently used go first. */
 const BUDGET_BYTES = 64 * 1024 * 1024;
 /** And at most this many answers, however small: a caller choosing many keys cannot fill memory with entries. */
 const MAX_ENTRIES = 20_000;
-/** What an entry costs beyond its texts (the map's slot, the record, the strings' headers), roughly. */
-const ENTRY_OVERHEAD_BYTES = 128;
-
-/** An entry's cost: its key (which holds the caller's search text) and version count as well as its answer. */
-const costOf = (key: string, version: string, body: string) =>
-  key.length + version.length + body.length + ENTRY_OVERHEAD_BYTES;
 
 /** The statement that reads the version an answer depends on, given the answer's scope (a member's subject). */
 export type VersionStatement = (scope: readonly string[]) => pg.QueryConfig;
@@ -43,60 +38,32 @@ export function createVersionCache(
   budgetBytes = BUDGET_BYTES,
   maxEntries = MAX_ENTRIES,
 ) {
-  const entries = new Map<string, { version: string; body: string; cost: number }>();
-  const building = new Map<string, Promise<string>>();
-  let bytes = 0;
-
-  function remember(key: string, version: string, body: string) {
-    const old = entries.get(key);
-    if (old) {
-      bytes -= old.cost;
-      entries.delete(key);
-    }
-    const cost = costOf(key, version, body);
-    // An answer bigger than the whole budget is served, not kept.
-    if (cost > budgetBytes) return;
-    entries.set(key, { version, body, cost });
-    bytes += cost;
-    for (const [oldest, entry] of entries) {
-      if (bytes <= budgetBytes && entries.size <= maxEntries) break;
-      entries.delete(oldest);
-      bytes -= entry.cost;
-    }
-  }
+  // An entry's cost: its key (which holds the caller's search text) and version as well as its answer.
+  const answers = createBoundedCache<{ version: string; body: string }>({
+    maxBytes: budgetBytes,
+    maxEntries,
+    bytesOf: ({ version, body }) => version.length + body.length,
+  });
 
   return {
     /** What is kept: the number of answers and their cost in bytes (keys and versions included). */
     get size() {
-      return { entries: entries.size, bytes };
+      return answers.size;
     },
 
     /**
      * The answer for `key`: from memory when the data has not changed since it was built, else from `build`.
-     * The version is read before building, so a kept answer is never older than the version it is kept under.
+     * The version is read before building, so a kept answer is never older than the version it is kept under;
+     * concurrent requests under one version share one build, and a build that fails is not kept.
      */
     async get(key: string, build: () => Promise<string>, scope: readonly string[] = []): Promise<string> {
       const { rows } = await pool.query<{ version: string }>(versionOf(scope));
       const version = rows[0]!.version;
-      const entry = entries.get(key);
-      if (entry?.version === version) {
-        // Most recently used last.
-        entries.delete(key);
-        entries.set(key, entry);
-        return entry.body;
-      }
-      const pendingKey = `${version}\u0000${key}`;
-      let pending = building.get(pendingKey);
-      if (!pending) {
-        pending = build()
-          .then((body) => {
-            remember(key, version, body);
-            return body;
-          })
-          .finally(() => building.delete(pendingKey));
-        building.set(pendingKey, pending);
-      }
-      return pending;
+      const answer = await answers.build(key, async () => ({ version, body: await build() }), {
+        current: (kept) => kept.version === version,
+        round: version,
+      });
+      return answer.body;
     },
   };
 }
