@@ -21,11 +21,11 @@ import { ListToolbar, LoadMore } from '../../../components/list-controls.js';
 import { adminPaths } from '../admin-paths.js';
 import { ApiError } from '../../../lib/api-client.js';
 import { errorText } from '../../../lib/error-text.js';
-import { useAddressParam, useListView, usePagedList } from '../../../lib/paged-list.js';
+import { useAddressParam, useListView } from '../../../lib/paged-list.js';
 import { formatDateTime } from '../../../lib/format-date-time.js';
 import { useAdminStyles } from '../components/admin-styles.js';
 import { ListState } from '../components/list-state.js';
-import { auditKeys, useRevert } from './api.js';
+import { auditPath, useAuditEntries, useRevert } from './api.js';
 import { diffRows, type DiffRow } from './diff-rows.js';
 import { ACTIVITY as T } from './messages.js';
 
@@ -186,12 +186,9 @@ export function ActivityPage() {
       },
       { replace: true },
     );
-  const filters = new URLSearchParams();
-  if (entity in AUDIT_ENTITIES) filters.set('entity', entity);
-  if (entity in AUDIT_ENTITIES && entityId) filters.set('entityId', entityId);
-  if (actor) filters.set('actor', actor);
-  const path = `/admin/audit${filters.size > 0 ? `?${filters.toString()}` : ''}`;
-  const entries = usePagedList<AuditEntry>(auditKeys.all, path, view);
+  const known = entity in AUDIT_ENTITIES;
+  const filters = { entity: known ? entity : '', entityId: known ? entityId : '', actor };
+  const entries = useAuditEntries(filters, view);
   const first = entries.rows[0];
   const narrowed = entityId
     ? T.historyOf(first?.label ?? `${AUDIT_ENTITIES[entity as AuditEntity] ?? entity} ${entityId}`)
@@ -221,7 +218,12 @@ export function ActivityPage() {
           </>
         ) : null}
       </div>
-      <ListToolbar searchLabel={T.search} view={view} sorts={T.sorts} exportCsv={{ path, file: 'audit-trail' }} />
+      <ListToolbar
+        searchLabel={T.search}
+        view={view}
+        sorts={T.sorts}
+        exportCsv={{ path: auditPath(filters), file: 'audit-trail' }}
+      />
       <ListState list={entries} q={view.q} texts={T}>
         <ul className={styles.list} aria-label={T.title}>
           {entries.rows.map((entry) => (

@@ -1,6 +1,5 @@
 import { Checkbox, makeStyles, Text, tokens } from '@fluentui/react-components';
 import { Spinner } from '../../../components/spinner.js';
-import type { Product } from '@ums/contracts';
 import { useState } from 'react';
 import { PROMOTIONAL_LIST_MAX_HEIGHT } from '../../../config/layout.js';
 import { ErrorBanner } from '../../../components/error-banner.js';
@@ -8,8 +7,7 @@ import { DelayedSearchBox, LoadMore } from '../../../components/list-controls.js
 import { LIST_TEXT } from '../../../components/messages.js';
 import { errorText } from '../../../lib/error-text.js';
 import { formatUsd } from '../../../lib/format.js';
-import { usePagedList } from '../../../lib/paged-list.js';
-import { productKeys } from '../products/api.js';
+import { useProductList } from '../products/api.js';
 import { PRODUCTS } from '../products/messages.js';
 
 const useStyles = makeStyles({
@@ -47,7 +45,7 @@ export function ProductPicker({
 }) {
   const styles = useStyles();
   const [q, setQ] = useState('');
-  const list = usePagedList<Product>(productKeys.all, '/product', { q, sort: '' });
+  const list = useProductList({ q, sort: '' });
   const shown = list.rows.filter((p) => !exclude?.has(p.productId));
 
   return (

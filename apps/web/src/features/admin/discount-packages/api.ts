@@ -4,24 +4,20 @@ import type {
   DiscountPackagePriceInput,
   DiscountPackageProductKey,
 } from '@ums/contracts';
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { firstOf, listOf, type ApiClient } from '../../../lib/api-client.js';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { firstOf, type ApiClient } from '../../../lib/api-client.js';
 import { useApi } from '../../../lib/api-context.js';
+import { usePagedList, type ListView } from '../../../lib/paged-list.js';
 import { invalidateAll } from '../../../lib/query-client.js';
 import { membershipKeys } from '../memberships/api.js';
 
 export const discountPackageKeys = {
   all: ['admin', 'discount-packages'] as const,
-  list: () => [...discountPackageKeys.all, 'list'] as const,
 };
 
-export const discountPackagesQuery = (api: () => Promise<ApiClient>) =>
-  queryOptions({
-    queryKey: discountPackageKeys.list(),
-    queryFn: async () => listOf<DiscountPackage>(await (await api()).get('/discountPackage')),
-  });
-
-export const useDiscountPackages = () => useQuery(discountPackagesQuery(useApi()));
+/** The packages a page at a time, searched and sorted on the server. */
+export const useDiscountPackageList = (view: ListView) =>
+  usePagedList<DiscountPackage>(discountPackageKeys.all, '/discountPackage', view);
 
 /** A write to packages or their products reloads the package list, whether it succeeded or not. */
 function usePackageMutation<Variables, Result>(

@@ -10,8 +10,8 @@ import { HistoryLink } from '../components/history-link.js';
 import { CardGridPage } from '../components/card-grid-page.js';
 import { CardItemList } from '../components/card-item-list.js';
 import { ListToolbar } from '../../../components/list-controls.js';
-import { useListView, usePagedList } from '../../../lib/paged-list.js';
-import { discountPackageKeys, useDeletePackage } from './api.js';
+import { useListView } from '../../../lib/paged-list.js';
+import { useDeletePackage, useDiscountPackageList } from './api.js';
 import { ManageProductsDialog } from './manage-products-dialog.js';
 import { DISCOUNT_PACKAGES as T } from './messages.js';
 import { PackageDialog } from './package-dialog.js';
@@ -28,7 +28,7 @@ export function DiscountPackagesList({
 }: DiscountPackagesListProps) {
   const styles = useAdminStyles();
   const view = useListView();
-  const packages = usePagedList<DiscountPackage>(discountPackageKeys.all, '/discountPackage', view);
+  const packages = useDiscountPackageList(view);
   const deletion = useDeletePackage();
   const [editing, setEditing] = useState<{ pkg: DiscountPackage | null } | null>(null);
   const [managingId, setManagingId] = useState<number | null>(null);

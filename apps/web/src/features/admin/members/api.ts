@@ -1,13 +1,17 @@
-import type { AdminMemberDetails } from '@ums/contracts';
+import type { AdminMember, AdminMemberDetails } from '@ums/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { firstOf } from '../../../lib/api-client.js';
 import { useApi } from '../../../lib/api-context.js';
+import { usePagedList, type ListView } from '../../../lib/paged-list.js';
 
 export const memberKeys = {
   all: ['members'] as const,
   one: (id: string) => ['members', 'one', id] as const,
   orders: (id: string) => ['members', 'one', id, 'orders'] as const,
 };
+
+/** The member directory a page at a time, searched by email or name and sorted on the server. */
+export const useMemberList = (view: ListView) => usePagedList<AdminMember>(memberKeys.all, '/admin/members', view);
 
 export function useMemberDetails(id: string) {
   const api = useApi();

@@ -13,10 +13,10 @@ import { Link } from 'react-router';
 import { ListToolbar, LoadMore } from '../../../components/list-controls.js';
 import { adminPaths } from '../admin-paths.js';
 import { formatShortDate } from '../../../lib/format.js';
-import { useListView, usePagedList } from '../../../lib/paged-list.js';
+import { useListView } from '../../../lib/paged-list.js';
 import { useAdminStyles } from '../components/admin-styles.js';
 import { ListState } from '../components/list-state.js';
-import { memberKeys } from './api.js';
+import { useMemberList } from './api.js';
 import { MEMBERS } from './messages.js';
 
 const useStyles = makeStyles({ tableWrap: { overflowX: 'auto' } });
@@ -42,7 +42,7 @@ export function MembersPage() {
   const admin = useAdminStyles();
   const styles = useStyles();
   const view = useListView();
-  const members = usePagedList<AdminMember>(memberKeys.all, '/admin/members', view);
+  const members = useMemberList(view);
   const shown = members.rows;
   return (
     <div className={admin.page}>

@@ -1,22 +1,16 @@
 import type { Membership, MembershipInput, PromotionalProductLink } from '@ums/contracts';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { firstOf, listOf, type ApiClient } from '../../../lib/api-client.js';
+import { firstOf, type ApiClient } from '../../../lib/api-client.js';
 import { useApi } from '../../../lib/api-context.js';
+import { usePagedList, type ListView } from '../../../lib/paged-list.js';
 import { invalidateAll } from '../../../lib/query-client.js';
 import { promotionalProductKeys } from '../promotional-products/api.js';
 import { saveMembership, type SavedState } from './save-membership.js';
 
 export const membershipKeys = {
   all: ['admin', 'memberships'] as const,
-  list: () => [...membershipKeys.all, 'list'] as const,
   detail: (id: number) => [...membershipKeys.all, 'detail', id] as const,
 };
-
-export const membershipsQuery = (api: () => Promise<ApiClient>) =>
-  queryOptions({
-    queryKey: membershipKeys.list(),
-    queryFn: async () => listOf<Membership>(await (await api()).get('/membership')),
-  });
 
 export const membershipQuery = (api: () => Promise<ApiClient>, id: number) =>
   queryOptions({
@@ -24,7 +18,8 @@ export const membershipQuery = (api: () => Promise<ApiClient>, id: number) =>
     queryFn: async () => firstOf<Membership>(await (await api()).get(`/membership/${id}`)),
   });
 
-export const useMemberships = () => useQuery(membershipsQuery(useApi()));
+/** The memberships a page at a time, searched and sorted on the server. */
+export const useMembershipList = (view: ListView) => usePagedList<Membership>(membershipKeys.all, '/membership', view);
 
 export function useMembership(id: number | null) {
   const api = useApi();

@@ -47,6 +47,7 @@ export function normalizeFreeItems(raw: string): number {
 export interface MembershipErrors {
   name?: string;
   productId?: string;
+  discountPackageId?: string;
 }
 
 export function validate(draft: MembershipDraft): MembershipErrors {

@@ -1,4 +1,4 @@
-import { Button, Field, Input, makeStyles, Select, Text, Textarea, tokens } from '@fluentui/react-components';
+import { Button, Field, Input, makeStyles, Text, Textarea, tokens } from '@fluentui/react-components';
 import { Spinner } from '../../../components/spinner.js';
 import { ArrowLeftRegular } from '../components/icons.js';
 import type { Membership } from '@ums/contracts';
@@ -9,9 +9,12 @@ import { adminPaths } from '../admin-paths.js';
 import { errorText } from '../../../lib/error-text.js';
 import { formatUsd } from '../../../lib/format.js';
 import { useAdminStyles } from '../components/admin-styles.js';
-import { useDiscountPackages } from '../discount-packages/api.js';
+import { useDiscountPackageList } from '../discount-packages/api.js';
+import { DISCOUNT_PACKAGES } from '../discount-packages/messages.js';
+import { PagedChoice, type Choice } from '../components/paged-choice.js';
 import { ProductPicker } from '../components/product-picker.js';
-import { useProducts } from '../products/api.js';
+import { useProductList } from '../products/api.js';
+import { PRODUCTS } from '../products/messages.js';
 import { useMembership, useSaveMembership } from './api.js';
 import { toDraft, toInput, validate, type MembershipDraft, type MembershipErrors } from './form-state.js';
 import { MEMBERSHIPS as T } from './messages.js';
@@ -35,37 +38,102 @@ export function MembershipFormPage() {
   const { membershipId } = useParams();
   const id = membershipId && membershipId !== 'new' ? Number(membershipId) : null;
   const membership = useMembership(id);
-  const products = useProducts();
-  const packages = useDiscountPackages();
   const styles = useAdminStyles();
 
   if (id !== null && Number.isNaN(id)) return <ErrorBanner message={T.loadDataFailed} />;
-  const failed = [membership, products, packages].find((q) => q.isError);
-  if (failed) return <ErrorBanner message={errorText(failed.error, T.loadDataFailed)} error={failed.error} />;
-  if ((id !== null && membership.isPending) || !products.data || !packages.data) {
-    return <Spinner label={T.loading} />;
+  if (membership.isError) {
+    return <ErrorBanner message={errorText(membership.error, T.loadDataFailed)} error={membership.error} />;
   }
+  if (id !== null && membership.isPending) return <Spinner label={T.loading} />;
   return (
     <div className={styles.page}>
-      <MembershipForm
-        key={id ?? 'new'}
-        membership={id !== null ? (membership.data ?? null) : null}
-        products={products.data}
-        packages={packages.data}
-      />
+      <MembershipForm key={id ?? 'new'} membership={id !== null ? (membership.data ?? null) : null} />
     </div>
   );
 }
 
-function MembershipForm({
+const productChoice = (product: { productId: number; name: string; retailPrice: number }): Choice => ({
+  value: String(product.productId),
+  label: `${product.name} (${formatUsd(product.retailPrice)})`,
+});
+
+/** Product*: the catalog searched and paged (options show name and retail price, SPEC section 2). */
+function ProductChoice({
   membership,
-  products,
-  packages,
+  value,
+  error,
+  onChange,
 }: {
   membership: Membership | null;
-  products: { productId: number; name: string; retailPrice: number }[];
-  packages: { discountPackageId: number; name: string }[];
+  value: string;
+  error?: string;
+  onChange: (value: string) => void;
 }) {
+  const [q, setQ] = useState('');
+  const list = useProductList({ q, sort: '' });
+  return (
+    <PagedChoice
+      label={T.fields.product}
+      required
+      validationMessage={error}
+      searchLabel={PRODUCTS.search}
+      texts={{ loading: PRODUCTS.loading, loadFailed: T.loadDataFailed }}
+      list={list}
+      q={q}
+      onSearch={setQ}
+      choiceOf={productChoice}
+      value={value}
+      initial={
+        membership
+          ? productChoice({
+              productId: membership.productId,
+              name: membership.productName,
+              retailPrice: membership.productRetailPrice,
+            })
+          : null
+      }
+      onChange={onChange}
+    />
+  );
+}
+
+/** Discount Package: optional ("None"), the packages searched and paged. */
+function PackageChoice({
+  membership,
+  value,
+  error,
+  onChange,
+}: {
+  membership: Membership | null;
+  value: string;
+  error?: string;
+  onChange: (value: string) => void;
+}) {
+  const [q, setQ] = useState('');
+  const list = useDiscountPackageList({ q, sort: '' });
+  return (
+    <PagedChoice
+      label={T.fields.discountPackage}
+      validationMessage={error}
+      searchLabel={DISCOUNT_PACKAGES.search}
+      texts={{ loading: DISCOUNT_PACKAGES.loading, loadFailed: T.loadDataFailed }}
+      list={list}
+      q={q}
+      onSearch={setQ}
+      choiceOf={(pkg) => ({ value: String(pkg.discountPackageId), label: pkg.name })}
+      value={value}
+      initial={
+        membership?.discountPackageId
+          ? { value: String(membership.discountPackageId), label: membership.discountPackageName ?? '' }
+          : null
+      }
+      none={T.none}
+      onChange={onChange}
+    />
+  );
+}
+
+function MembershipForm({ membership }: { membership: Membership | null }) {
   const styles = useStyles();
   const admin = useAdminStyles();
   const navigate = useNavigate();
@@ -124,26 +192,18 @@ function MembershipForm({
         <Textarea value={draft.description} onChange={(_, data) => set('description', data.value)} resize="vertical" />
       </Field>
       <div className={styles.row}>
-        <Field label={T.fields.product} required validationMessage={errors.productId}>
-          <Select value={draft.productId} onChange={(_, data) => set('productId', data.value)}>
-            <option value="">{T.selectProduct}</option>
-            {products.map((product) => (
-              <option key={product.productId} value={String(product.productId)}>
-                {`${product.name} (${formatUsd(product.retailPrice)})`}
-              </option>
-            ))}
-          </Select>
-        </Field>
-        <Field label={T.fields.discountPackage}>
-          <Select value={draft.discountPackageId} onChange={(_, data) => set('discountPackageId', data.value)}>
-            <option value="">{T.none}</option>
-            {packages.map((pkg) => (
-              <option key={pkg.discountPackageId} value={String(pkg.discountPackageId)}>
-                {pkg.name}
-              </option>
-            ))}
-          </Select>
-        </Field>
+        <ProductChoice
+          membership={membership}
+          value={draft.productId}
+          error={errors.productId}
+          onChange={(value) => set('productId', value)}
+        />
+        <PackageChoice
+          membership={membership}
+          value={draft.discountPackageId}
+          error={errors.discountPackageId}
+          onChange={(value) => set('discountPackageId', value)}
+        />
         <Field label={T.fields.freeItems}>
           <Input type="number" min={0} value={draft.freeItems} onChange={(_, data) => set('freeItems', data.value)} />
         </Field>

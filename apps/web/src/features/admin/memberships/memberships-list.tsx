@@ -1,12 +1,11 @@
 import { Button } from '@fluentui/react-components';
 import { AddRegular } from '@fluentui/react-icons';
-import type { Membership } from '@ums/contracts';
 import { useNavigate } from 'react-router';
 import { ListToolbar } from '../../../components/list-controls.js';
 import { adminPaths } from '../admin-paths.js';
-import { useListView, usePagedList } from '../../../lib/paged-list.js';
+import { useListView } from '../../../lib/paged-list.js';
 import { CardGridPage } from '../components/card-grid-page.js';
-import { membershipKeys } from './api.js';
+import { useMembershipList } from './api.js';
 import { MembershipCard } from './membership-card.js';
 import { MEMBERSHIPS as T } from './messages.js';
 
@@ -14,7 +13,7 @@ import { MEMBERSHIPS as T } from './messages.js';
 export function MembershipsList({ headingLevel = 1 }: { headingLevel?: 1 | 2 }) {
   const navigate = useNavigate();
   const view = useListView();
-  const list = usePagedList<Membership>(membershipKeys.all, '/membership', view);
+  const list = useMembershipList(view);
   return (
     <CardGridPage
       title={T.title}

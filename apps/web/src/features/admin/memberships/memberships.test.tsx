@@ -206,7 +206,7 @@ describe('the membership form when a save fails part-way', () => {
     );
 
     fireEvent.change(await screen.findByRole('textbox', { name: /Name/ }), { target: { value: 'Gold' } });
-    fireEvent.change(screen.getByRole('combobox', { name: /Product/ }), { target: { value: '1' } });
+    fireEvent.click(await screen.findByRole('radio', { name: 'Lipid Panel ($40.00)' }));
     fireEvent.click(screen.getByRole('checkbox', { name: 'Lipid Panel ($40.00)' }));
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
 

@@ -29,7 +29,6 @@ export const MEMBERSHIPS = {
     freeItems: 'Number of Free Eligible Items',
     length: 'Membership Length (Months)',
   },
-  selectProduct: 'Select a product',
   none: 'None',
   nameRequired: 'Name is required',
   productRequired: 'Product is required',

@@ -1,7 +1,8 @@
 import type { CatalogRefreshResult, Product } from '@ums/contracts';
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { firstOf, listOf, type ApiClient } from '../../../lib/api-client.js';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { firstOf } from '../../../lib/api-client.js';
 import { useApi } from '../../../lib/api-context.js';
+import { usePagedList, type ListView } from '../../../lib/paged-list.js';
 import { invalidateAll } from '../../../lib/query-client.js';
 import { discountPackageKeys } from '../discount-packages/api.js';
 import { membershipKeys } from '../memberships/api.js';
@@ -9,16 +10,10 @@ import { promotionalProductKeys } from '../promotional-products/api.js';
 
 export const productKeys = {
   all: ['admin', 'products'] as const,
-  list: () => [...productKeys.all, 'list'] as const,
 };
 
-export const productsQuery = (api: () => Promise<ApiClient>) =>
-  queryOptions({
-    queryKey: productKeys.list(),
-    queryFn: async () => listOf<Product>(await (await api()).get('/product')),
-  });
-
-export const useProducts = () => useQuery(productsQuery(useApi()));
+/** The catalog a page at a time, searched and sorted on the server (it may hold thousands of products). */
+export const useProductList = (view: ListView) => usePagedList<Product>(productKeys.all, '/product', view);
 
 /**
  * Reloads the catalog from its source: the refresh's counts and the server's one-line summary of them. Product

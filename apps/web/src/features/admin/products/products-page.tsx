@@ -16,10 +16,9 @@ import { ArrowSyncRegular } from '../components/icons.js';
 import { ErrorBanner } from '../../../components/error-banner.js';
 import { errorText } from '../../../lib/error-text.js';
 import { formatUsd } from '../../../lib/format.js';
-import type { Product } from '@ums/contracts';
 import { ListToolbar, LoadMore } from '../../../components/list-controls.js';
-import { useListView, usePagedList } from '../../../lib/paged-list.js';
-import { productKeys, useRefreshCatalog } from './api.js';
+import { useListView } from '../../../lib/paged-list.js';
+import { useProductList, useRefreshCatalog } from './api.js';
 import { useAdminStyles } from '../components/admin-styles.js';
 import { ListState } from '../components/list-state.js';
 import { PRODUCTS } from './messages.js';
@@ -36,7 +35,7 @@ export function ProductsPage() {
   const admin = useAdminStyles();
   const styles = useStyles();
   const view = useListView();
-  const products = usePagedList<Product>(productKeys.all, '/product', view);
+  const products = useProductList(view);
   const refresh = useRefreshCatalog();
   const shown = products.rows;
 

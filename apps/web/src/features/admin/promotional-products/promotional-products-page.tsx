@@ -1,7 +1,5 @@
 import {
-  Field,
   makeStyles,
-  Select,
   Table,
   TableBody,
   TableCell,
@@ -10,16 +8,18 @@ import {
   TableRow,
 } from '@fluentui/react-components';
 import { Spinner } from '../../../components/spinner.js';
-import type { PromotionalProduct } from '@ums/contracts';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { ListToolbar, LoadMore } from '../../../components/list-controls.js';
-import { useAddressParam, useListView, usePagedList } from '../../../lib/paged-list.js';
+import { useAddressParam, useListView } from '../../../lib/paged-list.js';
 import { ErrorBanner } from '../../../components/error-banner.js';
 import { LIST_TEXT } from '../../../components/messages.js';
 import { adminPaths } from '../admin-paths.js';
 import { errorText } from '../../../lib/error-text.js';
-import { useMemberships } from '../memberships/api.js';
-import { promotionalProductKeys } from './api.js';
+import { PagedChoice } from '../components/paged-choice.js';
+import { useMembershipList } from '../memberships/api.js';
+import { MEMBERSHIPS } from '../memberships/messages.js';
+import { usePromotionalProductList } from './api.js';
 import { useAdminStyles } from '../components/admin-styles.js';
 import { PROMOTIONAL_PRODUCTS } from './messages.js';
 
@@ -31,36 +31,37 @@ export function PromotionalProductsPage() {
   const styles = useStyles();
   const view = useListView();
   const [membershipId, setMembershipId] = useAddressParam('membership');
-  const links = usePagedList<PromotionalProduct>(
-    promotionalProductKeys.all,
-    membershipId ? `/promotionalProduct/${membershipId}` : '/promotionalProduct',
-    view,
-  );
-  const memberships = useMemberships();
+  const links = usePromotionalProductList(membershipId, view);
+  const [membershipQ, setMembershipQ] = useState('');
+  const memberships = useMembershipList({ q: membershipQ, sort: '' });
   const shown = links.rows;
-  const failed = links.isError ? links.error : memberships.isError ? memberships.error : null;
 
   return (
     <div className={admin.page}>
       <h1 className={admin.title}>{PROMOTIONAL_PRODUCTS.title}</h1>
-      <Field label={PROMOTIONAL_PRODUCTS.filter} className={styles.filter}>
-        <Select value={membershipId} onChange={(_, data) => setMembershipId(data.value)}>
-          <option value="">{PROMOTIONAL_PRODUCTS.all}</option>
-          {(memberships.data ?? []).map((m) => (
-            <option key={m.membershipId} value={String(m.membershipId)}>
-              {m.name}
-            </option>
-          ))}
-        </Select>
-      </Field>
+      <div className={styles.filter}>
+        <PagedChoice
+          label={PROMOTIONAL_PRODUCTS.filter}
+          searchLabel={MEMBERSHIPS.search}
+          texts={{ loading: MEMBERSHIPS.loading, loadFailed: PROMOTIONAL_PRODUCTS.loadFailed }}
+          list={memberships}
+          q={membershipQ}
+          onSearch={setMembershipQ}
+          choiceOf={(m) => ({ value: String(m.membershipId), label: m.name })}
+          value={membershipId}
+          initial={membershipId ? { value: membershipId, label: links.rows[0]?.membershipName ?? membershipId } : null}
+          none={PROMOTIONAL_PRODUCTS.all}
+          onChange={setMembershipId}
+        />
+      </div>
       <ListToolbar
         searchLabel={PROMOTIONAL_PRODUCTS.search}
         view={view}
         sorts={PROMOTIONAL_PRODUCTS.sorts}
         exportCsv={{ path: '/promotionalProduct', file: 'promotional-products' }}
       />
-      {failed ? (
-        <ErrorBanner message={errorText(failed, PROMOTIONAL_PRODUCTS.loadFailed)} error={failed} />
+      {links.isError ? (
+        <ErrorBanner message={errorText(links.error, PROMOTIONAL_PRODUCTS.loadFailed)} error={links.error} />
       ) : links.isPending ? (
         <Spinner label={PROMOTIONAL_PRODUCTS.loading} />
       ) : shown.length === 0 ? (
