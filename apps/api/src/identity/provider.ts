@@ -20,6 +20,13 @@ import type { KeyService } from '../secrets/key-service.js';
 import type { FactorService } from './factors.js';
 import type { PasskeyService } from './passkeys.js';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Resolves when every forgotten-password request answered so far has been dealt with (the embedded provider's). */
+    passwordResetsSettled?: () => Promise<void>;
+  }
+}
+
 export const SCOPES = ['openid', 'email', 'phone', 'profile'];
 
 /** The claims each scope releases, in ID tokens and at userinfo alike. */
@@ -248,5 +255,6 @@ export async function registerEmbeddedProvider(
   await registerPasswordReset(app, { resets, mount, publicUrl: config.publicUrl, secureCookies, addressBucket });
   await app.register(userinfoRoutes, { accounts, config, mount });
   app.addHook('onClose', () => resets.settled());
+  app.decorate('passwordResetsSettled', () => resets.settled());
   return provider;
 }
