@@ -16,6 +16,14 @@ export interface BoundedCacheOptions<Value> {
   bytesOf: (value: Value) => number;
 }
 
+interface Entry<Value> {
+  key: string;
+  value: Value;
+  cost: number;
+  older: Entry<Value> | undefined;
+  newer: Entry<Value> | undefined;
+}
+
 /** Options of one `build`: when a kept value may be reused, and which concurrent builds may share one promise. */
 export interface BuildOptions<Value> {
   /** Whether the kept value may still be served (e.g. it was built under the data version read now). */
@@ -32,24 +40,46 @@ export interface BuildOptions<Value> {
  * memo of the API that could grow with what callers send goes through one of these.
  */
 export function createBoundedCache<Value>({ maxBytes, maxEntries, bytesOf }: BoundedCacheOptions<Value>) {
-  // A Map iterates in insertion order: an entry read is moved to the end, so the first is the least recently used.
-  const entries = new Map<string, { value: Value; cost: number }>();
+  // A list from the least to the most recently used, beside the map that finds an entry: a read moves its entry to
+  // the end and an eviction takes the first, with no walk over the map (whose iteration passes every slot a delete
+  // left, so evicting through it slows down as the cache turns over).
+  const entries = new Map<string, Entry<Value>>();
   const building = new Map<string, Promise<Value>>();
+  let oldest: Entry<Value> | undefined;
+  let newest: Entry<Value> | undefined;
   let bytes = 0;
 
+  function unlink(entry: Entry<Value>) {
+    if (entry.newer) entry.newer.older = entry.older;
+    else newest = entry.older;
+    if (entry.older) entry.older.newer = entry.newer;
+    else oldest = entry.newer;
+    entry.older = entry.newer = undefined;
+  }
+
+  function append(entry: Entry<Value>) {
+    entry.older = newest;
+    if (newest) newest.newer = entry;
+    else oldest = entry;
+    newest = entry;
+  }
+
   function remove(key: string) {
-    const old = entries.get(key);
-    if (!old) return false;
+    const entry = entries.get(key);
+    if (!entry) return false;
     entries.delete(key);
-    bytes -= old.cost;
+    unlink(entry);
+    bytes -= entry.cost;
     return true;
   }
 
   function get(key: string): Value | undefined {
     const entry = entries.get(key);
     if (!entry) return undefined;
-    entries.delete(key);
-    entries.set(key, entry);
+    if (entry !== newest) {
+      unlink(entry);
+      append(entry);
+    }
     return entry.value;
   }
 
@@ -59,13 +89,11 @@ export function createBoundedCache<Value>({ maxBytes, maxEntries, bytesOf }: Bou
     const cost = key.length + bytesOf(value) + ENTRY_OVERHEAD_BYTES;
     // A value bigger than the whole budget is served, not kept.
     if (cost > maxBytes) return value;
-    entries.set(key, { value, cost });
+    const entry: Entry<Value> = { key, value, cost, older: undefined, newer: undefined };
+    entries.set(key, entry);
+    append(entry);
     bytes += cost;
-    for (const [oldest, entry] of entries) {
-      if (bytes <= maxBytes && entries.size <= maxEntries) break;
-      entries.delete(oldest);
-      bytes -= entry.cost;
-    }
+    while (oldest && (bytes > maxBytes || entries.size > maxEntries)) remove(oldest.key);
     return value;
   }
 
@@ -79,7 +107,11 @@ export function createBoundedCache<Value>({ maxBytes, maxEntries, bytesOf }: Bou
       return { entries: entries.size, bytes };
     },
     /** The keys kept, least recently used first (for tests). */
-    keys: () => [...entries.keys()],
+    keys: () => {
+      const keys: string[] = [];
+      for (let entry = oldest; entry; entry = entry.newer) keys.push(entry.key);
+      return keys;
+    },
 
     /**
      * The value kept under `key` when it is still current, else the value `build` resolves to, kept for the next
