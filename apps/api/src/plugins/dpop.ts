@@ -1,5 +1,6 @@
 import { constants, createHash, createPublicKey, type JsonWebKey, type KeyObject, verify } from 'node:crypto';
 import type pg from 'pg';
+import { createBoundedCache } from '../lib/bounded-cache.js';
 
 /** How old a proof may be (its `iat`), and how far ahead of our clock: RFC 9449 leaves the window to the server. */
 export const DPOP_MAX_AGE_SECONDS = 60;
@@ -38,13 +39,36 @@ export interface ProofLedger {
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
 
-/** What is worked out once per key or token; bounded: a flood of made-up ones only empties it. */
-const MAX_REMEMBERED = 10_000;
-function remember<Value>(map: Map<string, Value>, key: string, value: Value): Value {
-  if (map.size >= MAX_REMEMBERED) map.clear();
-  map.set(key, value);
-  return value;
-}
+/**
+ * What is worked out once per key or token, at most this many of each: the least recently used go first, so a flood
+ * of made-up ones pushes out what it displaces and no more, and the browsers in use stay remembered.
+ */
+export const MAX_REMEMBERED = 10_000;
+/**
+ * What a remembered proof key costs beyond its header's text (measured: an imported P-256 or RSA-2048 public key
+ * and its record take 3 to 4 KB of the process's memory, most of it outside the JavaScript heap).
+ */
+const PROOF_KEY_BYTES = 4096;
+
+/**
+ * The DPoP memos of this process, bounded by bytes with their keys counted (a header or a token can be several
+ * kilobytes of a caller's text). 10,000 browser keys of typical size (a 250-character header) fit the keys' budget;
+ * a flood of 4,096-character headers is held to about 6,000.
+ */
+export const rememberedDpop = {
+  /** Access tokens by the hash a proof's `ath` carries (a token is about a kilobyte). */
+  tokens: createBoundedCache<string>({
+    maxBytes: 16 * 1024 * 1024,
+    maxEntries: MAX_REMEMBERED,
+    bytesOf: (token) => token.length,
+  }),
+  /** Proofs' protected headers (their base64url text), checked, with their key imported. */
+  headers: createBoundedCache<ProofKey>({
+    maxBytes: 48 * 1024 * 1024,
+    maxEntries: MAX_REMEMBERED,
+    bytesOf: (proofKey) => proofKey.jkt.length + PROOF_KEY_BYTES,
+  }),
+};
 
 /**
  * Whether a proof's `ath` is the hash of this access token. A browser sends the same token with every proof until
@@ -52,12 +76,11 @@ function remember<Value>(map: Map<string, Value>, key: string, value: Value): Va
  * 43-character hash rather than by themselves (a lookup by the token would read all of it to find it), and one is
  * remembered only once its hash has been seen to match.
  */
-const tokensByHash = new Map<string, string>();
 function namesToken(ath: unknown, token: string): boolean {
   if (typeof ath !== 'string') return false;
-  if (tokensByHash.get(ath) === token) return true;
+  if (rememberedDpop.tokens.get(ath) === token) return true;
   if (sha256(token) !== ath) return false;
-  remember(tokensByHash, ath, token);
+  rememberedDpop.tokens.set(ath, token);
   return true;
 }
 /** An address as a proof's `htu` names it: scheme, host and path, normalised; no query or fragment. */
@@ -107,10 +130,8 @@ interface ProofKey {
  * A proof's protected header, checked and its key imported once: every proof of one browser key carries the same
  * header, so the work is done per key, not per request.
  */
-const headers = new Map<string, ProofKey>();
-
 function proofKey(segment: string): ProofKey {
-  const known = headers.get(segment);
+  const known = rememberedDpop.headers.get(segment);
   if (known) return known;
   let header: { typ?: unknown; alg?: unknown; jwk?: unknown };
   try {
@@ -140,7 +161,7 @@ function proofKey(segment: string): ProofKey {
     (verify.curve === undefined || details?.namedCurve === verify.curve) &&
     (verify.keyType !== 'rsa' || (details?.modulusLength ?? 0) >= 2048);
   if (!fits) throw new DpopError('proof key does not fit its algorithm');
-  return remember(headers, segment, { jkt, key, verify });
+  return rememberedDpop.headers.set(segment, { jkt, key, verify });
 }
 
 /** A proof that passed every check but the replay check: what to record it under, and until when. */
