@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { createBoundedCache } from '../lib/bounded-cache.js';
 
 /**
  * Envelope encryption for the secrets we store. A key-encryption key (KEK, from SECRETS_KEY or secrets.key) wraps
@@ -106,7 +107,12 @@ export function createKeyService(options: {
   const [current] = options.keks;
   if (!current) throw new SecretsKeyError('The key service needs a key-encryption key.');
   const keks = new Map(options.keks.map((k) => [k.id, k.key]));
-  const unwrapped = new Map<string, Buffer>();
+  // One data key per rotation: a thousand is years of them; one evicted is read from the store and unwrapped again.
+  const unwrapped = createBoundedCache<Buffer>({
+    maxBytes: 1024 * 1024,
+    maxEntries: 1000,
+    bytesOf: (key) => key.length,
+  });
   let sealingKey: Promise<{ id: string; kekId: string; key: Buffer }> | undefined;
 
   async function unwrap(stored: WrappedDataKey): Promise<Buffer> {
