@@ -1,6 +1,6 @@
 import type { AuditFilters } from '@ums/contracts';
 import { AUDIT_IRREVERSIBLE_ACTIONS } from '@ums/contracts/audit';
-import { key, type ListSpec } from '../lists/list-statements.js';
+import { legacyKey as key, type ListSpec } from '../lists/list-statements.js';
 
 const iso = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 const REVERTIBLE_ENTITIES = ['membership', 'discount-package', 'member'];

@@ -1,17 +1,26 @@
-import { key, type ListSpec } from '../lists/list-statements.js';
+import type { Product } from '@ums/contracts';
+import { sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { listCounts, products } from '../../db/schema/index.js';
+import { float8, jsonObject, key, tableAs, type ListDefinition } from '../lists/list-statements.js';
 
-export const productList: ListSpec<'product'> = {
+const p = alias(products, 'p');
+
+export const productList: ListDefinition<'product'> = {
   list: 'product',
   name: 'products',
-  from: 'products p',
-  scopeValues: 0,
-  search: 'p.name ilike {pattern}',
+  from: tableAs(products, 'p'),
+  search: ({ pattern }) => sql`${p.name} ilike ${pattern}`,
   sorts: {
-    name: { keys: [key('p.name', 'text'), key('p.product_id', 'int4')] },
-    productId: { keys: [key('p.product_id', 'int4')] },
-    retailPrice: { keys: [key('p.retail_price', 'numeric'), key('p.product_id', 'int4')] },
+    name: { keys: [key(p.name), key(p.productId)] },
+    productId: { keys: [key(p.productId)] },
+    retailPrice: { keys: [key(p.retailPrice), key(p.productId)] },
   },
-  item: `json_build_object('productId', p.product_id, 'name', p.name, 'retailPrice', p.retail_price::float8,
-                           'imageUrl', p.image_url)`,
-  total: `(select n from list_counts where key = 'products')`,
+  item: jsonObject<Product>({
+    productId: p.productId,
+    name: p.name,
+    retailPrice: float8(p.retailPrice),
+    imageUrl: p.imageUrl,
+  }),
+  total: sql`(select ${listCounts.n} from ${listCounts} where ${listCounts.key} = 'products')`,
 };

@@ -1,4 +1,4 @@
-import { key, type ListSpec } from '../lists/list-statements.js';
+import { legacyKey as key, type ListSpec } from '../lists/list-statements.js';
 
 /** One package as JSON with its products (by name) and their package prices. */
 export const PACKAGE_ITEM = `json_build_object(

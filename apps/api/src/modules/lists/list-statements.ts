@@ -1,15 +1,335 @@
-import { LISTS, type ListName } from '@ums/contracts';
+import { LISTS, type ListName, type ListSortField } from '@ums/contracts';
+import { Column, fillPlaceholders, is, SQL, sql, type AnyColumn, type SQLWrapper } from 'drizzle-orm';
+import { PgDialect, PgTimestamp, type AnyPgColumn, type PgTable } from 'drizzle-orm/pg-core';
+import { z } from 'zod';
 import { badRequest } from '../../plugins/http-errors.js';
+
+// ---- Typed SQL for the lists: JSON items and sort keys from drizzle columns -------------------------------------
+
+/** A column whose value, or nothing where it may be null, is a `V`. */
+type ColumnOf<V> = AnyColumn & {
+  readonly _: { readonly data: NonNullable<V>; readonly notNull: null extends V ? boolean : true };
+};
+/** What a JSON field may be built from: a column holding its type, or a typed fragment (`sql<T>`). */
+export type JsonValue<V> = SQL<V> | ColumnOf<V>;
+/** Every field of an item type `T`, each built from a column or fragment of its type: no more, no fewer. */
+export type JsonFields<T> = { [K in keyof T]-?: JsonValue<T[K]> };
+
+const literal = (text: string) => sql.raw(`'${text.replaceAll("'", "''")}'`);
+
+/**
+ * `json_build_object(...)` of one item: the keys are the contract's (`T`, e.g. `z.infer<typeof membershipSchema>`),
+ * so a renamed or missing field, a renamed column or a column of another type fails to compile.
+ */
+export function jsonObject<T>(fields: JsonFields<T>): SQL<T> {
+  const pairs = Object.entries<SQLWrapper>(fields as Record<string, SQLWrapper>).map(
+    ([name, value]) => sql`${literal(name)}, ${value}`,
+  );
+  return sql<T>`json_build_object(${sql.join(pairs, sql`, `)})`;
+}
+
+type NullableIf<C extends AnyColumn, V> = C['_']['notNull'] extends true ? V : V | null;
+
+/** A money or other numeric column as a JSON number. */
+export const float8 = <C extends AnyColumn<{ dataType: 'string'; columnType: 'PgNumeric' }>>(column: C) =>
+  sql<NullableIf<C, number>>`${column}::float8`;
+
+/** A timestamp as the ISO 8601 text the API answers (UTC, milliseconds). */
+export const isoTime = <C extends AnyColumn<{ columnType: 'PgTimestamp' }>>(column: C) =>
+  sql<NullableIf<C, string>>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** `table alias` for a FROM clause, the alias being the one `alias(table, name)` gave its columns. */
+export const tableAs = (table: PgTable, name: string) => sql`${table} ${sql.identifier(name)}`;
+
+const dialect = new PgDialect();
+
+/** A fragment without values as SQL text, for code that still pastes text (`sql.raw`) into its own statements. */
+export function sqlText(fragment: SQL): string {
+  const { sql: text, params } = dialect.sqlToQuery(fragment);
+  if (params.length > 0) throw new Error('A fragment with values has no text of its own');
+  return text;
+}
+
+// ---- Sort keys and cursors --------------------------------------------------------------------------------------
 
 type KeyType = 'text' | 'int4' | 'int8' | 'numeric' | 'timestamptz';
 
-/** One column of a sort: its SQL expression and the type its cursor value is read back as. */
+/**
+ * A cursor value as PostgreSQL's JSON writes each key type (`json_build_array` of the keys), read back by that
+ * type: a cursor whose values were tampered with is refused here, never sent to the database.
+ */
+const CURSOR_VALUES: Record<KeyType, z.ZodType<string | number>> = {
+  text: z.string(),
+  int4: z
+    .number()
+    .int()
+    .min(-(2 ** 31))
+    .max(2 ** 31 - 1),
+  int8: z.number().int().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER),
+  numeric: z.number(),
+  timestamptz: z.iso.datetime({ offset: true }),
+};
+
+/** The key type of each column type a list sorts by. */
+const COLUMN_KEY_TYPES = {
+  PgText: 'text',
+  PgInteger: 'int4',
+  PgBigInt53: 'int8',
+  PgNumeric: 'numeric',
+  PgTimestamp: 'timestamptz',
+} as const satisfies Record<string, KeyType>;
+type KeyColumn = AnyPgColumn<{ columnType: keyof typeof COLUMN_KEY_TYPES }>;
+
+/** One column of a sort: its SQL and the type its cursor value is read back as. */
 export interface SortKey {
+  expr: SQL | AnyColumn;
+  type: KeyType;
+}
+
+/** A sort key: a column (its cursor type follows the column's), or an expression and its type. */
+export function key(column: KeyColumn): SortKey;
+export function key(expr: SQL, type: KeyType): SortKey;
+export function key(expr: KeyColumn | SQL, type?: KeyType): SortKey {
+  if (is(expr, Column)) {
+    if (is(expr, PgTimestamp) && !expr.withTimezone) throw new Error(`${expr.name}: sort keys are timestamptz`);
+    return { expr, type: COLUMN_KEY_TYPES[expr.columnType as keyof typeof COLUMN_KEY_TYPES] };
+  }
+  return { expr, type: type! };
+}
+
+/** The scope's value `index` (0-based) of `listStatement(…, scope)`: the list's owner or filter. */
+export const scopeValue = (index: number) => sql.placeholder(`scope${index}`);
+
+/**
+ * What a search's text is offered as: `pattern` the ILIKE pattern of the text, `words` a tsquery of its words as
+ * prefixes ("panel 12" is 'panel':* & '12':*), `number` the order number typed as the search ("#12" or "12"),
+ * else null. Only the ones a list's search uses are sent.
+ */
+export interface SearchTerms {
+  pattern: SQL;
+  words: SQL;
+  number: SQL;
+}
+const SEARCH_TERMS: SearchTerms = {
+  pattern: sql`${sql.placeholder('pattern')}`,
+  words: sql`to_tsquery('simple', (select string_agg(quote_literal(w) || ':*', ' & ')
+                           from unnest(tsvector_to_array(to_tsvector('simple', ${sql.placeholder('words')}::text))) w))`,
+  number: sql`${sql.placeholder('number')}::int4`,
+};
+
+/**
+ * A list call in SQL, from drizzle columns. Every sort ends in the row's unique id, so the sort keys order the rows
+ * totally and a page continues strictly after the last row of the one before (keyset paging: no OFFSET, no row seen
+ * twice).
+ */
+export interface ListDefinition<L extends ListName = ListName> {
+  list: L;
+  /** Names its prepared statements (unique per definition). */
+  name: string;
+  /** FROM clause with its joins. */
+  from: SQL;
+  /** What every row of the list meets, using `scopeValue(i)`. */
+  scope?: SQL;
+  /** What a search matches. */
+  search: (terms: SearchTerms) => SQL;
+  /** Per sort field, its keys; `seek` repeats the first keys as a range an index can start from. */
+  sorts: Record<ListSortField<L>, { keys: SortKey[]; seek?: number }>;
+  /** One row as JSON: a `jsonObject` of the list's contract item. */
+  item: SQL;
+  /** The whole (unsearched) list's size, cheap: a kept count rather than counting rows. */
+  total: SQL;
+}
+
+/** A definition of any one list. */
+export type AnyListDefinition = { [L in ListName]: ListDefinition<L> }[ListName];
+
+// ---- Statements -------------------------------------------------------------------------------------------------
+
+export interface ListRequest {
+  limit?: number | undefined;
+  cursor?: string | undefined;
+  q?: string | undefined;
+  sort?: string | undefined;
+}
+
+const base64url = (text: SQL) =>
+  sql`rtrim(translate(encode(convert_to(${text}, 'UTF8'), 'base64'), E'+/\\n', '-_'), '=')`;
+
+const CURSOR_ERROR = { cursor: ['Must be the nextCursor of a previous page with the same sort'] };
+
+/** The cursor's sort key values, checked against the list and sort they were given out for and read by type. */
+function decodeCursor(cursor: string, listAndSort: string, keys: SortKey[]): (string | number)[] {
+  const schema = z.tuple([z.literal(listAndSort), ...keys.map((k) => CURSOR_VALUES[k.type])]);
+  let parsed: ReturnType<typeof schema.safeParse>;
+  try {
+    parsed = schema.safeParse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
+  } catch {
+    throw badRequest('The cursor is not one this list gave out', CURSOR_ERROR);
+  }
+  if (!parsed.success) throw badRequest('The cursor is not one this list gave out', CURSOR_ERROR);
+  return parsed.data.slice(1) as (string | number)[];
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, '\\$&');
+/** "#1234" or "1234" also finds that order number. */
+const typedNumber = (q: string) => {
+  const match = /^#?(\d{1,9})$/.exec(q);
+  return match ? Number(match[1]) : null;
+};
+
+interface Variant {
+  field: string;
+  descending: boolean;
+  cursor: boolean;
+  search: boolean;
+  /** Rows per page (1-100, checked by the query schema), or null for the whole list. */
+  limit: number | null;
+  /** One row per item (its JSON text) instead of one envelope: for streaming the whole list (CSV export). */
+  rows?: boolean;
+}
+
+const commaList = (chunks: SQLWrapper[]) => sql.join(chunks, sql`, `);
+const tuple = (chunks: SQLWrapper[]) => sql`(${commaList(chunks)})`;
+const whereOf = (conditions: SQL[]) => (conditions.length > 0 ? sql`where ${sql.join(conditions, sql` and `)}` : sql``);
+
+/**
+ * The statement of one variant of a list: PostgreSQL answers the whole envelope as JSON text (`body`), and whether
+ * its page is empty (`empty`, so a caller can tell an unknown owner from an empty list without reading the text).
+ */
+function statementOf(list: AnyListDefinition, v: Variant): SQL {
+  const { keys, seek } = (list.sorts as Record<string, { keys: SortKey[]; seek?: number }>)[v.field]!;
+  const where: SQL[] = list.scope ? [list.scope] : [];
+  const searchWhere = v.search ? sql`(${list.search(SEARCH_TERMS)})` : undefined;
+  if (searchWhere) where.push(searchWhere);
+  if (v.cursor) {
+    const values = keys.map((k, i) => sql`${sql.placeholder(`cursor${i}`)}::${sql.raw(k.type)}`);
+    const op = v.descending ? '<' : '>';
+    where.push(sql`${tuple(keys.map((k) => k.expr))} ${sql.raw(op)} ${tuple(values)}`);
+    if (seek) {
+      where.push(
+        sql`${tuple(keys.slice(0, seek).map((k) => k.expr))} ${sql.raw(`${op}=`)} ${tuple(values.slice(0, seek))}`,
+      );
+    }
+  }
+  const orderBy = commaList(keys.map((k) => (v.descending ? sql`${k.expr} desc` : sql`${k.expr}`)));
+  if (v.rows) {
+    return sql`select (${list.item})::text as item from ${list.from}
+      ${whereOf(where)}
+      order by ${orderBy}`;
+  }
+  // The page size is part of the statement, not a parameter: a generic plan then knows it reads a few rows and walks
+  // the sort's index instead of sorting the whole join.
+  const limit = sql.raw(v.limit === null ? '' : String(Math.trunc(v.limit)));
+  // A searched first page counts its matches in the same scan (one trigram search instead of two); later pages
+  // start after the cursor, so they count the whole filtered list on their own.
+  const countMatches = v.search && v.limit !== null && !v.cursor;
+  const page = sql`
+    with page as (
+      select ${list.item} as item, row_number() over (order by ${orderBy}) as n,
+             ${commaList(keys.map((k, i) => sql`${k.expr} as ${sql.raw(`k${i}`)}`))}${countMatches ? sql`, count(*) over () as matches` : sql``}
+      from ${list.from}
+      ${whereOf(where)}
+      order by ${orderBy}
+      ${v.limit === null ? sql`` : sql`limit ${limit} + 1`}
+    )`;
+  if (v.limit === null) {
+    return sql`${page}
+      select json_build_object('isError', false, 'message', '', 'data', coalesce(json_agg(item order by n), '[]'::json))::text as body,
+             count(*) = 0 as empty
+      from page`;
+  }
+  const listAndSort = literal(`${list.name} ${v.descending ? '-' : ''}${v.field}`);
+  const cursor = base64url(
+    sql`json_build_array(${listAndSort}, ${commaList(keys.map((_, i) => sql.raw(`k${i}`)))})::text`,
+  );
+  const total = countMatches
+    ? sql`coalesce((select max(matches) from page), 0)`
+    : searchWhere
+      ? sql`(select count(*) from ${list.from} ${whereOf(list.scope ? [list.scope, searchWhere] : [searchWhere])})`
+      : list.total;
+  return sql`${page}
+    select json_build_object(
+      'isError', false, 'message', '',
+      'data', coalesce((select json_agg(item order by n) from page where n <= ${limit}), '[]'::json),
+      'page', json_build_object(
+        'nextCursor', (select ${cursor} from page where n = ${limit} and exists (select 1 from page where n > ${limit})),
+        'total', ${total})
+    )::text as body,
+    not exists (select 1 from page) as empty`;
+}
+
+/**
+ * Statement texts by name, each written once and then kept while in use. Variants are finite (sort, direction,
+ * cursor, search, page size 1-100 or whole, rows) but their product over every list is some thousands, so the least
+ * recently used text goes first past this many; a text dropped is only written again.
+ */
+export const STATEMENT_TEXTS_KEPT = 512;
+const texts = new Map<string, { text: string; params: unknown[] }>();
+
+/** How many statement texts are kept now (at most STATEMENT_TEXTS_KEPT). */
+export const statementTextsKept = () => texts.size;
+
+function textOf(name: string, write: () => SQL) {
+  let text = texts.get(name);
+  if (text) {
+    texts.delete(name);
+  } else {
+    const query = dialect.sqlToQuery(write());
+    text = { text: query.sql, params: query.params };
+    if (texts.size >= STATEMENT_TEXTS_KEPT) texts.delete(texts.keys().next().value!);
+  }
+  texts.set(name, text);
+  return text;
+}
+
+/**
+ * The named statement and values answering one list request; `scope` fills the definition's `scopeValue(i)`. With
+ * `rows`, the statement answers the whole filtered, sorted list one item per row (its JSON text), for streaming.
+ */
+export function listStatement(
+  list: AnyListDefinition | AnyListSpec,
+  request: ListRequest,
+  scope: unknown[] = [],
+  rows = false,
+) {
+  if (!is(list.from, SQL)) return legacyListStatement(list as AnyListSpec, request, scope, rows);
+  const sort = request.sort ?? LISTS[list.list].defaultSort;
+  const descending = sort.startsWith('-');
+  const field = descending ? sort.slice(1) : sort;
+  const keys = (list.sorts as Record<string, { keys: SortKey[] }>)[field]!.keys;
+  const q = request.q?.trim() ? request.q.trim() : undefined;
+  if (!rows && request.cursor !== undefined && request.limit === undefined) {
+    throw badRequest('A cursor continues a page: give limit too', { cursor: ['Needs limit'] });
+  }
+  const values: Record<string, unknown> = Object.fromEntries(scope.map((value, i) => [`scope${i}`, value]));
+  if (q !== undefined) Object.assign(values, { pattern: `%${escapeLike(q)}%`, words: q, number: typedNumber(q) });
+  if (!rows && request.cursor !== undefined) {
+    decodeCursor(request.cursor, `${list.name} ${sort}`, keys).forEach((value, i) => (values[`cursor${i}`] = value));
+  }
+  // The whole filtered list, a row per item, for an export: paging does not apply.
+  const variant: Variant = {
+    field,
+    descending,
+    cursor: !rows && request.cursor !== undefined,
+    search: q !== undefined,
+    limit: rows ? null : (request.limit ?? null),
+    rows,
+  };
+  const flags = `${variant.rows ? 'r' : ''}${variant.cursor ? 'c' : ''}${variant.search ? 's' : ''}${variant.limit === null ? '' : `l${variant.limit}`}`;
+  const name = `list_${list.name}_${field}_${descending ? 'd' : 'a'}${flags}`;
+  const { text, params } = textOf(name, () => statementOf(list as AnyListDefinition, variant));
+  return { name, text, values: fillPlaceholders(params, values) };
+}
+
+// ---- The string specs, while lists move to definitions ----
+
+/** One column of a sort: its SQL expression and the type its cursor value is read back as. */
+interface LegacySortKey {
   expr: string;
   type: KeyType;
 }
 
-export const key = (expr: string, type: KeyType): SortKey => ({ expr, type });
+export const legacyKey = (expr: string, type: KeyType): LegacySortKey => ({ expr, type });
 
 /**
  * A list call in SQL. Every sort ends in the row's unique id, so the sort keys order the rows totally and a page
@@ -31,7 +351,7 @@ export interface ListSpec<L extends ListName = ListName> {
    */
   search: string;
   /** Per sort field, its keys; `seek` repeats the first keys as a range an index can start from. */
-  sorts: Record<(typeof LISTS)[L]['sorts'][number], { keys: SortKey[]; seek?: number }>;
+  sorts: Record<(typeof LISTS)[L]['sorts'][number], { keys: LegacySortKey[]; seek?: number }>;
   /** One row as JSON. */
   item: string;
   /** The whole (unsearched) list's size, cheap: a kept count rather than counting rows. */
@@ -41,17 +361,9 @@ export interface ListSpec<L extends ListName = ListName> {
 /** A spec of any one list. */
 export type AnyListSpec = { [L in ListName]: ListSpec<L> }[ListName];
 
-export interface ListRequest {
-  limit?: number | undefined;
-  cursor?: string | undefined;
-  q?: string | undefined;
-  sort?: string | undefined;
-}
-
-const base64url = (text: string) =>
+const legacyBase64url = (text: string) =>
   `rtrim(translate(encode(convert_to(${text}, 'UTF8'), 'base64'), E'+/\\n', '-_'), '=')`;
 
-const CURSOR_ERROR = { cursor: ['Must be the nextCursor of a previous page with the same sort'] };
 const VALUE_PATTERNS: Record<KeyType, RegExp> = {
   text: /^[\s\S]*$/,
   int4: /^-?\d{1,10}$/,
@@ -61,7 +373,7 @@ const VALUE_PATTERNS: Record<KeyType, RegExp> = {
 };
 
 /** The cursor's sort key values, checked against the list and sort they were given out for. */
-function decodeCursor(cursor: string, listAndSort: string, keys: SortKey[]): string[] {
+function legacyDecodeCursor(cursor: string, listAndSort: string, keys: LegacySortKey[]): string[] {
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -79,13 +391,6 @@ function decodeCursor(cursor: string, listAndSort: string, keys: SortKey[]): str
   return parsed.slice(1) as string[];
 }
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, '\\$&');
-/** "#1234" or "1234" also finds that order number. */
-const typedNumber = (q: string) => {
-  const match = /^#?(\d{1,9})$/.exec(q);
-  return match ? Number(match[1]) : null;
-};
-
 const SEARCH_SQL = {
   pattern: (param: string) => param,
   words: (param: string) =>
@@ -102,20 +407,9 @@ const SEARCH_VALUE: Record<keyof typeof SEARCH_SQL, (q: string) => unknown> = {
 const searchPlaceholders = (spec: AnyListSpec) =>
   (Object.keys(SEARCH_SQL) as (keyof typeof SEARCH_SQL)[]).filter((p) => spec.search.includes(`{${p}}`));
 
-interface Variant {
-  field: string;
-  descending: boolean;
-  cursor: boolean;
-  search: boolean;
-  /** Rows per page (1-100, checked by the query schema), or null for the whole list. */
-  limit: number | null;
-  /** One row per item (its JSON text) instead of one envelope: for streaming the whole list (CSV export). */
-  rows?: boolean;
-}
-
 /** The statement of one variant of a list: PostgreSQL answers the whole envelope as JSON text. */
 function statementText(spec: AnyListSpec, v: Variant): string {
-  const { keys, seek } = (spec.sorts as Record<string, { keys: SortKey[]; seek?: number }>)[v.field]!;
+  const { keys, seek } = (spec.sorts as Record<string, { keys: LegacySortKey[]; seek?: number }>)[v.field]!;
   let n = spec.scopeValues;
   const next = () => `$${++n}`;
   const where: string[] = spec.scope ? [spec.scope] : [];
@@ -161,7 +455,9 @@ function statementText(spec: AnyListSpec, v: Variant): string {
       from page`;
   }
   const cursorFor = `${spec.name} ${v.descending ? '-' : ''}${v.field}`;
-  const cursor = base64url(`json_build_array('${cursorFor}', ${keys.map((_, i) => `k${i}::text`).join(', ')})::text`);
+  const cursor = legacyBase64url(
+    `json_build_array('${cursorFor}', ${keys.map((_, i) => `k${i}::text`).join(', ')})::text`,
+  );
   const scopeWhere = [spec.scope, searchWhere].filter(Boolean).join(' and ');
   const total = countMatches
     ? 'coalesce((select max(matches) from page), 0)'
@@ -179,17 +475,17 @@ function statementText(spec: AnyListSpec, v: Variant): string {
 }
 
 /** Statement texts by name: each variant is written once per process. */
-const texts = new Map<string, string>();
+const legacyTexts = new Map<string, string>();
 
 /**
  * The named statement and values answering one list request; `scope` fills the spec's $1..$n. With `rows`, the
  * statement answers the whole filtered, sorted list one item per row (its JSON text), for streaming.
  */
-export function listStatement(spec: AnyListSpec, request: ListRequest, scope: unknown[] = [], rows = false) {
+function legacyListStatement(spec: AnyListSpec, request: ListRequest, scope: unknown[] = [], rows = false) {
   const sort = request.sort ?? LISTS[spec.list].defaultSort;
   const descending = sort.startsWith('-');
   const field = descending ? sort.slice(1) : sort;
-  const keys = (spec.sorts as Record<string, { keys: SortKey[] }>)[field]!.keys;
+  const keys = (spec.sorts as Record<string, { keys: LegacySortKey[] }>)[field]!.keys;
   const q = request.q?.trim() ? request.q.trim() : undefined;
   if (!rows && request.cursor !== undefined && request.limit === undefined) {
     throw badRequest('A cursor continues a page: give limit too', { cursor: ['Needs limit'] });
@@ -197,7 +493,7 @@ export function listStatement(spec: AnyListSpec, request: ListRequest, scope: un
   const values: unknown[] = [...scope];
   if (q !== undefined) for (const placeholder of searchPlaceholders(spec)) values.push(SEARCH_VALUE[placeholder](q));
   if (!rows && request.cursor !== undefined) {
-    values.push(...decodeCursor(request.cursor, `${spec.name} ${sort}`, keys));
+    values.push(...legacyDecodeCursor(request.cursor, `${spec.name} ${sort}`, keys));
   }
   // The whole filtered list, a row per item, for an export: paging does not apply.
   const variant: Variant = {
@@ -210,10 +506,10 @@ export function listStatement(spec: AnyListSpec, request: ListRequest, scope: un
   };
   const flags = `${variant.rows ? 'r' : ''}${variant.cursor ? 'c' : ''}${variant.search ? 's' : ''}${variant.limit === null ? '' : `l${variant.limit}`}`;
   const name = `list_${spec.name}_${field}_${descending ? 'd' : 'a'}${flags}`;
-  let text = texts.get(name);
+  let text = legacyTexts.get(name);
   if (!text) {
     text = statementText(spec, variant);
-    texts.set(name, text);
+    legacyTexts.set(name, text);
   }
   return { name, text, values };
 }

@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import type pg from 'pg';
 import { csvFileName, streamCsv } from './csv.js';
 import { sendFile, sendJsonText } from './json-text.js';
-import { listStatement, type AnyListSpec, type ListRequest } from './list-statements.js';
+import { listStatement, type AnyListDefinition, type AnyListSpec, type ListRequest } from './list-statements.js';
 import { createVersionCache, dataVersion, memberVersion, type VersionCache } from './version-cache.js';
 
 /** A CSV export's file name (before its date) and columns (the API's field names). */
@@ -28,7 +28,12 @@ export function createLists(pool: pg.Pool) {
 
   const cached =
     (versions: VersionCache) =>
-    (spec: AnyListSpec, request: ListRequest, scope: unknown[] = [], check?: (body: string) => Promise<void>) => {
+    (
+      spec: AnyListDefinition | AnyListSpec,
+      request: ListRequest,
+      scope: unknown[] = [],
+      check?: (body: string) => Promise<void>,
+    ) => {
       // The statement's name and values say everything the answer depends on: they are its key.
       const statement = listStatement(spec, request, scope);
       // `check` runs when the answer is built, on the same data version: an answer it refuses (by throwing) is not
@@ -44,8 +49,13 @@ export function createLists(pool: pg.Pool) {
   const memberLists = cached(memberCache);
 
   /** The whole filtered, sorted list as a CSV download (`?format=csv`), streamed: its columns are `file.fields`. */
-  const csv = (reply: FastifyReply, spec: AnyListSpec, request: ListRequest, file: CsvFile, scope: unknown[] = []) =>
-    sendFile(reply, 'text/csv; charset=utf-8', csvFileName(file.name), streamCsv(pool, spec, request, file, scope));
+  const csv = (
+    reply: FastifyReply,
+    spec: AnyListDefinition | AnyListSpec,
+    request: ListRequest,
+    file: CsvFile,
+    scope: unknown[] = [],
+  ) => sendFile(reply, 'text/csv; charset=utf-8', csvFileName(file.name), streamCsv(pool, spec, request, file, scope));
 
   return {
     cache,
@@ -56,14 +66,16 @@ export function createLists(pool: pg.Pool) {
      * One member's ([subject]) payment history or subscriptions: only lists whose every row is a member's order,
      * order item, subscription or subscription product (what moves the member's version), plus catalog names.
      */
-    member: (spec: AnyListSpec, request: ListRequest, subject: [string]) => memberLists(spec, request, subject),
+    member: (spec: AnyListDefinition | AnyListSpec, request: ListRequest, subject: [string]) =>
+      memberLists(spec, request, subject),
     /** A list read from the database on every request (the member's own security events change at every sign-in). */
-    fresh: (spec: AnyListSpec, request: ListRequest, scope: unknown[]) => run(listStatement(spec, request, scope)),
+    fresh: (spec: AnyListDefinition | AnyListSpec, request: ListRequest, scope: unknown[]) =>
+      run(listStatement(spec, request, scope)),
     csv,
     /** An admin catalog list call: the JSON answer (cached per catalog version), or with `format=csv` the file. */
     catalogOrCsv: async (
       reply: FastifyReply,
-      spec: AnyListSpec,
+      spec: AnyListDefinition | AnyListSpec,
       request: ListRequest & { format?: 'csv' | undefined },
       file: CsvFile,
     ) =>

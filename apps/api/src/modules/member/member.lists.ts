@@ -1,4 +1,4 @@
-import { key, type ListSpec } from '../lists/list-statements.js';
+import { legacyKey as key, type ListSpec } from '../lists/list-statements.js';
 
 /**
  * The caller's ($1) orders, newest first unless sorted otherwise; a search finds an order number, or the orders whose

@@ -1,4 +1,4 @@
-import { key, type ListSpec } from '../lists/list-statements.js';
+import { legacyKey as key, type ListSpec } from '../lists/list-statements.js';
 
 /** One membership as JSON: product, package name and promotional products (by name). */
 export const MEMBERSHIP_ITEM = `json_build_object(

@@ -1,4 +1,4 @@
-import { key, type ListSpec } from '../lists/list-statements.js';
+import { legacyKey as key, type ListSpec } from '../lists/list-statements.js';
 
 /** The caller's ($1) security activity, newest first; a search finds an event, a browser, a system or an address. */
 export const activityList: ListSpec<'activity'> = {

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { productList } from '../catalog/catalog.lists.js';
+import { listStatement, STATEMENT_TEXTS_KEPT, statementTextsKept } from './list-statements.js';
+
+const cursorOf = (values: unknown[]) => Buffer.from(JSON.stringify(values)).toString('base64url');
+
+describe('list statements', () => {
+  it(`keep at most ${STATEMENT_TEXTS_KEPT} statement texts and write a dropped one again the same`, () => {
+    const first = listStatement(productList, { limit: 1 });
+    // Every page size in every sort, direction and search: more variants than are kept.
+    for (const sort of ['name', '-name', 'productId', '-productId', 'retailPrice', '-retailPrice']) {
+      for (const q of [undefined, 'panel']) {
+        for (let limit = 1; limit <= 100; limit++) listStatement(productList, { limit, sort, q });
+      }
+    }
+    expect(statementTextsKept()).toBe(STATEMENT_TEXTS_KEPT);
+    // A text dropped is written again, the same.
+    expect(listStatement(productList, { limit: 1 })).toEqual(first);
+  });
+
+  it('read each cursor value by its key type, refusing a value of another type or an extra one', () => {
+    const good = listStatement(productList, { limit: 2, cursor: cursorOf(['products name', 'Iron', 12]) });
+    expect(good.values).toEqual(['Iron', 12]);
+    const prices = listStatement(productList, {
+      limit: 2,
+      sort: '-retailPrice',
+      cursor: cursorOf(['products -retailPrice', 12.5, 3]),
+    });
+    expect(prices.values).toEqual([12.5, 3]);
+    for (const values of [
+      ['products name', 'Iron', '12'],
+      ['products name', 'Iron', 1.5],
+      ['products name', 'Iron', 2 ** 31],
+      ['products name', 7, 12],
+      ['products name', 'Iron', 12, 13],
+      ['products -name', 'Iron', 12],
+      ['products retailPrice', '12.5; drop table products', 3],
+    ]) {
+      expect(() => listStatement(productList, { limit: 2, cursor: cursorOf(values) }), JSON.stringify(values)).toThrow(
+        'The cursor is not one this list gave out',
+      );
+    }
+  });
+});
