@@ -5,6 +5,8 @@ import { requireUser } from '../../plugins/auth.js';
 
 export type Executor = Pick<Database, 'execute'>;
 export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
+/** What a repository runs on: the pool, or the caller's transaction. */
+export type Queryable = Database | Tx;
 
 /** Who made a change: an administrator (their token's subject and email), or the server itself. */
 export interface Actor {

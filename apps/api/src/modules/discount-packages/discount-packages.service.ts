@@ -1,36 +1,30 @@
 import { discountPackageInputSchema, type DiscountPackage, type DiscountPackageProductKey } from '@ums/contracts';
-import { asc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
-import { moneyText } from '../../db/money.js';
-import { discountPackages, memberships } from '../../db/schema/index.js';
 import { badRequest, conflict, notFound } from '../../plugins/http-errors.js';
-import { catalogTransaction, type Actor, type Executor } from '../audit/audit.js';
+import { catalogTransaction, type Actor, type Queryable } from '../audit/audit.js';
 import { discountPackageEntity, recordChange } from '../audit/entities.js';
-import { PACKAGE_ITEM } from './discount-packages.lists.js';
+import { membershipRepository } from '../memberships/memberships.repository.js';
+import { discountPackageRepository, type PackagePrice } from './discount-packages.repository.js';
 
 type PackageFields = z.output<typeof discountPackageInputSchema>;
-interface PriceChange {
-  discountPackageId: number;
-  productId: number;
-  price: number | null;
-}
 
 export function createDiscountPackageService({ db }: { db: Database }) {
+  const repository = discountPackageRepository;
+
   async function get(id: number): Promise<DiscountPackage> {
-    const { rows } = await db.execute<{ item: DiscountPackage }>(
-      sql`select ${sql.raw(PACKAGE_ITEM)} as item from discount_packages dp where dp.discount_package_id = ${id}`,
-    );
-    if (!rows[0]) throw notFound(`Discount package ${id}`);
-    return rows[0].item;
+    const found = await repository.findById(db, id);
+    if (!found) throw notFound(`Discount package ${id}`);
+    return found;
   }
 
-  async function assertPackageAndProduct(tx: Executor, key: DiscountPackageProductKey) {
-    const { rows } = await tx.execute<{ pkg: boolean; product: boolean }>(sql`
-      select exists (select 1 from discount_packages where discount_package_id = ${Number(key.discountPackageId)}) as pkg,
-             exists (select 1 from products where product_id = ${Number(key.productId)}) as product`);
-    if (!rows[0]!.pkg) throw notFound(`Discount package ${key.discountPackageId}`);
-    if (!rows[0]!.product) throw notFound(`Product ${key.productId}`);
+  async function assertPackageAndProduct(tx: Queryable, key: DiscountPackageProductKey) {
+    const exists = await repository.packageAndProductExist(tx, {
+      discountPackageId: Number(key.discountPackageId),
+      productId: Number(key.productId),
+    });
+    if (!exists.pkg) throw notFound(`Discount package ${key.discountPackageId}`);
+    if (!exists.product) throw notFound(`Product ${key.productId}`);
   }
 
   /** An audited write to one package, in a catalog transaction; answers the package as it is after. */
@@ -38,7 +32,7 @@ export function createDiscountPackageService({ db }: { db: Database }) {
     actor: Actor,
     id: number,
     action: string,
-    write: (tx: Executor) => Promise<unknown>,
+    write: (tx: Queryable) => Promise<unknown>,
     foldPrice?: number,
   ): Promise<DiscountPackage> {
     await catalogTransaction(db, (tx) =>
@@ -65,11 +59,7 @@ export function createDiscountPackageService({ db }: { db: Database }) {
           () => String(id),
           { actor, action: 'discount-package-created' },
           async () => {
-            const [row] = await tx
-              .insert(discountPackages)
-              .values({ name: fields.name, description: fields.description })
-              .returning();
-            id = row!.discountPackageId;
+            id = await repository.create(tx, fields);
           },
         ),
       );
@@ -83,33 +73,22 @@ export function createDiscountPackageService({ db }: { db: Database }) {
         );
       }
       return audited(actor, id, 'discount-package-updated', async (tx) => {
-        const updated = await tx.execute(sql`
-          update discount_packages set name = ${fields.name}, description = ${fields.description}, updated_at = now()
-          where discount_package_id = ${id} returning discount_package_id`);
-        if (updated.rows.length === 0) throw notFound(`Discount package ${id}`);
+        if (!(await repository.update(tx, id, fields))) throw notFound(`Discount package ${id}`);
       });
     },
 
     async remove(actor: Actor, id: number): Promise<void> {
       await catalogTransaction(db, (tx) =>
         recordChange(tx, discountPackageEntity, String(id), { actor, action: 'discount-package-deleted' }, async () => {
-          const users = await tx
-            .select({ name: memberships.name })
-            .from(memberships)
-            .where(eq(memberships.discountPackageId, id))
-            .orderBy(asc(memberships.name));
+          const users = await membershipRepository.namesUsingPackage(tx, id);
           if (users.length > 0) {
             throw conflict(
               `This discount package is used by ${users.length === 1 ? 'the membership' : 'the memberships'} ${users
-                .map((u) => `"${u.name}"`)
+                .map((name) => `"${name}"`)
                 .join(', ')}. Choose another package for ${users.length === 1 ? 'it' : 'them'} first.`,
             );
           }
-          const deleted = await tx
-            .delete(discountPackages)
-            .where(eq(discountPackages.discountPackageId, id))
-            .returning();
-          if (deleted.length === 0) throw notFound(`Discount package ${id}`);
+          if (!(await repository.remove(tx, id))) throw notFound(`Discount package ${id}`);
         }),
       );
     },
@@ -118,18 +97,13 @@ export function createDiscountPackageService({ db }: { db: Database }) {
      * Sets or clears (null) the package price of a product already in the package. The screen saves as the
      * administrator types: one administrator's saves of one price within a minute are one audit entry.
      */
-    async setPrice(actor: Actor, change: PriceChange): Promise<DiscountPackage> {
+    async setPrice(actor: Actor, change: PackagePrice): Promise<DiscountPackage> {
       return audited(
         actor,
         change.discountPackageId,
         'package-price-changed',
         async (tx) => {
-          const updated = await tx.execute(sql`
-            update discount_package_products
-            set price = ${change.price === null ? null : moneyText(change.price)}, updated_at = now()
-            where discount_package_id = ${change.discountPackageId} and product_id = ${change.productId}
-            returning product_id`);
-          if (updated.rows.length === 0) {
+          if (!(await repository.setPrice(tx, change))) {
             // Only now (the rare case) find out which of the three is missing.
             await assertPackageAndProduct(tx, change);
             throw notFound(`Product ${change.productId} in discount package ${change.discountPackageId}`);
@@ -139,26 +113,17 @@ export function createDiscountPackageService({ db }: { db: Database }) {
       );
     },
 
-    async addProduct(actor: Actor, change: PriceChange): Promise<DiscountPackage> {
+    async addProduct(actor: Actor, change: PackagePrice): Promise<DiscountPackage> {
       return audited(actor, change.discountPackageId, 'package-product-added', async (tx) => {
         await assertPackageAndProduct(tx, change);
-        const inserted = await tx.execute(sql`
-          insert into discount_package_products (discount_package_id, product_id, price)
-          values (${change.discountPackageId}, ${change.productId},
-                  ${change.price === null ? null : moneyText(change.price)})
-          on conflict do nothing returning product_id`);
-        if (inserted.rows.length === 0)
+        if (!(await repository.addProduct(tx, change)))
           throw conflict(`Product ${change.productId} is already in this discount package`);
       });
     },
 
     async removeProduct(actor: Actor, key: { discountPackageId: number; productId: number }): Promise<DiscountPackage> {
       return audited(actor, key.discountPackageId, 'package-product-removed', async (tx) => {
-        const deleted = await tx.execute(sql`
-          delete from discount_package_products
-          where discount_package_id = ${key.discountPackageId} and product_id = ${key.productId}
-          returning product_id`);
-        if (deleted.rows.length === 0)
+        if (!(await repository.removeProduct(tx, key)))
           throw notFound(`Product ${key.productId} in discount package ${key.discountPackageId}`);
       });
     },

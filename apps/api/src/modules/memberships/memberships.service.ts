@@ -1,64 +1,42 @@
 import { membershipInputSchema, type Membership, type PromotionalProductLink } from '@ums/contracts';
-import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
-import { discountPackages, memberships, products, promotionalProducts } from '../../db/schema/index.js';
 import { badRequest, notFound } from '../../plugins/http-errors.js';
-import { catalogTransaction, type Actor, type Tx } from '../audit/audit.js';
+import { catalogTransaction, type Actor, type Queryable } from '../audit/audit.js';
 import { membershipEntity, recordChange } from '../audit/entities.js';
-import { MEMBERSHIP_FROM, MEMBERSHIP_ITEM } from './memberships.lists.js';
+import { productRepository } from '../catalog/products.repository.js';
+import { discountPackageRepository } from '../discount-packages/discount-packages.repository.js';
+import { membershipRepository } from './memberships.repository.js';
 
 type MembershipFields = z.output<typeof membershipInputSchema>;
 
-async function assertReferences(tx: Tx, fields: MembershipFields) {
-  const product = await tx.query.products.findFirst({ where: eq(products.productId, fields.productId) });
-  if (!product)
+async function assertReferences(tx: Queryable, fields: MembershipFields) {
+  if ((await productRepository.missingIds(tx, [fields.productId])).length > 0)
     throw badRequest(`Product ${fields.productId} does not exist`, { productId: ['Product does not exist'] });
-  if (fields.discountPackageId !== null) {
-    const pkg = await tx.query.discountPackages.findFirst({
-      where: eq(discountPackages.discountPackageId, fields.discountPackageId),
+  if (fields.discountPackageId !== null && !(await discountPackageRepository.exists(tx, fields.discountPackageId))) {
+    throw badRequest(`Discount package ${fields.discountPackageId} does not exist`, {
+      discountPackageId: ['Discount package does not exist'],
     });
-    if (!pkg) {
-      throw badRequest(`Discount package ${fields.discountPackageId} does not exist`, {
-        discountPackageId: ['Discount package does not exist'],
-      });
-    }
   }
 }
 
-const columns = (f: MembershipFields) => ({
-  name: f.name,
-  description: f.description,
-  productId: f.productId,
-  discountPackageId: f.discountPackageId,
-  numberOfFreeEligibleItems: f.numberOfFreeEligibleItems,
-  membershipLengthInMonths: f.membershipLengthInMonths,
-});
-
 export function createMembershipService({ db }: { db: Database }) {
-  async function get(id: number, tx: Tx | Database = db): Promise<Membership> {
-    const { rows } = await tx.execute<{ item: Membership }>(
-      sql`select ${sql.raw(MEMBERSHIP_ITEM)} as item from ${sql.raw(MEMBERSHIP_FROM)} where m.membership_id = ${id}`,
-    );
-    if (!rows[0]) throw notFound(`Membership ${id}`);
-    return rows[0].item;
+  const repository = membershipRepository;
+
+  async function get(id: number, tx: Queryable = db): Promise<Membership> {
+    const membership = await repository.findById(tx, id);
+    if (!membership) throw notFound(`Membership ${id}`);
+    return membership;
   }
 
-  async function assertProductsExist(tx: Tx | Database, ids: number[]) {
-    const unique = [...new Set(ids)];
-    const found = await tx.select({ id: products.productId }).from(products).where(inArray(products.productId, unique));
-    const missing = unique.filter((id) => !found.some((f) => f.id === id));
+  async function assertProductsExist(tx: Queryable, ids: number[]) {
+    const missing = await productRepository.missingIds(tx, ids);
     if (missing.length > 0)
       throw badRequest(`Unknown product ids: ${missing.join(', ')}`, { productId: ['Product does not exist'] });
   }
 
-  async function assertMembershipsExist(tx: Tx | Database, ids: number[]) {
-    const unique = [...new Set(ids)];
-    const found = await tx
-      .select({ id: memberships.membershipId })
-      .from(memberships)
-      .where(inArray(memberships.membershipId, unique));
-    const missing = unique.filter((id) => !found.some((f) => f.id === id));
+  async function assertMembershipsExist(tx: Queryable, ids: number[]) {
+    const missing = await repository.missingIds(tx, ids);
     if (missing.length > 0) throw notFound(`Membership ${missing.join(', ')}`);
   }
 
@@ -75,8 +53,7 @@ export function createMembershipService({ db }: { db: Database }) {
           () => String(id),
           { actor, action: 'membership-created' },
           async () => {
-            const [created] = await tx.insert(memberships).values(columns(fields)).returning();
-            id = created!.membershipId;
+            id = await repository.create(tx, fields);
           },
         );
         return get(id, tx);
@@ -92,12 +69,7 @@ export function createMembershipService({ db }: { db: Database }) {
       return catalogTransaction(db, async (tx) => {
         await assertReferences(tx, fields);
         await recordChange(tx, membershipEntity, String(id), { actor, action: 'membership-updated' }, async () => {
-          const updated = await tx
-            .update(memberships)
-            .set({ ...columns(fields), updatedAt: new Date() })
-            .where(eq(memberships.membershipId, id))
-            .returning({ id: memberships.membershipId });
-          if (updated.length === 0) throw notFound(`Membership ${id}`);
+          if (!(await repository.update(tx, id, fields))) throw notFound(`Membership ${id}`);
         });
         return get(id, tx);
       });
@@ -106,8 +78,7 @@ export function createMembershipService({ db }: { db: Database }) {
     async remove(actor: Actor, id: number): Promise<void> {
       await catalogTransaction(db, (tx) =>
         recordChange(tx, membershipEntity, String(id), { actor, action: 'membership-deleted' }, async () => {
-          const deleted = await tx.delete(memberships).where(eq(memberships.membershipId, id)).returning();
-          if (deleted.length === 0) throw notFound(`Membership ${id}`);
+          if (!(await repository.remove(tx, id))) throw notFound(`Membership ${id}`);
         }),
       );
     },
@@ -136,7 +107,7 @@ export function createMembershipService({ db }: { db: Database }) {
             membershipEntity,
             String(membershipId),
             { actor, action: 'promotional-products-added' },
-            () => tx.insert(promotionalProducts).values(added).onConflictDoNothing(),
+            () => repository.addPromotional(tx, added),
           );
         }
         return links;
@@ -151,16 +122,7 @@ export function createMembershipService({ db }: { db: Database }) {
           String(link.membershipId),
           { actor, action: 'promotional-product-removed' },
           async () => {
-            const deleted = await tx
-              .delete(promotionalProducts)
-              .where(
-                and(
-                  eq(promotionalProducts.membershipId, link.membershipId),
-                  eq(promotionalProducts.productId, link.productId),
-                ),
-              )
-              .returning();
-            if (deleted.length === 0) {
+            if (!(await repository.removePromotional(tx, link))) {
               throw notFound(`Promotional product ${link.productId} of membership ${link.membershipId}`);
             }
           },

@@ -1,0 +1,200 @@
+import type { DiscountPackage } from '@ums/contracts';
+import { and, eq, notInArray, sql } from 'drizzle-orm';
+import { moneyText } from '../../db/money.js';
+import { discountPackageProducts, discountPackages, products } from '../../db/schema/index.js';
+import type { Queryable } from '../audit/audit.js';
+import type { State } from '../audit/states.js';
+import { PACKAGE_ITEM } from './discount-packages.lists.js';
+
+/** A package's fields as the administrator saves them. */
+export interface PackageFields {
+  name: string;
+  description: string | null;
+}
+
+/** One product's package price (null: none set). */
+export interface PackagePrice {
+  discountPackageId: number;
+  productId: number;
+  price: number | null;
+}
+
+/** A package as the audit trail records it: its fields and its products with their package prices. */
+export interface DiscountPackageState extends State, PackageFields {
+  /** Product id -> its package price (null: none set). */
+  products: Record<string, { price: number | null }>;
+}
+
+const priceText = (price: number | null) => (price === null ? null : moneyText(price));
+const isProductOf = (key: { discountPackageId: number; productId: number }) =>
+  and(
+    eq(discountPackageProducts.discountPackageId, key.discountPackageId),
+    eq(discountPackageProducts.productId, key.productId),
+  );
+
+/**
+ * The package's products as the audit's collection (product id -> its price), aggregated over the joined rows. Money
+ * comes back as JSON numbers (10.50 reads as 10.5): the audit compares numbers.
+ */
+const productsState = sql<DiscountPackageState['products']>`coalesce(
+  json_object_agg(${discountPackageProducts.productId}::text, json_build_object('price', ${discountPackageProducts.price})
+                  order by ${discountPackageProducts.productId})
+    filter (where ${discountPackageProducts.productId} is not null), '{}'::json)`;
+
+/**
+ * Every read and write of the discount packages and their products' package prices, and the audit trail's reads and
+ * restores of a package. Each takes the executor it runs on (the caller's transaction); rules live in the service.
+ */
+export const discountPackageRepository = {
+  /** One package as the contract answers it (the list's item), or null. */
+  async findById(q: Queryable, id: number): Promise<DiscountPackage | null> {
+    const { rows } = await q.execute<{ item: DiscountPackage }>(
+      sql`select ${sql.raw(PACKAGE_ITEM)} as item from discount_packages dp where dp.discount_package_id = ${id}`,
+    );
+    return rows[0]?.item ?? null;
+  },
+
+  async exists(q: Queryable, id: number): Promise<boolean> {
+    const found = await q
+      .select({ id: discountPackages.discountPackageId })
+      .from(discountPackages)
+      .where(eq(discountPackages.discountPackageId, id));
+    return found.length > 0;
+  },
+
+  /** Whether the package and the product exist, in one statement. */
+  async packageAndProductExist(
+    q: Queryable,
+    key: { discountPackageId: number; productId: number },
+  ): Promise<{ pkg: boolean; product: boolean }> {
+    const { rows } = await q.execute<{ pkg: boolean; product: boolean }>(sql`
+      select exists (select 1 from ${discountPackages}
+                     where ${discountPackages.discountPackageId} = ${key.discountPackageId}) as pkg,
+             exists (select 1 from ${products} where ${products.productId} = ${key.productId}) as product`);
+    return rows[0]!;
+  },
+
+  /** Answers the new package's id. */
+  async create(q: Queryable, fields: PackageFields): Promise<number> {
+    const [row] = await q
+      .insert(discountPackages)
+      .values({ name: fields.name, description: fields.description })
+      .returning({ id: discountPackages.discountPackageId });
+    return row!.id;
+  },
+
+  /** False when there is no such package. */
+  async update(q: Queryable, id: number, fields: PackageFields): Promise<boolean> {
+    const updated = await q
+      .update(discountPackages)
+      .set({ name: fields.name, description: fields.description, updatedAt: sql`now()` })
+      .where(eq(discountPackages.discountPackageId, id))
+      .returning({ id: discountPackages.discountPackageId });
+    return updated.length > 0;
+  },
+
+  /** False when there is no such package. */
+  async remove(q: Queryable, id: number): Promise<boolean> {
+    const deleted = await q
+      .delete(discountPackages)
+      .where(eq(discountPackages.discountPackageId, id))
+      .returning({ id: discountPackages.discountPackageId });
+    return deleted.length > 0;
+  },
+
+  /** Sets a product's package price; false when the product is not in the package. */
+  async setPrice(q: Queryable, change: PackagePrice): Promise<boolean> {
+    const updated = await q
+      .update(discountPackageProducts)
+      .set({ price: priceText(change.price), updatedAt: sql`now()` })
+      .where(isProductOf(change))
+      .returning({ id: discountPackageProducts.productId });
+    return updated.length > 0;
+  },
+
+  /** Adds a product with its price; false when it is in the package already. */
+  async addProduct(q: Queryable, change: PackagePrice): Promise<boolean> {
+    const inserted = await q
+      .insert(discountPackageProducts)
+      .values({
+        discountPackageId: change.discountPackageId,
+        productId: change.productId,
+        price: priceText(change.price),
+      })
+      .onConflictDoNothing()
+      .returning({ id: discountPackageProducts.productId });
+    return inserted.length > 0;
+  },
+
+  /** False when the product was not in the package. */
+  async removeProduct(q: Queryable, key: { discountPackageId: number; productId: number }): Promise<boolean> {
+    const deleted = await q
+      .delete(discountPackageProducts)
+      .where(isProductOf(key))
+      .returning({ id: discountPackageProducts.productId });
+    return deleted.length > 0;
+  },
+
+  /**
+   * The package's whole state for the audit trail (one statement), or null when there is none. A join, not a
+   * subquery: drizzle writes a single table's columns unqualified in selected expressions.
+   */
+  async readState(q: Queryable, id: number): Promise<DiscountPackageState | null> {
+    const [row] = await q
+      .select({ name: discountPackages.name, description: discountPackages.description, products: productsState })
+      .from(discountPackages)
+      .leftJoin(
+        discountPackageProducts,
+        eq(discountPackageProducts.discountPackageId, discountPackages.discountPackageId),
+      )
+      .where(eq(discountPackages.discountPackageId, id))
+      .groupBy(discountPackages.discountPackageId);
+    return row ?? null;
+  },
+
+  /**
+   * Makes the package look like `target` (null: removes it), `current` being its state now: a package removed since
+   * comes back under its own id, its products become exactly the target's, and only the prices that differ are
+   * written.
+   */
+  async restoreState(
+    q: Queryable,
+    id: number,
+    target: DiscountPackageState | null,
+    current: DiscountPackageState | null,
+  ): Promise<void> {
+    if (target === null) {
+      await q.delete(discountPackages).where(eq(discountPackages.discountPackageId, id));
+      return;
+    }
+    if (current === null) {
+      await q
+        .insert(discountPackages)
+        .overridingSystemValue()
+        .values({ discountPackageId: id, name: target.name, description: target.description });
+    } else {
+      await discountPackageRepository.update(q, id, target);
+    }
+    const wanted = Object.entries(target.products ?? {});
+    await q.delete(discountPackageProducts).where(
+      and(
+        eq(discountPackageProducts.discountPackageId, id),
+        notInArray(
+          discountPackageProducts.productId,
+          wanted.map(([productId]) => Number(productId)),
+        ),
+      ),
+    );
+    const had = current?.products ?? {};
+    for (const [productId, { price }] of wanted) {
+      if (productId in had && had[productId]?.price === price) continue;
+      await q
+        .insert(discountPackageProducts)
+        .values({ discountPackageId: id, productId: Number(productId), price: priceText(price) })
+        .onConflictDoUpdate({
+          target: [discountPackageProducts.discountPackageId, discountPackageProducts.productId],
+          set: { price: sql`excluded.price`, updatedAt: sql`now()` },
+        });
+    }
+  },
+};
