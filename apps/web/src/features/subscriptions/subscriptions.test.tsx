@@ -92,7 +92,7 @@ describe('the Subscriptions section', () => {
     apiServer.use(
       http.get(`${TEST_API}/UserSubscriptions`, () => {
         lists++;
-        return HttpResponse.json(envelope([monthly]));
+        return HttpResponse.json(envelope(deletes.length > 0 ? [] : [monthly]));
       }),
       http.delete(`${TEST_API}/UserSubscriptions/:id`, ({ params }) => {
         deletes.push(String(params['id']));
@@ -101,14 +101,17 @@ describe('the Subscriptions section', () => {
     );
     render();
     fireEvent.click(await screen.findByRole('button', { name: 'Delete subscription Lipid Panel' }));
-    const dialog = await screen.findByRole('alertdialog', { name: 'Delete subscription?' });
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    const cancelled = await screen.findByRole('alertdialog', { name: 'Delete subscription?' });
+    fireEvent.click(within(cancelled).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
-    // Give a wrongly sent delete (and the reload after it) the time to happen before asserting none did.
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(deletes).toEqual([]);
-    expect(lists).toBe(1);
     expect(screen.getByText('Lipid Panel')).toBeTruthy();
+    // Then a confirmed delete, whose reload the test waits for: a delete sent on Cancel would have come before it.
+    fireEvent.click(screen.getByRole('button', { name: 'Delete subscription Lipid Panel' }));
+    const confirmed = await screen.findByRole('alertdialog', { name: 'Delete subscription?' });
+    fireEvent.click(within(confirmed).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('No subscriptions found.')).toBeTruthy();
+    expect(deletes).toEqual(['1']);
+    expect(lists).toBe(2);
   });
 
   it("shows the server's request id beside the error as a reference for support", async () => {
