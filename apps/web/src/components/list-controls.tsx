@@ -3,13 +3,14 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { listQueryString } from '@ums/contracts/lists';
 import { useDownload } from '../lib/download.js';
 import { SEARCH_DELAY_MS, withQuery, type ListViewState, type PagedList } from '../lib/paged-list.js';
+import { ErrorBanner } from './error-banner.js';
 import { LIST_TEXT } from './messages.js';
 
 const useStyles = makeStyles({
   toolbar: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalM, alignItems: 'center' },
   search: { minWidth: '260px' },
   sort: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS },
-  error: { flexBasis: '100%', color: tokens.colorPaletteRedForeground1 },
+  error: { flexBasis: '100%' },
   more: {
     display: 'flex',
     flexWrap: 'wrap',
@@ -100,9 +101,9 @@ export function ListToolbar({
         </Button>
       ) : null}
       {files.error ? (
-        <Text role="alert" className={styles.error}>
-          {files.error}
-        </Text>
+        <div className={styles.error}>
+          <ErrorBanner message={files.error} />
+        </div>
       ) : null}
     </div>
   );

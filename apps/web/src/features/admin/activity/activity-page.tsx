@@ -17,6 +17,7 @@ import { AUDIT_ACTIONS, AUDIT_ENTITIES, type AuditEntity, type AuditEntry } from
 import { useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog.js';
+import { ErrorBanner } from '../../../components/error-banner.js';
 import { ListToolbar, LoadMore } from '../../../components/list-controls.js';
 import { adminPaths } from '../admin-paths.js';
 import { ApiError } from '../../../lib/api-client.js';
@@ -36,7 +37,6 @@ const useStyles = makeStyles({
   meta: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: tokens.spacingHorizontalS },
   filters: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: tokens.spacingHorizontalM },
   tableWrap: { overflowX: 'auto' },
-  conflict: { color: tokens.colorPaletteRedForeground1 },
 });
 
 /** An entry's change, Field / Before / After; or, with `now`, what the entity shows now (Field / Now). */
@@ -139,12 +139,12 @@ function EntryCard({ entry, onActor }: { entry: AuditEntry; onActor: (id: string
         </div>
       ) : null}
       {revert.isError ? (
-        <div role="alert">
-          <Text className={styles.conflict}>{errorText(revert.error, T.revertFailed)}</Text>
+        <>
+          <ErrorBanner message={errorText(revert.error, T.revertFailed)} error={revert.error} />
           {conflict ? (
             <ChangeTable rows={diffRows(entry, currentOf(entry, conflict))} label={T.now} entryId={entry.id} now />
           ) : null}
-        </div>
+        </>
       ) : null}
       <ConfirmDialog
         open={confirming}

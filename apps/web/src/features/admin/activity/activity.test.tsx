@@ -109,7 +109,7 @@ describe('the Activity screen', () => {
     const alert = await screen.findByRole('alert');
     expect(reverts).toBe(1);
     expect(alert.textContent).toContain(AUDIT_MESSAGES.changedSince);
-    const now = within(alert).getByRole('table', { name: 'Now' });
+    const now = screen.getByRole('table', { name: 'Now' });
     expect(
       within(now)
         .getAllByRole('row')

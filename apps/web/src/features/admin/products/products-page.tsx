@@ -2,8 +2,6 @@ import {
   Button,
   Image,
   makeStyles,
-  MessageBar,
-  MessageBarBody,
   Table,
   TableBody,
   TableCell,
@@ -13,7 +11,7 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { ArrowSyncRegular } from '../components/icons.js';
-import { ErrorBanner } from '../../../components/error-banner.js';
+import { ErrorBanner, SuccessBanner } from '../../../components/error-banner.js';
 import { errorText } from '../../../lib/error-text.js';
 import { formatUsd } from '../../../lib/format.js';
 import { ListToolbar, LoadMore } from '../../../components/list-controls.js';
@@ -49,11 +47,7 @@ export function ProductsPage() {
           </Button>
         </div>
       </div>
-      {refresh.isSuccess ? (
-        <MessageBar intent="success" role="status">
-          <MessageBarBody>{refresh.data.message}</MessageBarBody>
-        </MessageBar>
-      ) : null}
+      {refresh.isSuccess ? <SuccessBanner message={refresh.data.message} /> : null}
       {refresh.isError ? (
         <ErrorBanner message={errorText(refresh.error, PRODUCTS.refreshFailed)} error={refresh.error} />
       ) : null}

@@ -6,6 +6,7 @@ import { RECEIPT_ACTIONS as R, receiptFileName, yearReceiptsFileName } from '@um
 import { useDownload } from '../../../lib/download.js';
 import { useDeferredValue, useState } from 'react';
 import { useAuth } from 'react-oidc-context';
+import { ErrorBanner } from '../../../components/error-banner.js';
 import { useSectionStyles } from '../../../components/section-styles.js';
 import { errorText } from '../../../lib/error-text.js';
 import { formatShortDate, formatUsd } from '../../../lib/format.js';
@@ -60,7 +61,6 @@ const useStyles = makeStyles({
   },
   cardAction: { justifySelf: 'start' },
   message: { margin: 0 },
-  error: { margin: 0, color: tokens.colorPaletteRedForeground1 },
   status: {
     display: 'inline-block',
     paddingInline: tokens.spacingHorizontalS,
@@ -137,11 +137,7 @@ export function PaymentHistorySection() {
   if (!signedIn) body = pending ? <Spinner label={T.loading} /> : <p className={styles.message}>{T.signInFirst}</p>;
   else if (history.isPending) body = <Spinner label={T.loading} />;
   else if (history.isError)
-    body = (
-      <p role="alert" className={styles.error}>
-        {T.error(errorText(history.error, T.loadFailed))}
-      </p>
-    );
+    body = <ErrorBanner message={T.error(errorText(history.error, T.loadFailed))} error={history.error} />;
   else if (history.total === 0) body = <p className={styles.message}>{T.empty}</p>;
   else if (mobile) {
     body = (
@@ -237,11 +233,7 @@ export function PaymentHistorySection() {
       {body}
       {showMore}
       {yearly}
-      {files.error ? (
-        <p role="alert" className={styles.error}>
-          {files.error}
-        </p>
-      ) : null}
+      {files.error ? <ErrorBanner message={files.error} /> : null}
     </div>
   );
 }

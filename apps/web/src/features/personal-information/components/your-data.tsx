@@ -3,6 +3,7 @@ import { ACCOUNT_DELETION_TEXTS } from '@ums/contracts/self-service/account-dele
 import { MY_DATA_TEXTS, myDataFileName } from '@ums/contracts/self-service/my-data';
 import { RECEIPT_ACTIONS } from '@ums/contracts/self-service/receipts';
 import { lazy, Suspense, useEffect, useRef } from 'react';
+import { ErrorBanner } from '../../../components/error-banner.js';
 import { useClientConfig } from '../../../lib/client-config-context.js';
 import { useDownload } from '../../../lib/download.js';
 import { useStepUpDraft } from '../../../lib/step-up-draft.js';
@@ -19,7 +20,7 @@ const useStyles = makeStyles({
     gap: tokens.spacingHorizontalS,
     marginBlockStart: tokens.spacingVerticalL,
   },
-  error: { flexBasis: '100%', margin: 0, color: tokens.colorPaletteRedForeground1 },
+  error: { flexBasis: '100%' },
 });
 
 /**
@@ -64,9 +65,9 @@ export function YourData() {
         </Button>
       ) : null}
       {files.error ? (
-        <p role="alert" className={styles.error}>
-          {files.error}
-        </p>
+        <div className={styles.error}>
+          <ErrorBanner message={files.error} />
+        </div>
       ) : null}
       {closing.mounted && deletionGraceDays !== null ? (
         <Suspense fallback={null}>
