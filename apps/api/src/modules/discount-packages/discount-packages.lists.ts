@@ -1,25 +1,40 @@
-import { legacyKey as key, type ListSpec } from '../lists/list-statements.js';
+import type { DiscountPackage } from '@ums/contracts';
+import { sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { discountPackageProducts, discountPackages, listCounts, products } from '../../db/schema/index.js';
+import { float8, jsonObject, key, sqlText, tableAs, type ListDefinition } from '../lists/list-statements.js';
 
-/** One package as JSON with its products (by name) and their package prices. */
-export const PACKAGE_ITEM = `json_build_object(
-  'discountPackageId', dp.discount_package_id, 'name', dp.name, 'description', dp.description,
-  'products', coalesce((
-    select json_agg(json_build_object('productId', pr.product_id, 'productName', pr.name,
-                                      'retailPrice', pr.retail_price::float8, 'price', dpp.price::float8)
-                    order by lower(pr.name), pr.name, pr.product_id)
-    from discount_package_products dpp join products pr on pr.product_id = dpp.product_id
-    where dpp.discount_package_id = dp.discount_package_id), '[]'::json))`;
+const dp = alias(discountPackages, 'dp');
+const dpp = alias(discountPackageProducts, 'dpp');
+const pr = alias(products, 'pr');
 
-export const discountPackageList: ListSpec<'discountPackage'> = {
+/** One package as JSON with its products (by name) and their package prices, from `discount_packages dp`. */
+export const packageItem = jsonObject<DiscountPackage>({
+  discountPackageId: dp.discountPackageId,
+  name: dp.name,
+  description: dp.description,
+  products: sql<DiscountPackage['products']>`coalesce((
+    select json_agg(${jsonObject<DiscountPackage['products'][number]>({
+      productId: pr.productId,
+      productName: pr.name,
+      retailPrice: float8(pr.retailPrice),
+      price: float8(dpp.price),
+    })} order by lower(${pr.name}), ${pr.name}, ${pr.productId})
+    from ${tableAs(discountPackageProducts, 'dpp')} join ${tableAs(products, 'pr')} on ${pr.productId} = ${dpp.productId}
+    where ${dpp.discountPackageId} = ${dp.discountPackageId}), '[]'::json)`,
+});
+/** `packageItem` as text, for statements still written as text. */
+export const PACKAGE_ITEM = sqlText(packageItem);
+
+export const discountPackageList: ListDefinition<'discountPackage'> = {
   list: 'discountPackage',
   name: 'packages',
-  from: 'discount_packages dp',
-  scopeValues: 0,
-  search: 'dp.name ilike {pattern} or dp.description ilike {pattern}',
+  from: tableAs(discountPackages, 'dp'),
+  search: ({ pattern }) => sql`${dp.name} ilike ${pattern} or ${dp.description} ilike ${pattern}`,
   sorts: {
-    name: { keys: [key('dp.name', 'text'), key('dp.discount_package_id', 'int4')] },
-    discountPackageId: { keys: [key('dp.discount_package_id', 'int4')] },
+    name: { keys: [key(dp.name), key(dp.discountPackageId)] },
+    discountPackageId: { keys: [key(dp.discountPackageId)] },
   },
-  item: PACKAGE_ITEM,
-  total: `(select n from list_counts where key = 'discount_packages')`,
+  item: packageItem,
+  total: sql`(select ${listCounts.n} from ${listCounts} where ${listCounts.key} = 'discount_packages')`,
 };
