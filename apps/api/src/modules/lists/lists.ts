@@ -23,8 +23,10 @@ export function createLists(pool: pg.Pool) {
   const auditCache = createVersionCache(pool, dataVersion('audit'));
   // Members' answers are small and many: a smaller share of memory, the least recently read member first out.
   const memberCache = createVersionCache(pool, memberVersion, 32 * 1024 * 1024);
-  const run = async (statement: ReturnType<typeof listStatement>) =>
-    (await pool.query<{ body: string }>(statement)).rows[0]!.body;
+  /** The answer's JSON text, and whether its page holds no item (the statement says so beside the text). */
+  const answer = async (statement: ReturnType<typeof listStatement>) =>
+    (await pool.query<{ body: string; empty: boolean }>(statement)).rows[0]!;
+  const run = async (statement: ReturnType<typeof listStatement>) => (await answer(statement)).body;
 
   const cached =
     (versions: VersionCache) =>
@@ -32,15 +34,15 @@ export function createLists(pool: pg.Pool) {
       spec: AnyListDefinition | AnyListSpec,
       request: ListRequest,
       scope: unknown[] = [],
-      check?: (body: string) => Promise<void>,
+      check?: (answer: { empty: boolean }) => Promise<void>,
     ) => {
       // The statement's name and values say everything the answer depends on: they are its key.
       const statement = listStatement(spec, request, scope);
       // `check` runs when the answer is built, on the same data version: an answer it refuses (by throwing) is not
       // kept, one it lets through is served from memory with no second look.
       const build = async () => {
-        const body = await run(statement);
-        await check?.(body);
+        const { body, empty } = await answer(statement);
+        await check?.({ empty });
         return body;
       };
       return versions.get(JSON.stringify([statement.name, statement.values]), build, scope.map(String));

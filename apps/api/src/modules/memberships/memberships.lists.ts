@@ -1,81 +1,103 @@
-import { legacyKey as key, type ListSpec } from '../lists/list-statements.js';
+import type { Membership, PromotionalProduct } from '@ums/contracts';
+import { sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { discountPackages, listCounts, memberships, products, promotionalProducts } from '../../db/schema/index.js';
+import {
+  float8,
+  jsonObject,
+  key,
+  scopeValue,
+  sqlText,
+  tableAs,
+  type ListDefinition,
+} from '../lists/list-statements.js';
 
-/** One membership as JSON: product, package name and promotional products (by name). */
-export const MEMBERSHIP_ITEM = `json_build_object(
-  'membershipId', m.membership_id, 'name', m.name, 'description', m.description,
-  'productId', m.product_id, 'productName', p.name, 'productRetailPrice', p.retail_price::float8,
-  'discountPackageId', m.discount_package_id, 'discountPackageName', dp.name,
-  'numberOfFreeEligibleItems', m.number_of_free_eligible_items,
-  'membershipLengthInMonths', m.membership_length_in_months,
-  'promotionalProducts', coalesce((
-    select json_agg(json_build_object('productId', pp.product_id, 'name', pr.name)
-                    order by lower(pr.name), pr.name, pr.product_id)
-    from promotional_products pp join products pr on pr.product_id = pp.product_id
-    where pp.membership_id = m.membership_id), '[]'::json))`;
+const m = alias(memberships, 'm');
+const p = alias(products, 'p');
+const dp = alias(discountPackages, 'dp');
+const pp = alias(promotionalProducts, 'pp');
+const pr = alias(products, 'pr');
 
-export const MEMBERSHIP_FROM = `memberships m
-  join products p on p.product_id = m.product_id
-  left join discount_packages dp on dp.discount_package_id = m.discount_package_id`;
+/** One membership as JSON: product, package name and promotional products (by name), from `membershipFrom`. */
+export const membershipItem = jsonObject<Membership>({
+  membershipId: m.membershipId,
+  name: m.name,
+  description: m.description,
+  productId: m.productId,
+  productName: p.name,
+  productRetailPrice: float8(p.retailPrice),
+  discountPackageId: m.discountPackageId,
+  discountPackageName: dp.name,
+  numberOfFreeEligibleItems: m.numberOfFreeEligibleItems,
+  membershipLengthInMonths: m.membershipLengthInMonths,
+  promotionalProducts: sql<Membership['promotionalProducts']>`coalesce((
+    select json_agg(${jsonObject<Membership['promotionalProducts'][number]>({ productId: pp.productId, name: pr.name })}
+                    order by lower(${pr.name}), ${pr.name}, ${pr.productId})
+    from ${tableAs(promotionalProducts, 'pp')} join ${tableAs(products, 'pr')} on ${pr.productId} = ${pp.productId}
+    where ${pp.membershipId} = ${m.membershipId}), '[]'::json)`,
+});
 
-export const membershipList: ListSpec<'membership'> = {
+export const membershipFrom = sql`${tableAs(memberships, 'm')}
+  join ${tableAs(products, 'p')} on ${p.productId} = ${m.productId}
+  left join ${tableAs(discountPackages, 'dp')} on ${dp.discountPackageId} = ${m.discountPackageId}`;
+
+/** `membershipItem` and `membershipFrom` as text, for statements still written as text. */
+export const MEMBERSHIP_ITEM = sqlText(membershipItem);
+export const MEMBERSHIP_FROM = sqlText(membershipFrom);
+
+export const membershipList: ListDefinition<'membership'> = {
   list: 'membership',
   name: 'memberships',
-  from: MEMBERSHIP_FROM,
-  scopeValues: 0,
-  search: 'm.name ilike {pattern} or m.description ilike {pattern}',
+  from: membershipFrom,
+  search: ({ pattern }) => sql`${m.name} ilike ${pattern} or ${m.description} ilike ${pattern}`,
   sorts: {
-    name: { keys: [key('m.name', 'text'), key('m.membership_id', 'int4')] },
-    membershipId: { keys: [key('m.membership_id', 'int4')] },
-    membershipLengthInMonths: {
-      keys: [key('m.membership_length_in_months', 'int4'), key('m.membership_id', 'int4')],
-    },
+    name: { keys: [key(m.name), key(m.membershipId)] },
+    membershipId: { keys: [key(m.membershipId)] },
+    membershipLengthInMonths: { keys: [key(m.membershipLengthInMonths), key(m.membershipId)] },
   },
-  item: MEMBERSHIP_ITEM,
-  total: `(select n from list_counts where key = 'memberships')`,
+  item: membershipItem,
+  total: sql`(select ${listCounts.n} from ${listCounts} where ${listCounts.key} = 'memberships')`,
 };
 
-const LINK_FROM = `promotional_products pp
-  join memberships m on m.membership_id = pp.membership_id
-  join products pr on pr.product_id = pp.product_id`;
+const linkFrom = sql`${tableAs(promotionalProducts, 'pp')}
+  join ${tableAs(memberships, 'm')} on ${m.membershipId} = ${pp.membershipId}
+  join ${tableAs(products, 'pr')} on ${pr.productId} = ${pp.productId}`;
 
-const linkSorts: ListSpec<'promotionalProduct'>['sorts'] = {
+const linkSorts: ListDefinition<'promotionalProduct'>['sorts'] = {
   // The first two keys walk an index of the outer table; the rest order the few links of each of its rows.
-  membershipName: {
-    keys: [key('m.name', 'text'), key('m.membership_id', 'int4'), key('pr.name', 'text'), key('pr.product_id', 'int4')],
-    seek: 2,
-  },
-  productName: {
-    keys: [key('pr.name', 'text'), key('pr.product_id', 'int4'), key('m.name', 'text'), key('m.membership_id', 'int4')],
-    seek: 2,
-  },
+  membershipName: { keys: [key(m.name), key(m.membershipId), key(pr.name), key(pr.productId)], seek: 2 },
+  productName: { keys: [key(pr.name), key(pr.productId), key(m.name), key(m.membershipId)], seek: 2 },
 };
 
-const LINK_ITEM = `json_build_object('productId', pp.product_id, 'membershipId', pp.membership_id,
-                                     'productName', pr.name, 'membershipName', m.name)`;
+const linkItem = jsonObject<PromotionalProduct>({
+  productId: pp.productId,
+  membershipId: pp.membershipId,
+  productName: pr.name,
+  membershipName: m.name,
+});
 
 /** Every promotional link; a search finds the membership or product by name. */
-export const promotionalProductList: ListSpec<'promotionalProduct'> = {
+export const promotionalProductList: ListDefinition<'promotionalProduct'> = {
   list: 'promotionalProduct',
   name: 'links',
-  from: LINK_FROM,
-  scopeValues: 0,
+  from: linkFrom,
   // Each name searched through its own trigram index, then the matching links through their two key indexes.
-  search: `pp.membership_id = any(array(select membership_id from memberships where name ilike {pattern}))
-           or pp.product_id = any(array(select product_id from products where name ilike {pattern}))`,
+  search: ({ pattern }) =>
+    sql`${pp.membershipId} = any(array(select ${memberships.membershipId} from ${memberships} where ${memberships.name} ilike ${pattern}))
+        or ${pp.productId} = any(array(select ${products.productId} from ${products} where ${products.name} ilike ${pattern}))`,
   sorts: linkSorts,
-  item: LINK_ITEM,
-  total: `(select n from list_counts where key = 'promotional_products')`,
+  item: linkItem,
+  total: sql`(select ${listCounts.n} from ${listCounts} where ${listCounts.key} = 'promotional_products')`,
 };
 
-/** The links of one membership ($1); a search finds products by name. */
-export const membershipPromotionalProductList: ListSpec<'promotionalProduct'> = {
+/** The links of one membership (`scopeValue(0)`); a search finds products by name. */
+export const membershipPromotionalProductList: ListDefinition<'promotionalProduct'> = {
   list: 'promotionalProduct',
   name: 'membership_links',
-  from: LINK_FROM,
-  scope: 'pp.membership_id = $1',
-  scopeValues: 1,
-  search: 'pr.name ilike {pattern}',
+  from: linkFrom,
+  scope: sql`${pp.membershipId} = ${scopeValue(0)}`,
+  search: ({ pattern }) => sql`${pr.name} ilike ${pattern}`,
   sorts: linkSorts,
-  item: LINK_ITEM,
-  total: '(select count(*) from promotional_products where membership_id = $1)',
+  item: linkItem,
+  total: sql`(select count(*) from ${promotionalProducts} where ${promotionalProducts.membershipId} = ${scopeValue(0)})`,
 };

@@ -100,8 +100,8 @@ export const membershipRoutes: FastifyPluginAsyncZod<{
         membershipPromotionalProductList,
         request.query,
         [membershipId],
-        async (found) => {
-          if (/"data" ?: ?\[\]/.test(found)) await memberships.assertExists(membershipId);
+        async ({ empty }) => {
+          if (empty) await memberships.assertExists(membershipId);
         },
       );
       return sendJsonText(reply, body);
