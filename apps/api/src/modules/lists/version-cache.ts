@@ -1,4 +1,21 @@
+import type { PgTable } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
+import {
+  accountDeletions,
+  accounts,
+  auditEntries,
+  discountPackageProducts,
+  discountPackages,
+  listCounts,
+  memberships,
+  orderItems,
+  orders,
+  products,
+  promotionalProducts,
+  subscriptionProducts,
+  subscriptions,
+  userDetails,
+} from '../../db/schema/index.js';
 import { createBoundedCache } from '../../lib/bounded-cache.js';
 
 /** By default at most this many bytes of answers are kept per cache; the least recently used go first. */
@@ -6,12 +23,33 @@ const BUDGET_BYTES = 64 * 1024 * 1024;
 /** And at most this many answers, however small: a caller choosing many keys cannot fill memory with entries. */
 const MAX_ENTRIES = 20_000;
 
+/**
+ * What moves each data version (`data_versions.key`): a write to any of these tables moves it on in the writing
+ * transaction, by the triggers the migrations create (catalog 0005, audit 0012, members 0013, a member's own 0014).
+ * An answer kept under a version may read only its tables (a member's lists: theirs and the catalog's, see
+ * `memberVersion`). The version-triggers test holds both to the database: each table here has the trigger, and each
+ * table a cached statement's plan reads is here.
+ */
+export const VERSIONED_TABLES = {
+  catalog: [products, memberships, discountPackages, discountPackageProducts, promotionalProducts],
+  audit: [auditEntries],
+  members: [accounts, userDetails, accountDeletions],
+  /** Per member: a statement moves the version of every member whose rows it writes. */
+  'member:<subject>': [orders, orderItems, subscriptions, subscriptionProducts],
+} as const satisfies Record<string, readonly PgTable[]>;
+
+/**
+ * Tables written only by triggers on versioned tables, in the statement that writes those: the lists' exact counts
+ * (`list_counts`, one row per counted table) move with the version of the table they count, so any answer may read them.
+ */
+export const KEPT_BY_VERSIONED_WRITES = [listCounts] as const satisfies readonly PgTable[];
+
 /** The statement that reads the version an answer depends on, given the answer's scope (a member's subject). */
 export type VersionStatement = (scope: readonly string[]) => pg.QueryConfig;
 
 /** One shared data version: the catalog's, the audit trail's or the member directory's. */
 export const dataVersion =
-  (key: 'catalog' | 'audit' | 'members'): VersionStatement =>
+  (key: Exclude<keyof typeof VERSIONED_TABLES, 'member:<subject>'>): VersionStatement =>
   () => ({ name: `${key}_version`, text: `select version::text from data_versions where key = '${key}'` });
 
 /**
