@@ -264,14 +264,19 @@ describe('member account', () => {
     });
   });
 
-  it('answers autologin, the auth check, health and readiness', async () => {
+  it('answers autologin, the auth check, health and readiness (both without a token) and the API documentation', async () => {
     expect((await call('GET', '/api/autologin', MEMBER)).body.data).toEqual([
       { url: 'https://store.example.com/login' },
     ]);
     expect((await call('GET', '/api/test/auth', ADMIN)).body.data).toEqual([
       { subject: 'admin-1', email: 'admin@example.com', groups: ['Admin'] },
     ]);
-    expect((await ctx.app.inject({ url: '/api/ready' })).json()).toEqual({ status: 'ready', database: 'up' });
+    const health = await ctx.app.inject({ url: '/api/health' });
+    expect(health.statusCode).toBe(200);
+    expect(health.json()).toEqual({ status: 'ok' });
+    const ready = await ctx.app.inject({ url: '/api/ready' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ status: 'ready', database: 'up' });
     const docs = await ctx.app.inject({ url: '/api/docs/json' });
     expect(docs.json().paths['/api/membership']).toBeDefined();
   });
