@@ -20,7 +20,6 @@ const withRefreshToken = () =>
   User.fromStorageString(JSON.stringify({ ...JSON.parse(signedInUser().toStorageString()), refresh_token: 'rt-1' }));
 const stops: (() => void)[] = [];
 const share = (manager: UserManager) => stops.push(shareSessionWithTabs(manager));
-const tick = () => new Promise((resolve) => setTimeout(resolve, 20));
 
 afterEach(() => {
   for (const stop of stops.splice(0)) stop();
@@ -60,8 +59,8 @@ describe('a new tab signing in from the browser session', () => {
     share(open);
 
     announceSignOut();
-    await tick();
-    expect(await requestSessionFromTabs(100)).toBeNull();
+    // The open tab hears of the sign-out when the channel delivers it; from then on no request gets an answer.
+    await vi.waitFor(async () => expect(await requestSessionFromTabs(100)).toBeNull());
 
     await open.events.load(withRefreshToken());
     expect((await requestSessionFromTabs())?.access_token).toBe('access-token');

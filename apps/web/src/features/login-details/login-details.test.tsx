@@ -1,5 +1,5 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
-import { delay, http, HttpResponse } from 'msw';
+import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi, beforeEach } from 'vitest';
 import { apiServer, envelope, failure, useApiServer, withoutSecondFactor } from '../../test/api-server.js';
 import { fakeAuth, renderWithProviders, signedInUser, TEST_API, testConfig } from '../../test/render.js';
@@ -122,10 +122,13 @@ describe('Login Details', () => {
 
   it('says "Changing...", then "Password changed" for 3 s, then closes and resets', async () => {
     let body: unknown;
+    // The stand-in API holds its answer until the test has seen the form waiting for it.
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
     apiServer.use(
       http.post(`${TEST_API}/PasswordReset`, async ({ request }) => {
         body = await request.json();
-        await delay(20);
+        await answered;
         return HttpResponse.json(envelope([], 'Password changed'));
       }),
     );
@@ -137,6 +140,7 @@ describe('Login Details', () => {
     fireEvent.click(reset());
     expect(reset().textContent).toBe('Changing...');
     expect(reset().disabled).toBe(true);
+    answer();
     expect(await within(form).findByText('Password changed')).toBeTruthy();
     expect(body).toEqual({ previousPassword: 'Old-Pass-1!', proposedPassword: 'New-Pass-2!' });
     await act(async () => vi.advanceTimersByTime(2900));

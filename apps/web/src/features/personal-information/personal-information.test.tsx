@@ -1,6 +1,6 @@
 import type { UserDetails } from '@ums/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { delay, http, HttpResponse } from 'msw';
+import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi, beforeEach } from 'vitest';
 import { apiServer, envelope, failure, useApiServer, withoutSecondFactor } from '../../test/api-server.js';
 import { recordDownloads } from '../../test/downloads.js';
@@ -121,11 +121,14 @@ describe('the Personal Information section', () => {
 
   it('Save sends the draft, says "Saving..." and shows the saved values', async () => {
     let sent: unknown;
+    // The stand-in API holds its answer until the test has seen the dialog saving.
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
     apiServer.use(
       http.get(`${TEST_API}/userdetails/`, () => HttpResponse.json(envelope(morgan))),
       http.post(`${TEST_API}/userdetails/internal`, async ({ request }) => {
         sent = await request.json();
-        await delay(50);
+        await answered;
         return HttpResponse.json(envelope({ ...morgan, firstName: 'Robin', city: null }));
       }),
     );
@@ -137,6 +140,7 @@ describe('the Personal Information section', () => {
     fireEvent.change(within(dialog).getByLabelText('City'), { target: { value: '' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
     expect(await within(dialog).findByRole('button', { name: 'Saving...' })).toBeTruthy();
+    answer();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(screen.getByText('Robin Lee')).toBeTruthy();
     expect(screen.getByText('1 Main St, TX, 78701')).toBeTruthy();
@@ -157,6 +161,34 @@ describe('the Personal Information section', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
     expect((await within(dialog).findByRole('alert')).textContent).toBe(
       'Invalid request. phoneNumber: Phone number is too long',
+    );
+  });
+
+  it("shows the API's field error under its field and the rest in the banner", async () => {
+    apiServer.use(
+      http.get(`${TEST_API}/userdetails/`, () => HttpResponse.json(envelope(morgan))),
+      http.post(`${TEST_API}/userdetails/internal`, () =>
+        HttpResponse.json(
+          {
+            ...failure('Invalid request. phoneNumber: Phone number must be at most 40 characters'),
+            errors: { phoneNumber: ['Phone number must be at most 40 characters'] },
+          },
+          { status: 400 },
+        ),
+      ),
+    );
+    render();
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Phone Number' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Personal Information' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+    expect(
+      await within(dialog).findByRole('textbox', {
+        name: 'Phone Number',
+        description: 'Phone number must be at most 40 characters',
+      }),
+    ).toBeTruthy();
+    expect(within(dialog).getAllByRole('alert').map((alert) => alert.textContent)).toContain(
+      'Failed to save user details',
     );
   });
 
