@@ -7,6 +7,14 @@ import {
   MEMBERSHIP_LENGTH_MIN,
 } from './constants.js';
 import { AUDIT_ENTITIES, type AuditEntity, type AuditEntry } from './audit.js';
+import {
+  DESCRIPTION_MAX_LENGTH,
+  GROUP_NAME_PATTERN,
+  GROUP_RULES,
+  GROUPS_MAX,
+  NAME_MAX_LENGTH,
+  PRODUCT_REQUIRED,
+} from './form-rules.js';
 import { exportableListQuerySchema, pageSchema } from './lists-schema.js';
 import {
   FACTOR_MESSAGES,
@@ -75,8 +83,8 @@ export type DiscountPackage = z.infer<typeof discountPackageSchema>;
 
 export const discountPackageInputSchema = z.strictObject({
   discountPackageId: idSchema.optional(),
-  name: requiredText('Name', 120),
-  description: optionalText('Description', 2000, 'many'),
+  name: requiredText('Name', NAME_MAX_LENGTH),
+  description: optionalText('Description', DESCRIPTION_MAX_LENGTH, 'many'),
 });
 export type DiscountPackageInput = z.input<typeof discountPackageInputSchema>;
 
@@ -126,11 +134,11 @@ const wholeNumber = (label: string) =>
 
 export const membershipInputSchema = z.strictObject({
   membershipId: idSchema.optional(),
-  name: requiredText('Name', 120),
-  description: optionalText('Description', 2000, 'many'),
+  name: requiredText('Name', NAME_MAX_LENGTH),
+  description: optionalText('Description', DESCRIPTION_MAX_LENGTH, 'many'),
   productId: idSchema
     .or(z.undefined())
-    .refine((v) => v !== undefined, 'Product is required')
+    .refine((v) => v !== undefined, PRODUCT_REQUIRED)
     .transform((v) => v as number),
   discountPackageId: idSchema.nullish().transform((value) => value ?? null),
   numberOfFreeEligibleItems: wholeNumber('Number of free eligible items')
@@ -404,26 +412,41 @@ export const memberIdParamsSchema = z.object({
 /** A member's groups, replacing the ones they have. */
 export const memberGroupsSchema = z.object({
   groups: z
-    .array(
-      z
-        .string()
-        .regex(/^[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}$/, 'Each group is a name of letters, digits, spaces, _ . or -'),
-    )
-    .max(20, 'At most 20 groups')
-    .refine((groups) => new Set(groups).size === groups.length, 'Each group at most once'),
+    .array(z.string().regex(GROUP_NAME_PATTERN, GROUP_RULES.name))
+    .max(GROUPS_MAX, GROUP_RULES.max)
+    .refine((groups) => new Set(groups).size === groups.length, GROUP_RULES.once),
 });
+
+/** A member's personal information as held (support's view and the member's data export): as saved, and when. */
+export const heldPersonalInformationSchema = userDetailsSchema.extend({
+  createdAt: z.string().describe('ISO 8601: when the member first saved their details'),
+  updatedAt: z.string().describe('ISO 8601: when they last changed them'),
+});
+export type HeldPersonalInformation = z.infer<typeof heldPersonalInformationSchema>;
+
+/** A subscription as held (support's view and the member's data export): cancelled ones too, products by name. */
+export const heldSubscriptionSchema = z.object({
+  subscriptionId: z.number().int(),
+  createdAt: z.string(),
+  cancelledAt: z.string().nullable(),
+  pricePerInterval: moneyOutput,
+  billingInterval: z.number().int(),
+  billingPeriod: z.string(),
+  products: z.array(z.string()),
+});
+export type HeldSubscription = z.infer<typeof heldSubscriptionSchema>;
 
 /** A member as support sees them: the directory entry and what is held about them (read-only; the newest orders). */
 export const adminMemberDetailsSchema = z.object({
   member: adminMemberSchema,
-  personalInformation: z.record(z.string(), z.unknown()).nullable(),
+  personalInformation: heldPersonalInformationSchema.nullable().describe('Null until the member saves their details'),
   orders: z
     .array(paymentHistoryEntrySchema)
     .describe("The newest page of the member's orders; GET /api/admin/members/{id}/orders pages through all"),
   ordersPage: pageSchema,
-  subscriptions: z.array(z.record(z.string(), z.unknown())),
+  subscriptions: z.array(heldSubscriptionSchema).describe('Oldest first, cancelled ones too'),
   sessions: z.array(deviceSessionSchema),
-  securityActivity: z.array(z.record(z.string(), z.unknown())),
+  securityActivity: z.array(securityActivitySchema).describe('Newest first'),
   signInMethods: z
     .object({ authenticatorApp: z.boolean(), passkeys: z.number().int(), recoveryCodes: z.number().int() })
     .describe("The member's second factors: kinds and counts, never a secret"),

@@ -12,3 +12,4 @@ export * from './lists-schema.js';
 export * from './security.js';
 export * from './self-service.js';
 export * from './audit.js';
+export * from './form-rules.js';

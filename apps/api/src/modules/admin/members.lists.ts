@@ -1,30 +1,46 @@
-import { legacyKey as key, type ListSpec } from '../lists/list-statements.js';
+import type { AdminMember } from '@ums/contracts';
+import { sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { accountDeletions, accounts, listCounts, userDetails } from '../../db/schema/index.js';
+import { isoTime, jsonObject, key, sqlText, tableAs, type ListDefinition } from '../lists/list-statements.js';
 
-const iso = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const a = alias(accounts, 'a');
+const u = alias(userDetails, 'u');
+const d = alias(accountDeletions, 'd');
 
-/** One directory entry as JSON, from `accounts a`, `user_details u` and `account_deletions d`. */
-export const MEMBER_ITEM = `json_build_object(
-  'id', a.account_id, 'email', a.email,
-  'firstName', coalesce(u.first_name, a.first_name), 'lastName', coalesce(u.last_name, a.last_name),
-  'groups', a.groups, 'createdAt', ${iso('a.created_at')}, 'deletionPendingUntil', ${iso('d.delete_after')})`;
+/** One directory entry as JSON, from `memberFrom`. */
+export const memberItem = jsonObject<AdminMember>({
+  id: a.accountId,
+  email: a.email,
+  firstName: sql<string | null>`coalesce(${u.firstName}, ${a.firstName})`,
+  lastName: sql<string | null>`coalesce(${u.lastName}, ${a.lastName})`,
+  groups: a.groups,
+  createdAt: isoTime(a.createdAt),
+  // Null where the account has no pending deletion (the outer join finds none).
+  deletionPendingUntil: sql<string | null>`${isoTime(d.deleteAfter)}`,
+});
 
-export const MEMBER_FROM = `accounts a
-  left join user_details u on u.subject = a.account_id::text
-  left join account_deletions d on d.subject = a.account_id::text`;
+export const memberFrom = sql`${tableAs(accounts, 'a')}
+  left join ${tableAs(userDetails, 'u')} on ${u.subject} = ${a.accountId}::text
+  left join ${tableAs(accountDeletions, 'd')} on ${d.subject} = ${a.accountId}::text`;
+
+/** `memberItem` and `memberFrom` as text, for statements still written as text. */
+export const MEMBER_ITEM = sqlText(memberItem);
+export const MEMBER_FROM = sqlText(memberFrom);
 
 /** The administrators' member directory: every account of the embedded provider, searchable by email and name. */
-export const memberDirectoryList: ListSpec<'members'> = {
+export const memberDirectoryList: ListDefinition<'members'> = {
   list: 'members',
   name: 'members',
-  from: MEMBER_FROM,
-  scopeValues: 0,
+  from: memberFrom,
   // One trigram index answers it (accounts_search_trgm_idx): the expression must stay exactly this.
-  search: `(a.email || ' ' || coalesce(a.first_name, '') || ' ' || coalesce(a.last_name, '')) ilike {pattern}`,
+  search: ({ pattern }) =>
+    sql`(${a.email} || ' ' || coalesce(${a.firstName}, '') || ' ' || coalesce(${a.lastName}, '')) ilike ${pattern}`,
   sorts: {
     // Emails are unique whatever their case: the lower-case email orders the accounts totally.
-    email: { keys: [key('lower(a.email)', 'text')] },
-    createdAt: { keys: [key('a.created_at', 'timestamptz'), key('a.account_id::text', 'text')], seek: 1 },
+    email: { keys: [key(sql`lower(${a.email})`, 'text')] },
+    createdAt: { keys: [key(a.createdAt), key(sql`${a.accountId}::text`, 'text')], seek: 1 },
   },
-  item: MEMBER_ITEM,
-  total: `(select coalesce((select n from list_counts where key = 'accounts'), 0))`,
+  item: memberItem,
+  total: sql`(select coalesce((select ${listCounts.n} from ${listCounts} where ${listCounts.key} = 'accounts'), 0))`,
 };

@@ -1,7 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { AdminMember, AdminMemberDetails, Page, PaymentHistoryEntry } from '@ums/contracts';
+import { pageSchema, paymentHistoryEntrySchema, type AdminMember, type AdminMemberDetails } from '@ums/contracts';
 import type { AuditReadAction } from '@ums/contracts/audit';
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Database } from '../../db/client.js';
 import { revokeAccount } from '../../identity/revocations.js';
 import { endAccountSessions } from '../../identity/sessions.js';
@@ -17,6 +18,7 @@ import { MEMBER_FROM, MEMBER_ITEM } from './members.lists.js';
 
 /** Orders on the member's page before "Load more". */
 const PAGE = 25;
+const newestOrdersSchema = z.object({ data: z.array(paymentHistoryEntrySchema), page: pageSchema });
 
 export const MEMBER_MESSAGES = {
   sessionsEnded: 'Every session of the member has ended',
@@ -108,20 +110,19 @@ export function createMemberDirectory({
     async details(id: string): Promise<AdminMemberDetails> {
       const member = await entry(db, id);
       // A member may have years of orders: the newest page comes along, the `orders` route pages through the rest.
-      const data = await myData.collect(id, { orders: false });
-      const orders = JSON.parse(await lists.member(paymentHistoryList, { limit: PAGE }, [id])) as {
-        data: PaymentHistoryEntry[];
-        page: Page;
-      };
-      const list = (value: unknown) => (Array.isArray(value) ? (value as Record<string, unknown>[]) : []);
+      // It is that route's own answer (kept per member version), read back by its contract.
+      const orders = newestOrdersSchema.parse(
+        JSON.parse(await lists.member(paymentHistoryList, { limit: PAGE }, [id])),
+      );
+      const held = await myData.collect(id, { orders: false });
       return {
         member,
-        personalInformation: (data['personalInformation'] as Record<string, unknown> | null) ?? null,
+        personalInformation: held.personalInformation,
         orders: orders.data,
         ordersPage: orders.page,
-        subscriptions: list(data['subscriptions']),
+        subscriptions: held.subscriptions,
+        securityActivity: held.securityActivity,
         sessions: await security.listSessions(id, null),
-        securityActivity: list(data['securityActivity']),
         signInMethods: await signInMethodsOf(db, id),
       };
     },

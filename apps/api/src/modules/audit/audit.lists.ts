@@ -1,53 +1,86 @@
-import type { AuditFilters } from '@ums/contracts';
+import type { AuditEntry, AuditFilters } from '@ums/contracts';
 import { AUDIT_IRREVERSIBLE_ACTIONS } from '@ums/contracts/audit';
-import { legacyKey as key, type ListSpec } from '../lists/list-statements.js';
+import { sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { auditEntries, listCounts } from '../../db/schema/index.js';
+import {
+  isoTime,
+  jsonObject,
+  key,
+  scopeValue,
+  sqlText,
+  tableAs,
+  type ListDefinition,
+} from '../lists/list-statements.js';
 
-const iso = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const e = alias(auditEntries, 'e');
+const r = alias(auditEntries, 'r');
 const REVERTIBLE_ENTITIES = ['membership', 'discount-package', 'member'];
-const quoted = (list: readonly string[]) => list.map((value) => `'${value}'`).join(', ');
+/** Constant names as SQL literals (they are the contract's, never a request's). */
+const literals = (list: readonly string[]) =>
+  sql.raw(list.map((value) => `'${value.replaceAll("'", "''")}'`).join(', '));
 
 /** One entry as JSON, from `audit_entries e`. */
-export const AUDIT_ITEM = `json_build_object(
-  'id', e.id, 'at', ${iso('e.at')}, 'actor', json_build_object('id', e.actor_id, 'email', e.actor_email),
-  'action', e.action, 'entity', e.entity, 'entityId', e.entity_id, 'label', e.label,
-  'labels', coalesce(e.labels, '{}'::jsonb), 'before', e.before, 'after', e.after, 'reverts', e.reverts,
-  'revertedBy', (select max(r.id) from audit_entries r where r.reverts = e.id),
-  'revertible', e.entity in (${quoted(REVERTIBLE_ENTITIES)}) and e.action not in (${quoted(AUDIT_IRREVERSIBLE_ACTIONS)}))`;
+export const auditItem = jsonObject<AuditEntry>({
+  id: e.id,
+  at: isoTime(e.at),
+  actor: jsonObject<AuditEntry['actor']>({ id: e.actorId, email: e.actorEmail }),
+  action: e.action,
+  // Written only from AUDIT_ENTITIES (entries are recorded by the API itself).
+  entity: sql<AuditEntry['entity']>`${e.entity}`,
+  entityId: e.entityId,
+  label: e.label,
+  labels: sql<AuditEntry['labels']>`coalesce(${e.labels}, '{}'::jsonb)`,
+  before: sql<AuditEntry['before']>`${e.before}`,
+  after: sql<AuditEntry['after']>`${e.after}`,
+  reverts: e.reverts,
+  revertedBy: sql<number | null>`(select max(${r.id}) from ${tableAs(auditEntries, 'r')} where ${r.reverts} = ${e.id})`,
+  revertible: sql<boolean>`${e.entity} in (${literals(REVERTIBLE_ENTITIES)}) and ${e.action} not in (${literals(AUDIT_IRREVERSIBLE_ACTIONS)})`,
+});
+/** `auditItem` as text, for statements still written as text. */
+export const AUDIT_ITEM = sqlText(auditItem);
 
-const specs = new Map<string, ListSpec<'audit'>>();
+const definitions = new Map<string, ListDefinition<'audit'>>();
 
 /**
- * The audit list, newest first, filtered by what it is about and who did it: one spec (and prepared statements) per
- * combination of filters, each answered by an index that starts with them. The filters' values are `scopeValues`.
+ * The audit list, newest first, filtered by what it is about and who did it: one definition (and prepared
+ * statements) per combination of filters, each answered by an index that starts with them. The filters' values are
+ * the scope values.
  */
-export function auditList(filters: AuditFilters): { spec: ListSpec<'audit'>; scope: string[] } {
+export function auditList(filters: AuditFilters): { spec: ListDefinition<'audit'>; scope: string[] } {
   const columns = (
     [
-      ['entity', 'e.entity'],
-      ['entityId', 'e.entity_id'],
-      ['actor', 'e.actor_id'],
+      ['entity', e.entity],
+      ['entityId', e.entityId],
+      ['actor', e.actorId],
     ] as const
   ).filter(([field]) => filters[field] !== undefined);
   const scope = columns.map(([field]) => filters[field]!);
   const name = `audit${columns.map(([field]) => `_${field}`).join('')}`;
-  let spec = specs.get(name);
+  let spec = definitions.get(name);
   if (!spec) {
-    const where = columns.map(([, column], i) => `${column} = $${i + 1}`).join(' and ');
+    const where: SQL | undefined =
+      columns.length > 0
+        ? sql.join(
+            columns.map(([, column], i) => sql`${column} = ${scopeValue(i)}`),
+            sql` and `,
+          )
+        : undefined;
     spec = {
       list: 'audit',
       name,
-      from: 'audit_entries e',
+      from: tableAs(auditEntries, 'e'),
       ...(where ? { scope: where } : {}),
-      scopeValues: columns.length,
       // One trigram index answers it (audit_entries_search_trgm_idx): the expression must stay exactly this.
-      search: `(coalesce(e.actor_email, '') || ' ' || e.action || ' ' || coalesce(e.label, '')) ilike {pattern}`,
-      sorts: { at: { keys: [key('e.at', 'timestamptz'), key('e.id', 'int8')], seek: 1 } },
-      item: AUDIT_ITEM,
+      search: ({ pattern }) =>
+        sql`(coalesce(${e.actorEmail}, '') || ' ' || ${e.action} || ' ' || coalesce(${e.label}, '')) ilike ${pattern}`,
+      sorts: { at: { keys: [key(e.at), key(e.id)], seek: 1 } },
+      item: auditItem,
       total: where
-        ? `(select count(*) from audit_entries e where ${where})`
-        : `(select coalesce((select n from list_counts where key = 'audit_entries'), 0))`,
+        ? sql`(select count(*) from ${tableAs(auditEntries, 'e')} where ${where})`
+        : sql`(select coalesce((select ${listCounts.n} from ${listCounts} where ${listCounts.key} = 'audit_entries'), 0))`,
     };
-    specs.set(name, spec);
+    definitions.set(name, spec);
   }
   return { spec, scope };
 }

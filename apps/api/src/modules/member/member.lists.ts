@@ -1,55 +1,86 @@
-import { legacyKey as key, type ListSpec } from '../lists/list-statements.js';
+import type { PaymentHistoryEntry, Subscription } from '@ums/contracts';
+import { sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import {
+  listCounts,
+  orderItems,
+  orders,
+  products,
+  subscriptionProducts,
+  subscriptions,
+} from '../../db/schema/index.js';
+import {
+  float8,
+  isoTime,
+  jsonObject,
+  key,
+  scopeValue,
+  tableAs,
+  type ListDefinition,
+} from '../lists/list-statements.js';
+
+const o = alias(orders, 'o');
+const i = alias(orderItems, 'i');
+const subject = scopeValue(0);
 
 /**
- * The caller's ($1) orders, newest first unless sorted otherwise; a search finds an order number, or the orders whose
- * product names have words starting with each typed word.
+ * The caller's (`scopeValue(0)`) orders, newest first unless sorted otherwise; a search finds an order number, or the
+ * orders whose product names have words starting with each typed word.
  */
-export const paymentHistoryList: ListSpec<'paymentHistory'> = {
+export const paymentHistoryList: ListDefinition<'paymentHistory'> = {
   list: 'paymentHistory',
   name: 'orders',
-  from: 'orders o',
-  scope: 'o.subject = $1',
-  scopeValues: 1,
-  search: `o.order_id = {number} or to_tsvector('simple', o.item_names) @@ {words}`,
+  from: tableAs(orders, 'o'),
+  scope: sql`${o.subject} = ${subject}`,
+  search: ({ number, words }) => sql`${o.orderId} = ${number} or to_tsvector('simple', ${o.itemNames}) @@ ${words}`,
   sorts: {
-    date: { keys: [key('o.ordered_at', 'timestamptz'), key('o.order_id', 'int4')] },
-    orderId: { keys: [key('o.order_id', 'int4')] },
-    totalAmount: { keys: [key('o.total_amount', 'numeric'), key('o.order_id', 'int4')] },
-    status: { keys: [key('o.status', 'text'), key('o.order_id', 'int4')] },
-    productNames: { keys: [key('o.item_names', 'text'), key('o.order_id', 'int4')] },
+    date: { keys: [key(o.orderedAt), key(o.orderId)] },
+    orderId: { keys: [key(o.orderId)] },
+    totalAmount: { keys: [key(o.totalAmount), key(o.orderId)] },
+    status: { keys: [key(o.status), key(o.orderId)] },
+    productNames: { keys: [key(o.itemNames), key(o.orderId)] },
   },
-  item: `json_build_object(
-    'orderId', o.order_id, 'totalAmount', o.total_amount::float8,
-    'date', to_char(o.ordered_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'status', o.status,
-    'productNames', coalesce((select json_agg(i.product_name order by i.position)
-                              from order_items i where i.order_id = o.order_id), '[]'::json))`,
-  total: `coalesce((select n from list_counts where key = 'orders:' || $1), 0)`,
+  item: jsonObject<PaymentHistoryEntry>({
+    orderId: o.orderId,
+    totalAmount: float8(o.totalAmount),
+    date: isoTime(o.orderedAt),
+    status: o.status,
+    productNames: sql<string[]>`coalesce((select json_agg(${i.productName} order by ${i.position})
+                                          from ${tableAs(orderItems, 'i')} where ${i.orderId} = ${o.orderId}), '[]'::json)`,
+  }),
+  total: sql`coalesce((select ${listCounts.n} from ${listCounts} where ${listCounts.key} = 'orders:' || ${subject}::text), 0)`,
 };
 
-/** The caller's ($1) active subscriptions, oldest first; a search finds product names. */
-export const subscriptionList: ListSpec<'subscriptions'> = {
+const s = alias(subscriptions, 's');
+const sp = alias(subscriptionProducts, 'sp');
+const p = alias(products, 'p');
+
+/** The caller's (`scopeValue(0)`) active subscriptions, oldest first; a search finds product names. */
+export const subscriptionList: ListDefinition<'subscriptions'> = {
   list: 'subscriptions',
   name: 'subscriptions',
-  from: 'subscriptions s',
-  scope: 's.subject = $1 and s.cancelled_at is null',
-  scopeValues: 1,
-  search: `exists (select 1 from subscription_products sp join products p on p.product_id = sp.product_id
-                   where sp.subscription_id = s.subscription_id and p.name ilike {pattern})`,
+  from: tableAs(subscriptions, 's'),
+  scope: sql`${s.subject} = ${subject} and ${s.cancelledAt} is null`,
+  search: ({ pattern }) =>
+    sql`exists (select 1 from ${tableAs(subscriptionProducts, 'sp')} join ${tableAs(products, 'p')} on ${p.productId} = ${sp.productId}
+                where ${sp.subscriptionId} = ${s.subscriptionId} and ${p.name} ilike ${pattern})`,
   sorts: {
-    createdAt: { keys: [key('s.created_at', 'timestamptz'), key('s.subscription_id', 'int4')] },
-    pricePerInterval: { keys: [key('s.price_per_interval', 'numeric'), key('s.subscription_id', 'int4')] },
+    createdAt: { keys: [key(s.createdAt), key(s.subscriptionId)] },
+    pricePerInterval: { keys: [key(s.pricePerInterval), key(s.subscriptionId)] },
   },
-  item: `json_build_object(
-    'subscriptionId', s.subscription_id,
-    'pricePerInterval', s.price_per_interval::float8,
-    'billingInterval', s.billing_interval,
-    'billingPeriod', s.billing_period,
-    'products', coalesce((
-      select json_agg(json_build_object('productName', p.name, 'imageUrl', p.image_url) order by sp.position)
-      from subscription_products sp
+  item: jsonObject<Subscription>({
+    subscriptionId: s.subscriptionId,
+    pricePerInterval: float8(s.pricePerInterval),
+    billingInterval: s.billingInterval,
+    billingPeriod: s.billingPeriod,
+    products: sql<Subscription['products']>`coalesce((
+      select json_agg(${jsonObject<Subscription['products'][number]>({ productName: p.name, imageUrl: p.imageUrl })} order by ${sp.position})
+      from ${tableAs(subscriptionProducts, 'sp')}
       -- Each product by its key: "offset 0" keeps the planner from hashing the whole catalog once per subscription
       -- (3 ms instead of 0.7 ms at 22 subscriptions and 2,000 products).
-      cross join lateral (select name, image_url from products where product_id = sp.product_id offset 0) p
-      where sp.subscription_id = s.subscription_id), '[]'::json))`,
-  total: '(select count(*) from subscriptions where subject = $1 and cancelled_at is null)',
+      cross join lateral (select ${products.name}, ${products.imageUrl} from ${products}
+                          where ${products.productId} = ${sp.productId} offset 0) ${sql.identifier('p')}
+      where ${sp.subscriptionId} = ${s.subscriptionId}), '[]'::json)`,
+  }),
+  total: sql`(select count(*) from ${subscriptions} where ${subscriptions.subject} = ${subject} and ${subscriptions.cancelledAt} is null)`,
 };

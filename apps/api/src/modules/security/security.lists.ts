@@ -1,17 +1,30 @@
-import { legacyKey as key, type ListSpec } from '../lists/list-statements.js';
+import type { SecurityActivity } from '@ums/contracts';
+import { sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { securityEvents } from '../../db/schema/index.js';
+import { isoTime, jsonObject, key, scopeValue, tableAs, type ListDefinition } from '../lists/list-statements.js';
 
-/** The caller's ($1) security activity, newest first; a search finds an event, a browser, a system or an address. */
-export const activityList: ListSpec<'activity'> = {
+const e = alias(securityEvents, 'e');
+
+/**
+ * The caller's (`scopeValue(0)`) security activity, newest first; a search finds an event, a browser, a system or an
+ * address.
+ */
+export const activityList: ListDefinition<'activity'> = {
   list: 'activity',
   name: 'activity',
-  from: 'security_events e',
-  scope: 'e.subject = $1',
-  scopeValues: 1,
-  search:
-    'e.event ilike {pattern} or e.browser ilike {pattern} or e.os ilike {pattern} or e.ip_address ilike {pattern}',
-  sorts: { at: { keys: [key('e.at', 'timestamptz'), key('e.id', 'int8')] } },
-  item: `json_build_object(
-    'at', to_char(e.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'event', e.event,
-    'browser', e.browser, 'os', e.os, 'ipAddress', e.ip_address)`,
-  total: '(select count(*) from security_events where subject = $1)',
+  from: tableAs(securityEvents, 'e'),
+  scope: sql`${e.subject} = ${scopeValue(0)}`,
+  search: ({ pattern }) =>
+    sql`${e.event} ilike ${pattern} or ${e.browser} ilike ${pattern} or ${e.os} ilike ${pattern} or ${e.ipAddress} ilike ${pattern}`,
+  sorts: { at: { keys: [key(e.at), key(e.id)] } },
+  item: jsonObject<SecurityActivity>({
+    at: isoTime(e.at),
+    // Written only from SECURITY_EVENTS (security events are recorded by the API itself).
+    event: sql<SecurityActivity['event']>`${e.event}`,
+    browser: e.browser,
+    os: e.os,
+    ipAddress: e.ipAddress,
+  }),
+  total: sql`(select count(*) from ${securityEvents} where ${securityEvents.subject} = ${scopeValue(0)})`,
 };

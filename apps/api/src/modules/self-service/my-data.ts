@@ -1,6 +1,29 @@
-import type { DeviceSession } from '@ums/contracts';
+import type { DeviceSession, HeldPersonalInformation, HeldSubscription, SecurityActivity } from '@ums/contracts';
 import type { Pool } from 'pg';
 import type { AuthUser } from '../../plugins/auth.js';
+import { sqlText } from '../lists/list-statements.js';
+import { heldPersonalInformationJson } from '../member/member.repository.js';
+
+/** What is held about one subject, as PostgreSQL builds it below. */
+export interface HeldData {
+  account: { email: string; groups: string[]; createdAt: string; updatedAt: string } | null;
+  personalInformation: HeldPersonalInformation | null;
+  /** Null when left out (support pages through them instead). */
+  orders:
+    | {
+        orderId: number;
+        date: string;
+        status: string;
+        totalAmount: number;
+        items: { productName: string; price: number }[];
+      }[]
+    | null;
+  subscriptions: HeldSubscription[];
+  securityActivity: SecurityActivity[];
+  accountDeletion: { requestedAt: string; deleteAfter: string } | null;
+}
+
+const PERSONAL_INFORMATION = sqlText(heldPersonalInformationJson);
 
 /**
  * Everything held about a member, for "Download my data" (GDPR articles 15 and 20): the account, personal
@@ -23,19 +46,13 @@ export function createMyData({
    * What is held about one subject, by kind (the account only if the embedded provider keeps it): support's view.
    * Without `orders` the orders are left out (support pages through them instead).
    */
-  async function collect(subject: string, { orders = true } = {}): Promise<Record<string, unknown>> {
-    const { rows } = await pool.query<{ data: Record<string, unknown> }>(
+  async function collect(subject: string, { orders = true } = {}): Promise<HeldData> {
+    const { rows } = await pool.query<{ data: HeldData }>(
       `select json_build_object(
          'account', (select json_build_object('email', a.email, 'groups', a.groups, 'createdAt', a.created_at,
                                               'updatedAt', a.updated_at)
                      from accounts a where a.account_id::text = $1),
-         'personalInformation', (select json_build_object(
-             'firstName', d.first_name, 'lastName', d.last_name, 'email', d.email,
-             'biologicalSex', d.biological_sex, 'birthdate', d.birthdate, 'phoneNumber', d.phone_number,
-             'streetAddress', d.street_address, 'city', d.city, 'stateProvince', d.state_province,
-             'countryRegion', d.country_region, 'postalCode', d.postal_code,
-             'createdAt', d.created_at, 'updatedAt', d.updated_at)
-           from user_details d where d.subject = $1),
+         'personalInformation', (select ${PERSONAL_INFORMATION} from user_details where user_details.subject = $1),
          'orders', case when $2::boolean then coalesce((select json_agg(json_build_object(
              'orderId', o.order_id, 'date', o.ordered_at, 'status', o.status, 'totalAmount', o.total_amount,
              'items', coalesce((select json_agg(json_build_object('productName', i.product_name, 'price', i.price)
@@ -65,7 +82,7 @@ export function createMyData({
   }
 
   /** The member's own copy: what is held, with who holds it and the sessions their provider keeps. */
-  async function exportFor(user: AuthUser): Promise<Record<string, unknown>> {
+  async function exportFor(user: AuthUser) {
     const data = await collect(user.subject);
     return {
       exportedAt: new Date().toISOString(),
@@ -73,13 +90,13 @@ export function createMyData({
       subject: user.subject,
       identityProvider: provider,
       // With another provider the account lives there; what its token says about the member is what we know.
-      account: data['account'] ?? { email: user.email, groups: user.groups },
-      personalInformation: data['personalInformation'],
-      orders: data['orders'],
-      subscriptions: data['subscriptions'],
+      account: data.account ?? { email: user.email, groups: user.groups },
+      personalInformation: data.personalInformation,
+      orders: data.orders,
+      subscriptions: data.subscriptions,
       sessions: await sessionsOf(user),
-      securityActivity: data['securityActivity'],
-      accountDeletion: data['accountDeletion'],
+      securityActivity: data.securityActivity,
+      accountDeletion: data.accountDeletion,
     };
   }
 
