@@ -17,6 +17,7 @@ import { paths } from '../src/runtime.js';
 import { runningEmbeddedUrl } from '../src/db/embedded.js';
 import { unwrapDataKey } from '../src/secrets/key-service.js';
 import { loadSecretsKey } from '../src/secrets/secrets-key.js';
+import { waitFor } from './wait-for.js';
 
 const run = promisify(execFile);
 const apiRoot = path.resolve(import.meta.dirname, '..');
@@ -95,7 +96,18 @@ describe('backup and restore', () => {
         }
       };
       const writers = [writer(0), writer(1)];
-      await new Promise((r) => setTimeout(r, 300));
+      /** Until the writers have had `more` packages acknowledged beyond what they had when it was called. */
+      const writtenMore = async (more: number) => {
+        const from = written;
+        expect(
+          await waitFor(
+            () => written - from,
+            (count) => count >= more,
+            30_000,
+          ),
+        ).toBeGreaterThanOrEqual(more);
+      };
+      await writtenMore(5);
 
       const url = (await runningEmbeddedUrl(source.dataDir))!;
       const pool = new pg.Pool({ connectionString: url });
@@ -118,10 +130,11 @@ describe('backup and restore', () => {
           expected = await contents(reader);
           await reader.query('commit');
           await reader.end();
-          await new Promise((r) => setTimeout(r, 200));
+          // Rows written after the snapshot, before the backup reads the tables: the backup must not hold them.
+          await writtenMore(3);
         },
       });
-      await new Promise((r) => setTimeout(r, 200));
+      await writtenMore(3);
       writing = false;
       await Promise.all(writers);
       await pool.end();

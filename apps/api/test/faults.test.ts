@@ -13,6 +13,8 @@ const ADMIN_PASSWORD = 'Fault-Admin-2026!';
 const MEMBER_PASSWORD = 'Fault-Member-2026!';
 const server = await serverProcess({ DEMO_ADMIN_PASSWORD: ADMIN_PASSWORD, DEMO_MEMBER_PASSWORD: MEMBER_PASSWORD });
 const KILLS = 20;
+/** What the server prints when SIGTERM starts its orderly stop. */
+const STOPPING = 'SIGTERM: finishing requests in flight, then stopping';
 type Json = { data: unknown[] } | null;
 
 async function createPackage(token: string, name: string) {
@@ -46,6 +48,7 @@ describe('faults', () => {
       const acknowledged: string[] = [];
       for (let round = 0; round < KILLS; round++) {
         let writing = true;
+        const before = acknowledged.length;
         const writer = async (lane: number) => {
           for (let i = 0; writing; i++) {
             const name = `fault-${round}-${lane}-${i}`;
@@ -54,7 +57,13 @@ describe('faults', () => {
           }
         };
         const writers = [0, 1, 2].map(writer);
-        await new Promise((r) => setTimeout(r, 150 + Math.floor(Math.random() * 350)));
+        // The kill lands at a different point of the writing each round: after 3 to 12 acknowledged inserts.
+        const underWay = 3 + Math.floor(Math.random() * 10);
+        await waitFor(
+          () => acknowledged.length - before,
+          (count) => count >= underWay,
+          30_000,
+        );
         running.child.kill('SIGKILL');
         await exited(running.child);
         writing = false;
@@ -107,6 +116,8 @@ describe('faults', () => {
       }
 
       const batches = { acknowledged: new Set<number>(), sent: new Set<number>() };
+      /** Writes answered with neither success nor a client error: the database was gone under them. */
+      let refused = 0;
       const deletions = { acknowledged: new Set<number>(), sent: new Set<number>() };
       for (let round = 0; round < 6; round++) {
         let writing = true;
@@ -116,25 +127,48 @@ describe('faults', () => {
               name: `kill-${round}-${lane}-${i}`,
               productId: products[0],
             });
-            if (created.status !== 201) continue;
+            if (created.status !== 201) {
+              refused++;
+              continue;
+            }
             const id = (created.body!.data as { membershipId: number }[])[0]!.membershipId;
             batches.sent.add(id);
             const links = products.slice(0, LINKS).map((productId) => ({ productId, membershipId: id }));
-            if ((await call('POST', '/promotionalProduct/batch', links)).status === 201) batches.acknowledged.add(id);
+            const batch = await call('POST', '/promotionalProduct/batch', links);
+            if (batch.status === 201) batches.acknowledged.add(id);
+            else refused++;
           }
         };
         const packageDeletes = async () => {
           while (writing && packages.length > 0) {
             const id = packages.shift()!;
             deletions.sent.add(id);
-            if ((await call('DELETE', `/discountPackage/${id}`)).status === 200) deletions.acknowledged.add(id);
+            const deleted = await call('DELETE', `/discountPackage/${id}`);
+            if (deleted.status === 200) deletions.acknowledged.add(id);
+            else refused++;
           }
         };
+        const batchesBefore = batches.acknowledged.size;
         const writers = [memberships(0), memberships(1), packageDeletes()];
-        await new Promise((r) => setTimeout(r, 200 + Math.floor(Math.random() * 400)));
+        // PostgreSQL dies at a different point of the writing each round: after 1 to 4 acknowledged batches.
+        const underWay = 1 + Math.floor(Math.random() * 4);
+        await waitFor(
+          () => batches.acknowledged.size - batchesBefore,
+          (count) => count >= underWay,
+          30_000,
+        );
         const postmaster = await runningPostmaster(server.pgData);
         process.kill(postmaster!.pid, 'SIGKILL');
-        await new Promise((r) => setTimeout(r, 300));
+        // The writers go on until the kill is felt: a write refused, in the middle of their transactions.
+        const refusedBefore = refused;
+        expect(
+          await waitFor(
+            () => refused - refusedBefore,
+            (count) => count > 0,
+            30_000,
+          ),
+          `round ${round}: a write was refused after the kill`,
+        ).toBeGreaterThan(0);
         writing = false;
         await Promise.all(writers);
         await server.waitReady(60_000);
@@ -262,9 +296,14 @@ describe('faults', () => {
     const token = await accessToken(server.base, 'admin@example.com', ADMIN_PASSWORD);
     const postmaster = await runningPostmaster(server.pgData);
     process.kill(postmaster!.pid, 'SIGINT');
-    while (await runningPostmaster(server.pgData).then((r) => r?.pid === postmaster!.pid)) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    expect(
+      await waitFor(
+        async () => (await runningPostmaster(server.pgData))?.pid,
+        (pid) => pid !== postmaster!.pid,
+        10_000,
+      ),
+      'the postmaster stopped',
+    ).not.toBe(postmaster!.pid);
     const ready = await fetch(`${server.base}/api/ready`);
     expect(ready.status).toBe(503);
     expect(await ready.json()).toMatchObject({ status: 'not ready' });
@@ -274,12 +313,11 @@ describe('faults', () => {
     expect(call.status).toBe(503);
     expect(((await call.json()) as { message: string }).message).toMatch(/database/i);
 
-    const deadline = Date.now() + 30_000;
-    let status = 0;
-    while (status !== 200 && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 250));
-      status = (await membership()).status;
-    }
+    const status = await waitFor(
+      async () => (await membership()).status,
+      (answer) => answer === 200,
+      30_000,
+    );
     expect(status).toBe(200);
     expect(running.output()).toContain('The embedded PostgreSQL stopped unexpectedly; starting it again');
     running.child.kill('SIGTERM');
@@ -291,6 +329,8 @@ describe('faults', () => {
     await server.waitReady();
     const token = await accessToken(server.base, 'admin@example.com', ADMIN_PASSWORD);
     const body = JSON.stringify({ name: 'in-flight package', description: 'sent in two halves' });
+    // The request's headers go first with Expect: 100-continue, so the server's 100 Continue tells the test it has the
+    // request in hand; half the body follows, then SIGTERM, and the rest only once the server says it is stopping.
     const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
       const request = http.request(
         `${server.base}/api/discountPackage`,
@@ -300,6 +340,7 @@ describe('faults', () => {
             ...dpopHeaders(token, 'POST', `${server.base}/api/discountPackage`),
             'content-type': 'application/json',
             'content-length': Buffer.byteLength(body),
+            expect: '100-continue',
           },
         },
         (response) => {
@@ -309,16 +350,22 @@ describe('faults', () => {
         },
       );
       request.on('error', (error) => reject(new Error(`${error.message}; server said: ${running.output()}`)));
-      request.write(body.slice(0, 20));
-      setTimeout(() => {
-        running.child.kill('SIGTERM');
-        setTimeout(() => request.end(body.slice(20)), 500);
-      }, 300);
+      request.on('continue', () => {
+        request.write(body.slice(0, 20), () => {
+          running.child.kill('SIGTERM');
+          void waitFor(
+            () => running.output().includes(STOPPING),
+            (stopping) => stopping,
+            10_000,
+          ).then(() => request.end(body.slice(20)));
+        });
+      });
+      request.flushHeaders();
     });
     const { status, text } = await answer;
     expect(status).toBe(201);
     expect(text).toContain('in-flight package');
     expect(await exited(running.child)).toBe(0);
-    expect(running.output()).toContain('SIGTERM: finishing requests in flight, then stopping');
+    expect(running.output()).toContain(STOPPING);
   });
 });

@@ -8,6 +8,7 @@ import { clusterDir, SHARED_ROOT } from '../src/db/embedded.js';
 import { freePort } from '../src/net.js';
 import { exited } from '@ums/testkit/server-process';
 import { spawn } from 'node:child_process';
+import { waitFor } from './wait-for.js';
 
 const repo = path.resolve(import.meta.dirname, '../../..');
 const asRoot = process.getuid?.() === 0;
@@ -54,13 +55,15 @@ describe('npm start from a folder only its owner can open', () => {
       let runtime: string | undefined;
       try {
         expect(cluster.startsWith(`${SHARED_ROOT}/clusters/`)).toBe(true);
-        let ready = false;
-        for (let i = 0; i < 600 && !ready && child.exitCode === null; i++) {
-          ready = await fetch(`http://127.0.0.1:${port}/api/ready`)
-            .then((r) => r.ok)
-            .catch(() => false);
-          if (!ready) await new Promise((r) => setTimeout(r, 200));
-        }
+        // Ready, or gone: a server that exited will never answer, and its output says why.
+        const ready = await waitFor(
+          () =>
+            fetch(`http://127.0.0.1:${port}/api/ready`)
+              .then((r) => r.ok)
+              .catch(() => false),
+          (answered) => answered || child.exitCode !== null,
+          120_000,
+        );
         expect(ready, output).toBe(true);
         runtime = /PostgreSQL runs from a copy in (\S+)/.exec(output)?.[1];
         expect(runtime?.startsWith(`${SHARED_ROOT}/postgres-runtime-`), output).toBe(true);
