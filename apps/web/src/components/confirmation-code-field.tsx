@@ -6,13 +6,16 @@ export function ConfirmationCodeField({
   value,
   onChange,
   disabled,
+  validationMessage,
 }: {
   value: string;
   onChange: (value: string) => void;
   disabled?: boolean;
+  /** The server's word on the code (a wrong or used code). */
+  validationMessage?: string;
 }) {
   return (
-    <Field label={T.confirmationCodeLabel} hint={T.confirmationCodeHint} required>
+    <Field label={T.confirmationCodeLabel} hint={T.confirmationCodeHint} required validationMessage={validationMessage}>
       <Input
         value={value}
         autoComplete="one-time-code"

@@ -187,9 +187,11 @@ describe('the Personal Information section', () => {
         description: 'Phone number must be at most 40 characters',
       }),
     ).toBeTruthy();
-    expect(within(dialog).getAllByRole('alert').map((alert) => alert.textContent)).toContain(
-      'Failed to save user details',
-    );
+    expect(
+      within(dialog)
+        .getAllByRole('alert')
+        .map((alert) => alert.textContent),
+    ).toContain('Failed to save user details');
   });
 
   it('says "Failed to save user details" when the server fails', async () => {

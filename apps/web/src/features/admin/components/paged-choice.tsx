@@ -1,4 +1,4 @@
-import { Field, makeStyles, Radio, RadioGroup, Text, tokens } from '@fluentui/react-components';
+import { Field, FieldContextProvider, makeStyles, Radio, RadioGroup, Text, tokens } from '@fluentui/react-components';
 import { useState } from 'react';
 import { ErrorBanner } from '../../../components/error-banner.js';
 import { DelayedSearchBox, LoadMore } from '../../../components/list-controls.js';
@@ -73,33 +73,29 @@ export function PagedChoice<T>({
   };
   return (
     <Field label={label} required={required} validationMessage={validationMessage}>
-      {(control) => (
-        <div className={styles.picker}>
+      <div className={styles.picker}>
+        {/* The search box is not the field's control: the radio group is (its label, its messages). */}
+        <FieldContextProvider value={undefined}>
           <DelayedSearchBox label={searchLabel} onSearch={onSearch} />
-          {list.isPending ? (
-            <Spinner size="tiny" label={texts.loading} />
-          ) : list.isError ? (
-            <ErrorBanner message={errorText(list.error, texts.loadFailed)} error={list.error} />
-          ) : (
-            <>
-              <RadioGroup
-                {...control}
-                className={styles.options}
-                value={value}
-                onChange={(_, data) => choose(data.value)}
-              >
-                {none === undefined ? null : <Radio value="" label={none} />}
-                {kept ? <Radio value={kept.value} label={kept.label} /> : null}
-                {choices.map((choice) => (
-                  <Radio key={choice.value} value={choice.value} label={choice.label} />
-                ))}
-              </RadioGroup>
-              {choices.length === 0 && q ? <Text>{LIST_TEXT.noMatch(q)}</Text> : null}
-              <LoadMore list={list} />
-            </>
-          )}
-        </div>
-      )}
+        </FieldContextProvider>
+        {list.isPending ? (
+          <Spinner size="tiny" label={texts.loading} />
+        ) : list.isError ? (
+          <ErrorBanner message={errorText(list.error, texts.loadFailed)} error={list.error} />
+        ) : (
+          <>
+            <RadioGroup className={styles.options} value={value} onChange={(_, data) => choose(data.value)}>
+              {none === undefined ? null : <Radio value="" label={none} />}
+              {kept ? <Radio value={kept.value} label={kept.label} /> : null}
+              {choices.map((choice) => (
+                <Radio key={choice.value} value={choice.value} label={choice.label} />
+              ))}
+            </RadioGroup>
+            {choices.length === 0 && q ? <Text>{LIST_TEXT.noMatch(q)}</Text> : null}
+            <LoadMore list={list} />
+          </>
+        )}
+      </div>
     </Field>
   );
 }

@@ -11,11 +11,15 @@ import {
   makeStyles,
   tokens,
 } from '@fluentui/react-components';
+import { groupsProblem } from '@ums/contracts/form-rules';
 import { useState, type FormEvent } from 'react';
 import { ErrorBanner } from '../../../components/error-banner.js';
-import { errorText } from '../../../lib/error-text.js';
+import { formFailure } from '../../../lib/field-errors.js';
 import { parseGroupsText } from './member-action-draft.js';
 import { MEMBERS } from './messages.js';
+
+/** The API's name for the field, each group's errors (`groups.0`) included. */
+const GROUPS_FIELDS: Readonly<Record<string, 'groups'>> = { groups: 'groups' };
 
 const useStyles = makeStyles({
   fields: { display: 'grid', gap: tokens.spacingVerticalM },
@@ -47,10 +51,17 @@ export function MemberGroupsDialog({ open, onCancel, ...form }: MemberGroupsDial
 function MemberGroupsForm({ initial, resumed, busy, error, onCancel, onSave }: Omit<MemberGroupsDialogProps, 'open'>) {
   const styles = useStyles();
   const [text, setText] = useState(initial);
+  const [problem, setProblem] = useState<string | null>(null);
+  const failure = error ? formFailure(error, GROUPS_FIELDS, MEMBERS.actionFailed) : null;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!busy) onSave(text, parseGroupsText(text));
+    if (busy) return;
+    const groups = parseGroupsText(text);
+    // The API's own rule for groups, so a refusal is known before anything is sent.
+    const found = groupsProblem(groups);
+    setProblem(found);
+    if (!found) onSave(text, groups);
   };
 
   return (
@@ -63,8 +74,12 @@ function MemberGroupsForm({ initial, resumed, busy, error, onCancel, onSave }: O
               {MEMBERS.groupsResumed}
             </p>
           ) : null}
-          {error ? <ErrorBanner message={errorText(error, MEMBERS.actionFailed)} error={error} /> : null}
-          <Field label={MEMBERS.groupsLabel} hint={MEMBERS.groupsHint}>
+          {failure ? <ErrorBanner message={failure.banner} error={error} /> : null}
+          <Field
+            label={MEMBERS.groupsLabel}
+            hint={MEMBERS.groupsHint}
+            validationMessage={problem ?? failure?.fields.groups}
+          >
             <Input value={text} onChange={(_, data) => setText(data.value)} />
           </Field>
         </DialogContent>

@@ -11,8 +11,8 @@ import {
   TabList,
   tokens,
 } from '@fluentui/react-components';
-import type { PaymentHistoryEntry } from '@ums/contracts';
-import { SECURITY_EVENT_LABELS, type SecurityEventName } from '@ums/contracts/security';
+import type { HeldPersonalInformation, PaymentHistoryEntry } from '@ums/contracts';
+import { SECURITY_EVENT_LABELS } from '@ums/contracts/security';
 import { useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog.js';
@@ -50,11 +50,25 @@ const useStyles = makeStyles({
   subtitle: { margin: 0, color: tokens.colorNeutralForeground2 },
 });
 
+/** The personal information shown, in order: each a field of the contract with its label. */
+const DETAIL_FIELDS = [
+  'firstName',
+  'lastName',
+  'email',
+  'phoneNumber',
+  'birthdate',
+  'streetAddress',
+  'city',
+  'stateProvince',
+  'postalCode',
+  'countryRegion',
+] as const satisfies readonly (keyof typeof MEMBERS.fields & keyof HeldPersonalInformation)[];
+
 /** A failure to show: a step-up refusal is none, the tab is already on its way to the new sign-in. */
 const shownFailure = (error: unknown) => (error instanceof StepUpRequiredError ? null : error);
 
-const text = (value: unknown) => (value === null || value === undefined || value === '' ? '' : String(value));
-const when = (value: unknown) => (typeof value === 'string' && value ? formatShortDate(value) : '');
+const text = (value: string | null | undefined) => value ?? '';
+const when = (value: string | null | undefined) => (value ? formatShortDate(value) : '');
 
 /** A read-only table of rows, or what to say when there are none. */
 function RowsTable({
@@ -205,9 +219,9 @@ function MemberPageOf({ memberId }: { memberId: string }) {
       <>
         <p className={styles.note}>{MEMBERS.readOnly}</p>
         <dl className={styles.facts}>
-          {Object.entries(MEMBERS.fields).map(([field, label]) => (
+          {DETAIL_FIELDS.map((field) => (
             <div key={field} style={{ display: 'contents' }}>
-              <dt className={styles.term}>{label}</dt>
+              <dt className={styles.term}>{MEMBERS.fields[field]}</dt>
               <dd className={styles.value}>
                 {(field === 'birthdate' ? when(personalInformation?.[field]) : text(personalInformation?.[field])) ||
                   MEMBERS.notProvided}
@@ -229,11 +243,11 @@ function MemberPageOf({ memberId }: { memberId: string }) {
         columns={Object.values(MEMBERS.subscriptionColumns)}
         empty={MEMBERS.noSubscriptions}
         rows={subscriptions.map((subscription) => [
-          ((subscription['products'] as string[] | undefined) ?? []).join(', '),
-          formatUsd(Number(subscription['pricePerInterval'])),
-          `${text(subscription['billingInterval'])} ${text(subscription['billingPeriod'])}`,
-          when(subscription['createdAt']),
-          when(subscription['cancelledAt']),
+          subscription.products.join(', '),
+          formatUsd(subscription.pricePerInterval),
+          `${subscription.billingInterval} ${subscription.billingPeriod}`,
+          when(subscription.createdAt),
+          when(subscription.cancelledAt),
         ])}
       />
     ),
@@ -256,10 +270,10 @@ function MemberPageOf({ memberId }: { memberId: string }) {
         columns={Object.values(MEMBERS.activityColumns)}
         empty={MEMBERS.noActivity}
         rows={securityActivity.map((entry) => [
-          when(entry['at']),
-          SECURITY_EVENT_LABELS[entry['event'] as SecurityEventName] ?? text(entry['event']),
-          `${text(entry['browser'])} on ${text(entry['os'])}`,
-          text(entry['ipAddress']),
+          when(entry.at),
+          SECURITY_EVENT_LABELS[entry.event],
+          `${entry.browser} on ${entry.os}`,
+          entry.ipAddress ?? '',
         ])}
       />
     ),

@@ -29,7 +29,21 @@ const leaving: AdminMember = {
 };
 const details: AdminMemberDetails = {
   member: morgan,
-  personalInformation: { firstName: 'Morgan', lastName: 'Lee', email: 'morgan@example.com', city: 'Portland' },
+  personalInformation: {
+    firstName: 'Morgan',
+    lastName: 'Lee',
+    email: 'morgan@example.com',
+    biologicalSex: null,
+    birthdate: null,
+    phoneNumber: null,
+    streetAddress: null,
+    city: 'Portland',
+    countryRegion: null,
+    stateProvince: null,
+    postalCode: null,
+    createdAt: '2026-11-01T09:00:00Z',
+    updatedAt: '2026-11-01T09:00:00Z',
+  },
   orders: [],
   ordersPage: { nextCursor: null, total: 0 },
   subscriptions: [],
@@ -44,7 +58,9 @@ const details: AdminMemberDetails = {
       lastActiveAt: '2026-11-20T09:30:00Z',
     },
   ],
-  securityActivity: [{ at: '2026-11-20T09:00:00Z', event: 'sign-in', browser: 'Firefox 140', os: 'Windows 11' }],
+  securityActivity: [
+    { at: '2026-11-20T09:00:00Z', event: 'sign-in', browser: 'Firefox 140', os: 'Windows 11', ipAddress: null },
+  ],
   signInMethods: { authenticatorApp: true, passkeys: 2, recoveryCodes: 7 },
 };
 const firstPage = {

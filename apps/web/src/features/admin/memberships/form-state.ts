@@ -5,7 +5,7 @@ import {
   MEMBERSHIP_LENGTH_MAX,
   MEMBERSHIP_LENGTH_MIN,
 } from '@ums/contracts/constants';
-import { MEMBERSHIPS as T } from './messages.js';
+import { descriptionProblem, nameProblem, PRODUCT_REQUIRED } from '@ums/contracts/form-rules';
 
 /** The form's fields as typed: numbers stay text until saved. */
 export interface MembershipDraft {
@@ -44,17 +44,28 @@ export function normalizeFreeItems(raw: string): number {
   return Number.isFinite(value) && value >= 0 ? value : FREE_ITEMS_DEFAULT;
 }
 
-export interface MembershipErrors {
-  name?: string;
-  productId?: string;
-  discountPackageId?: string;
-}
+/** The form's fields that can carry a message: the browser's checks, or the server's word on that field. */
+export type MembershipField = 'name' | 'description' | 'productId' | 'discountPackageId' | 'freeItems' | 'length';
+export type MembershipErrors = Partial<Record<MembershipField, string>>;
 
+/** The API's names for the form's fields, for putting its field errors back on them. */
+export const MEMBERSHIP_API_FIELDS: Readonly<Record<string, MembershipField>> = {
+  name: 'name',
+  description: 'description',
+  productId: 'productId',
+  discountPackageId: 'discountPackageId',
+  numberOfFreeEligibleItems: 'freeItems',
+  membershipLengthInMonths: 'length',
+};
+
+/** The API's own rules (the contracts' checks behind its schema), run before anything is sent. */
 export function validate(draft: MembershipDraft): MembershipErrors {
-  const errors: MembershipErrors = {};
-  if (!draft.name.trim()) errors.name = T.nameRequired;
-  if (!draft.productId) errors.productId = T.productRequired;
-  return errors;
+  const found: MembershipErrors = {
+    name: nameProblem(draft.name) ?? undefined,
+    description: descriptionProblem(draft.description) ?? undefined,
+    productId: draft.productId ? undefined : PRODUCT_REQUIRED,
+  };
+  return Object.fromEntries(Object.entries(found).filter(([, message]) => message)) as MembershipErrors;
 }
 
 export function toInput(draft: MembershipDraft): MembershipInput {

@@ -16,7 +16,15 @@ import { ProductPicker } from '../components/product-picker.js';
 import { useProductList } from '../products/api.js';
 import { PRODUCTS } from '../products/messages.js';
 import { useMembership, useSaveMembership } from './api.js';
-import { toDraft, toInput, validate, type MembershipDraft, type MembershipErrors } from './form-state.js';
+import { formFailure } from '../../../lib/field-errors.js';
+import {
+  MEMBERSHIP_API_FIELDS,
+  toDraft,
+  toInput,
+  validate,
+  type MembershipDraft,
+  type MembershipErrors,
+} from './form-state.js';
 import { MEMBERSHIPS as T } from './messages.js';
 import { MembershipSaveError, type SavedState } from './save-membership.js';
 
@@ -167,6 +175,7 @@ function MembershipForm({ membership }: { membership: Membership | null }) {
     );
   };
   const failure = save.isError ? saveFailure(save.error) : null;
+  const problem = (field: keyof MembershipErrors) => errors[field] ?? failure?.fields[field];
 
   const toggle = (productId: number, checked: boolean) =>
     set('promotional', checked ? [...draft.promotional, productId] : draft.promotional.filter((p) => p !== productId));
@@ -181,33 +190,38 @@ function MembershipForm({ membership }: { membership: Membership | null }) {
       <h1 className={admin.title}>{membership ? T.editTitle : T.newTitle}</h1>
       {failure ? (
         <ErrorBanner
-          message={failure}
+          message={failure.banner}
           error={save.error instanceof MembershipSaveError ? save.error.failure : save.error}
         />
       ) : null}
-      <Field label={T.fields.name} required validationMessage={errors.name}>
+      <Field label={T.fields.name} required validationMessage={problem('name')}>
         <Input value={draft.name} onChange={(_, data) => set('name', data.value)} />
       </Field>
-      <Field label={T.fields.description}>
+      <Field label={T.fields.description} validationMessage={problem('description')}>
         <Textarea value={draft.description} onChange={(_, data) => set('description', data.value)} resize="vertical" />
       </Field>
       <div className={styles.row}>
         <ProductChoice
           membership={membership}
           value={draft.productId}
-          error={errors.productId}
+          error={problem('productId')}
           onChange={(value) => set('productId', value)}
         />
         <PackageChoice
           membership={membership}
           value={draft.discountPackageId}
-          error={errors.discountPackageId}
+          error={problem('discountPackageId')}
           onChange={(value) => set('discountPackageId', value)}
         />
-        <Field label={T.fields.freeItems}>
+        <Field label={T.fields.freeItems} validationMessage={problem('freeItems')}>
           <Input type="number" min={0} value={draft.freeItems} onChange={(_, data) => set('freeItems', data.value)} />
         </Field>
-        <Field label={T.fields.length} required hint="1-120; anything else is saved as 12">
+        <Field
+          label={T.fields.length}
+          required
+          hint="1-120; anything else is saved as 12"
+          validationMessage={problem('length')}
+        >
           <Input
             type="number"
             min={1}
@@ -235,9 +249,12 @@ function MembershipForm({ membership }: { membership: Membership | null }) {
   );
 }
 
-/** The banner after a failed save: what failed, and whether the membership itself was saved. */
-function saveFailure(error: Error): string {
-  if (!(error instanceof MembershipSaveError)) return errorText(error, T.saveFailed);
-  const message = errorText(error.failure, T.saveFailed);
-  return error.membershipSaved ? T.partialSave(message) : message;
+/**
+ * A failed save: the server's word on the membership's fields under those fields, and in the banner what else
+ * failed and whether the membership itself was saved (then only its promotional products failed).
+ */
+function saveFailure(error: Error): { fields: MembershipErrors; banner: string } {
+  if (!(error instanceof MembershipSaveError)) return formFailure(error, MEMBERSHIP_API_FIELDS, T.saveFailed);
+  if (!error.membershipSaved) return formFailure(error.failure, MEMBERSHIP_API_FIELDS, T.saveFailed);
+  return { fields: {}, banner: T.partialSave(errorText(error.failure, T.saveFailed)) };
 }

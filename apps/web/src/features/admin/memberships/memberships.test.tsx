@@ -228,3 +228,93 @@ describe('the membership form when a save fails part-way', () => {
     ]);
   });
 });
+
+describe('the membership form', () => {
+  useApiServer();
+
+  const pageOf = <T,>(data: T[], nextCursor: string | null, total: number) => ({
+    isError: false,
+    message: '',
+    data,
+    page: { nextCursor, total },
+  });
+  const product = (productId: number, name: string) => ({ productId, name, retailPrice: 10, imageUrl: null });
+
+  function renderNewForm() {
+    renderWithProviders(
+      <Routes>
+        <Route path="/admin/memberships/:membershipId" element={<MembershipFormPage />} />
+        <Route path="/admin/memberships" element={<p>list</p>} />
+      </Routes>,
+      { auth: fakeAuth({ user: signedInUser(['Admin']) }), path: '/admin/memberships/new' },
+    );
+  }
+
+  it("shows the server's error on a field under that field, and the form's fallback in the banner", async () => {
+    apiServer.use(
+      http.get(`${TEST_API}/product`, () => HttpResponse.json(pageOf([product(1, 'Lipid Panel')], null, 1))),
+      http.get(`${TEST_API}/discountPackage`, () => HttpResponse.json(pageOf([], null, 0))),
+      http.post(`${TEST_API}/membership`, () =>
+        HttpResponse.json(
+          {
+            isError: true,
+            message: 'Invalid request. name: A membership named Gold already exists',
+            errors: { name: ['A membership named Gold already exists'] },
+          },
+          { status: 400 },
+        ),
+      ),
+    );
+    renderNewForm();
+    fireEvent.change(await screen.findByRole('textbox', { name: /Name/ }), { target: { value: 'Gold' } });
+    fireEvent.click(await screen.findByRole('radio', { name: 'Lipid Panel ($10.00)' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+
+    expect(
+      await screen.findByRole('textbox', { name: /Name/, description: 'A membership named Gold already exists' }),
+    ).toBeTruthy();
+    expect(screen.getAllByRole('alert').map((alert) => alert.textContent)).toContain('Failed to save membership');
+  });
+
+  it("checks the name with the API's rule before sending, under the field", async () => {
+    const posted = vi.fn();
+    apiServer.use(
+      http.get(`${TEST_API}/product`, () => HttpResponse.json(pageOf([product(1, 'Lipid Panel')], null, 1))),
+      http.get(`${TEST_API}/discountPackage`, () => HttpResponse.json(pageOf([], null, 0))),
+      http.post(`${TEST_API}/membership`, posted),
+    );
+    renderNewForm();
+    fireEvent.change(await screen.findByRole('textbox', { name: /Name/ }), { target: { value: 'G'.repeat(121) } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(
+      await screen.findByRole('textbox', { name: /Name/, description: 'Name must be at most 120 characters' }),
+    ).toBeTruthy();
+    expect(screen.getByRole('radiogroup', { name: /Product/, description: 'Product is required' })).toBeTruthy();
+    expect(posted).not.toHaveBeenCalled();
+  });
+
+  it("pages the product choice: the next page's products appear after Load more", async () => {
+    const asked: string[] = [];
+    apiServer.use(
+      http.get(`${TEST_API}/product`, ({ request }) => {
+        const cursor = new URL(request.url).searchParams.get('cursor');
+        asked.push(cursor ?? 'first');
+        return HttpResponse.json(
+          cursor === 'p2'
+            ? pageOf([product(2, 'Thyroid Panel')], null, 2)
+            : pageOf([product(1, 'Lipid Panel')], 'p2', 2),
+        );
+      }),
+      http.get(`${TEST_API}/discountPackage`, () => HttpResponse.json(pageOf([], null, 0))),
+    );
+    renderNewForm();
+    const choice = await screen.findByRole('radiogroup', { name: /Product/ });
+    await within(choice).findByRole('radio', { name: 'Lipid Panel ($10.00)' });
+    expect(within(choice).queryByRole('radio', { name: 'Thyroid Panel ($10.00)' })).toBeNull();
+    // The product choice's Load more is the first on the form (the promotional checklist's comes after it).
+    fireEvent.click(screen.getAllByRole('button', { name: 'Load more' })[0]!);
+    fireEvent.click(await within(choice).findByRole('radio', { name: 'Thyroid Panel ($10.00)' }));
+    expect(within(choice).getByRole('radio', { name: 'Thyroid Panel ($10.00)' })).toHaveProperty('checked', true);
+    expect(asked).toContain('p2');
+  });
+});

@@ -30,8 +30,6 @@ export const MEMBERSHIPS = {
     length: 'Membership Length (Months)',
   },
   none: 'None',
-  nameRequired: 'Name is required',
-  productRequired: 'Product is required',
   promotionalProducts: 'Promotional Products',
   selected: (count: number) => `${count} selected`,
   card: {

@@ -6,6 +6,7 @@ import { ErrorBanner, SuccessBanner } from '../../../components/error-banner.js'
 import { useClientConfig } from '../../../lib/client-config-context.js';
 import { useHasSecondFactor } from '../../../lib/security-factors.js';
 import { ConfirmationCodeField } from '../../../components/confirmation-code-field.js';
+import { formFailure } from '../../../lib/field-errors.js';
 import { useChangePassword } from '../api/change-password.js';
 import { LOGIN_DETAILS as T, PASSWORD_SUCCESS_MS, passwordChangeError } from '../messages.js';
 import { PasswordChecklist } from './password-checklist.js';
@@ -22,6 +23,13 @@ const useStyles = makeStyles({
 });
 
 const EMPTY = { current: '', next: '', confirm: '' };
+type PasswordField = keyof typeof EMPTY | 'code';
+/** The API's names for the form's fields, for putting its field errors back on them. */
+const PASSWORD_FIELDS: Readonly<Record<string, PasswordField>> = {
+  previousPassword: 'current',
+  proposedPassword: 'next',
+  code: 'code',
+};
 
 /** The password change form; fetched when the member first opens it. Closing it discards what was typed. */
 export function PasswordChangeForm({ onClose }: { onClose: () => void }) {
@@ -31,7 +39,12 @@ export function PasswordChangeForm({ onClose }: { onClose: () => void }) {
   const [fields, setFields] = useState(EMPTY);
   const withCode = useHasSecondFactor();
   const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  /** The browser's checks of the new password and its confirmation, under their fields. */
+  const [problems, setProblems] = useState<Partial<Record<PasswordField, string>>>({});
+  const failure = change.isError
+    ? { ...formFailure(change.error, PASSWORD_FIELDS, ''), banner: passwordChangeError(change.error) }
+    : null;
+  const problem = (field: PasswordField) => problems[field] ?? failure?.fields[field];
   const [changed, setChanged] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
@@ -43,10 +56,11 @@ export function PasswordChangeForm({ onClose }: { onClose: () => void }) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!filled || busy) return;
-    const problems = passwordProblemText(fields.next);
-    if (problems) return setError(problems);
-    if (fields.next !== fields.confirm) return setError(T.mismatch);
-    setError(null);
+    // The rules the API checks too (one rule set for both, from the contracts).
+    const rules = passwordProblemText(fields.next);
+    const found = rules ? { next: rules } : fields.next !== fields.confirm ? { confirm: T.mismatch } : {};
+    setProblems(found);
+    if (rules || found.confirm) return change.reset();
     change.mutate(
       { previousPassword: fields.current, proposedPassword: fields.next, ...(withCode ? { code: code.trim() } : {}) },
       {
@@ -54,13 +68,12 @@ export function PasswordChangeForm({ onClose }: { onClose: () => void }) {
           setChanged(true);
           timer.current = setTimeout(onClose, PASSWORD_SUCCESS_MS);
         },
-        onError: (failure) => setError(passwordChangeError(failure)),
       },
     );
   };
 
   const input = (key: keyof typeof EMPTY, label: string, autoComplete: string, hint?: string) => (
-    <Field label={label} hint={hint} required>
+    <Field label={label} hint={hint} required validationMessage={problem(key)}>
       <Input
         type="password"
         autoComplete={autoComplete}
@@ -77,8 +90,15 @@ export function PasswordChangeForm({ onClose }: { onClose: () => void }) {
       {input('next', T.newPassword, 'new-password', T.helper)}
       <PasswordChecklist password={fields.next} />
       {input('confirm', T.confirmPassword, 'new-password')}
-      {withCode ? <ConfirmationCodeField value={code} onChange={setCode} disabled={busy || changed} /> : null}
-      {error ? <ErrorBanner message={error} /> : null}
+      {withCode ? (
+        <ConfirmationCodeField
+          value={code}
+          onChange={setCode}
+          disabled={busy || changed}
+          validationMessage={problem('code')}
+        />
+      ) : null}
+      {failure ? <ErrorBanner message={failure.banner} error={change.error} /> : null}
       {changed ? <SuccessBanner message={T.changed} /> : null}
       <div className={styles.actions}>
         <Button appearance="primary" type="submit" disabled={!filled || busy || changed}>

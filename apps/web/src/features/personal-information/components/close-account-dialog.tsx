@@ -9,18 +9,18 @@ import {
   Field,
   Input,
 } from '@fluentui/react-components';
-import type { AccountDeletion } from '@ums/contracts';
 import { ACCOUNT_DELETION_TEXTS as D } from '@ums/contracts/self-service/account-deletion';
-import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { paths } from '../../../config/paths.js';
 import { markSignOutIntent } from '../../../lib/sign-out-intent.js';
-import { firstOf } from '../../../lib/api-client.js';
-import { useApi } from '../../../lib/api-context.js';
-import { errorText } from '../../../lib/error-text.js';
+import { formFailure } from '../../../lib/field-errors.js';
 import { useHasSecondFactor } from '../../../lib/security-factors.js';
 import { ConfirmationCodeField } from '../../../components/confirmation-code-field.js';
+import { useCloseAccount } from '../api/close-account.js';
+
+/** The API's names for the dialog's fields (the same). */
+const CONFIRMATION_FIELDS: Readonly<Record<string, 'password' | 'code'>> = { password: 'password', code: 'code' };
 
 /**
  * "Close my account": the member confirms with their current password (and an account with a second factor with its
@@ -36,25 +36,22 @@ export function CloseAccountDialog({
   open: boolean;
   onClose: () => void;
 }) {
-  const api = useApi();
   const navigate = useNavigate();
   const [password, setPassword] = useState('');
   const withCode = useHasSecondFactor();
   const [code, setCode] = useState('');
   const ready = Boolean(password && (!withCode || code.trim()));
-  const close = useMutation({
-    mutationFn: async (confirmation: { password: string; code?: string }) =>
-      firstOf<AccountDeletion>(await (await api()).post('/me/deletion', confirmation)),
-    onSuccess: () => {
-      markSignOutIntent();
-      void navigate(paths.logoutFromApp, { replace: true });
-    },
+  const close = useCloseAccount(() => {
+    markSignOutIntent();
+    void navigate(paths.logoutFromApp, { replace: true });
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (ready) close.mutate({ password, ...(withCode ? { code: code.trim() } : {}) });
   };
-  const problem = close.isError ? errorText(close.error, D.wrongPassword) : undefined;
+  // A refusal without field errors is the password's (the server's word, or that it was wrong).
+  const failure = close.isError ? formFailure(close.error, CONFIRMATION_FIELDS, D.wrongPassword) : null;
+  const problem = failure ? (failure.fields.password ?? (failure.fields.code ? undefined : failure.banner)) : undefined;
 
   return (
     <Dialog
@@ -87,7 +84,14 @@ export function CloseAccountDialog({
                   onChange={(_event, data) => setPassword(data.value)}
                 />
               </Field>
-              {withCode ? <ConfirmationCodeField value={code} onChange={setCode} disabled={close.isPending} /> : null}
+              {withCode ? (
+                <ConfirmationCodeField
+                  value={code}
+                  onChange={setCode}
+                  disabled={close.isPending}
+                  validationMessage={failure?.fields.code}
+                />
+              ) : null}
             </DialogContent>
             <DialogActions>
               <Button type="button" disabled={close.isPending} onClick={onClose}>

@@ -17,7 +17,7 @@ import { BIOLOGICAL_SEXES } from '@ums/contracts/constants';
 import type { UserDetails } from '@ums/contracts';
 import { useState, type FormEvent } from 'react';
 import { ErrorBanner } from '../../../components/error-banner.js';
-import { errorText } from '../../../lib/error-text.js';
+import { formFailure } from '../../../lib/field-errors.js';
 import { parseCalendarDate } from '../../../lib/format.js';
 import { useSaveUserDetails } from '../api/user-details.js';
 import {
@@ -45,6 +45,24 @@ const useStyles = makeStyles({
 export const EARLIEST_BIRTHDATE = new Date(1900, 0, 1);
 
 type TextField = Exclude<keyof PersonalDraft, 'biologicalSex' | 'birthdate'>;
+
+/** The API's names for the dialog's fields (the same; email is not in the dialog, so its errors go to the banner). */
+const PERSONAL_FIELDS = Object.fromEntries(
+  (
+    [
+      'firstName',
+      'lastName',
+      'biologicalSex',
+      'birthdate',
+      'phoneNumber',
+      'streetAddress',
+      'city',
+      'stateProvince',
+      'countryRegion',
+      'postalCode',
+    ] as const
+  ).map((field) => [field, field]),
+) as Readonly<Record<string, keyof PersonalDraft>>;
 
 /** Edits a draft copy; Cancel discards it, Save sends it and shows what the server kept. */
 export function EditPersonalInformationDialog({
@@ -74,9 +92,14 @@ function PersonalInformationForm({ details, onClose }: { details: UserDetails | 
   const save = useSaveUserDetails();
   const set = <K extends keyof PersonalDraft>(key: K, value: PersonalDraft[K]) =>
     setDraft((current) => ({ ...current, [key]: value }));
+  const failure = save.isError ? formFailure(save.error, PERSONAL_FIELDS, T.saveFailed) : null;
 
   const text = (key: TextField, options: { placeholder?: string; wide?: boolean; type?: 'tel' } = {}) => (
-    <Field label={T.fields[key]} className={options.wide ? styles.wide : undefined}>
+    <Field
+      label={T.fields[key]}
+      className={options.wide ? styles.wide : undefined}
+      validationMessage={failure?.fields[key]}
+    >
       <Input
         value={draft[key]}
         type={options.type ?? 'text'}
@@ -99,11 +122,11 @@ function PersonalInformationForm({ details, onClose }: { details: UserDetails | 
       <DialogBody>
         <DialogTitle>{T.dialogTitle}</DialogTitle>
         <DialogContent>
-          {save.isError ? <ErrorBanner message={errorText(save.error, T.saveFailed)} error={save.error} /> : null}
+          {failure ? <ErrorBanner message={failure.banner} error={save.error} /> : null}
           <div className={styles.grid}>
             {text('firstName')}
             {text('lastName')}
-            <Field label={T.fields.biologicalSex}>
+            <Field label={T.fields.biologicalSex} validationMessage={failure?.fields.biologicalSex}>
               <Select
                 value={draft.biologicalSex}
                 onChange={(_, data) => set('biologicalSex', data.value as BiologicalSex | '')}
@@ -118,8 +141,8 @@ function PersonalInformationForm({ details, onClose }: { details: UserDetails | 
             </Field>
             <Field
               label={T.fields.birthdate}
-              validationMessage={dateError ? T.dateErrors[dateError] : undefined}
-              validationState={dateError ? 'error' : 'none'}
+              validationMessage={dateError ? T.dateErrors[dateError] : failure?.fields.birthdate}
+              validationState={dateError || failure?.fields.birthdate ? 'error' : 'none'}
             >
               <DatePicker
                 allowTextInput

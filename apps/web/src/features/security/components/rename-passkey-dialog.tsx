@@ -12,7 +12,7 @@ import {
 import { passkeyNameProblem, SECOND_FACTOR_UI_TEXTS as T } from '@ums/contracts/security';
 import { useState, type FormEvent } from 'react';
 import { ErrorBanner } from '../../../components/error-banner.js';
-import { errorText } from '../../../lib/error-text.js';
+import { formFailure } from '../../../lib/field-errors.js';
 import { useRenamePasskey, type PasskeySummary } from '../api/factors.js';
 import { PasskeyNameField } from './passkey-name-field.js';
 
@@ -32,6 +32,7 @@ export function RenamePasskeyDialog({
   const rename = useRenamePasskey();
   const [name, setName] = useState(passkey.name);
   const [problem, setProblem] = useState<string | null>(null);
+  const failure = rename.isError ? formFailure(rename.error, { name: 'name' }, T.renameFailed) : null;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -48,10 +49,8 @@ export function RenamePasskeyDialog({
           <DialogBody>
             <DialogTitle>{T.renameTitle}</DialogTitle>
             <DialogContent className={styles.form}>
-              {rename.isError ? (
-                <ErrorBanner message={errorText(rename.error, T.renameFailed)} error={rename.error} />
-              ) : null}
-              <PasskeyNameField value={name} problem={problem} onChange={setName} />
+              {failure ? <ErrorBanner message={failure.banner} error={rename.error} /> : null}
+              <PasskeyNameField value={name} problem={problem ?? failure?.fields.name ?? null} onChange={setName} />
             </DialogContent>
             <DialogActions>
               <Button appearance="secondary" disabled={rename.isPending} onClick={onDone}>
