@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { COMING_SOON } from '../../components/messages.js';
 import { SignOutProvider } from '../shell/index.js';
 import { apiServer, envelope, useApiServer } from '../../test/api-server.js';
@@ -68,11 +68,66 @@ describe('section addresses', () => {
     screen.getByRole('heading', { level: 1, name: 'My Account' });
   });
 
-  it('the member scrolling by themselves ends the landing: the scroll spy marks the drawer again', async () => {
+  it('once the member scrolls by themselves, the drawer marks the section that has passed the line below the header', async () => {
+    const marked = () =>
+      [...screen.getByRole('navigation', { name: 'Account sections' }).querySelectorAll('a[aria-current="page"]')].map(
+        (entry) => entry.getAttribute('href'),
+      );
+    const page = layOutPage();
     area('/subscriptions');
-    await waitFor(() => expect(drawerLink('subscriptions')?.getAttribute('aria-current')).toBe('page'));
+    await waitFor(() => expect(marked()).toEqual(['/#subscriptions']));
     fireEvent.wheel(window);
-    // jsdom lays nothing out, so every section's top is 0 and the spy marks the last one that passed the line.
-    await waitFor(() => expect(drawerLink('security')?.getAttribute('aria-current')).toBe('page'));
+
+    // Payment History's top is 150px below the viewport's top, not yet within the 100px line: Login Details is read.
+    page.scrollTo(PAGE.tops['payment-history'] - 150);
+    await waitFor(() => expect(marked()).toEqual(['/#login-details']));
+    page.scrollTo(PAGE.tops['payment-history'] - 50);
+    await waitFor(() => expect(marked()).toEqual(['/#payment-history']));
+    page.scrollTo(PAGE.tops.subscriptions);
+    await waitFor(() => expect(marked()).toEqual(['/#subscriptions']));
+    // Security is too short to reach the line: at the bottom of the page it is the one being read.
+    page.scrollTo(PAGE.height - window.innerHeight);
+    expect(PAGE.tops.security - window.scrollY).toBeGreaterThan(100);
+    await waitFor(() => expect(marked()).toEqual(['/#security']));
   });
 });
+
+/** A laid-out account page: where each section starts, in px from the page's top, and the page's height. */
+const PAGE = {
+  tops: {
+    'personal-information': 0,
+    'login-details': 700,
+    'payment-history': 1400,
+    subscriptions: 2100,
+    security: 2900,
+  },
+  height: 3300,
+};
+
+/**
+ * Gives the sections the positions a browser would (jsdom lays nothing out, so every top would be 0) and a scroll
+ * position the test moves; restored after the test.
+ */
+function layOutPage() {
+  let scrollY = 0;
+  const tops: Record<string, number> = PAGE.tops;
+  const measure = Element.prototype.getBoundingClientRect;
+  vi.spyOn(Element.prototype, 'getBoundingClientRect').mockImplementation(function (this: Element) {
+    const top = tops[this.id];
+    if (top === undefined) return measure.call(this);
+    return DOMRect.fromRect({ x: 0, y: top - scrollY, width: 960, height: 600 });
+  });
+  const scrollYDescriptor = Object.getOwnPropertyDescriptor(window, 'scrollY');
+  Object.defineProperty(window, 'scrollY', { configurable: true, get: () => scrollY });
+  Object.defineProperty(document.documentElement, 'scrollHeight', { configurable: true, get: () => PAGE.height });
+  onTestFinished(() => {
+    if (scrollYDescriptor) Object.defineProperty(window, 'scrollY', scrollYDescriptor);
+    Reflect.deleteProperty(document.documentElement, 'scrollHeight');
+  });
+  return {
+    scrollTo(y: number) {
+      scrollY = y;
+      fireEvent.scroll(window);
+    },
+  };
+}
