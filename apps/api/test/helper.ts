@@ -6,6 +6,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import type { Response } from 'light-my-request';
 import { inject } from 'vitest';
 import { buildApp } from '../src/app.js';
+import { checkedApp } from './answer-contracts.js';
 import { loadConfig } from '../src/config/env.js';
 import { createDatabase, type Database } from '../src/db/client.js';
 import { paths } from '../src/runtime.js';
@@ -117,7 +118,7 @@ export const ADMIN = { sub: 'admin-1', email: 'admin@example.com', groups: ['Adm
  * gets a fresh proof of the key set's DPoP key for its method and address.
  */
 export async function apiAppOn(db: Database, config: ReturnType<typeof loadConfig>, keys: TestKeys) {
-  const app = await buildApp({ config, db, secrets: testSecrets(db), keys: keys.keys, logger: false });
+  const app = await checkedApp({ config, db, secrets: testSecrets(db), keys: keys.keys, logger: false });
   return provingPossession(app, keys.dpop, config.publicUrl);
 }
 

@@ -1,5 +1,5 @@
 import { dpopHeaders } from '@ums/testkit/oidc-browser';
-import { buildApp } from '../src/app.js';
+import { checkedApp } from './answer-contracts.js';
 import { loadConfig } from '../src/config/env.js';
 import { paths } from '../src/runtime.js';
 import { testDatabase, testSecrets } from './helper.js';
@@ -25,7 +25,7 @@ export async function providerApp(env: Record<string, string> = {}, options: { d
     embeddedIdentity: true,
     logger: false as const,
   };
-  const state = { app: await buildApp({ ...appOptions, ...options }) };
+  const state = { app: await checkedApp({ ...appOptions, ...options }) };
   await state.app.listen({ port, host: '127.0.0.1' });
   whenDone(() => state.app.close());
   return {
@@ -38,7 +38,7 @@ export async function providerApp(env: Record<string, string> = {}, options: { d
     /** Stops this instance and starts another on the same database and port (a restart). */
     async restart() {
       await state.app.close();
-      state.app = await buildApp({ ...appOptions, ...options });
+      state.app = await checkedApp({ ...appOptions, ...options });
       await state.app.listen({ port, host: '127.0.0.1' });
     },
   };
@@ -53,7 +53,7 @@ export async function anotherProcess(
   env: Record<string, string> = {},
 ) {
   const port = await freePort();
-  const app = await buildApp({
+  const app = await checkedApp({
     config: loadConfig(
       { PORT: String(port), PUBLIC_URL: server.base, HOST: '127.0.0.1', ...env },
       { catalogFile: paths.catalogFile },
