@@ -3,7 +3,7 @@ import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { COMING_SOON } from '../../components/messages.js';
 import { SignOutProvider } from '../shell/index.js';
-import { apiServer, envelope, useApiServer } from '../../test/api-server.js';
+import { apiServer, envelope, listAnswer, useApiServer } from '../../test/api-server.js';
 import { fakeAuth, LocationProbe, renderWithProviders, signedInUser, TEST_API } from '../../test/render.js';
 import AccountArea from './account-area.js';
 
@@ -20,7 +20,8 @@ describe('section addresses', () => {
     });
     apiServer.use(
       http.get(`${TEST_API}/userdetails/`, () => HttpResponse.json(envelope({ firstName: 'Morgan', email: 'm@x.io' }))),
-      http.get(`${TEST_API}/*`, () => HttpResponse.json({ ...envelope([]), page: { nextCursor: null, total: 0 } })),
+      // Every other read answers nothing: an empty list (a page of it when asked for one), or no record.
+      http.get(`${TEST_API}/*`, ({ request }) => HttpResponse.json(listAnswer(request, []))),
     );
   });
   afterEach(() => vi.restoreAllMocks());

@@ -2,7 +2,7 @@ import type { DiscountPackage } from '@ums/contracts';
 import { act, fireEvent, renderHook, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
-import { apiServer, envelope, failure, useApiServer } from '../../../test/api-server.js';
+import { apiServer, envelope, failure, listAnswer, useApiServer } from '../../../test/api-server.js';
 import { fakeAuth, renderWithProviders, signedInUser, TEST_API } from '../../../test/render.js';
 import { DiscountPackagesList } from './discount-packages-list.js';
 import { parsePrice, usePriceAutosave } from './use-price-autosave.js';
@@ -80,8 +80,8 @@ describe('the discount packages list', () => {
   useApiServer();
   const admin = fakeAuth({ user: signedInUser(['Admin']) });
   const lists = (packages: DiscountPackage[]) => [
-    http.get(`${TEST_API}/discountPackage`, () => HttpResponse.json(envelope(packages))),
-    http.get(`${TEST_API}/product`, () => HttpResponse.json(envelope([]))),
+    http.get(`${TEST_API}/discountPackage`, ({ request }) => HttpResponse.json(listAnswer(request, packages))),
+    http.get(`${TEST_API}/product`, ({ request }) => HttpResponse.json(listAnswer(request, []))),
   ];
 
   it('shows the product count, the first 3 products with prices and the rest as "... and N more"', async () => {

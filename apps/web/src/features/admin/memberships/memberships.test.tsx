@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { Route, Routes } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
-import { apiServer, envelope, failure, useApiServer } from '../../../test/api-server.js';
+import { apiServer, envelope, failure, listAnswer, useApiServer } from '../../../test/api-server.js';
 import { fakeAuth, LocationProbe, renderWithProviders, signedInUser, TEST_API } from '../../../test/render.js';
 import type { MembershipCalls } from './api.js';
 import { normalizeFreeItems, normalizeLength, toDraft, toInput, validate } from './form-state.js';
@@ -173,10 +173,12 @@ describe('the membership form when a save fails part-way', () => {
     const requests: string[] = [];
     let batchAnswers = 0;
     apiServer.use(
-      http.get(`${TEST_API}/product`, () =>
-        HttpResponse.json(envelope([{ productId: 1, name: 'Lipid Panel', retailPrice: 40, imageUrl: null }])),
+      http.get(`${TEST_API}/product`, ({ request }) =>
+        HttpResponse.json(
+          listAnswer(request, [{ productId: 1, name: 'Lipid Panel', retailPrice: 40, imageUrl: null }]),
+        ),
       ),
-      http.get(`${TEST_API}/discountPackage`, () => HttpResponse.json(envelope([]))),
+      http.get(`${TEST_API}/discountPackage`, ({ request }) => HttpResponse.json(listAnswer(request, []))),
       http.post(`${TEST_API}/membership`, () => {
         requests.push('create');
         return HttpResponse.json(envelope({ ...membership, membershipId: 42, promotionalProducts: [] }), {
