@@ -2,12 +2,7 @@ import { LISTS } from '@ums/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { productList } from '../src/modules/catalog/catalog.lists.js';
 import { discountPackageList } from '../src/modules/discount-packages/discount-packages.lists.js';
-import {
-  listStatement,
-  type AnyListDefinition,
-  type AnyListSpec,
-  type ListRequest,
-} from '../src/modules/lists/list-statements.js';
+import { listStatement, type AnyListDefinition, type ListRequest } from '../src/modules/lists/list-statements.js';
 import { paymentHistoryList, subscriptionList } from '../src/modules/member/member.lists.js';
 import {
   membershipList,
@@ -42,7 +37,7 @@ function nodes(plan: PlanNode): PlanNode[] {
   return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
 }
 
-const specs: [AnyListDefinition | AnyListSpec, string, unknown[]][] = [
+const specs: [AnyListDefinition, string, unknown[]][] = [
   [productList, 'panel 12', []],
   [membershipList, 'membership 19', []],
   [discountPackageList, 'package 1', []],

@@ -2,7 +2,7 @@ import type { AdminMember } from '@ums/contracts';
 import { sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { accountDeletions, accounts, listCounts, userDetails } from '../../db/schema/index.js';
-import { isoTime, jsonObject, key, sqlText, tableAs, type ListDefinition } from '../lists/list-statements.js';
+import { isoTime, jsonObject, key, tableAs, type ListDefinition } from '../lists/list-statements.js';
 
 const a = alias(accounts, 'a');
 const u = alias(userDetails, 'u');
@@ -24,9 +24,8 @@ export const memberFrom = sql`${tableAs(accounts, 'a')}
   left join ${tableAs(userDetails, 'u')} on ${u.subject} = ${a.accountId}::text
   left join ${tableAs(accountDeletions, 'd')} on ${d.subject} = ${a.accountId}::text`;
 
-/** `memberItem` and `memberFrom` as text, for statements still written as text. */
-export const MEMBER_ITEM = sqlText(memberItem);
-export const MEMBER_FROM = sqlText(memberFrom);
+/** The account id of `memberFrom`'s row: where one member is read. */
+export const memberKey = a.accountId;
 
 /** The administrators' member directory: every account of the embedded provider, searchable by email and name. */
 export const memberDirectoryList: ListDefinition<'members'> = {

@@ -14,7 +14,7 @@ import { appendAudit, type Actor, type Executor } from '../audit/audit.js';
 import { recordChange, type AuditedEntity } from '../audit/entities.js';
 import type { Lists } from '../lists/lists.js';
 import { paymentHistoryList } from '../member/member.lists.js';
-import { MEMBER_FROM, MEMBER_ITEM } from './members.lists.js';
+import { memberFrom, memberItem, memberKey } from './members.lists.js';
 
 /** Orders on the member's page before "Load more". */
 const PAGE = 25;
@@ -95,7 +95,7 @@ export function createMemberDirectory({
   const groupsEntity = memberGroupsEntity(adminGroup);
   async function entry(tx: Executor, id: string): Promise<AdminMember> {
     const { rows } = await tx.execute<{ member: AdminMember }>(
-      sql`select ${sql.raw(MEMBER_ITEM)} as member from ${sql.raw(MEMBER_FROM)} where a.account_id = ${id}::uuid`,
+      sql`select ${memberItem} as member from ${memberFrom} where ${memberKey} = ${id}::uuid`,
     );
     if (!rows[0]) throw notFound('The member');
     return rows[0].member;

@@ -3,15 +3,7 @@ import { AUDIT_IRREVERSIBLE_ACTIONS } from '@ums/contracts/audit';
 import { sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { auditEntries, listCounts } from '../../db/schema/index.js';
-import {
-  isoTime,
-  jsonObject,
-  key,
-  scopeValue,
-  sqlText,
-  tableAs,
-  type ListDefinition,
-} from '../lists/list-statements.js';
+import { isoTime, jsonObject, key, scopeValue, tableAs, type ListDefinition } from '../lists/list-statements.js';
 
 const e = alias(auditEntries, 'e');
 const r = alias(auditEntries, 'r');
@@ -20,7 +12,12 @@ const REVERTIBLE_ENTITIES = ['membership', 'discount-package', 'member'];
 const literals = (list: readonly string[]) =>
   sql.raw(list.map((value) => `'${value.replaceAll("'", "''")}'`).join(', '));
 
-/** One entry as JSON, from `audit_entries e`. */
+/** The audit trail as `e`, the table `auditItem` reads. */
+export const auditFrom = tableAs(auditEntries, 'e');
+/** The id of `auditFrom`'s entry. */
+export const auditEntryKey = e.id;
+
+/** One entry as JSON, from `auditFrom`. */
 export const auditItem = jsonObject<AuditEntry>({
   id: e.id,
   at: isoTime(e.at),
@@ -37,8 +34,6 @@ export const auditItem = jsonObject<AuditEntry>({
   revertedBy: sql<number | null>`(select max(${r.id}) from ${tableAs(auditEntries, 'r')} where ${r.reverts} = ${e.id})`,
   revertible: sql<boolean>`${e.entity} in (${literals(REVERTIBLE_ENTITIES)}) and ${e.action} not in (${literals(AUDIT_IRREVERSIBLE_ACTIONS)})`,
 });
-/** `auditItem` as text, for statements still written as text. */
-export const AUDIT_ITEM = sqlText(auditItem);
 
 const definitions = new Map<string, ListDefinition<'audit'>>();
 
@@ -69,7 +64,7 @@ export function auditList(filters: AuditFilters): { spec: ListDefinition<'audit'
     spec = {
       list: 'audit',
       name,
-      from: tableAs(auditEntries, 'e'),
+      from: auditFrom,
       ...(where ? { scope: where } : {}),
       // One trigram index answers it (audit_entries_search_trgm_idx): the expression must stay exactly this.
       search: ({ pattern }) =>
@@ -77,7 +72,7 @@ export function auditList(filters: AuditFilters): { spec: ListDefinition<'audit'
       sorts: { at: { keys: [key(e.at), key(e.id)], seek: 1 } },
       item: auditItem,
       total: where
-        ? sql`(select count(*) from ${tableAs(auditEntries, 'e')} where ${where})`
+        ? sql`(select count(*) from ${auditFrom} where ${where})`
         : sql`(select coalesce((select ${listCounts.n} from ${listCounts} where ${listCounts.key} = 'audit_entries'), 0))`,
     };
     definitions.set(name, spec);

@@ -4,7 +4,7 @@ import type { Database } from '../../db/client.js';
 import { conflict, HttpError, notFound } from '../../plugins/http-errors.js';
 import type { Actor } from './audit.js';
 import { recordChange, type AuditedEntity } from './entities.js';
-import { AUDIT_ITEM } from './audit.lists.js';
+import { auditEntryKey, auditFrom, auditItem } from './audit.lists.js';
 import { applyState, stillMatches, type State } from './states.js';
 
 const IRREVERSIBLE: ReadonlySet<string> = new Set(AUDIT_IRREVERSIBLE_ACTIONS);
@@ -19,7 +19,7 @@ export function createAuditRevert({ db, entities }: { db: Database; entities: Au
 
   const entryById = async (tx: Pick<Database, 'execute'>, id: number) => {
     const { rows } = await tx.execute<{ entry: AuditEntry }>(
-      sql`select ${sql.raw(AUDIT_ITEM)} as entry from audit_entries e where e.id = ${id}`,
+      sql`select ${auditItem} as entry from ${auditFrom} where ${auditEntryKey} = ${id}`,
     );
     return rows[0]?.entry ?? null;
   };

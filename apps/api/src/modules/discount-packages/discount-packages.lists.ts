@@ -2,13 +2,18 @@ import type { DiscountPackage } from '@ums/contracts';
 import { sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { discountPackageProducts, discountPackages, listCounts, products } from '../../db/schema/index.js';
-import { float8, jsonObject, key, sqlText, tableAs, type ListDefinition } from '../lists/list-statements.js';
+import { float8, jsonObject, key, tableAs, type ListDefinition } from '../lists/list-statements.js';
 
 const dp = alias(discountPackages, 'dp');
 const dpp = alias(discountPackageProducts, 'dpp');
 const pr = alias(products, 'pr');
 
-/** One package as JSON with its products (by name) and their package prices, from `discount_packages dp`. */
+/** The packages as `dp`, the table `packageItem` reads. */
+export const packageFrom = tableAs(discountPackages, 'dp');
+/** The id of `packageFrom`'s package. */
+export const packageKey = dp.discountPackageId;
+
+/** One package as JSON with its products (by name) and their package prices, from `packageFrom`. */
 export const packageItem = jsonObject<DiscountPackage>({
   discountPackageId: dp.discountPackageId,
   name: dp.name,
@@ -23,13 +28,11 @@ export const packageItem = jsonObject<DiscountPackage>({
     from ${tableAs(discountPackageProducts, 'dpp')} join ${tableAs(products, 'pr')} on ${pr.productId} = ${dpp.productId}
     where ${dpp.discountPackageId} = ${dp.discountPackageId}), '[]'::json)`,
 });
-/** `packageItem` as text, for statements still written as text. */
-export const PACKAGE_ITEM = sqlText(packageItem);
 
 export const discountPackageList: ListDefinition<'discountPackage'> = {
   list: 'discountPackage',
   name: 'packages',
-  from: tableAs(discountPackages, 'dp'),
+  from: packageFrom,
   search: ({ pattern }) => sql`${dp.name} ilike ${pattern} or ${dp.description} ilike ${pattern}`,
   sorts: {
     name: { keys: [key(dp.name), key(dp.discountPackageId)] },

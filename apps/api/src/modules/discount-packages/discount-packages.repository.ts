@@ -4,7 +4,7 @@ import { moneyText } from '../../db/money.js';
 import { discountPackageProducts, discountPackages, products } from '../../db/schema/index.js';
 import type { Queryable } from '../audit/audit.js';
 import type { State } from '../audit/states.js';
-import { PACKAGE_ITEM } from './discount-packages.lists.js';
+import { packageFrom, packageItem, packageKey } from './discount-packages.lists.js';
 
 /** A package's fields as the administrator saves them. */
 export interface PackageFields {
@@ -49,7 +49,7 @@ export const discountPackageRepository = {
   /** One package as the contract answers it (the list's item), or null. */
   async findById(q: Queryable, id: number): Promise<DiscountPackage | null> {
     const { rows } = await q.execute<{ item: DiscountPackage }>(
-      sql`select ${sql.raw(PACKAGE_ITEM)} as item from discount_packages dp where dp.discount_package_id = ${id}`,
+      sql`select ${packageItem} as item from ${packageFrom} where ${packageKey} = ${id}`,
     );
     return rows[0]?.item ?? null;
   },

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type pg from 'pg';
 import Cursor from 'pg-cursor';
-import { listStatement, type AnyListDefinition, type AnyListSpec, type ListRequest } from './list-statements.js';
+import { listStatement, type AnyListDefinition, type ListRequest } from './list-statements.js';
 
 /** Rows read from PostgreSQL at a time: the export's memory stays this size whatever the list's length. */
 export const CSV_BATCH_ROWS = 500;
@@ -46,7 +46,7 @@ export const csvLine = (cells: unknown[]) => `${cells.map(csvCell).join(',')}\r\
  */
 export function streamCsv(
   pool: pg.Pool,
-  spec: AnyListDefinition | AnyListSpec,
+  spec: AnyListDefinition,
   request: ListRequest,
   { fields, jsonFields = [] }: { fields: readonly string[]; jsonFields?: readonly string[] },
   scope: unknown[] = [],

@@ -1,5 +1,5 @@
 import { LISTS, type ListName, type ListSortField } from '@ums/contracts';
-import { Column, fillPlaceholders, is, SQL, sql, type AnyColumn, type SQLWrapper } from 'drizzle-orm';
+import { Column, fillPlaceholders, is, sql, type AnyColumn, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { PgDialect, PgTimestamp, type AnyPgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { badRequest } from '../../plugins/http-errors.js';
@@ -38,17 +38,15 @@ export const float8 = <C extends AnyColumn<{ dataType: 'string'; columnType: 'Pg
 export const isoTime = <C extends AnyColumn<{ columnType: 'PgTimestamp' }>>(column: C) =>
   sql<NullableIf<C, string>>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
+/**
+ * A timestamp as PostgreSQL's JSON writes it (ISO 8601, microseconds, the session's offset): what is held about a
+ * member (support's page, the data export) has always been given this way.
+ */
+export const jsonTime = <C extends AnyColumn<{ columnType: 'PgTimestamp' }>>(column: C) =>
+  sql<NullableIf<C, string>>`${column}`;
+
 /** `table alias` for a FROM clause, the alias being the one `alias(table, name)` gave its columns. */
 export const tableAs = (table: PgTable, name: string) => sql`${table} ${sql.identifier(name)}`;
-
-const dialect = new PgDialect();
-
-/** A fragment without values as SQL text, for code that still pastes text (`sql.raw`) into its own statements. */
-export function sqlText(fragment: SQL): string {
-  const { sql: text, params } = dialect.sqlToQuery(fragment);
-  if (params.length > 0) throw new Error('A fragment with values has no text of its own');
-  return text;
-}
 
 // ---- Sort keys and cursors --------------------------------------------------------------------------------------
 
@@ -265,6 +263,7 @@ function statementOf(list: AnyListDefinition, v: Variant): SQL {
  */
 export const STATEMENT_TEXTS_KEPT = 512;
 const texts = new Map<string, { text: string; params: unknown[] }>();
+const dialect = new PgDialect();
 
 /** How many statement texts are kept now (at most STATEMENT_TEXTS_KEPT). */
 export const statementTextsKept = () => texts.size;
@@ -286,13 +285,7 @@ function textOf(name: string, write: () => SQL) {
  * The named statement and values answering one list request; `scope` fills the definition's `scopeValue(i)`. With
  * `rows`, the statement answers the whole filtered, sorted list one item per row (its JSON text), for streaming.
  */
-export function listStatement(
-  list: AnyListDefinition | AnyListSpec,
-  request: ListRequest,
-  scope: unknown[] = [],
-  rows = false,
-) {
-  if (!is(list.from, SQL)) return legacyListStatement(list as AnyListSpec, request, scope, rows);
+export function listStatement(list: AnyListDefinition, request: ListRequest, scope: unknown[] = [], rows = false) {
   const sort = request.sort ?? LISTS[list.list].defaultSort;
   const descending = sort.startsWith('-');
   const field = descending ? sort.slice(1) : sort;
@@ -317,199 +310,6 @@ export function listStatement(
   };
   const flags = `${variant.rows ? 'r' : ''}${variant.cursor ? 'c' : ''}${variant.search ? 's' : ''}${variant.limit === null ? '' : `l${variant.limit}`}`;
   const name = `list_${list.name}_${field}_${descending ? 'd' : 'a'}${flags}`;
-  const { text, params } = textOf(name, () => statementOf(list as AnyListDefinition, variant));
+  const { text, params } = textOf(name, () => statementOf(list, variant));
   return { name, text, values: fillPlaceholders(params, values) };
-}
-
-// ---- The string specs, while lists move to definitions ----
-
-/** One column of a sort: its SQL expression and the type its cursor value is read back as. */
-interface LegacySortKey {
-  expr: string;
-  type: KeyType;
-}
-
-export const legacyKey = (expr: string, type: KeyType): LegacySortKey => ({ expr, type });
-
-/**
- * A list call in SQL. Every sort ends in the row's unique id, so the sort keys order the rows totally and a page
- * continues strictly after the last row of the one before (keyset paging: no OFFSET, no row seen twice).
- */
-export interface ListSpec<L extends ListName = ListName> {
-  list: L;
-  /** Names its prepared statements (unique per spec). */
-  name: string;
-  /** FROM clause with its joins. */
-  from: string;
-  /** What every row of the list meets, using $1..$n of the scope values. */
-  scope?: string;
-  scopeValues: number;
-  /**
-   * What a search matches. Placeholders, each given only when used: `{pattern}` the ILIKE pattern of the text,
-   * `{words}` a tsquery of its words as prefixes ("panel 12" is 'panel':* & '12':*), `{number}` the order number
-   * typed as the search ("#12" or "12"), else null.
-   */
-  search: string;
-  /** Per sort field, its keys; `seek` repeats the first keys as a range an index can start from. */
-  sorts: Record<(typeof LISTS)[L]['sorts'][number], { keys: LegacySortKey[]; seek?: number }>;
-  /** One row as JSON. */
-  item: string;
-  /** The whole (unsearched) list's size, cheap: a kept count rather than counting rows. */
-  total: string;
-}
-
-/** A spec of any one list. */
-export type AnyListSpec = { [L in ListName]: ListSpec<L> }[ListName];
-
-const legacyBase64url = (text: string) =>
-  `rtrim(translate(encode(convert_to(${text}, 'UTF8'), 'base64'), E'+/\\n', '-_'), '=')`;
-
-const VALUE_PATTERNS: Record<KeyType, RegExp> = {
-  text: /^[\s\S]*$/,
-  int4: /^-?\d{1,10}$/,
-  int8: /^-?\d{1,19}$/,
-  numeric: /^-?\d{1,12}(\.\d{1,6})?$/,
-  timestamptz: /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)?$/,
-};
-
-/** The cursor's sort key values, checked against the list and sort they were given out for. */
-function legacyDecodeCursor(cursor: string, listAndSort: string, keys: LegacySortKey[]): string[] {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw badRequest('The cursor is not one this list gave out', CURSOR_ERROR);
-  }
-  if (
-    !Array.isArray(parsed) ||
-    parsed.length !== keys.length + 1 ||
-    parsed[0] !== listAndSort ||
-    !parsed.slice(1).every((value, i) => typeof value === 'string' && VALUE_PATTERNS[keys[i]!.type].test(value))
-  ) {
-    throw badRequest('The cursor is not one this list gave out', CURSOR_ERROR);
-  }
-  return parsed.slice(1) as string[];
-}
-
-const SEARCH_SQL = {
-  pattern: (param: string) => param,
-  words: (param: string) =>
-    `to_tsquery('simple', (select string_agg(quote_literal(w) || ':*', ' & ')
-                           from unnest(tsvector_to_array(to_tsvector('simple', ${param}::text))) w))`,
-  number: (param: string) => `${param}::int4`,
-};
-const SEARCH_VALUE: Record<keyof typeof SEARCH_SQL, (q: string) => unknown> = {
-  pattern: (q) => `%${escapeLike(q)}%`,
-  words: (q) => q,
-  number: typedNumber,
-};
-/** The search placeholders a spec uses, in the order their values are sent. */
-const searchPlaceholders = (spec: AnyListSpec) =>
-  (Object.keys(SEARCH_SQL) as (keyof typeof SEARCH_SQL)[]).filter((p) => spec.search.includes(`{${p}}`));
-
-/** The statement of one variant of a list: PostgreSQL answers the whole envelope as JSON text. */
-function statementText(spec: AnyListSpec, v: Variant): string {
-  const { keys, seek } = (spec.sorts as Record<string, { keys: LegacySortKey[]; seek?: number }>)[v.field]!;
-  let n = spec.scopeValues;
-  const next = () => `$${++n}`;
-  const where: string[] = spec.scope ? [spec.scope] : [];
-  let searchWhere = '';
-  if (v.search) {
-    searchWhere = `(${spec.search})`;
-    for (const placeholder of searchPlaceholders(spec)) {
-      searchWhere = searchWhere.replaceAll(`{${placeholder}}`, SEARCH_SQL[placeholder](next()));
-    }
-    where.push(searchWhere);
-  }
-  if (v.cursor) {
-    const values = keys.map((k) => `${next()}::${k.type}`);
-    const op = v.descending ? '<' : '>';
-    const tuple = (list: string[]) => `(${list.join(', ')})`;
-    where.push(`${tuple(keys.map((k) => k.expr))} ${op} ${tuple(values)}`);
-    if (seek) where.push(`${tuple(keys.slice(0, seek).map((k) => k.expr))} ${op}= ${tuple(values.slice(0, seek))}`);
-  }
-  const orderBy = keys.map((k) => `${k.expr}${v.descending ? ' desc' : ''}`).join(', ');
-  if (v.rows) {
-    return `select (${spec.item})::text as item from ${spec.from}
-      ${where.length > 0 ? `where ${where.join(' and ')}` : ''}
-      order by ${orderBy}`;
-  }
-  // The page size is part of the statement, not a parameter: a generic plan then knows it reads a few rows and walks
-  // the sort's index instead of sorting the whole join.
-  const limit = v.limit === null ? '' : String(Math.trunc(v.limit));
-  // A searched first page counts its matches in the same scan (one trigram search instead of two); later pages
-  // start after the cursor, so they count the whole filtered list on their own.
-  const countMatches = v.search && v.limit !== null && !v.cursor;
-  const page = `
-    with page as (
-      select ${spec.item} as item, row_number() over (order by ${orderBy}) as n,
-             ${keys.map((k, i) => `${k.expr} as k${i}`).join(', ')}${countMatches ? ', count(*) over () as matches' : ''}
-      from ${spec.from}
-      ${where.length > 0 ? `where ${where.join(' and ')}` : ''}
-      order by ${orderBy}
-      ${v.limit === null ? '' : `limit ${limit} + 1`}
-    )`;
-  if (v.limit === null) {
-    return `${page}
-      select json_build_object('isError', false, 'message', '', 'data', coalesce(json_agg(item order by n), '[]'::json))::text as body
-      from page`;
-  }
-  const cursorFor = `${spec.name} ${v.descending ? '-' : ''}${v.field}`;
-  const cursor = legacyBase64url(
-    `json_build_array('${cursorFor}', ${keys.map((_, i) => `k${i}::text`).join(', ')})::text`,
-  );
-  const scopeWhere = [spec.scope, searchWhere].filter(Boolean).join(' and ');
-  const total = countMatches
-    ? 'coalesce((select max(matches) from page), 0)'
-    : v.search
-      ? `(select count(*) from ${spec.from} where ${scopeWhere})`
-      : spec.total;
-  return `${page}
-    select json_build_object(
-      'isError', false, 'message', '',
-      'data', coalesce((select json_agg(item order by n) from page where n <= ${limit}), '[]'::json),
-      'page', json_build_object(
-        'nextCursor', (select ${cursor} from page where n = ${limit} and exists (select 1 from page where n > ${limit})),
-        'total', ${total})
-    )::text as body`;
-}
-
-/** Statement texts by name: each variant is written once per process. */
-const legacyTexts = new Map<string, string>();
-
-/**
- * The named statement and values answering one list request; `scope` fills the spec's $1..$n. With `rows`, the
- * statement answers the whole filtered, sorted list one item per row (its JSON text), for streaming.
- */
-function legacyListStatement(spec: AnyListSpec, request: ListRequest, scope: unknown[] = [], rows = false) {
-  const sort = request.sort ?? LISTS[spec.list].defaultSort;
-  const descending = sort.startsWith('-');
-  const field = descending ? sort.slice(1) : sort;
-  const keys = (spec.sorts as Record<string, { keys: LegacySortKey[] }>)[field]!.keys;
-  const q = request.q?.trim() ? request.q.trim() : undefined;
-  if (!rows && request.cursor !== undefined && request.limit === undefined) {
-    throw badRequest('A cursor continues a page: give limit too', { cursor: ['Needs limit'] });
-  }
-  const values: unknown[] = [...scope];
-  if (q !== undefined) for (const placeholder of searchPlaceholders(spec)) values.push(SEARCH_VALUE[placeholder](q));
-  if (!rows && request.cursor !== undefined) {
-    values.push(...legacyDecodeCursor(request.cursor, `${spec.name} ${sort}`, keys));
-  }
-  // The whole filtered list, a row per item, for an export: paging does not apply.
-  const variant: Variant = {
-    field,
-    descending,
-    cursor: !rows && request.cursor !== undefined,
-    search: q !== undefined,
-    limit: rows ? null : (request.limit ?? null),
-    rows,
-  };
-  const flags = `${variant.rows ? 'r' : ''}${variant.cursor ? 'c' : ''}${variant.search ? 's' : ''}${variant.limit === null ? '' : `l${variant.limit}`}`;
-  const name = `list_${spec.name}_${field}_${descending ? 'd' : 'a'}${flags}`;
-  let text = legacyTexts.get(name);
-  if (!text) {
-    text = statementText(spec, variant);
-    legacyTexts.set(name, text);
-  }
-  return { name, text, values };
 }

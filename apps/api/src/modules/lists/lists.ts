@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import type pg from 'pg';
 import { csvFileName, streamCsv } from './csv.js';
 import { sendFile, sendJsonText } from './json-text.js';
-import { listStatement, type AnyListDefinition, type AnyListSpec, type ListRequest } from './list-statements.js';
+import { listStatement, type AnyListDefinition, type ListRequest } from './list-statements.js';
 import { createVersionCache, dataVersion, memberVersion, type VersionCache } from './version-cache.js';
 
 /** A CSV export's file name (before its date) and columns (the API's field names). */
@@ -31,7 +31,7 @@ export function createLists(pool: pg.Pool) {
   const cached =
     (versions: VersionCache) =>
     (
-      spec: AnyListDefinition | AnyListSpec,
+      spec: AnyListDefinition,
       request: ListRequest,
       scope: unknown[] = [],
       check?: (answer: { empty: boolean }) => Promise<void>,
@@ -53,7 +53,7 @@ export function createLists(pool: pg.Pool) {
   /** The whole filtered, sorted list as a CSV download (`?format=csv`), streamed: its columns are `file.fields`. */
   const csv = (
     reply: FastifyReply,
-    spec: AnyListDefinition | AnyListSpec,
+    spec: AnyListDefinition,
     request: ListRequest,
     file: CsvFile,
     scope: unknown[] = [],
@@ -68,16 +68,15 @@ export function createLists(pool: pg.Pool) {
      * One member's ([subject]) payment history or subscriptions: only lists whose every row is a member's order,
      * order item, subscription or subscription product (what moves the member's version), plus catalog names.
      */
-    member: (spec: AnyListDefinition | AnyListSpec, request: ListRequest, subject: [string]) =>
-      memberLists(spec, request, subject),
+    member: (spec: AnyListDefinition, request: ListRequest, subject: [string]) => memberLists(spec, request, subject),
     /** A list read from the database on every request (the member's own security events change at every sign-in). */
-    fresh: (spec: AnyListDefinition | AnyListSpec, request: ListRequest, scope: unknown[]) =>
+    fresh: (spec: AnyListDefinition, request: ListRequest, scope: unknown[]) =>
       run(listStatement(spec, request, scope)),
     csv,
     /** An admin catalog list call: the JSON answer (cached per catalog version), or with `format=csv` the file. */
     catalogOrCsv: async (
       reply: FastifyReply,
-      spec: AnyListDefinition | AnyListSpec,
+      spec: AnyListDefinition,
       request: ListRequest & { format?: 'csv' | undefined },
       file: CsvFile,
     ) =>

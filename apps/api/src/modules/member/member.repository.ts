@@ -4,7 +4,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import { subscriptions, userDetails } from '../../db/schema/index.js';
 import type { Database } from '../../db/client.js';
 import type { Queryable } from '../audit/audit.js';
-import { jsonObject, type JsonFields } from '../lists/list-statements.js';
+import { jsonObject, jsonTime, type JsonFields } from '../lists/list-statements.js';
 
 /** The member's details: every field of the contract, each from its column (the one definition of their shape). */
 const DETAILS: JsonFields<UserDetails> = {
@@ -28,8 +28,8 @@ const DETAILS: JsonFields<UserDetails> = {
  */
 export const heldPersonalInformationJson = jsonObject<HeldPersonalInformation>({
   ...DETAILS,
-  createdAt: sql<string>`${userDetails.createdAt}`,
-  updatedAt: sql<string>`${userDetails.updatedAt}`,
+  createdAt: jsonTime(userDetails.createdAt),
+  updatedAt: jsonTime(userDetails.updatedAt),
 });
 
 const dialect = new PgDialect();

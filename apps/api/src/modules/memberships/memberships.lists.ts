@@ -2,15 +2,7 @@ import type { Membership, PromotionalProduct } from '@ums/contracts';
 import { sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { discountPackages, listCounts, memberships, products, promotionalProducts } from '../../db/schema/index.js';
-import {
-  float8,
-  jsonObject,
-  key,
-  scopeValue,
-  sqlText,
-  tableAs,
-  type ListDefinition,
-} from '../lists/list-statements.js';
+import { float8, jsonObject, key, scopeValue, tableAs, type ListDefinition } from '../lists/list-statements.js';
 
 const m = alias(memberships, 'm');
 const p = alias(products, 'p');
@@ -41,9 +33,8 @@ export const membershipFrom = sql`${tableAs(memberships, 'm')}
   join ${tableAs(products, 'p')} on ${p.productId} = ${m.productId}
   left join ${tableAs(discountPackages, 'dp')} on ${dp.discountPackageId} = ${m.discountPackageId}`;
 
-/** `membershipItem` and `membershipFrom` as text, for statements still written as text. */
-export const MEMBERSHIP_ITEM = sqlText(membershipItem);
-export const MEMBERSHIP_FROM = sqlText(membershipFrom);
+/** The id of `membershipFrom`'s membership: where one membership is read. */
+export const membershipKey = m.membershipId;
 
 export const membershipList: ListDefinition<'membership'> = {
   list: 'membership',

@@ -3,7 +3,7 @@ import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import { memberships, promotionalProducts } from '../../db/schema/index.js';
 import type { Queryable } from '../audit/audit.js';
 import type { State } from '../audit/states.js';
-import { MEMBERSHIP_FROM, MEMBERSHIP_ITEM } from './memberships.lists.js';
+import { membershipFrom, membershipItem, membershipKey } from './memberships.lists.js';
 
 /** A membership's fields as the administrator saves them. */
 export interface MembershipFields {
@@ -43,7 +43,7 @@ export const membershipRepository = {
   /** One membership as the contract answers it (the list's item), or null. */
   async findById(q: Queryable, id: number): Promise<Membership | null> {
     const { rows } = await q.execute<{ item: Membership }>(
-      sql`select ${sql.raw(MEMBERSHIP_ITEM)} as item from ${sql.raw(MEMBERSHIP_FROM)} where m.membership_id = ${id}`,
+      sql`select ${membershipItem} as item from ${membershipFrom} where ${membershipKey} = ${id}`,
     );
     return rows[0]?.item ?? null;
   },

@@ -1,10 +1,28 @@
 import type { SecurityActivity } from '@ums/contracts';
-import { sql } from 'drizzle-orm';
+import { sql, type SQLWrapper } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { securityEvents } from '../../db/schema/index.js';
-import { isoTime, jsonObject, key, scopeValue, tableAs, type ListDefinition } from '../lists/list-statements.js';
+import {
+  isoTime,
+  jsonObject,
+  jsonTime,
+  key,
+  scopeValue,
+  tableAs,
+  type JsonFields,
+  type ListDefinition,
+} from '../lists/list-statements.js';
 
 const e = alias(securityEvents, 'e');
+
+/** An event's fields but its time, from `security_events e`. */
+const eventFields: JsonFields<Omit<SecurityActivity, 'at'>> = {
+  // Written only from SECURITY_EVENTS (security events are recorded by the API itself).
+  event: sql<SecurityActivity['event']>`${e.event}`,
+  browser: e.browser,
+  os: e.os,
+  ipAddress: e.ipAddress,
+};
 
 /**
  * The caller's (`scopeValue(0)`) security activity, newest first; a search finds an event, a browser, a system or an
@@ -18,13 +36,11 @@ export const activityList: ListDefinition<'activity'> = {
   search: ({ pattern }) =>
     sql`${e.event} ilike ${pattern} or ${e.browser} ilike ${pattern} or ${e.os} ilike ${pattern} or ${e.ipAddress} ilike ${pattern}`,
   sorts: { at: { keys: [key(e.at), key(e.id)] } },
-  item: jsonObject<SecurityActivity>({
-    at: isoTime(e.at),
-    // Written only from SECURITY_EVENTS (security events are recorded by the API itself).
-    event: sql<SecurityActivity['event']>`${e.event}`,
-    browser: e.browser,
-    os: e.os,
-    ipAddress: e.ipAddress,
-  }),
+  item: jsonObject<SecurityActivity>({ at: isoTime(e.at), ...eventFields }),
   total: sql`(select count(*) from ${securityEvents} where ${securityEvents.subject} = ${scopeValue(0)})`,
 };
+
+/** Every security event of `subject` as held (support's page, the data export), newest first. */
+export const heldActivityOf = (subject: SQLWrapper) => sql<SecurityActivity[]>`coalesce((
+  select json_agg(${jsonObject<SecurityActivity>({ at: jsonTime(e.at), ...eventFields })} order by ${e.at} desc, ${e.id} desc)
+  from ${tableAs(securityEvents, 'e')} where ${e.subject} = ${subject}), '[]'::json)`;

@@ -1,29 +1,67 @@
 import type { DeviceSession, HeldPersonalInformation, HeldSubscription, SecurityActivity } from '@ums/contracts';
+import { fillPlaceholders, sql } from 'drizzle-orm';
+import { alias, PgDialect } from 'drizzle-orm/pg-core';
 import type { Pool } from 'pg';
+import { accountDeletions, accounts, userDetails } from '../../db/schema/index.js';
 import type { AuthUser } from '../../plugins/auth.js';
-import { sqlText } from '../lists/list-statements.js';
+import { jsonObject, jsonTime, tableAs } from '../lists/list-statements.js';
+import { heldOrdersOf, heldSubscriptionsOf, type HeldOrder } from '../member/member.lists.js';
 import { heldPersonalInformationJson } from '../member/member.repository.js';
+import { heldActivityOf } from '../security/security.lists.js';
+
+/** The account as the embedded provider keeps it. */
+interface HeldAccount {
+  email: string;
+  groups: string[];
+  createdAt: string;
+  updatedAt: string;
+}
 
 /** What is held about one subject, as PostgreSQL builds it below. */
 export interface HeldData {
-  account: { email: string; groups: string[]; createdAt: string; updatedAt: string } | null;
+  account: HeldAccount | null;
   personalInformation: HeldPersonalInformation | null;
   /** Null when left out (support pages through them instead). */
-  orders:
-    | {
-        orderId: number;
-        date: string;
-        status: string;
-        totalAmount: number;
-        items: { productName: string; price: number }[];
-      }[]
-    | null;
+  orders: HeldOrder[] | null;
   subscriptions: HeldSubscription[];
   securityActivity: SecurityActivity[];
   accountDeletion: { requestedAt: string; deleteAfter: string } | null;
 }
 
-const PERSONAL_INFORMATION = sqlText(heldPersonalInformationJson);
+const subject = sql.placeholder('subject');
+const a = alias(accounts, 'a');
+const x = alias(accountDeletions, 'x');
+
+const account = sql<HeldAccount | null>`(
+  select ${jsonObject<HeldAccount>({
+    email: a.email,
+    groups: a.groups,
+    createdAt: jsonTime(a.createdAt),
+    updatedAt: jsonTime(a.updatedAt),
+  })}
+  from ${tableAs(accounts, 'a')} where ${a.accountId}::text = ${subject})`;
+
+const personalInformation = sql<HeldPersonalInformation | null>`(
+  select ${heldPersonalInformationJson} from ${userDetails} where ${userDetails.subject} = ${subject})`;
+
+const accountDeletion = sql<HeldData['accountDeletion']>`(
+  select ${jsonObject<NonNullable<HeldData['accountDeletion']>>({
+    requestedAt: jsonTime(x.requestedAt),
+    deleteAfter: jsonTime(x.deleteAfter),
+  })}
+  from ${tableAs(accountDeletions, 'x')} where ${x.subject} = ${subject})`;
+
+/** Everything held about `subject` as one JSON document; its orders only when `orders` is true. */
+const HELD_DATA = new PgDialect().sqlToQuery(
+  sql`select ${jsonObject<HeldData>({
+    account,
+    personalInformation,
+    orders: sql<HeldOrder[] | null>`case when ${sql.placeholder('orders')}::boolean then ${heldOrdersOf(subject)} end`,
+    subscriptions: heldSubscriptionsOf(subject),
+    securityActivity: heldActivityOf(subject),
+    accountDeletion,
+  })} as data`,
+);
 
 /**
  * Everything held about a member, for "Download my data" (GDPR articles 15 and 20): the account, personal
@@ -48,35 +86,8 @@ export function createMyData({
    */
   async function collect(subject: string, { orders = true } = {}): Promise<HeldData> {
     const { rows } = await pool.query<{ data: HeldData }>(
-      `select json_build_object(
-         'account', (select json_build_object('email', a.email, 'groups', a.groups, 'createdAt', a.created_at,
-                                              'updatedAt', a.updated_at)
-                     from accounts a where a.account_id::text = $1),
-         'personalInformation', (select ${PERSONAL_INFORMATION} from user_details where user_details.subject = $1),
-         'orders', case when $2::boolean then coalesce((select json_agg(json_build_object(
-             'orderId', o.order_id, 'date', o.ordered_at, 'status', o.status, 'totalAmount', o.total_amount,
-             'items', coalesce((select json_agg(json_build_object('productName', i.product_name, 'price', i.price)
-                                                order by i.position)
-                                from order_items i where i.order_id = o.order_id), '[]'::json))
-             order by o.ordered_at desc, o.order_id desc)
-           from orders o where o.subject = $1), '[]'::json) end,
-         'subscriptions', coalesce((select json_agg(json_build_object(
-             'subscriptionId', s.subscription_id, 'createdAt', s.created_at, 'cancelledAt', s.cancelled_at,
-             'pricePerInterval', s.price_per_interval, 'billingInterval', s.billing_interval,
-             'billingPeriod', s.billing_period,
-             'products', coalesce((select json_agg(p.name order by sp.position)
-                                   from subscription_products sp join products p on p.product_id = sp.product_id
-                                   where sp.subscription_id = s.subscription_id), '[]'::json))
-             order by s.created_at, s.subscription_id)
-           from subscriptions s where s.subject = $1), '[]'::json),
-         'securityActivity', coalesce((select json_agg(json_build_object(
-             'at', e.at, 'event', e.event, 'browser', e.browser, 'os', e.os, 'ipAddress', e.ip_address)
-             order by e.at desc, e.id desc)
-           from security_events e where e.subject = $1), '[]'::json),
-         'accountDeletion', (select json_build_object('requestedAt', x.requested_at, 'deleteAfter', x.delete_after)
-                             from account_deletions x where x.subject = $1)
-       ) as data`,
-      [subject, orders],
+      HELD_DATA.sql,
+      fillPlaceholders(HELD_DATA.params, { subject, orders }),
     );
     return rows[0]!.data;
   }
