@@ -88,16 +88,41 @@ test('package prices save after a pause, clear to null, and products are added a
 });
 
 test('closing the dialog before the pause is over discards the edit', async ({ page }) => {
+  // The price saves the page sends, in order, as the prices they carry.
+  const saves: unknown[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'PUT' && new URL(request.url()).pathname === '/api/discountPackageProduct') {
+      saves.push((request.postDataJSON() as { price: unknown }).price);
+    }
+  });
   await visitSignedIn(page, '/admin/discount-packages', ADMIN);
-  const card = cardOf(page, 'Family Wellness');
-  await card.getByRole('button', { name: 'Manage Products' }).click();
-  const manage = page.getByRole('dialog', { name: 'Manage Products: Family Wellness' });
-  const input = manage.getByRole('spinbutton').first();
-  const before = await input.inputValue();
-  await input.fill('1.23');
+  const open = async () => {
+    await cardOf(page, 'Family Wellness').getByRole('button', { name: 'Manage Products' }).click();
+    return page.getByRole('dialog', { name: 'Manage Products: Family Wellness' });
+  };
+  let manage = await open();
+  const before = await manage.getByRole('spinbutton').first().inputValue();
+  await manage.getByRole('spinbutton').first().fill('1.23');
   await manage.getByRole('button', { name: 'Close' }).click();
-  await page.waitForTimeout(1500);
+  await expect(manage).toBeHidden();
+
+  // A later edit saves after its own pause. The discarded edit's pause began first, so had its save survived the
+  // closing, its PUT would have gone out before this one's, which the row's "Saved" waits for.
+  manage = await open();
+  const price = manage.getByRole('spinbutton').first();
+  const row = manage.getByRole('row').filter({ has: price });
+  await expect(price).toHaveValue(before);
+  await price.fill('4.56');
+  await expect(row).toContainText('Saving...');
+  await expect(row).toContainText('Saved', { timeout: 5000 });
+  expect(saves).toEqual([4.56]);
+
+  // The seeded price back, as other journeys expect it.
+  await price.fill(before);
+  await expect(row).toContainText('Saving...');
+  await expect(row).toContainText('Saved', { timeout: 5000 });
+  expect(saves).toHaveLength(2);
   await page.reload();
-  await cardOf(page, 'Family Wellness').getByRole('button', { name: 'Manage Products' }).click();
-  await expect(page.getByRole('dialog').getByRole('spinbutton').first()).toHaveValue(before);
+  manage = await open();
+  await expect(manage.getByRole('spinbutton').first()).toHaveValue(before);
 });
