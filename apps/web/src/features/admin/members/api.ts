@@ -1,8 +1,8 @@
-import type { AdminMember, AdminMemberDetails } from '@ums/contracts';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { firstOf } from '../../../lib/api-client.js';
+import type { AdminMember, AdminMemberDetails, PaymentHistoryEntry } from '@ums/contracts';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { firstOf, type ApiClient } from '../../../lib/api-client.js';
 import { useApi } from '../../../lib/api-context.js';
-import { usePagedList, type ListView } from '../../../lib/paged-list.js';
+import { usePagedList, type ListView, type PageOf } from '../../../lib/paged-list.js';
 
 export const memberKeys = {
   all: ['members'] as const,
@@ -13,13 +13,27 @@ export const memberKeys = {
 /** The member directory a page at a time, searched by email or name and sorted on the server. */
 export const useMemberList = (view: ListView) => usePagedList<AdminMember>(memberKeys.all, '/admin/members', view);
 
-export function useMemberDetails(id: string) {
-  const api = useApi();
-  return useQuery({
+/** What support sees of one member: account, held details, subscriptions, sessions and the newest page of orders. */
+export const memberDetailsQuery = (api: () => Promise<ApiClient>, id: string) =>
+  queryOptions({
     queryKey: memberKeys.one(id),
     queryFn: async () => firstOf<AdminMemberDetails>(await (await api()).get(`/admin/members/${id}`)),
   });
-}
+
+export const useMemberDetails = (id: string) => useQuery(memberDetailsQuery(useApi(), id));
+
+/**
+ * The member's orders, newest first, a page at a time. The member's details carried the newest page (`first`): the
+ * list starts from it and asks only for the pages after it.
+ */
+export const useMemberOrders = (id: string, first: { page: PageOf<PaymentHistoryEntry>; updatedAt: number }) =>
+  usePagedList<PaymentHistoryEntry>(
+    memberKeys.orders(id),
+    `/admin/members/${id}/orders`,
+    { q: '', sort: '' },
+    true,
+    first,
+  );
 
 /**
  * Ends every session of the member, replaces their groups or resets their sign-in methods; the directory and the

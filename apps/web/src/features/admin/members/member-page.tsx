@@ -24,10 +24,10 @@ import { StepUpRequiredError } from '../../../lib/api-client.js';
 import { useClientConfig } from '../../../lib/client-config-context.js';
 import { errorText } from '../../../lib/error-text.js';
 import { formatShortDate, formatUsd } from '../../../lib/format.js';
-import { type PageOf, usePagedList } from '../../../lib/paged-list.js';
+import type { PageOf } from '../../../lib/paged-list.js';
 import { useStepUpDraft } from '../../../lib/step-up-draft.js';
 import { useAdminStyles } from '../components/admin-styles.js';
-import { memberKeys, useMemberActions, useMemberDetails } from './api.js';
+import { useMemberActions, useMemberDetails, useMemberOrders } from './api.js';
 import {
   groupsText,
   memberActionDraftKey,
@@ -116,14 +116,7 @@ function MemberOrders({
   memberId: string;
   first: { page: PageOf<PaymentHistoryEntry>; updatedAt: number };
 }) {
-  // The member's details carried the newest page: the list starts from it and asks only for the pages after it.
-  const orders = usePagedList<PaymentHistoryEntry>(
-    memberKeys.orders(memberId),
-    `/admin/members/${memberId}/orders`,
-    { q: '', sort: '' },
-    true,
-    first,
-  );
+  const orders = useMemberOrders(memberId, first);
   if (orders.isPending) return <Spinner label={MEMBERS.ordersLoading} />;
   if (orders.isError)
     return <ErrorBanner message={errorText(orders.error, MEMBERS.ordersFailed)} error={orders.error} />;

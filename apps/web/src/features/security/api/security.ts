@@ -1,6 +1,6 @@
 import type { DeviceSession, SecurityActivity } from '@ums/contracts/security';
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { listOf } from '../../../lib/api-client.js';
+import { queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { listOf, type ApiClient } from '../../../lib/api-client.js';
 import { useApi } from '../../../lib/api-context.js';
 import { pagedListQuery, pagedRows } from '../../../lib/paged-list.js';
 import { ACTIVITY_PAGE_SIZE } from '../messages.js';
@@ -8,13 +8,14 @@ import { ACTIVITY_PAGE_SIZE } from '../messages.js';
 const securityKey = ['security'] as const;
 const sessionsKey = [...securityKey, 'sessions'] as const;
 
-export function useDeviceSessions() {
-  const api = useApi();
-  return useQuery({
+/** The devices signed in to the account, this one among them. */
+export const deviceSessionsQuery = (api: () => Promise<ApiClient>) =>
+  queryOptions({
     queryKey: sessionsKey,
     queryFn: async () => listOf<DeviceSession>(await (await api()).get('/sessions')),
   });
-}
+
+export const useDeviceSessions = () => useQuery(deviceSessionsQuery(useApi()));
 
 /** The newest activity first, 20 at a time. */
 export function useSecurityActivity() {
