@@ -1,4 +1,5 @@
 import { makeStyles, tokens } from '@fluentui/react-components';
+import { ErrorBanner } from './error-banner.js';
 import { Spinner } from './spinner.js';
 
 const useStyles = makeStyles({
@@ -12,19 +13,14 @@ const useStyles = makeStyles({
     padding: tokens.spacingHorizontalXL,
     textAlign: 'center',
   },
-  error: { color: tokens.colorPaletteRedForeground1, fontWeight: tokens.fontWeightSemibold },
 });
 
-/** A centred state of the app: a spinner with its label, optionally an error above it. */
+/** A centred state of the app: a spinner with its label, optionally an error (the app's one error banner) above it. */
 export function StatusScreen({ label, error, spinner = true }: { label: string; error?: string; spinner?: boolean }) {
   const styles = useStyles();
   return (
     <main className={styles.screen}>
-      {error ? (
-        <span role="alert" className={styles.error}>
-          {error}
-        </span>
-      ) : null}
+      {error ? <ErrorBanner message={error} /> : null}
       {spinner ? <Spinner label={label} labelPosition="below" /> : <span>{label}</span>}
     </main>
   );
