@@ -1,10 +1,11 @@
 import type { SecurityEventName } from '@ums/contracts';
 import { SECURITY_ACTIVITY_DAYS } from '@ums/contracts';
-import { sql } from 'drizzle-orm';
+import { lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
+import { securityEvents } from '../db/schema/index.js';
 import { summariseUserAgent } from './user-agent.js';
 
-type Executor = Pick<Database, 'execute'>;
+type Executor = Pick<Database, 'insert'>;
 
 /** Who acted and from where: the request's User-Agent and its client address (TRUST_PROXY applied). */
 export interface RequestOrigin {
@@ -20,16 +21,14 @@ export async function recordSecurityEvent(
   origin: RequestOrigin,
 ): Promise<void> {
   const { browser, os } = summariseUserAgent(origin.userAgent);
-  await db.execute(sql`
-    insert into security_events (subject, event, browser, os, ip_address)
-    values (${subject}, ${event}, ${browser}, ${os}, ${origin.ipAddress})`);
+  await db.insert(securityEvents).values({ subject, event, browser, os, ipAddress: origin.ipAddress });
 }
 
 /** Activity older than 90 days goes, as the member is told. */
 export async function sweepSecurityEvents(db: Database): Promise<void> {
-  await db.execute(
-    sql`delete from security_events where at < clock_timestamp() - make_interval(days => ${SECURITY_ACTIVITY_DAYS})`,
-  );
+  await db
+    .delete(securityEvents)
+    .where(lt(securityEvents.at, sql`clock_timestamp() - make_interval(days => ${SECURITY_ACTIVITY_DAYS})`));
 }
 
 /** Where and how an action was taken, stamped now, as an alert mail tells the member. */

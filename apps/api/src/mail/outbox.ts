@@ -1,12 +1,13 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { AppConfig } from '../config/env.js';
 import type { Database } from '../db/client.js';
+import { mailOutbox } from '../db/schema/index.js';
 import { isSealed, type KeyService } from '../secrets/key-service.js';
 
-type Executor = Pick<Database, 'execute'>;
+type Executor = Pick<Database, 'insert'>;
 
 export interface Mail {
   to: string;
@@ -36,9 +37,7 @@ const BODY_CONTEXT = 'mail_outbox:body';
  */
 export async function enqueueMail(db: Executor, mail: Mail, secrets: KeyService): Promise<void> {
   const body = await secrets.seal(mail.text, BODY_CONTEXT);
-  await db.execute(
-    sql`insert into mail_outbox (recipient, subject, body) values (${mail.to}, ${mail.subject}, ${body})`,
-  );
+  await db.insert(mailOutbox).values({ recipient: mail.to, subject: mail.subject, body });
 }
 
 /** The file a message is written to without SMTP: its outbox id, so `mail show N` finds it. */
@@ -82,17 +81,33 @@ export function createMailer({
   let stopped = false;
 
   async function claim(): Promise<Due[]> {
-    const { rows } = await db.$client.query<Due>(
-      `update mail_outbox m
-         set attempts = m.attempts + 1,
-             next_attempt_at = clock_timestamp() + interval '${LEASE_SECONDS} seconds'
-       where m.id in (
-         select id from mail_outbox
-         where sent_at is null and failed_at is null and next_attempt_at <= clock_timestamp()
-         order by id limit 20 for update skip locked)
-       returning m.id::int as id, m.recipient, m.subject, m.body, m.attempts`,
-    );
-    return rows;
+    const due = db
+      .select({ id: mailOutbox.id })
+      .from(mailOutbox)
+      .where(
+        and(
+          isNull(mailOutbox.sentAt),
+          isNull(mailOutbox.failedAt),
+          lte(mailOutbox.nextAttemptAt, sql`clock_timestamp()`),
+        ),
+      )
+      .orderBy(mailOutbox.id)
+      .limit(20)
+      .for('update', { skipLocked: true });
+    return db
+      .update(mailOutbox)
+      .set({
+        attempts: sql`${mailOutbox.attempts} + 1`,
+        nextAttemptAt: sql`clock_timestamp() + make_interval(secs => ${LEASE_SECONDS})`,
+      })
+      .where(inArray(mailOutbox.id, due))
+      .returning({
+        id: mailOutbox.id,
+        recipient: mailOutbox.recipient,
+        subject: mailOutbox.subject,
+        body: mailOutbox.body,
+        attempts: mailOutbox.attempts,
+      });
   }
 
   async function deliver(mail: Due): Promise<string> {
@@ -121,21 +136,23 @@ export function createMailer({
       for (const mail of due) {
         try {
           const where = await deliver(mail);
-          await db.$client.query(
+          await db
+            .update(mailOutbox)
             // Once sent, the text (and any link in it) is of no use here: the record keeps who, what and when.
-            "update mail_outbox set sent_at = clock_timestamp(), last_error = null, body = '' where id = $1",
-            [mail.id],
-          );
+            .set({ sentAt: sql`clock_timestamp()`, lastError: null, body: '' })
+            .where(eq(mailOutbox.id, mail.id));
           log.info(`mail ${mail.id} "${mail.subject}" ${where}`);
         } catch (error) {
           const reason = (error as Error).message.slice(0, 500);
           const final = mail.attempts >= MAX_ATTEMPTS;
-          await db.$client
-            .query(
-              `update mail_outbox set last_error = $2, next_attempt_at = clock_timestamp() + make_interval(secs => $3)
-               ${final ? ', failed_at = clock_timestamp()' : ''} where id = $1`,
-              [mail.id, reason, retryDelaySeconds(mail.attempts)],
-            )
+          await db
+            .update(mailOutbox)
+            .set({
+              lastError: reason,
+              nextAttemptAt: sql`clock_timestamp() + make_interval(secs => ${retryDelaySeconds(mail.attempts)})`,
+              ...(final ? { failedAt: sql`clock_timestamp()` } : {}),
+            })
+            .where(eq(mailOutbox.id, mail.id))
             .catch(() => undefined);
           if (final) log.error(`mail ${mail.id} "${mail.subject}" given up after ${mail.attempts} attempts: ${reason}`);
           else
@@ -190,7 +207,7 @@ export type Mailer = ReturnType<typeof createMailer>;
 
 /** Sent messages older than a week go (they hold addresses); failed ones stay for an operator to see. */
 export async function sweepSentMail(db: Database): Promise<void> {
-  await db.execute(
-    sql`delete from mail_outbox where sent_at < clock_timestamp() - make_interval(days => ${KEEP_SENT_DAYS})`,
-  );
+  await db
+    .delete(mailOutbox)
+    .where(lt(mailOutbox.sentAt, sql`clock_timestamp() - make_interval(days => ${KEEP_SENT_DAYS})`));
 }
