@@ -1,10 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { PASSWORD_MISMATCH_MESSAGE, passwordProblemText } from '@ums/contracts/password-policy';
 import { PASSWORD_RESET_MINUTES, PASSWORD_RESET_TEXTS as R } from '@ums/contracts/security';
-import { sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppConfig } from '../config/env.js';
 import type { Database } from '../db/client.js';
+// `accounts` is the account service here.
+import { accounts as accountsTable, passwordResets } from '../db/schema/index.js';
 import { passwordResetMail } from '../mail/alerts.js';
 import { enqueueMail } from '../mail/outbox.js';
 import type { AccountService } from './accounts.service.js';
@@ -17,7 +19,7 @@ import type { SecurityService } from './security.service.js';
 import { endAccountSessions } from './sessions.js';
 import type { KeyService } from '../secrets/key-service.js';
 
-type Executor = Pick<Database, 'execute'>;
+type Executor = Pick<Database, 'update' | 'delete'>;
 
 const MINUTE = 60 * 1000;
 /** The forgotten-password limits, documented in the README's security section. */
@@ -39,20 +41,28 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 const newToken = () => randomBytes(32).toString('base64url');
+const now = sql`clock_timestamp()`;
+
+/** The links of an account, its id compared as text (as the callers hold it). */
+const resetOf = (accountId: string) => sql`${passwordResets.accountId}::text = ${accountId}`;
+/** A link that has not been used and has not expired: the one kind that opens an account. */
+const usableLink = (token: string) =>
+  and(eq(passwordResets.tokenHash, sha256(token)), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, now));
 
 /** The embedded provider's "Forgot your password?" page. */
 export const forgotPasswordUrl = (issuer: string) => `${issuer}/password/forgot`;
 
 /** Outstanding links of the account stop working: its password just changed some other way, or one was used. */
 export async function voidResetLinks(db: Executor, accountId: string): Promise<void> {
-  await db.execute(sql`
-    update password_resets set used_at = clock_timestamp()
-    where account_id::text = ${accountId} and used_at is null`);
+  await db
+    .update(passwordResets)
+    .set({ usedAt: now })
+    .where(and(resetOf(accountId), isNull(passwordResets.usedAt)));
 }
 
 /** Links and sign-in tickets long past use go (the sweep's timer). */
 export async function sweepPasswordResets(db: Executor): Promise<void> {
-  await db.execute(sql`delete from password_resets where expires_at < clock_timestamp() - interval '1 day'`);
+  await db.delete(passwordResets).where(lt(passwordResets.expiresAt, sql`clock_timestamp() - interval '1 day'`));
 }
 
 /** The sign-in ticket the browser carries, if it sent a well-formed one. */
@@ -93,10 +103,11 @@ export function createPasswordResets({
     const token = newToken();
     const link = `${config.auth.issuer}/password/reset?token=${token}`;
     await db.transaction(async (tx) => {
-      await tx.execute(sql`
-        insert into password_resets (account_id, token_hash, expires_at)
-        values (${account.accountId}, ${sha256(token)},
-                clock_timestamp() + make_interval(mins => ${PASSWORD_RESET_MINUTES}))`);
+      await tx.insert(passwordResets).values({
+        accountId: account.accountId,
+        tokenHash: sha256(token),
+        expiresAt: sql`clock_timestamp() + make_interval(mins => ${PASSWORD_RESET_MINUTES})`,
+      });
       const mail = passwordResetMail(
         {
           company: config.web.company.name,
@@ -116,10 +127,12 @@ export function createPasswordResets({
   /** The account a link's token opens, while it is unused and fresh. */
   async function accountOf(token: string): Promise<{ accountId: string; email: string } | null> {
     if (!TOKEN.test(token)) return null;
-    const { rows } = await db.execute<{ account_id: string; email: string }>(sql`
-      select r.account_id::text, a.email from password_resets r join accounts a using (account_id)
-      where r.token_hash = ${sha256(token)} and r.used_at is null and r.expires_at > clock_timestamp()`);
-    return rows[0] ? { accountId: rows[0].account_id, email: rows[0].email } : null;
+    const [row] = await db
+      .select({ accountId: passwordResets.accountId, email: accountsTable.email })
+      .from(passwordResets)
+      .innerJoin(accountsTable, eq(accountsTable.accountId, passwordResets.accountId))
+      .where(usableLink(token));
+    return row ?? null;
   }
 
   return {
@@ -164,15 +177,17 @@ export function createPasswordResets({
       const passwordHash = await hashPassword(password);
       const ticket = newToken();
       const done = await db.transaction(async (tx) => {
-        const { rows } = await tx.execute<{ account_id: string }>(sql`
-          update password_resets set used_at = clock_timestamp(), sign_in_hash = ${sha256(ticket)}
-          where token_hash = ${sha256(token)} and used_at is null and expires_at > clock_timestamp()
-          returning account_id::text`);
-        if (!rows[0]) return false;
+        const used = await tx
+          .update(passwordResets)
+          .set({ usedAt: now, signInHash: sha256(ticket) })
+          .where(usableLink(token))
+          .returning({ accountId: passwordResets.accountId });
+        if (used.length === 0) return false;
         await voidResetLinks(tx, account.accountId);
-        await tx.execute(sql`
-          update accounts set password_hash = ${passwordHash}, updated_at = clock_timestamp()
-          where account_id::text = ${account.accountId}`);
+        await tx
+          .update(accountsTable)
+          .set({ passwordHash, updatedAt: now })
+          .where(sql`${accountsTable.accountId}::text = ${account.accountId}`);
         await endAccountSessions(tx, account.accountId);
         await security.passwordChanged(tx, account.accountId, origin, account.email);
         return true;
@@ -187,13 +202,17 @@ export function createPasswordResets({
      * the revocation the new password made, so they work at once (the old ones stay void).
      */
     async redeemSignIn(ticket: string): Promise<string | null> {
-      const { rows } = await db.execute<{ account_id: string }>(sql`
-        update password_resets set sign_in_hash = null
-        where sign_in_hash = ${sha256(ticket)}
-          and used_at > clock_timestamp() - make_interval(mins => ${SIGN_IN_TICKET_MINUTES})
-        returning account_id::text`);
-      const row = rows[0];
-      return row?.account_id ?? null;
+      const [row] = await db
+        .update(passwordResets)
+        .set({ signInHash: null })
+        .where(
+          and(
+            eq(passwordResets.signInHash, sha256(ticket)),
+            gt(passwordResets.usedAt, sql`clock_timestamp() - make_interval(mins => ${SIGN_IN_TICKET_MINUTES})`),
+          ),
+        )
+        .returning({ accountId: passwordResets.accountId });
+      return row?.accountId ?? null;
     },
   };
 }

@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { SECURITY_ACTIVITY_DAYS, SECURITY_MESSAGES, type DeviceSession } from '@ums/contracts';
-import { sql } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, lt, notExists, or, sql } from 'drizzle-orm';
 import type { AppConfig } from '../config/env.js';
 import type { Database } from '../db/client.js';
+import { accounts, knownDevices, oidcPayloads, sessionDetails } from '../db/schema/index.js';
 import { securityAlert, type AlertKind } from '../mail/alerts.js';
 import { enqueueMail } from '../mail/outbox.js';
 import { conflict, notFound } from '../plugins/http-errors.js';
@@ -13,7 +14,7 @@ import { endAccountSessions, endSession, lockAccountSession, SESSION_GRANTS_SQL 
 import { summariseUserAgent } from './user-agent.js';
 import type { KeyService } from '../secrets/key-service.js';
 
-type Executor = Pick<Database, 'execute'>;
+type Executor = Pick<Database, 'execute' | 'select' | 'insert'>;
 
 /** The browser's device cookie: a random id, sent only to the provider's pages, that says "seen before". */
 export const DEVICE_COOKIE = 'ums_device';
@@ -25,17 +26,16 @@ export const newDeviceId = () => randomBytes(32).toString('base64url');
 /** The device id if the browser sent a well-formed one. */
 export const deviceIdFrom = (cookieHeader: string | undefined) => cookieValue(cookieHeader, DEVICE_COOKIE, DEVICE_ID);
 const deviceHash = (deviceId: string) => createHash('sha256').update(deviceId).digest('hex');
+/** A device last seen after this is one the account remembers. */
+const rememberedSince = sql`clock_timestamp() - make_interval(days => ${DEVICE_MEMORY_DAYS})`;
 
-interface SessionRow {
-  id: string;
-  current: boolean;
-  created_at: Date;
-  last_active_at: Date;
-  browser: string | null;
-  os: string | null;
-  ip_address: string | null;
-  grants: string[];
-}
+/** When the provider session signed in, from its payload (seconds since the epoch). */
+const loginTime = sql`to_timestamp((${oidcPayloads.payload}->>'loginTs')::float8)`;
+/** A provider session that has not expired. */
+const liveSession = and(
+  sql`${oidcPayloads.model} = 'Session'`,
+  or(isNull(oidcPayloads.expiresAt), gt(oidcPayloads.expiresAt, sql`clock_timestamp()`)),
+);
 
 /**
  * The members' security centre on the embedded provider: the activity it records (sign-ins, failures, new devices,
@@ -61,10 +61,11 @@ export function createSecurityService({
     origin: RequestOrigin,
     fallbackEmail?: string | null,
   ) {
-    const { rows } = await tx.execute<{ email: string }>(
-      sql`select email from accounts where account_id::text = ${accountId}`,
-    );
-    const to = rows[0]?.email ?? fallbackEmail;
+    const [row] = await tx
+      .select({ email: accounts.email })
+      .from(accounts)
+      .where(sql`${accounts.accountId}::text = ${accountId}`);
+    const to = row?.email ?? fallbackEmail;
     if (!to) return;
     const mail = securityAlert(
       kind,
@@ -79,24 +80,30 @@ export function createSecurityService({
     await enqueueMail(tx, mail, secrets);
   }
 
-  async function sessionsOf(accountId: string, currentGrant: string | null): Promise<SessionRow[]> {
-    const { rows } = await db.$client.query<SessionRow>(
-      `select uid as id,
-              coalesce(d.created_at, to_timestamp((payload->>'loginTs')::float8)) as created_at,
-              coalesce(d.last_active_at, d.created_at, to_timestamp((payload->>'loginTs')::float8)) as last_active_at,
-              d.browser, d.os, d.ip_address,
-              ${SESSION_GRANTS_SQL} as grants,
-              false as current
-       from oidc_payloads
-       left join session_details d on d.session_uid = oidc_payloads.uid
-       where model = 'Session' and payload->>'accountId' = $1 and uid is not null
-         and (expires_at is null or expires_at > clock_timestamp())`,
-      [accountId],
-    );
-    for (const row of rows) row.current = currentGrant !== null && row.grants.includes(currentGrant);
-    return rows.sort(
-      (a, b) => Number(b.current) - Number(a.current) || b.last_active_at.getTime() - a.last_active_at.getTime(),
-    );
+  /**
+   * The account's live sessions, the calling one first, then the most recently used. Read on the pool, outside any
+   * transaction of the caller's, as it always was.
+   */
+  async function sessionsOf(accountId: string, currentGrant: string | null) {
+    const rows = await db
+      .select({
+        id: sql<string>`${oidcPayloads.uid}`,
+        createdAt: sql`coalesce(${sessionDetails.createdAt}, ${loginTime})`.mapWith(sessionDetails.createdAt),
+        lastActiveAt: sql`coalesce(${sessionDetails.lastActiveAt}, ${sessionDetails.createdAt}, ${loginTime})`.mapWith(
+          sessionDetails.lastActiveAt,
+        ),
+        browser: sessionDetails.browser,
+        os: sessionDetails.os,
+        ipAddress: sessionDetails.ipAddress,
+        // The grants' SQL is the sessions module's (the one written over the unqualified payload column).
+        grants: sql<string[]>`${sql.raw(SESSION_GRANTS_SQL)}`,
+      })
+      .from(oidcPayloads)
+      .leftJoin(sessionDetails, eq(sessionDetails.sessionUid, oidcPayloads.uid))
+      .where(and(liveSession, sql`${oidcPayloads.payload}->>'accountId' = ${accountId}`, isNotNull(oidcPayloads.uid)));
+    return rows
+      .map((row) => ({ ...row, current: currentGrant !== null && row.grants.includes(currentGrant) }))
+      .sort((a, b) => Number(b.current) - Number(a.current) || b.lastActiveAt.getTime() - a.lastActiveAt.getTime());
   }
 
   return {
@@ -126,13 +133,18 @@ export function createSecurityService({
       const hash = deviceHash(deviceId);
       const newDevice = await db.transaction(async (tx) => {
         const { rows } = await tx.execute<{ known: boolean; any: boolean }>(sql`
-          select exists(select 1 from known_devices where account_id = ${accountId} and device_hash = ${hash}
-                        and last_seen_at > clock_timestamp() - make_interval(days => ${DEVICE_MEMORY_DAYS})) as known,
-                 exists(select 1 from known_devices where account_id = ${accountId}) as any`);
+          select exists(select 1 from ${knownDevices}
+                        where ${knownDevices.accountId} = ${accountId} and ${knownDevices.deviceHash} = ${hash}
+                          and ${knownDevices.lastSeenAt} > ${rememberedSince}) as known,
+                 exists(select 1 from ${knownDevices} where ${knownDevices.accountId} = ${accountId}) as any`);
         const fresh = !rows[0]!.known && rows[0]!.any;
-        await tx.execute(sql`
-          insert into known_devices (account_id, device_hash) values (${accountId}, ${hash})
-          on conflict (account_id, device_hash) do update set last_seen_at = clock_timestamp()`);
+        await tx
+          .insert(knownDevices)
+          .values({ accountId, deviceHash: hash })
+          .onConflictDoUpdate({
+            target: [knownDevices.accountId, knownDevices.deviceHash],
+            set: { lastSeenAt: sql`clock_timestamp()` },
+          });
         await recordSecurityEvent(tx, accountId, 'sign-in', origin);
         if (fresh) {
           await recordSecurityEvent(tx, accountId, 'new-device', origin);
@@ -150,19 +162,19 @@ export function createSecurityService({
     async isKnownDevice(email: string, deviceId: string): Promise<boolean> {
       const { rows } = await db.execute<{ known: boolean }>(sql`
         select exists(
-          select 1 from known_devices d join accounts a on a.account_id::text = d.account_id
-          where lower(a.email) = lower(${email}) and d.device_hash = ${deviceHash(deviceId)}
-            and d.last_seen_at > clock_timestamp() - make_interval(days => ${DEVICE_MEMORY_DAYS})) as known`);
+          select 1 from ${knownDevices} join ${accounts} on ${accounts.accountId}::text = ${knownDevices.accountId}
+          where lower(${accounts.email}) = lower(${email}) and ${knownDevices.deviceHash} = ${deviceHash(deviceId)}
+            and ${knownDevices.lastSeenAt} > ${rememberedSince}) as known`);
       return rows[0]?.known ?? false;
     },
 
     /** A wrong password for an existing account (unknown emails have no activity to record it in). */
     async signInFailed(email: string, origin: RequestOrigin): Promise<void> {
-      const { rows } = await db.$client.query<{ account_id: string }>(
-        'select account_id::text from accounts where lower(email) = lower($1)',
-        [email],
-      );
-      if (rows[0]) await recordSecurityEvent(db, rows[0].account_id, 'sign-in-failed', origin);
+      const [row] = await db
+        .select({ accountId: accounts.accountId })
+        .from(accounts)
+        .where(sql`lower(${accounts.email}) = lower(${email})`);
+      if (row) await recordSecurityEvent(db, row.accountId, 'sign-in-failed', origin);
     },
 
     /** In the password change's transaction: the activity entry and the alert. */
@@ -175,19 +187,23 @@ export function createSecurityService({
     /** The provider answered an authorization for this session: where and when it was last used. */
     async sessionUsed(sessionUid: string, accountId: string, origin: RequestOrigin): Promise<void> {
       const { browser, os } = summariseUserAgent(origin.userAgent);
-      await db.execute(sql`
-        insert into session_details (session_uid, account_id, browser, os, ip_address)
-        values (${sessionUid}, ${accountId}, ${browser}, ${os}, ${origin.ipAddress})
-        on conflict (session_uid) do update
-          set last_active_at = clock_timestamp(), browser = excluded.browser, os = excluded.os,
-              ip_address = excluded.ip_address`);
+      const used = { browser, os, ipAddress: origin.ipAddress };
+      await db
+        .insert(sessionDetails)
+        .values({ sessionUid, accountId, ...used })
+        // The values given are the row's `excluded` ones.
+        .onConflictDoUpdate({
+          target: sessionDetails.sessionUid,
+          set: { lastActiveAt: sql`clock_timestamp()`, ...used },
+        });
     },
 
     /** A refresh of the session's tokens is use of it (no request from the browser to tell where from). */
     async sessionRefreshed(sessionUid: string): Promise<void> {
-      await db.execute(
-        sql`update session_details set last_active_at = clock_timestamp() where session_uid = ${sessionUid}`,
-      );
+      await db
+        .update(sessionDetails)
+        .set({ lastActiveAt: sql`clock_timestamp()` })
+        .where(eq(sessionDetails.sessionUid, sessionUid));
     },
 
     /** The member signed out through the provider. */
@@ -200,11 +216,11 @@ export function createSecurityService({
       return (await sessionsOf(accountId, currentGrant)).map((row) => ({
         id: row.id,
         current: row.current,
-        createdAt: row.created_at.toISOString(),
-        lastActiveAt: row.last_active_at.toISOString(),
+        createdAt: row.createdAt.toISOString(),
+        lastActiveAt: row.lastActiveAt.toISOString(),
         browser: row.browser ?? 'Unknown browser',
         os: row.os ?? 'Unknown system',
-        ipAddress: row.ip_address,
+        ipAddress: row.ipAddress,
       }));
     },
 
@@ -246,9 +262,16 @@ export type SecurityService = ReturnType<typeof createSecurityService>;
  * so it never shows them) and devices not seen for over a year go.
  */
 export async function sweepSecurityDetails(db: Database): Promise<void> {
-  await db.execute(sql`
-    delete from session_details d
-    where d.last_active_at < clock_timestamp() - interval '1 hour'
-      and not exists (select 1 from oidc_payloads p where p.model = 'Session' and p.uid = d.session_uid)`);
-  await db.execute(sql`delete from known_devices where last_seen_at < clock_timestamp() - interval '400 days'`);
+  await db.delete(sessionDetails).where(
+    and(
+      lt(sessionDetails.lastActiveAt, sql`clock_timestamp() - interval '1 hour'`),
+      notExists(
+        db
+          .select({ one: sql`1` })
+          .from(oidcPayloads)
+          .where(and(sql`${oidcPayloads.model} = 'Session'`, eq(oidcPayloads.uid, sessionDetails.sessionUid))),
+      ),
+    ),
+  );
+  await db.delete(knownDevices).where(lt(knownDevices.lastSeenAt, sql`clock_timestamp() - interval '400 days'`));
 }
