@@ -390,7 +390,7 @@ export async function buildApp(options: AppOptions) {
   });
   await app.register(selfServiceRoutes, {
     receipts: createReceipts({
-      pool: db.$client,
+      db,
       company: config.web.company.name,
       limiter: createAttemptLimiter({ db }),
     }),

@@ -1,7 +1,19 @@
 import { ACCOUNT_DELETION_TEXTS } from '@ums/contracts';
-import { sql } from 'drizzle-orm';
+import { eq, lte, sql } from 'drizzle-orm';
 import type { AppConfig } from '../../config/env.js';
 import type { Database } from '../../db/client.js';
+import {
+  accountDeletions,
+  accounts,
+  knownDevices,
+  mailOutbox,
+  oidcPayloads,
+  orders,
+  securityEvents,
+  sessionDetails,
+  subscriptions,
+  userDetails,
+} from '../../db/schema/index.js';
 import { createAttemptLimiter } from '../../identity/attempt-limiter.js';
 import { createAccountService } from '../../identity/accounts.service.js';
 import { currentPasswordLimit, PASSWORD_MESSAGES } from '../../identity/password-change.js';
@@ -16,7 +28,16 @@ import { appendAudit, SYSTEM_ACTOR } from '../audit/audit.js';
 import type { FactorService } from '../../identity/factors.js';
 import type { KeyService } from '../../secrets/key-service.js';
 
-type Executor = Pick<Database, 'execute'>;
+type Executor = Pick<Database, 'execute' | 'select' | 'insert' | 'update' | 'delete'>;
+
+/** The account a token subject names: compared as text, so a subject that is no account id finds none. */
+const accountNamed = (subject: string) => sql`${accounts.accountId}::text = ${subject}`;
+
+/** The email of the account a subject names, if it has one. */
+async function accountEmail(tx: Executor, subject: string): Promise<string | undefined> {
+  const [row] = await tx.select({ email: accounts.email }).from(accounts).where(accountNamed(subject));
+  return row?.email;
+}
 
 /** The purge runs once a day on every process (and at start); concurrent runs skip each other's rows. */
 export const PURGE_INTERVAL_MS = 24 * 60 * 60 * 1000;
@@ -59,16 +80,13 @@ export function createAccountDeletion({
     origin: RequestOrigin,
     deleteAfter: Date,
   ) {
-    const { rows } = await tx.execute<{ email: string }>(
-      sql`select email from accounts where account_id::text = ${subject}`,
-    );
-    const row = rows[0];
-    if (!row) return;
+    const email = await accountEmail(tx, subject);
+    if (email === undefined) return;
     const context = {
       company: config.web.company.name,
       publicUrl: config.publicUrl,
       forgotUrl: null,
-      to: row.email,
+      to: email,
     };
     await enqueueMail(tx, accountDeletionMail(kind, context, alertOrigin(origin), deleteAfter), secrets);
   }
@@ -94,38 +112,43 @@ export function createAccountDeletion({
       }
       await factors?.confirmWithSecondFactor(account, confirmation.code, origin);
       const deleteAfter = await db.transaction(async (tx) => {
-        const { rows } = await tx.execute<{ delete_after: Date }>(sql`
-          insert into account_deletions (subject, delete_after)
-          values (${account.accountId}, clock_timestamp() + make_interval(days => ${config.deletionGraceDays}))
-          on conflict (subject) do nothing
-          returning delete_after`);
-        if (!rows[0]) throw conflict(ACCOUNT_DELETION_TEXTS.alreadyScheduled);
+        const [scheduled] = await tx
+          .insert(accountDeletions)
+          .values({
+            subject: account.accountId,
+            deleteAfter: sql`clock_timestamp() + make_interval(days => ${config.deletionGraceDays})`,
+          })
+          .onConflictDoNothing({ target: accountDeletions.subject })
+          .returning({ deleteAfter: accountDeletions.deleteAfter });
+        if (!scheduled) throw conflict(ACCOUNT_DELETION_TEXTS.alreadyScheduled);
         await endAccountSessions(tx, account.accountId);
-        await queueMail(tx, account.accountId, 'scheduled', origin, new Date(rows[0].delete_after));
-        return rows[0].delete_after;
+        await queueMail(tx, account.accountId, 'scheduled', origin, scheduled.deleteAfter);
+        return scheduled.deleteAfter;
       });
       await attempts.release(reservation);
       kickMail();
-      return { deleteAfter: new Date(deleteAfter).toISOString() };
+      return { deleteAfter: deleteAfter.toISOString() };
     },
 
     /** When the account is to be deleted, if its member closed it. */
     async pending(subject: string): Promise<Date | null> {
-      const { rows } = await db.execute<{ delete_after: Date }>(
-        sql`select delete_after from account_deletions where subject = ${subject}`,
-      );
-      return rows[0] ? new Date(rows[0].delete_after) : null;
+      const [row] = await db
+        .select({ deleteAfter: accountDeletions.deleteAfter })
+        .from(accountDeletions)
+        .where(eq(accountDeletions.subject, subject));
+      return row?.deleteAfter ?? null;
     },
 
     /** The member signed in during the grace period and kept the account. False when nothing was pending. */
     async cancel(subject: string, origin: RequestOrigin): Promise<boolean> {
       // Nothing pending (a second click, or the purge came first) cancels nothing and mails nothing.
       const cancelled = await db.transaction(async (tx) => {
-        const { rows } = await tx.execute<{ delete_after: Date }>(
-          sql`delete from account_deletions where subject = ${subject} returning delete_after`,
-        );
-        if (!rows[0]) return false;
-        await queueMail(tx, subject, 'cancelled', origin, new Date(rows[0].delete_after));
+        const [removed] = await tx
+          .delete(accountDeletions)
+          .where(eq(accountDeletions.subject, subject))
+          .returning({ deleteAfter: accountDeletions.deleteAfter });
+        if (!removed) return false;
+        await queueMail(tx, subject, 'cancelled', origin, removed.deleteAfter);
         return true;
       });
       if (cancelled) kickMail();
@@ -137,13 +160,17 @@ export function createAccountDeletion({
       const purged: PurgedAccount[] = [];
       for (;;) {
         const done = await db.transaction(async (tx) => {
-          const { rows } = await tx.execute<{ subject: string; requested_at: Date; delete_after: Date }>(sql`
-            select subject, requested_at, delete_after from account_deletions
-            where delete_after <= ${now.toISOString()}::timestamptz
-            order by delete_after
-            limit 1
-            for update skip locked`);
-          const due = rows[0];
+          const [due] = await tx
+            .select({
+              subject: accountDeletions.subject,
+              requestedAt: accountDeletions.requestedAt,
+              deleteAfter: accountDeletions.deleteAfter,
+            })
+            .from(accountDeletions)
+            .where(lte(accountDeletions.deleteAfter, now))
+            .orderBy(accountDeletions.deleteAfter)
+            .limit(1)
+            .for('update', { skipLocked: true });
           if (!due) return null;
           return { subject: due.subject, ordersAnonymised: await purgeAccount(tx, due) };
         });
@@ -159,25 +186,29 @@ export type AccountDeletion = ReturnType<typeof createAccountDeletion>;
 /** One closed account's purge, in the caller's transaction. Answers how many orders were kept anonymised. */
 async function purgeAccount(
   tx: Executor,
-  due: { subject: string; requested_at: Date; delete_after: Date },
+  due: { subject: string; requestedAt: Date; deleteAfter: Date },
 ): Promise<number> {
   const subject = due.subject;
-  const { rows: mail } = await tx.execute<{ email: string }>(
-    sql`select email from accounts where account_id::text = ${subject}`,
-  );
+  const email = await accountEmail(tx, subject);
   // Orders stay for the books, each under its own random subject: nothing links them to the member or each other.
-  const { rows: orders } = await tx.execute(sql`
-    update orders set subject = 'deleted:' || gen_random_uuid() where subject = ${subject} returning 1`);
-  const { rows: subscriptions } = await tx.execute(
-    sql`delete from subscriptions where subject = ${subject} returning 1`,
-  );
-  await tx.execute(sql`delete from user_details where subject = ${subject}`);
-  await tx.execute(sql`delete from security_events where subject = ${subject}`);
-  await tx.execute(sql`delete from session_details where account_id = ${subject}`);
-  await tx.execute(sql`delete from known_devices where account_id = ${subject}`);
-  await tx.execute(sql`delete from oidc_payloads where payload->>'accountId' = ${subject}`);
-  if (mail[0]) await tx.execute(sql`delete from mail_outbox where lower(recipient) = lower(${mail[0].email})`);
-  await tx.execute(sql`delete from accounts where account_id::text = ${subject}`);
+  const anonymised = await tx
+    .update(orders)
+    .set({ subject: sql`'deleted:' || gen_random_uuid()` })
+    .where(eq(orders.subject, subject))
+    .returning({ id: orders.orderId });
+  const deletedSubscriptions = await tx
+    .delete(subscriptions)
+    .where(eq(subscriptions.subject, subject))
+    .returning({ id: subscriptions.subscriptionId });
+  await tx.delete(userDetails).where(eq(userDetails.subject, subject));
+  await tx.delete(securityEvents).where(eq(securityEvents.subject, subject));
+  await tx.delete(sessionDetails).where(eq(sessionDetails.accountId, subject));
+  await tx.delete(knownDevices).where(eq(knownDevices.accountId, subject));
+  await tx.delete(oidcPayloads).where(sql`${oidcPayloads.payload}->>'accountId' = ${subject}`);
+  if (email !== undefined) {
+    await tx.delete(mailOutbox).where(sql`lower(${mailOutbox.recipient}) = lower(${email})`);
+  }
+  await tx.delete(accounts).where(accountNamed(subject));
   // The trail keeps what was done to the account, no longer whose it was: its entries lose the email they were named
   // by (the one change the trail allows on them, once the account is gone; run as the trail's owner, migration 0019).
   await tx.execute(sql`select audit_scrub_closed_member(${subject})`);
@@ -188,13 +219,13 @@ async function purgeAccount(
     entity: 'member',
     entityId: subject,
     before: {
-      requestedAt: new Date(due.requested_at).toISOString(),
-      deleteAfter: new Date(due.delete_after).toISOString(),
-      ordersAnonymised: orders.length,
-      subscriptionsDeleted: subscriptions.length,
+      requestedAt: due.requestedAt.toISOString(),
+      deleteAfter: due.deleteAfter.toISOString(),
+      ordersAnonymised: anonymised.length,
+      subscriptionsDeleted: deletedSubscriptions.length,
     },
     after: null,
   });
-  await tx.execute(sql`delete from account_deletions where subject = ${subject}`);
-  return orders.length;
+  await tx.delete(accountDeletions).where(eq(accountDeletions.subject, subject));
+  return anonymised.length;
 }

@@ -2,10 +2,19 @@ import { createRequire } from 'node:module';
 import { PassThrough, type Readable } from 'node:stream';
 import { readFileSync } from 'node:fs';
 import { RECEIPT_TEXTS, RECEIPTS_PER_MINUTE } from '@ums/contracts';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import PDFDocument from 'pdfkit';
-import type { Pool } from 'pg';
+import type { Database } from '../../db/client.js';
+import { orderItems, orders, userDetails } from '../../db/schema/index.js';
 import { attemptKey, type AttemptLimiter } from '../../identity/attempt-limiter.js';
 import { HttpError, notFound } from '../../plugins/http-errors.js';
+import { jsonObject } from '../lists/list-statements.js';
+
+/** One line of an order as its receipt shows it. */
+export interface ReceiptItem {
+  name: string;
+  price: string | null;
+}
 
 /** One order as its receipt shows it. */
 export interface ReceiptOrder {
@@ -13,7 +22,7 @@ export interface ReceiptOrder {
   total: string;
   orderedAt: Date;
   status: string;
-  items: { name: string; price: string | null }[];
+  items: ReceiptItem[];
 }
 
 /** Who the receipt is for: the member's name and address as their personal information holds them. */
@@ -41,33 +50,59 @@ const cents = (value: string) => Math.round(Number(value) * 100);
 const day = (at: Date) =>
   new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' }).format(at);
 
-const ORDER_COLUMNS = `o.order_id as "orderId", o.total_amount::text as total, o.ordered_at as "orderedAt", o.status,
-  coalesce((select json_agg(json_build_object('name', i.product_name, 'price', i.price::text) order by i.position)
-            from order_items i where i.order_id = o.order_id), '[]'::json) as items`;
+/** An order's items in their order, as JSON PostgreSQL builds (prices as text, so no cent is lost to a float). */
+const ORDER_ITEMS = sql<ReceiptItem[]>`coalesce((
+  select json_agg(${jsonObject<ReceiptItem>({
+    name: orderItems.productName,
+    price: sql<string | null>`${orderItems.price}::text`,
+  })} order by ${orderItems.position})
+  from ${orderItems} where ${orderItems.orderId} = ${orders.orderId}), '[]'::json)`;
+
+/**
+ * The orders meeting `where`, oldest first, as their receipts show them. A statement of its own rather than the query
+ * builder's select: a select from one table writes its columns unqualified, and the items' subquery would then compare
+ * `order_items.order_id` with itself.
+ */
+async function ordersWhere(db: Database, where: SQL): Promise<ReceiptOrder[]> {
+  const { rows } = await db.execute<Omit<ReceiptOrder, 'orderedAt'> & { orderedAt: string }>(sql`
+    select ${orders.orderId} as "orderId", ${orders.totalAmount}::text as total, ${orders.orderedAt} as "orderedAt",
+           ${orders.status} as status, ${ORDER_ITEMS} as items
+    from ${orders} where ${where}
+    order by ${orders.orderedAt}, ${orders.orderId}`);
+  // drizzle's statements answer timestamps as PostgreSQL writes them; the receipt formats a Date.
+  return rows.map((row) => ({ ...row, orderedAt: new Date(row.orderedAt) }));
+}
 
 export function createReceipts({
-  pool,
+  db,
   company,
   limiter,
 }: {
-  pool: Pool;
+  db: Database;
   company: string;
   /** Counts each member's receipts: a PDF costs the server far more than the request does the client. */
   limiter: AttemptLimiter;
 }) {
   async function member(subject: string, tokenEmail: string | null): Promise<ReceiptMember> {
-    const { rows } = await pool.query<Record<string, string | null>>(
-      `select first_name, last_name, email, street_address, city, state_province, postal_code, country_region
-       from user_details where subject = $1`,
-      [subject],
-    );
-    const row = rows[0] ?? {};
-    const email = row['email'] ?? tokenEmail;
-    const name = [row['first_name'], row['last_name']].filter(Boolean).join(' ') || email || subject;
-    const place = [row['city'], [row['state_province'], row['postal_code']].filter(Boolean).join(' ')]
+    const [row] = await db
+      .select({
+        firstName: userDetails.firstName,
+        lastName: userDetails.lastName,
+        email: userDetails.email,
+        streetAddress: userDetails.streetAddress,
+        city: userDetails.city,
+        stateProvince: userDetails.stateProvince,
+        postalCode: userDetails.postalCode,
+        countryRegion: userDetails.countryRegion,
+      })
+      .from(userDetails)
+      .where(eq(userDetails.subject, subject));
+    const email = row?.email ?? tokenEmail;
+    const name = [row?.firstName, row?.lastName].filter(Boolean).join(' ') || email || subject;
+    const place = [row?.city, [row?.stateProvince, row?.postalCode].filter(Boolean).join(' ')]
       .filter(Boolean)
       .join(', ');
-    const addressLines = [row['street_address'], place, row['country_region']].filter((line): line is string =>
+    const addressLines = [row?.streetAddress, place, row?.countryRegion].filter((line): line is string =>
       Boolean(line),
     );
     return { name, email, addressLines };
@@ -84,26 +119,21 @@ export function createReceipts({
 
     /** One of the member's orders, or 404 (another member's order answers exactly like one that does not exist). */
     async order(subject: string, orderId: number): Promise<ReceiptOrder> {
-      const { rows } = await pool.query<ReceiptOrder>(
-        `select ${ORDER_COLUMNS} from orders o where o.subject = $1 and o.order_id = $2`,
-        [subject, orderId],
-      );
-      if (!rows[0]) throw notFound(`Order ${orderId}`);
-      return rows[0];
+      const [order] = await ordersWhere(db, sql`${orders.subject} = ${subject} and ${orders.orderId} = ${orderId}`);
+      if (!order) throw notFound(`Order ${orderId}`);
+      return order;
     },
 
     /** The member's orders of a calendar year (UTC), oldest first, or 404 when there are none. */
     async year(subject: string, year: number): Promise<ReceiptOrder[]> {
-      const { rows } = await pool.query<ReceiptOrder>(
-        `select ${ORDER_COLUMNS} from orders o
-         where o.subject = $1
-           and o.ordered_at >= make_timestamptz($2, 1, 1, 0, 0, 0, 'UTC')
-           and o.ordered_at < make_timestamptz($2 + 1, 1, 1, 0, 0, 0, 'UTC')
-         order by o.ordered_at, o.order_id`,
-        [subject, year],
+      const found = await ordersWhere(
+        db,
+        sql`${orders.subject} = ${subject}
+          and ${orders.orderedAt} >= make_timestamptz(${year}, 1, 1, 0, 0, 0, 'UTC')
+          and ${orders.orderedAt} < make_timestamptz(${year + 1}, 1, 1, 0, 0, 0, 'UTC')`,
       );
-      if (rows.length === 0) throw notFound(`An order in ${year}`);
-      return rows;
+      if (found.length === 0) throw notFound(`An order in ${year}`);
+      return found;
     },
 
     member,
