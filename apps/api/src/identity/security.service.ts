@@ -10,7 +10,7 @@ import { conflict, notFound } from '../plugins/http-errors.js';
 import { cookieValue } from './cookies.js';
 import { forgotPasswordUrl } from './password-reset.js';
 import { alertOrigin, recordSecurityEvent, type RequestOrigin } from './security-events.js';
-import { endAccountSessions, endSession, lockAccountSession, SESSION_GRANTS_SQL } from './sessions.js';
+import { endAccountSessions, endSession, lockAccountSession, sessionGrants } from './sessions.js';
 import { summariseUserAgent } from './user-agent.js';
 import type { KeyService } from '../secrets/key-service.js';
 
@@ -95,8 +95,7 @@ export function createSecurityService({
         browser: sessionDetails.browser,
         os: sessionDetails.os,
         ipAddress: sessionDetails.ipAddress,
-        // The grants' SQL is the sessions module's (the one written over the unqualified payload column).
-        grants: sql<string[]>`${sql.raw(SESSION_GRANTS_SQL)}`,
+        grants: sessionGrants,
       })
       .from(oidcPayloads)
       .leftJoin(sessionDetails, eq(sessionDetails.sessionUid, oidcPayloads.uid))

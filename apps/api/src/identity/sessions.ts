@@ -1,8 +1,12 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
+import { oidcPayloads } from '../db/schema/index.js';
 import { revokeAccount, revokeGrant } from './revocations.js';
 
-type Executor = Pick<Database, 'execute'>;
+type Executor = Pick<Database, 'execute' | 'select' | 'insert' | 'delete'>;
+
+/** The provider session rows of one account, by the account id their payload names. */
+const payloadAccount = sql`${oidcPayloads.payload}->>'accountId'`;
 
 /**
  * Ends the account's provider sessions with their grants, refresh tokens and codes, and voids its access tokens,
@@ -11,33 +15,46 @@ type Executor = Pick<Database, 'execute'>;
  */
 export async function endAccountSessions(db: Executor, accountId: string, options: { keepGrant?: string | null } = {}) {
   const keep = options.keepGrant ?? '';
-  await db.execute(sql`
-    delete from oidc_payloads
-    where payload->>'accountId' = ${accountId}
-      and (
-        (model = 'Session' and not exists (
-          select 1 from jsonb_each(coalesce(payload->'authorizations', '{}'::jsonb)) as a(client, value)
-          where a.value->>'grantId' = ${keep}))
-        or (model = 'Grant' and id <> ${keep})
-        or (model in ('RefreshToken', 'AuthorizationCode', 'AccessToken')
-          and (${keep} = '' or coalesce(grant_id, '') <> ${keep}))
-      )`);
+  await db.delete(oidcPayloads).where(
+    and(
+      sql`${payloadAccount} = ${accountId}`,
+      or(
+        and(
+          sql`${oidcPayloads.model} = 'Session'`,
+          sql`not exists (
+            select 1 from jsonb_each(coalesce(${oidcPayloads.payload}->'authorizations', '{}'::jsonb)) as a(client, value)
+            where a.value->>'grantId' = ${keep})`,
+        ),
+        and(sql`${oidcPayloads.model} = 'Grant'`, ne(oidcPayloads.id, keep)),
+        and(
+          sql`${oidcPayloads.model} in ('RefreshToken', 'AuthorizationCode', 'AccessToken')`,
+          sql`(${keep} = '' or coalesce(${oidcPayloads.grantId}, '') <> ${keep})`,
+        ),
+      ),
+    ),
+  );
   await revokeAccount(db, accountId, { exceptGrant: options.keepGrant ?? null });
 }
 
-/** The grants a provider session holds (one per client it signed in to): SQL over the row's `payload` column. */
-export const SESSION_GRANTS_SQL = `coalesce(array(
-  select a.value->>'grantId' from jsonb_each(coalesce(payload->'authorizations', '{}'::jsonb)) a
+/** The grants a provider session holds (one per client it signed in to), from its row's payload. */
+export const sessionGrants = sql<string[]>`coalesce(array(
+  select a.value->>'grantId' from jsonb_each(coalesce(${oidcPayloads.payload}->'authorizations', '{}'::jsonb)) a
   where a.value->>'grantId' is not null), '{}')`;
 
 /** One live provider session of the account, by its uid, locked until the transaction ends: its grants, or null. */
 export async function lockAccountSession(db: Executor, accountId: string, sessionUid: string) {
-  const { rows } = await db.execute<{ grants: string[] }>(sql`
-    select ${sql.raw(SESSION_GRANTS_SQL)} as grants
-    from oidc_payloads
-    where model = 'Session' and uid = ${sessionUid} and payload->>'accountId' = ${accountId}
-      and (expires_at is null or expires_at > clock_timestamp())
-    for update`);
+  const rows = await db
+    .select({ grants: sessionGrants })
+    .from(oidcPayloads)
+    .where(
+      and(
+        sql`${oidcPayloads.model} = 'Session'`,
+        eq(oidcPayloads.uid, sessionUid),
+        sql`${payloadAccount} = ${accountId}`,
+        or(isNull(oidcPayloads.expiresAt), gt(oidcPayloads.expiresAt, sql`clock_timestamp()`)),
+      ),
+    )
+    .for('update');
   return rows[0]?.grants ?? null;
 }
 
@@ -46,11 +63,15 @@ export async function lockAccountSession(db: Executor, accountId: string, sessio
  * API process: what a sign-out does, for a session the member ends from another browser. Run it in a transaction.
  */
 export async function endSession(db: Executor, sessionUid: string, grants: string[]) {
-  const list = sql`${JSON.stringify(grants)}::jsonb`;
-  await db.execute(sql`
-    delete from oidc_payloads
-    where (model = 'Session' and uid = ${sessionUid})
-       or (model = 'Grant' and id in (select jsonb_array_elements_text(${list})))
-       or grant_id in (select jsonb_array_elements_text(${list}))`);
+  const list = sql`(select jsonb_array_elements_text(${JSON.stringify(grants)}::jsonb))`;
+  await db
+    .delete(oidcPayloads)
+    .where(
+      or(
+        and(sql`${oidcPayloads.model} = 'Session'`, eq(oidcPayloads.uid, sessionUid)),
+        and(sql`${oidcPayloads.model} = 'Grant'`, inArray(oidcPayloads.id, list)),
+        inArray(oidcPayloads.grantId, list),
+      ),
+    );
   for (const grant of grants) await revokeGrant(db, grant);
 }
