@@ -1,9 +1,10 @@
 import { isDeepStrictEqual } from 'node:util';
 import { pageSchema, paymentHistoryEntrySchema, type AdminMember, type AdminMemberDetails } from '@ums/contracts';
 import type { AuditReadAction } from '@ums/contracts/audit';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../../db/client.js';
+import { accounts, passkeys, recoveryCodes, totpFactors } from '../../db/schema/index.js';
 import { revokeAccount } from '../../identity/revocations.js';
 import { endAccountSessions } from '../../identity/sessions.js';
 import type { SecurityService } from '../../identity/security.service.js';
@@ -38,10 +39,12 @@ export function memberGroupsEntity(adminGroup: string): AuditedEntity {
     entity: 'member',
     lock: async () => {},
     async read(tx, id) {
-      const { rows } = await tx.execute<{ groups: string[] }>(
-        sql`select groups from accounts where account_id = ${id}::uuid for update`,
-      );
-      return rows[0] ? { groups: rows[0].groups } : null;
+      const [row] = await tx
+        .select({ groups: accounts.groups })
+        .from(accounts)
+        .where(eq(accounts.accountId, id))
+        .for('update');
+      return row ? { groups: row.groups } : null;
     },
     async write(tx, id, target, current, actor) {
       if (target === null || current === null) throw notFound('The member');
@@ -53,23 +56,26 @@ export function memberGroupsEntity(adminGroup: string): AuditedEntity {
       // Group changes take turns, and each checks its actor is still an administrator once its turn comes: two
       // administrators taking each other's Admin at once would otherwise both succeed and leave nobody to give it back.
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext('ums:account-groups'))`);
-      const { rows: actorRows } = await tx.execute<{ groups: string[] }>(
-        sql`select groups from accounts where account_id::text = ${actor.id}`,
-      );
-      if (actorRows[0] && !actorRows[0].groups.includes(adminGroup)) {
+      // The actor's id is a token subject, not always an account's uuid: compared as text.
+      const [actorRow] = await tx
+        .select({ groups: accounts.groups })
+        .from(accounts)
+        .where(sql`${accounts.accountId}::text = ${actor.id}`);
+      if (actorRow && !actorRow.groups.includes(adminGroup)) {
         throw new HttpError(403, MEMBER_MESSAGES.noLongerAdmin);
       }
-      await tx.execute(sql`
-        update accounts set groups = array(select jsonb_array_elements_text(${JSON.stringify(groups)}::jsonb)),
-          updated_at = now()
-        where account_id = ${id}::uuid`);
+      await tx
+        .update(accounts)
+        .set({
+          groups: sql`array(select jsonb_array_elements_text(${JSON.stringify(groups)}::jsonb))`,
+          updatedAt: sql`now()`,
+        })
+        .where(eq(accounts.accountId, id));
       await revokeAccount(tx, id);
     },
     async names(tx, id) {
-      const { rows } = await tx.execute<{ email: string }>(
-        sql`select email from accounts where account_id = ${id}::uuid`,
-      );
-      return { label: rows[0]?.email ?? null, labels: {} };
+      const [row] = await tx.select({ email: accounts.email }).from(accounts).where(eq(accounts.accountId, id));
+      return { label: row?.email ?? null, labels: {} };
     },
   };
 }
@@ -135,9 +141,9 @@ export function createMemberDirectory({
       await db.transaction(async (tx) => {
         await entry(tx, id);
         const before = await signInMethodsOf(tx, id);
-        await tx.execute(sql`delete from totp_factors where account_id = ${id}`);
-        await tx.execute(sql`delete from passkeys where account_id = ${id}`);
-        await tx.execute(sql`delete from recovery_codes where account_id = ${id}`);
+        await tx.delete(totpFactors).where(eq(totpFactors.accountId, id));
+        await tx.delete(passkeys).where(eq(passkeys.accountId, id));
+        await tx.delete(recoveryCodes).where(eq(recoveryCodes.accountId, id));
         await endAccountSessions(tx, id);
         await security.factorEvent(tx, id, 'sign-in-methods-reset', origin);
         await appendAudit(tx, {
@@ -198,9 +204,11 @@ export type MemberDirectory = ReturnType<typeof createMemberDirectory>;
 /** A member's second factors as the console shows them: kinds and counts. */
 async function signInMethodsOf(db: Executor, id: string) {
   const { rows } = await db.execute<{ app: boolean; passkeys: number; codes: number }>(sql`
-    select exists(select 1 from totp_factors where account_id = ${id} and confirmed_at is not null) as app,
-           (select count(*)::int from passkeys where account_id = ${id}) as passkeys,
-           (select count(*)::int from recovery_codes where account_id = ${id} and used_at is null) as codes`);
+    select exists(select 1 from ${totpFactors}
+                  where ${totpFactors.accountId} = ${id} and ${totpFactors.confirmedAt} is not null) as app,
+           (select count(*)::int from ${passkeys} where ${passkeys.accountId} = ${id}) as passkeys,
+           (select count(*)::int from ${recoveryCodes}
+            where ${recoveryCodes.accountId} = ${id} and ${recoveryCodes.usedAt} is null) as codes`);
   const row = rows[0]!;
   return { authenticatorApp: row.app, passkeys: row.passkeys, recoveryCodes: row.codes };
 }
