@@ -1,26 +1,38 @@
 import { adminOverviewSchema } from '@ums/contracts';
+import { sql } from 'drizzle-orm';
+import { alias, PgDialect } from 'drizzle-orm/pg-core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type pg from 'pg';
+import { listCounts, products, promotionalProducts } from '../../db/schema/index.js';
 import { answers } from '../envelope-schema.js';
 import { sendJsonText } from '../lists/json-text.js';
+import { tableAs } from '../lists/list-statements.js';
 import type { Lists } from '../lists/lists.js';
 
-/** The dashboard's figures: the kept counts, and the five products the most memberships promote. */
-const OVERVIEW = `
+const pp = alias(promotionalProducts, 'pp');
+const p = alias(products, 'p');
+/** The derived table `t` of the five most promoted products: its columns keep their tables' names (and `n`). */
+const top = { productId: alias(promotionalProducts, 't').productId, name: alias(products, 't').name };
+
+/**
+ * The dashboard's figures: the kept counts, and the five products the most memberships promote. Written with literals
+ * only (no parameters), so the named statement's one plan is the plan for these values.
+ */
+const OVERVIEW = new PgDialect().sqlToQuery(sql`
   select json_build_object('isError', false, 'message', '', 'data', json_build_array(json_build_object(
-    'memberships', (select n from list_counts where key = 'memberships'),
-    'discountPackages', (select n from list_counts where key = 'discount_packages'),
-    'products', (select n from list_counts where key = 'products'),
-    'promotionalProducts', (select n from list_counts where key = 'promotional_products'),
+    'memberships', (select ${listCounts.n} from ${listCounts} where ${listCounts.key} = 'memberships'),
+    'discountPackages', (select ${listCounts.n} from ${listCounts} where ${listCounts.key} = 'discount_packages'),
+    'products', (select ${listCounts.n} from ${listCounts} where ${listCounts.key} = 'products'),
+    'promotionalProducts', (select ${listCounts.n} from ${listCounts} where ${listCounts.key} = 'promotional_products'),
     'mostPromoted', coalesce((
-      select json_agg(json_build_object('productId', t.product_id, 'name', t.name, 'memberships', t.n)
-                      order by t.n desc, t.name, t.product_id)
-      from (select pp.product_id, p.name, count(*) as n
-            from promotional_products pp join products p on p.product_id = pp.product_id
-            group by pp.product_id, p.name
-            order by n desc, p.name, pp.product_id
-            limit 5) t), '[]'::json)
-  )))::text as body`;
+      select json_agg(json_build_object('productId', ${top.productId}, 'name', ${top.name}, 'memberships', t.n)
+                      order by t.n desc, ${top.name}, ${top.productId})
+      from (select ${pp.productId}, ${p.name}, count(*) as n
+            from ${tableAs(promotionalProducts, 'pp')} join ${tableAs(products, 'p')} on ${p.productId} = ${pp.productId}
+            group by ${pp.productId}, ${p.name}
+            order by n desc, ${p.name}, ${pp.productId}
+            limit 5) ${sql.identifier('t')}), '[]'::json)
+  )))::text as body`).sql;
 
 /** The overview's statement, and its answer's key in the catalog cache: its name, as a list answer's is its own. */
 export const OVERVIEW_STATEMENT = { name: 'admin_overview', text: OVERVIEW } as const;
