@@ -1,4 +1,4 @@
-import { lt, sql } from 'drizzle-orm';
+import { eq, lt, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import pg from 'pg';
 import type { Database } from '../db/client.js';
 import { tokenRevocations } from '../db/schema/index.js';
@@ -37,42 +37,55 @@ export interface TokenFacts {
   revocationMark: number | null;
 }
 
-type Executor = Pick<Database, 'execute'>;
+type Executor = Pick<Database, 'execute' | 'select' | 'insert'>;
 
 // JWT iat has one-second precision: a token without a revocation mark issued in the same second as the event is
 // treated as issued before it.
 const toSeconds = (micros: number | null) => (micros === null ? null : Math.ceil(micros / 1_000_000));
 
+/** A moment in epoch microseconds (as text), PostgreSQL's own precision: what a revocation mark names. */
+const micros = (moment: SQL | AnyColumn) => sql<string | null>`(extract(epoch from ${moment}) * 1000000)::bigint::text`;
+
+/** A revocation row as the cache reads it. */
+const MARK_FIELDS = {
+  key: tokenRevocations.key,
+  allMicros: micros(tokenRevocations.notBefore),
+  othersMicros: micros(tokenRevocations.othersNotBefore),
+  exceptGrant: tokenRevocations.exceptGrant,
+};
+
 interface MarkRow {
-  all_micros: string | null;
-  others_micros: string | null;
-  except_grant: string | null;
+  allMicros: string | null;
+  othersMicros: string | null;
+  exceptGrant: string | null;
 }
 
 function markOf(row: MarkRow): Mark {
-  const allMicros = row.all_micros === null ? null : Number(row.all_micros);
-  const othersMicros = row.others_micros === null ? null : Number(row.others_micros);
+  const allMicros = row.allMicros === null ? null : Number(row.allMicros);
+  const othersMicros = row.othersMicros === null ? null : Number(row.othersMicros);
   return {
     all: toSeconds(allMicros),
     others: toSeconds(othersMicros),
-    exceptGrant: row.except_grant,
+    exceptGrant: row.exceptGrant,
     allMicros,
     othersMicros,
   };
 }
 
-const MARK_COLUMNS = `key, (extract(epoch from not_before) * 1000000)::bigint::text as all_micros,
-  (extract(epoch from others_not_before) * 1000000)::bigint::text as others_micros, except_grant`;
+/** The value an upsert tried to insert into `column` (its `excluded` row), for the conflict's update. */
+const excluded = (column: AnyColumn) => sql`excluded.${sql.identifier(column.name)}`;
+const now = sql`clock_timestamp()`;
 
 /**
  * The account's latest revocation in epoch microseconds (0 when it has none), read when a token is issued: the
  * token carries it as its revocation mark.
  */
 export async function revocationMarkOf(db: Executor, accountId: string): Promise<number> {
-  const { rows } = await db.execute<{ mark: string | null }>(sql`
-    select (extract(epoch from greatest(not_before, others_not_before)) * 1000000)::bigint::text as mark
-    from token_revocations where key = ${`account:${accountId}`}`);
-  return Number(rows[0]?.mark ?? 0);
+  const [row] = await db
+    .select({ mark: micros(sql`greatest(${tokenRevocations.notBefore}, ${tokenRevocations.othersNotBefore})`) })
+    .from(tokenRevocations)
+    .where(eq(tokenRevocations.key, `account:${accountId}`));
+  return Number(row?.mark ?? 0);
 }
 
 /**
@@ -83,29 +96,41 @@ export async function revokeAccount(db: Executor, accountId: string, options: { 
   const key = `account:${accountId}`;
   // A revocation's moment is later than every earlier one of the account (even if the clock stepped back), so the
   // tokens issued under an earlier one always carry a smaller mark.
-  const after = sql`greatest(excluded.updated_at, greatest(token_revocations.not_before,
-    token_revocations.others_not_before) + interval '1 microsecond')`;
+  const after = sql`greatest(${excluded(tokenRevocations.updatedAt)}, greatest(${tokenRevocations.notBefore},
+    ${tokenRevocations.othersNotBefore}) + interval '1 microsecond')`;
   if (options.exceptGrant) {
-    await db.execute(sql`
-      insert into token_revocations (key, others_not_before, except_grant, updated_at)
-      values (${key}, clock_timestamp(), ${options.exceptGrant}, clock_timestamp())
-      on conflict (key) do update set others_not_before = ${after},
-        except_grant = excluded.except_grant, updated_at = excluded.updated_at`);
+    await db
+      .insert(tokenRevocations)
+      .values({ key, othersNotBefore: now, exceptGrant: options.exceptGrant, updatedAt: now })
+      .onConflictDoUpdate({
+        target: tokenRevocations.key,
+        set: {
+          othersNotBefore: after,
+          exceptGrant: excluded(tokenRevocations.exceptGrant),
+          updatedAt: excluded(tokenRevocations.updatedAt),
+        },
+      });
   } else {
-    await db.execute(sql`
-      insert into token_revocations (key, not_before, updated_at)
-      values (${key}, clock_timestamp(), clock_timestamp())
-      on conflict (key) do update set not_before = ${after}, updated_at = excluded.updated_at`);
+    await db
+      .insert(tokenRevocations)
+      .values({ key, notBefore: now, updatedAt: now })
+      .onConflictDoUpdate({
+        target: tokenRevocations.key,
+        set: { notBefore: after, updatedAt: excluded(tokenRevocations.updatedAt) },
+      });
   }
   await notify(db, key);
 }
 
 export async function revokeGrant(db: Executor, grantId: string) {
   const key = `grant:${grantId}`;
-  await db.execute(sql`
-    insert into token_revocations (key, not_before, updated_at)
-    values (${key}, clock_timestamp(), clock_timestamp())
-    on conflict (key) do update set not_before = excluded.not_before, updated_at = excluded.updated_at`);
+  await db
+    .insert(tokenRevocations)
+    .values({ key, notBefore: now, updatedAt: now })
+    .onConflictDoUpdate({
+      target: tokenRevocations.key,
+      set: { notBefore: excluded(tokenRevocations.notBefore), updatedAt: excluded(tokenRevocations.updatedAt) },
+    });
   await notify(db, key);
 }
 
@@ -144,17 +169,14 @@ export function createRevocationCache({
   let reconnectTimer: NodeJS.Timeout | null = null;
 
   async function loadAll() {
-    const { rows } = await db.$client.query<MarkRow & { key: string }>(`select ${MARK_COLUMNS} from token_revocations`);
+    const rows = await db.select(MARK_FIELDS).from(tokenRevocations);
     marks.clear();
     for (const row of rows) marks.set(row.key, markOf(row));
     loaded = true;
   }
 
   async function loadOne(key: string) {
-    const { rows } = await db.$client.query<MarkRow & { key: string }>(
-      `select ${MARK_COLUMNS} from token_revocations where key = $1`,
-      [key],
-    );
+    const rows = await db.select(MARK_FIELDS).from(tokenRevocations).where(eq(tokenRevocations.key, key));
     const row = rows[0];
     if (!row) marks.delete(key);
     else marks.set(key, markOf(row));
