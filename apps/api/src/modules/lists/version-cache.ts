@@ -1,9 +1,11 @@
-import type { PgTable } from 'drizzle-orm/pg-core';
+import { fillPlaceholders, sql } from 'drizzle-orm';
+import { PgDialect, type PgTable } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import {
   accountDeletions,
   accounts,
   auditEntries,
+  dataVersions,
   discountPackageProducts,
   discountPackages,
   listCounts,
@@ -47,10 +49,31 @@ export const KEPT_BY_VERSIONED_WRITES = [listCounts] as const satisfies readonly
 /** The statement that reads the version an answer depends on, given the answer's scope (a member's subject). */
 export type VersionStatement = (scope: readonly string[]) => pg.QueryConfig;
 
+const dialect = new PgDialect();
+type SharedVersion = Exclude<keyof typeof VERSIONED_TABLES, 'member:<subject>'>;
+
+/** The row of a shared version, its key a literal: these statements have no parameters, as they never had. */
+const sharedKey = (key: SharedVersion) => sql`${dataVersions.key} = ${sql.raw(`'${key}'`)}`;
+
+/** The shared versions' statements, generated once: they run before every cached answer. */
+const SHARED_VERSION_TEXT = Object.fromEntries(
+  (['catalog', 'audit', 'members'] as const).map((key) => [
+    key,
+    dialect.sqlToQuery(
+      sql`select ${dataVersions.version}::text as version from ${dataVersions} where ${sharedKey(key)}`,
+    ).sql,
+  ]),
+) as Record<SharedVersion, string>;
+
 /** One shared data version: the catalog's, the audit trail's or the member directory's. */
 export const dataVersion =
-  (key: Exclude<keyof typeof VERSIONED_TABLES, 'member:<subject>'>): VersionStatement =>
-  () => ({ name: `${key}_version`, text: `select version::text from data_versions where key = '${key}'` });
+  (key: SharedVersion): VersionStatement =>
+  () => ({ name: `${key}_version`, text: SHARED_VERSION_TEXT[key] });
+
+const MEMBER_VERSION = dialect.sqlToQuery(sql`
+  select coalesce((select ${dataVersions.version} from ${dataVersions}
+                   where ${dataVersions.key} = 'member:' || ${sql.placeholder('subject')}), 0) || '.' ||
+         (select ${dataVersions.version} from ${dataVersions} where ${sharedKey('catalog')}) as version`);
 
 /**
  * A member's own lists: their orders and subscriptions move `member:<subject>` (no row until the first write: 0), and
@@ -58,9 +81,8 @@ export const dataVersion =
  */
 export const memberVersion: VersionStatement = ([subject]) => ({
   name: 'member_version',
-  text: `select coalesce((select version from data_versions where key = 'member:' || $1), 0) || '.' ||
-                (select version from data_versions where key = 'catalog') as version`,
-  values: [subject],
+  text: MEMBER_VERSION.sql,
+  values: fillPlaceholders(MEMBER_VERSION.params, { subject }),
 });
 
 /**
