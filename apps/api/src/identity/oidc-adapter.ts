@@ -147,18 +147,20 @@ export async function sweepExpiredPayloads(db: Database): Promise<number> {
  * id, and a session its sealed id. Run at start; two processes doing it at once convert each row once.
  */
 export async function sealStoredCredentials(db: Database, secrets: KeyService): Promise<number> {
-  const { rows } = await db.execute<{ model: string; id: string; payload: AdapterPayload }>(
-    sql`select model, id, payload from oidc_payloads where model <> 'Grant' and payload ? 'jti'`,
-  );
+  const stillClear = sql`${oidcPayloads.payload} ? 'jti'`;
+  const rows = await db
+    .select({ model: oidcPayloads.model, id: oidcPayloads.id, payload: oidcPayloads.payload })
+    .from(oidcPayloads)
+    .where(and(sql`${oidcPayloads.model} <> 'Grant'`, stillClear));
   let converted = 0;
   for (const row of rows) {
-    const payload: Record<string, unknown> = { ...row.payload };
+    const payload: Record<string, unknown> = { ...(row.payload as AdapterPayload) };
     delete payload['jti'];
     if (row.model === 'Session') payload['sealedJti'] = await secrets.seal(row.id, SESSION_ID_CONTEXT);
-    const result = await db.execute(
-      sql`update oidc_payloads set id = ${storedId(row.model, row.id)}, payload = ${JSON.stringify(payload)}::jsonb
-          where model = ${row.model} and id = ${row.id} and payload ? 'jti'`,
-    );
+    const result = await db
+      .update(oidcPayloads)
+      .set({ id: storedId(row.model, row.id), payload: sql`${JSON.stringify(payload)}::jsonb` })
+      .where(and(eq(oidcPayloads.model, row.model), eq(oidcPayloads.id, row.id), stillClear));
     converted += result.rowCount ?? 0;
   }
   return converted;
