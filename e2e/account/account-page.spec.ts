@@ -69,9 +69,10 @@ test('the password is changed, signs in, and is changed back', async ({ page }) 
   await login.getByLabel('New password').fill(next);
   await login.getByLabel('Confirm password').fill(next);
   await login.getByRole('button', { name: 'Reset password' }).click();
-  await expect(login.getByRole('alert')).toHaveText(
-    'Current password is incorrect or new password does not meet requirements.',
-  );
+  // The SPEC's 400 text, with the request's reference for support beside it (as every error banner has).
+  const refused = login.getByRole('alert');
+  await expect(refused).toContainText('Current password is incorrect or new password does not meet requirements.');
+  await expect(refused).toContainText(/Reference: [0-9a-f-]{36}$/);
   await shot(page, 'login-details-error');
   await login.getByRole('button', { name: 'Cancel' }).click();
 

@@ -16,8 +16,15 @@ test('a membership is created with 5 promotional products, then edited: 2 remove
 
   await page.getByLabel('Name').fill(name);
   await page.getByLabel('Description').fill('Created by the browser journey');
-  await page.getByRole('combobox', { name: /^Product/ }).selectOption({ label: 'Heart Health Panel ($129.00)' });
-  await page.getByLabel('Discount Package').selectOption({ label: 'Essentials Savings' });
+  // Product and Discount Package are chosen from the server's pages (radio buttons under a search box).
+  await page
+    .getByRole('radiogroup', { name: /^Product/ })
+    .getByRole('radio', { name: 'Heart Health Panel ($129.00)' })
+    .check();
+  await page
+    .getByRole('radiogroup', { name: /^Discount Package/ })
+    .getByRole('radio', { name: 'Essentials Savings' })
+    .check();
   await page.getByLabel('Number of Free Eligible Items').fill('2');
   await page.getByLabel('Membership Length (Months)').fill('500');
   for (const product of [
