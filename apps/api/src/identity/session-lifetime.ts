@@ -1,6 +1,9 @@
 import { sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { AppConfig } from '../config/env.js';
 import type { Database } from '../db/client.js';
+import { oidcPayloads } from '../db/schema/index.js';
+import { tableAs } from '../modules/lists/list-statements.js';
 
 /** "Keep me signed in": the session cookie outlives the browser, for at most 30 days after sign-in. */
 export const REMEMBERED = { idle: 7 * 24 * 3600, max: 30 * 24 * 3600 } as const;
@@ -28,18 +31,23 @@ export function sessionTtl(limits: SessionLimits, loginTs: number | undefined, n
  */
 export async function touchSession(db: Database, sessions: AppConfig['sessions'], sessionUid: string) {
   const ordinary = limitsFor(sessions, true);
+  const o = oidcPayloads;
+  const p = alias(oidcPayloads, 'p');
+  const transient = sql`(${o.payload}->>'transient')::boolean`;
+  // 'Session' stays a literal: the partial index on session rows only matches a literal under generic plans.
   await db.execute(sql`
     with s as (
-      select id, least(
-        clock_timestamp() + make_interval(secs => case when (payload->>'transient')::boolean then ${ordinary.idle}::double precision else ${REMEMBERED.idle}::double precision end),
-        to_timestamp((payload->>'loginTs')::double precision
-          + case when (payload->>'transient')::boolean then ${ordinary.max}::double precision else ${REMEMBERED.max}::double precision end)
+      select ${o.id} as id, least(
+        clock_timestamp() + make_interval(secs => case when ${transient} then ${ordinary.idle}::double precision else ${REMEMBERED.idle}::double precision end),
+        to_timestamp((${o.payload}->>'loginTs')::double precision
+          + case when ${transient} then ${ordinary.max}::double precision else ${REMEMBERED.max}::double precision end)
       ) as until
-      from oidc_payloads
-      where model = 'Session' and uid = ${sessionUid} and expires_at > clock_timestamp()
+      from ${o}
+      where ${o.model} = 'Session' and ${o.uid} = ${sessionUid} and ${o.expiresAt} > clock_timestamp()
     )
-    update oidc_payloads p
-    set expires_at = s.until, payload = jsonb_set(p.payload, '{exp}', to_jsonb(floor(extract(epoch from s.until))::bigint))
+    update ${tableAs(oidcPayloads, 'p')}
+    set ${sql.identifier(o.expiresAt.name)} = s.until,
+        ${sql.identifier(o.payload.name)} = jsonb_set(${p.payload}, '{exp}', to_jsonb(floor(extract(epoch from s.until))::bigint))
     from s
-    where p.model = 'Session' and p.id = s.id`);
+    where ${p.model} = 'Session' and ${p.id} = s.id`);
 }
