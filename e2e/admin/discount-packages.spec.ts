@@ -109,8 +109,12 @@ test('closing the dialog before the pause is over discards the edit', async ({ p
   // A later edit saves after its own pause. The discarded edit's pause began first, so had its save survived the
   // closing, its PUT would have gone out before this one's, which the row's "Saved" waits for.
   manage = await open();
-  const price = manage.getByRole('spinbutton').first();
-  const row = manage.getByRole('row').filter({ has: price });
+  // The first product's row (the header row has no price field).
+  const row = manage
+    .getByRole('row')
+    .filter({ has: page.getByRole('spinbutton') })
+    .first();
+  const price = row.getByRole('spinbutton');
   await expect(price).toHaveValue(before);
   await price.fill('4.56');
   await expect(row).toContainText('Saving...');
