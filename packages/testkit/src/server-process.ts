@@ -72,8 +72,14 @@ export async function prepareServer({ entry, env = {}, output = 'capture', nodeA
     /** Stops a PostgreSQL a killed server left behind and removes the data directory. */
     async cleanup(): Promise<void> {
       const left = await runningPostmaster(pgData);
-      if (left) process.kill(left.pid, 'SIGINT');
-      await new Promise((r) => setTimeout(r, 500));
+      if (left) {
+        process.kill(left.pid, 'SIGINT');
+        // Until it has gone (a fast shutdown takes milliseconds; 10 s at most), so its files are not removed under it.
+        const deadline = Date.now() + 10_000;
+        while ((await runningPostmaster(pgData))?.pid === left.pid && Date.now() < deadline) {
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      }
       await fs.rm(dataDir, { recursive: true, force: true });
     },
   };
