@@ -3,14 +3,21 @@ import { AUDIT_IRREVERSIBLE_ACTIONS } from '@ums/contracts/audit';
 import { sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { auditEntries, listCounts } from '../../db/schema/index.js';
-import { isoTime, jsonObject, key, scopeValue, tableAs, type ListDefinition } from '../lists/list-statements.js';
+import {
+  isoTime,
+  jsonObject,
+  key,
+  literal,
+  scopeValue,
+  tableAs,
+  type ListDefinition,
+} from '../lists/list-statements.js';
 
 const e = alias(auditEntries, 'e');
 const r = alias(auditEntries, 'r');
 const REVERTIBLE_ENTITIES = ['membership', 'discount-package', 'member'];
 /** Constant names as SQL literals (they are the contract's, never a request's). */
-const literals = (list: readonly string[]) =>
-  sql.raw(list.map((value) => `'${value.replaceAll("'", "''")}'`).join(', '));
+const literals = (list: readonly string[]) => sql.join(list.map(literal), sql`, `);
 
 /** The audit trail as `e`, the table `auditItem` reads. */
 export const auditFrom = tableAs(auditEntries, 'e');

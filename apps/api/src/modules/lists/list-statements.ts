@@ -15,7 +15,8 @@ export type JsonValue<V> = SQL<V> | ColumnOf<V>;
 /** Every field of an item type `T`, each built from a column or fragment of its type: no more, no fewer. */
 export type JsonFields<T> = { [K in keyof T]-?: JsonValue<T[K]> };
 
-const literal = (text: string) => sql.raw(`'${text.replaceAll("'", "''")}'`);
+/** A constant of the code (never a request's value) as an SQL string literal, so plans can use it. */
+export const literal = (text: string) => sql.raw(`'${text.replaceAll("'", "''")}'`);
 
 /**
  * `json_build_object(...)` of one item: the keys are the contract's (`T`, e.g. `z.infer<typeof membershipSchema>`),
