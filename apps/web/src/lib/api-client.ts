@@ -34,11 +34,12 @@ export class StepUpRequiredError extends ApiError {
 }
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
+export const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
-function flattenErrors(errors: unknown): string[] {
+/** Every message in an envelope's `errors` (or one field's entry of it), in order. */
+export function flattenErrors(errors: unknown): string[] {
   if (typeof errors === 'string') return [errors];
   if (Array.isArray(errors)) return errors.flatMap(flattenErrors);
   if (isObject(errors)) return Object.values(errors).flatMap(flattenErrors);

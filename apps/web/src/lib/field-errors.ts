@@ -1,11 +1,5 @@
-import { ApiError } from './api-client.js';
+import { ApiError, flattenErrors, isObject } from './api-client.js';
 import { errorText } from './error-text.js';
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-const messagesOf = (value: unknown): string[] =>
-  typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((m) => typeof m === 'string') : [];
 
 /** A failed save as a form shows it: each field's messages under that field, and the banner for the rest. */
 export interface FormFailure<F extends string> {
@@ -30,7 +24,7 @@ export function formFailure<F extends string>(
   const placed: Partial<Record<F, string>> = {};
   const rest: string[] = [];
   for (const [name, value] of Object.entries(errors)) {
-    const messages = messagesOf(value);
+    const messages = flattenErrors(value);
     // An item's error (`groups.0`) belongs to its list's field.
     const key = Object.hasOwn(fields, name) ? name : name.split('.')[0];
     const field = key !== undefined && Object.hasOwn(fields, key) ? fields[key] : undefined;
