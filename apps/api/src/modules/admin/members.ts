@@ -1,8 +1,13 @@
 import { isDeepStrictEqual } from 'node:util';
-import { pageSchema, paymentHistoryEntrySchema, type AdminMember, type AdminMemberDetails } from '@ums/contracts';
+import {
+  envelopeSchema,
+  pageSchema,
+  paymentHistoryEntrySchema,
+  type AdminMember,
+  type AdminMemberDetails,
+} from '@ums/contracts';
 import type { AuditReadAction } from '@ums/contracts/audit';
 import { eq, sql } from 'drizzle-orm';
-import { z } from 'zod';
 import type { Database } from '../../db/client.js';
 import { accounts, passkeys, recoveryCodes, totpFactors } from '../../db/schema/index.js';
 import { revokeAccount } from '../../identity/revocations.js';
@@ -19,7 +24,8 @@ import { memberFrom, memberItem, memberKey } from './members.lists.js';
 
 /** Orders on the member's page before "Load more". */
 const PAGE = 25;
-const newestOrdersSchema = z.object({ data: z.array(paymentHistoryEntrySchema), page: pageSchema });
+/** The orders route's answer for a page (it always has `page`). */
+const newestOrdersSchema = envelopeSchema(paymentHistoryEntrySchema).extend({ page: pageSchema });
 
 export const MEMBER_MESSAGES = {
   sessionsEnded: 'Every session of the member has ended',
