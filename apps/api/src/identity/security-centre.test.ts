@@ -274,7 +274,8 @@ describe('alert mail', () => {
       subject,
     ]);
     await expect.poll(() => mailTo(email).map((m) => m.subject), { timeout: 10_000 }).toContain(subject);
+    // The SMTP server has the message before the outbox records it as sent: wait for that record.
+    await expect.poll(async () => (await row())?.sent_at ?? null, { timeout: 5000 }).not.toBeNull();
     expect(await row()).toMatchObject({ attempts: 2, last_error: null });
-    expect((await row())!.sent_at).not.toBeNull();
   });
 });
