@@ -12,6 +12,9 @@ const api = (name: string, database: 'embedded' | 'external'): TestProjectConfig
     env: { UMS_TEST_DATABASE: database },
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // The files of a worker share their modules (decision 028): importing the app again for every file cost more
+    // than a third of the run. Each file still makes its own database, apps and servers.
+    isolate: false,
   },
 });
 
@@ -38,6 +41,9 @@ export default defineConfig({
           setupFiles: ['./src/test/setup.ts'],
           // A screen test waits for several answers in turn (each up to 3 s, see setup.ts) on a busy machine.
           testTimeout: 15_000,
+          // Shared modules (decision 028): React and Fluent are imported once per worker, not once per file; setup.ts
+          // still runs for every file and the DOM is emptied after every test.
+          isolate: false,
         },
       },
       {

@@ -1,4 +1,9 @@
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+// PDF.js's legacy build (the one that runs on Node 20) brings core-js, which on Node 20 replaces JSON.stringify with
+// its own (for JSON.rawJSON), one that runs out of stack on deep values. The test files of a worker share this process
+// (decision 028), so the native one is put back: no other test runs on the polyfill.
+const nativeStringify = JSON.stringify;
+const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
+JSON.stringify = nativeStringify;
 
 /** The text of each page of a PDF, read back by Mozilla's PDF.js as a PDF reader would show it. */
 export async function pdfPages(bytes: ArrayBuffer | Uint8Array): Promise<string[]> {

@@ -1,4 +1,4 @@
-import { afterAll, expect, onTestFinished } from 'vitest';
+import { afterAll, onTestFinished } from 'vitest';
 
 /**
  * Runs `cleanup` when what opened the resource is over: the test, when called inside one (an `afterAll` registered
@@ -8,6 +8,11 @@ export function whenDone(cleanup: () => unknown): void {
   const run = async () => {
     await cleanup();
   };
-  if (expect.getState().currentTestName !== undefined) onTestFinished(run);
-  else afterAll(run);
+  try {
+    // Refused outside a test. Asked this way rather than through expect's state, which still names the last test
+    // of the previous file when the test files share their modules (isolate: false).
+    onTestFinished(run);
+  } catch {
+    afterAll(run);
+  }
 }
