@@ -7,6 +7,7 @@ export default tseslint.config(
   {
     ignores: [
       '**/dist/**',
+      '**/.test-build/**',
       '**/node_modules/**',
       '**/.data/**',
       'test-results/**',

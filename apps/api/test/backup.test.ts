@@ -18,6 +18,7 @@ import { runningEmbeddedUrl } from '../src/db/embedded.js';
 import { unwrapDataKey } from '../src/secrets/key-service.js';
 import { loadSecretsKey } from '../src/secrets/secrets-key.js';
 import { waitFor } from './wait-for.js';
+import { SOURCES, cliArgs } from './server-process.js';
 
 const run = promisify(execFile);
 const apiRoot = path.resolve(import.meta.dirname, '..');
@@ -39,7 +40,7 @@ async function readKekId(dataDir: string) {
 /** The operator CLI from the sources on a data directory of its own: exit code and what it printed. */
 async function cli(args: string[], dataDir: string) {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], {
+    const { stdout, stderr } = await run(process.execPath, cliArgs(...args), {
       cwd: apiRoot,
       env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', BACKUP_PASSPHRASE: 'backup test passphrase' },
     });
@@ -71,7 +72,7 @@ describe('backup and restore', () => {
     { timeout: 240_000 },
     async () => {
       const source = await prepareServer({
-        entry: 'sources',
+        entry: SOURCES,
         env: { DEMO_ADMIN_PASSWORD: ADMIN_PASSWORD, DEMO_MEMBER_PASSWORD: MEMBER_PASSWORD },
       });
       const first = source.start();
@@ -151,7 +152,7 @@ describe('backup and restore', () => {
       expect(expected['oidc_payloads']!.length).toBeGreaterThan(0);
 
       // Restore into a fresh data directory through the CLI, then start a server on it at the same address.
-      const target = await prepareServer({ entry: 'sources', env: { PUBLIC_URL: source.base } });
+      const target = await prepareServer({ entry: SOURCES, env: { PUBLIC_URL: source.base } });
       const restored = await cli(['restore', '--in', file], target.dataDir);
       expect(restored.output).toMatch(/^Restored .*snapshot\.ums\.gz: \d+ tables, \d+ rows, taken /m);
       expect(restored.code).toBe(0);

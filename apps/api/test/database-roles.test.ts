@@ -11,6 +11,7 @@ import { runningEmbeddedUrl } from '../src/db/embedded.js';
 import { openDatabase, paths } from '../src/runtime.js';
 import { waitFor } from './wait-for.js';
 import { whenDone } from './when-done.js';
+import { SOURCES, cliArgs } from './server-process.js';
 
 // Issue 33, item 7 (decision 025): the server connects as a role that cannot change or remove the audit trail;
 // migrations and grants run as the tables' owner.
@@ -96,7 +97,7 @@ describe('npm start on the embedded PostgreSQL', () => {
   const run = promisify(execFile);
 
   it("connects as the application role, and the CLI beside it agrees on that role's password", async () => {
-    const server = await prepareServer({ entry: 'sources' });
+    const server = await prepareServer({ entry: SOURCES });
     const running = server.start();
     whenDone(async () => {
       running.child.kill('SIGTERM');
@@ -118,7 +119,7 @@ describe('npm start on the embedded PostgreSQL', () => {
     expect(running.output()).not.toMatch(ONLY_TRIGGERS);
 
     // The CLI shares the server's PostgreSQL: its commands run as the same role, with the same password.
-    const listed = await run(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', 'users', 'list'], {
+    const listed = await run(process.execPath, cliArgs('users', 'list'), {
       cwd: apiRoot,
       env: { ...process.env, DATA_DIR: server.dataDir, LOG_LEVEL: 'warn' },
     });

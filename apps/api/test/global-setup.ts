@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { bundle } from '../bundle.mjs';
 import { APP_ROLE, ensureAppRole, grantAppRole } from '../src/db/app-role.js';
 import { createDatabase, runMigrations } from '../src/db/client.js';
 import { startEmbeddedPostgres } from '../src/db/embedded.js';
@@ -15,6 +16,8 @@ declare module 'vitest' {
     templateDatabase: string;
     /** The application role the apps under test connect as, or null where the server lets no role be created. */
     appRole: { user: string; password: string } | null;
+    /** The folder holding this run's bundle of the server and the CLI (server.js, cli.js). */
+    serverBundle: string;
   }
 }
 
@@ -25,6 +28,10 @@ const TEMPLATE = `ums_test_template_${process.pid}`;
  * A migrated template database lets every test file clone its own database in milliseconds.
  */
 export default async function setup(project: TestProject) {
+  // The server and the CLI as the tests start them: bundled from the sources once, not compiled by tsx at every start.
+  const serverBundle = path.resolve(import.meta.dirname, '../.test-build');
+  await bundle(serverBundle);
+  project.provide('serverBundle', serverBundle);
   let stop = async () => {};
   const external = project.config.env?.['UMS_TEST_DATABASE'] === 'external';
   let adminUrl = external ? process.env['TEST_DATABASE_URL'] : undefined;

@@ -9,6 +9,7 @@ import { freePort } from '../src/net.js';
 import { exited } from '@ums/testkit/server-process';
 import { spawn } from 'node:child_process';
 import { waitFor } from './wait-for.js';
+import { SOURCES } from './server-process.js';
 
 const repo = path.resolve(import.meta.dirname, '../../..');
 const asRoot = process.getuid?.() === 0;
@@ -31,7 +32,9 @@ describe('npm start from a folder only its owner can open', () => {
       await fs.rm(path.join(project, 'apps/api/dist'), { recursive: true, force: true });
       const port = await freePort();
       let output = '';
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      // This run's bundle of the sources, as the private copy holds it: its packages are the copy's.
+      const bundle = path.join(project, path.relative(repo, SOURCES.bundle));
+      const child = spawn(process.execPath, ['--enable-source-maps', path.join(bundle, 'server.js')], {
         cwd: path.join(project, 'apps/api'),
         env: {
           ...process.env,
@@ -47,7 +50,7 @@ describe('npm start from a folder only its owner can open', () => {
       child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
       const cluster = clusterDir(dataDir);
       const usersList = () =>
-        execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', 'users', 'list'], {
+        execFileSync(process.execPath, ['--enable-source-maps', path.join(bundle, 'cli.js'), 'users', 'list'], {
           cwd: path.join(project, 'apps/api'),
           env: { ...process.env, DATA_DIR: dataDir },
           encoding: 'utf8',

@@ -8,6 +8,7 @@ import { dpopKey } from '@ums/testkit/dpop';
 import { exited } from '@ums/testkit/server-process';
 import { prepareServer } from '@ums/testkit/server-process';
 import { waitFor } from './wait-for.js';
+import { SOURCES } from './server-process.js';
 
 // Two server processes on one PostgreSQL database, as behind a load balancer: both answer for the same public
 // address (the issuer), the provider's state and the revocations are shared through the database.
@@ -15,8 +16,8 @@ const database = await testDatabase();
 const accounts = createAccountService({ db: database.db });
 // One secrets key for both, as every process of one product has.
 const shared = { ...serverDatabaseEnv(database), SECRETS_KEY: TEST_SECRETS_KEY.key.toString('hex') };
-const first = await prepareServer({ entry: 'sources', env: shared });
-const second = await prepareServer({ entry: 'sources', env: { ...shared, PUBLIC_URL: first.base } });
+const first = await prepareServer({ entry: SOURCES, env: shared });
+const second = await prepareServer({ entry: SOURCES, env: { ...shared, PUBLIC_URL: first.base } });
 const children: ChildProcess[] = [];
 const PASSWORD = 'Revoke-Pass-2026!';
 

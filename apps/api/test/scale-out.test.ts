@@ -18,6 +18,7 @@ import {
 } from '@ums/testkit/oidc-browser';
 import { exited } from '@ums/testkit/server-process';
 import { prepareServer } from '@ums/testkit/server-process';
+import { SOURCES } from './server-process.js';
 
 // The production shape: two server processes behind a load balancer that sends each request to the next process in
 // turn, one PostgreSQL (the embedded cluster of the first, reached by the second through DATABASE_URL), one public
@@ -61,7 +62,7 @@ const WRONG = 'Not-The-Password-1!';
 const children: ChildProcess[] = [];
 let urls: string[] = [];
 const front = await balancer(() => urls);
-const first = await prepareServer({ entry: 'sources', env: { PUBLIC_URL: front.base } });
+const first = await prepareServer({ entry: SOURCES, env: { PUBLIC_URL: front.base } });
 let second: Awaited<ReturnType<typeof prepareServer>>;
 let accounts: ReturnType<typeof createAccountService>;
 let closeDatabase = async () => {};
@@ -76,7 +77,7 @@ beforeAll(async () => {
   closeDatabase = () => pool.end();
   // The second process has the first one's secrets key, as every process of one product has.
   second = await prepareServer({
-    entry: 'sources',
+    entry: SOURCES,
     env: {
       PUBLIC_URL: front.base,
       DATABASE_URL: databaseUrl,

@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { backupDatabase } from '../src/db/backup.js';
 import { BACKUP_MESSAGES, sealingStream } from '../src/db/sealed-backup.js';
 import { testDatabase } from './helper.js';
+import { cliArgs } from './server-process.js';
 
 const run = promisify(execFile);
 const apiRoot = path.resolve(import.meta.dirname, '..');
@@ -24,7 +25,7 @@ const withoutPassphrase = Object.fromEntries(
 /** The operator CLI from the sources on a data directory of its own: exit code and what it printed. */
 async function cli(args: string[], dataDir: string, env: Record<string, string> = { BACKUP_PASSPHRASE: PASSPHRASE }) {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], {
+    const { stdout, stderr } = await run(process.execPath, cliArgs(...args), {
       cwd: apiRoot,
       // Only the passphrase given here: none from the environment the tests run in.
       env: { ...withoutPassphrase, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },

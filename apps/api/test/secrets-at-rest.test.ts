@@ -16,6 +16,7 @@ import { createKeyService } from '../src/secrets/key-service.js';
 import { loadSecretsKey } from '../src/secrets/secrets-key.js';
 import { postgresDataKeyStore } from '../src/secrets/secrets.js';
 import { waitFor } from './wait-for.js';
+import { SOURCES, cliArgs } from './server-process.js';
 
 // Issue 33: whoever reads the database, the data folder or a backup finds no key or credential that works.
 
@@ -29,7 +30,7 @@ await fs.chmod(folder, 0o700);
 afterAll(() => fs.rm(folder, { recursive: true, force: true }));
 
 const server = await prepareServer({
-  entry: 'sources',
+  entry: SOURCES,
   env: { DEMO_MEMBER_PASSWORD: MEMBER_PASSWORD, DEMO_ADMIN_PASSWORD: 'AtRest-Admin-2026!' },
 });
 let running = server.start();
@@ -44,7 +45,7 @@ const keyFile = path.join(server.dataDir, 'secrets.key');
 /** The operator CLI on the server's data directory (sharing its embedded PostgreSQL): exit code and output. */
 async function cli(args: string[]) {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], {
+    const { stdout, stderr } = await run(process.execPath, cliArgs(...args), {
       cwd: apiRoot,
       env: { ...process.env, DATA_DIR: server.dataDir, LOG_LEVEL: 'warn', BACKUP_PASSPHRASE: PASSPHRASE },
     });

@@ -5,13 +5,14 @@ import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { serverDatabaseEnv, TEST_SECRETS_KEY, testDatabase } from './helper.js';
 import { exited, prepareServer } from '@ums/testkit/server-process';
+import { SOURCES } from './server-process.js';
 
 const database = await testDatabase();
 const SECRETS_KEY = TEST_SECRETS_KEY.key.toString('hex');
 
 /** Starts the real server with these settings and waits for it to stop: its exit code and what it printed. */
 async function failedStart(env: Record<string, string>, prepared?: Awaited<ReturnType<typeof prepareServer>>) {
-  const server = prepared ?? (await prepareServer({ entry: 'sources', env }));
+  const server = prepared ?? (await prepareServer({ entry: SOURCES, env }));
   const running = server.start();
   const code = await exited(running.child);
   if (!prepared) await server.cleanup();
@@ -114,11 +115,11 @@ describe('a start that cannot work says why in one sentence and exits with 1', (
   });
 
   it('refuses to share a data directory with a running server', { timeout: 90_000 }, async () => {
-    const owner = await prepareServer({ entry: 'sources' });
+    const owner = await prepareServer({ entry: SOURCES });
     const running = owner.start();
     try {
       await owner.waitReady();
-      const second = await prepareServer({ entry: 'sources', env: { DATA_DIR: owner.dataDir } });
+      const second = await prepareServer({ entry: SOURCES, env: { DATA_DIR: owner.dataDir } });
       const result = await failedStart({}, second);
       const pid = /pid (\d+)/.exec(result.lines[0] ?? '')?.[1];
       expectOneSentence(
