@@ -1,8 +1,21 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type CDPSession, type Page } from '@playwright/test';
+import { test as base, expect, type CDPSession, type Page } from '@playwright/test';
 import { dpopHeaders, signIn } from '@ums/testkit/oidc-browser';
+import { currentLane, laneDataDir, lanePort } from './lanes.js';
+
+/** Playwright's test, with every page and context of a journey going to its lane's own server (lanes.ts). */
+export const test = base.extend({
+  baseURL: async ({ baseURL }, use, testInfo) => {
+    const url = new URL(baseURL!);
+    url.port = String(lanePort(testInfo.parallelIndex));
+    await use(url.origin);
+  },
+});
+
+/** The data folder of this journey's server: its embedded database, its outbox. */
+export const serverDataDir = () => laneDataDir(currentLane());
 
 /** The demo accounts the e2e server is started with (playwright.config.ts). */
 export const MEMBER = { email: 'member@example.com', password: 'Member-Demo-2026' };
@@ -66,7 +79,7 @@ export async function changePassword(page: Page, current: string, next: string) 
 /** The operator's CLI on the running server's data: accounts, and the mail it wrote to its outbox folder. */
 export const cli = (...args: string[]) =>
   execFileSync(process.execPath, [path.resolve(import.meta.dirname, '../scripts/cli.mjs'), ...args], {
-    env: { ...process.env, DATA_DIR: process.env['E2E_DATA_DIR'], LOG_LEVEL: 'warn' },
+    env: { ...process.env, DATA_DIR: serverDataDir(), LOG_LEVEL: 'warn' },
     encoding: 'utf8',
   });
 

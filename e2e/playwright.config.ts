@@ -2,8 +2,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@ums/testkit/chromium';
+import { LANES, laneDataDir, lanePort } from './lanes.js';
 
-const port = Number(process.env['E2E_PORT'] ?? 8090);
 // Decided once in the runner: its workers inherit the variable, so a journey can reach the server's database.
 process.env['E2E_DATA_DIR'] ??= path.join(os.tmpdir(), `ums-e2e-${Date.now()}`);
 
@@ -11,32 +11,38 @@ process.env['E2E_DATA_DIR'] ??= path.join(os.tmpdir(), `ums-e2e-${Date.now()}`);
 export default defineConfig({
   testDir: '.',
   testMatch: '**/*.spec.ts',
-  timeout: 30_000,
+  // A journey runs 2 to 40 s; two lanes share two cores, so the longest ones need room beyond 30 s.
+  timeout: 60_000,
+  // An assertion waits up to 10 s: a section that loads three lists takes longer than 5 s while both lanes are busy.
+  expect: { timeout: 10_000 },
   retries: process.env['CI'] ? 1 : 0,
-  workers: 1,
+  // One worker per lane, each on its own server (lanes.ts); a spec file stays in one worker.
+  workers: LANES,
   reporter: [['list']],
   outputDir: '../test-results',
   use: {
-    baseURL: `http://localhost:${port}`,
-    screenshot: 'on',
+    // Each lane's journeys go to their own server: fixtures.ts sets the lane's port.
+    baseURL: `http://localhost:${lanePort(0)}`,
+    // The journeys keep the screens worth reading with shot(); a failure keeps the page it failed on.
+    screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: CHROMIUM_PATH,
       args: CHROMIUM_ARGS,
     },
   },
-  webServer: {
+  webServer: Array.from({ length: LANES }, (_, lane) => ({
     // The real product, on a throw-away embedded database.
     command: `node ../scripts/start.mjs`,
-    url: `http://localhost:${port}/api/ready`,
+    url: `http://localhost:${lanePort(lane)}/api/ready`,
     timeout: 120_000,
     reuseExistingServer: false,
     env: {
-      PORT: String(port),
-      // A fresh embedded database for each run, outside the checkout.
-      DATA_DIR: process.env['E2E_DATA_DIR'],
+      PORT: String(lanePort(lane)),
+      // A fresh embedded database for each lane of each run, outside the checkout.
+      DATA_DIR: laneDataDir(lane),
       LOG_LEVEL: 'warn',
       DEMO_ADMIN_PASSWORD: 'Admin-Demo-2026',
       DEMO_MEMBER_PASSWORD: 'Member-Demo-2026',
     },
-  },
+  })),
 });

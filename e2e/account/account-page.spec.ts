@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { changePassword, MEMBER, shot, signInOnProviderPage, visitSignedIn } from '../fixtures.js';
+import { expect, type Page } from '@playwright/test';
+import { changePassword, MEMBER, shot, signInOnProviderPage, visitSignedIn, test } from '../fixtures.js';
 
 const section = (page: Page, name: string) => page.getByRole('region', { name });
 

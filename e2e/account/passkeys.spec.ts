@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { RECOVERY_CODE_COUNT, SECOND_FACTOR_UI_TEXTS as T, passkeyNameProblem } from '@ums/contracts/security';
-import { expect, test, type Locator, type Page } from '@playwright/test';
-import { accessibilityViolations, cli, platformAuthenticator, shot, signInOnProviderPage } from '../fixtures.js';
+import { expect, type Locator, type Page } from '@playwright/test';
+import { accessibilityViolations, cli, platformAuthenticator, shot, signInOnProviderPage, test } from '../fixtures.js';
 
 const PASSWORD = 'Passkeys-Journey-2026!';
 

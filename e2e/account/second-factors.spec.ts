@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { RECOVERY_CODE_COUNT, SECOND_FACTOR_TEXTS, SECOND_FACTOR_UI_TEXTS as T } from '@ums/contracts/security';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, type Browser, type Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
-import { accessibilityViolations, cli, signInOnProviderPage } from '../fixtures.js';
+import { accessibilityViolations, cli, signInOnProviderPage, test } from '../fixtures.js';
 
 const PASSWORD = 'Second-Factors-Journey-2026!';
 

@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { MEMBER, shot, visitSignedIn } from '../fixtures.js';
+import { expect, type Page } from '@playwright/test';
+import { cli, MEMBER, shot, visitSignedIn, test } from '../fixtures.js';
 
 const FIREFOX_ON_LINUX = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
 const SAFARI_ON_IPHONE =
@@ -15,12 +15,15 @@ const openSecurity = async (page: Page) => {
 test('a member signs another browser out from Security: it is sent to sign in at its next call, and the activity shows both sign-ins', async ({
   browser,
 }) => {
+  // A member of this try alone: a retry must not find the phone of the try before it still signed in.
+  const member = { email: `two-devices-${Date.now()}@example.com`, password: 'Two-Devices-2026!' };
+  cli('users', 'add', '--email', member.email, '--password', member.password);
   const laptop = await browser.newContext({ userAgent: FIREFOX_ON_LINUX });
   const phone = await browser.newContext({ userAgent: SAFARI_ON_IPHONE, viewport: { width: 375, height: 740 } });
   const mine = await laptop.newPage();
   const theirs = await phone.newPage();
-  await visitSignedIn(theirs, '/', MEMBER);
-  await visitSignedIn(mine, '/', MEMBER);
+  await visitSignedIn(theirs, '/', member);
+  await visitSignedIn(mine, '/', member);
 
   const security = await openSecurity(mine);
   const devices = security.getByRole('list', { name: 'Devices' });

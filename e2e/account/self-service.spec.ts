@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { ACCOUNT_DELETION_TEXTS as D } from '@ums/contracts/self-service/account-deletion';
 import { MY_DATA_TEXTS } from '@ums/contracts/self-service/my-data';
 import { RECEIPT_ACTIONS } from '@ums/contracts/self-service/receipts';
@@ -12,6 +12,7 @@ import {
   shot,
   signInOnProviderPage,
   visitSignedIn,
+  test,
 } from '../fixtures.js';
 
 /** Clicks what starts a download and answers the saved file's name and contents. */

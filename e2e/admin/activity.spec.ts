@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, shot, visitSignedIn } from '../fixtures.js';
+import { expect, type Page } from '@playwright/test';
+import { ADMIN, shot, visitSignedIn, test } from '../fixtures.js';
 
 const cardOf = (page: Page, name: string) =>
   page.getByRole('listitem').filter({ has: page.getByRole('heading', { name, exact: true }) });

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { expect, test } from '@playwright/test';
-import { ADMIN, visitSignedIn } from '../fixtures.js';
+import { expect } from '@playwright/test';
+import { ADMIN, visitSignedIn, test } from '../fixtures.js';
 
 test('the catalog is searchable and refreshes from its source', async ({ page }) => {
   await visitSignedIn(page, '/admin/products', ADMIN);

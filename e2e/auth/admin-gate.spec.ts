@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
-import { ADMIN, MEMBER, shot, visitSignedIn } from '../fixtures.js';
+import { expect } from '@playwright/test';
+import { ADMIN, MEMBER, shot, visitSignedIn, test } from '../fixtures.js';
 
 test('a member sees Access Denied at /admin', async ({ page }) => {
   await visitSignedIn(page, '/admin', MEMBER);

@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
-import { MEMBER, shot, signInOnProviderPage } from '../fixtures.js';
+import { expect } from '@playwright/test';
+import { MEMBER, shot, signInOnProviderPage, test } from '../fixtures.js';
 
 test('a deep link while signed out goes through sign-in and comes back with its query and hash', async ({ page }) => {
   await page.goto('/subscriptions?view=all#recent');

@@ -1,6 +1,6 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { PASSWORD_RESET_TEXTS as R } from '@ums/contracts/security';
-import { accessibilityViolations, cli, mailTo, shot, signInOnProviderPage } from '../fixtures.js';
+import { accessibilityViolations, cli, mailTo, shot, signInOnProviderPage, test } from '../fixtures.js';
 
 test('a member who forgot their password asks for a link, sets a new one from the mail and is signed in', async ({
   page,

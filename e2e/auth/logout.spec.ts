@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
-import { MEMBER, shot, signInOnProviderPage, visitSignedIn } from '../fixtures.js';
+import { expect } from '@playwright/test';
+import { MEMBER, shot, signInOnProviderPage, visitSignedIn, test } from '../fixtures.js';
 
 const authEntries = () =>
   [sessionStorage, localStorage].flatMap((store) =>

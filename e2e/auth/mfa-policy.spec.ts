@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { ENROLMENT_TEXTS } from '@ums/contracts/security';
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
-import { accessibilityViolations, signInOnProviderPage } from '../fixtures.js';
+import { accessibilityViolations, signInOnProviderPage, test } from '../fixtures.js';
 import { startProductServer } from '../product-server.js';
 
 const PASSWORD = 'Policy-Admin-2026!';

@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
-import { MEMBER, shot, visitSignedIn } from '../fixtures.js';
+import { expect } from '@playwright/test';
+import { MEMBER, shot, visitSignedIn, test } from '../fixtures.js';
 
 test.use({ viewport: { width: 375, height: 740 } });
 

@@ -1,5 +1,5 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
-import { MEMBER, signInOnProviderPage, visitSignedIn } from '../fixtures.js';
+import { expect, type Browser, type Page } from '@playwright/test';
+import { MEMBER, signInOnProviderPage, visitSignedIn, test } from '../fixtures.js';
 
 /** The member's name as the Personal Information section shows it (other journeys edit it). */
 async function shownName(page: Page): Promise<string> {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { softAuthenticator } from '@ums/testkit/webauthn';
-import { accessibilityViolations, memberApi, platformAuthenticator } from '../fixtures.js';
+import { accessibilityViolations, memberApi, platformAuthenticator, test } from '../fixtures.js';
 
 const PASSWORD = 'Passkey-Journey-2026!';
 

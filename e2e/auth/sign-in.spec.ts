@@ -1,5 +1,6 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { authorizeUrl, pkce } from '@ums/testkit/oidc-browser';
+import { test } from '../fixtures.js';
 
 /** An authorization-code + PKCE request as the web app makes it, as a path on the server under test. */
 function authorizePath(baseURL: string) {

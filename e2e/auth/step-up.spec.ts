@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { expect, test } from '@playwright/test';
-import { ADMIN, signInOnProviderPage } from '../fixtures.js';
+import { expect } from '@playwright/test';
+import { ADMIN, signInOnProviderPage, test } from '../fixtures.js';
 import { startProductServer } from '../product-server.js';
 
 /** Sensitive actions on this spec's server want a sign-in at most this old, so a journey can outwait it. */

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { SECOND_FACTOR_TEXTS } from '@ums/contracts/security';
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
-import { accessibilityViolations, memberApi } from '../fixtures.js';
+import { accessibilityViolations, memberApi, test } from '../fixtures.js';
 
 const PASSWORD = 'Two-Step-Journey-2026!';
 

@@ -1,7 +1,7 @@
 import { runningEmbeddedUrl } from '@ums/api/embedded-postgres';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import pg from 'pg';
-import { ADMIN, MEMBER, visitSignedIn } from '../fixtures.js';
+import { ADMIN, MEMBER, serverDataDir, visitSignedIn, test } from '../fixtures.js';
 
 const PRODUCTS = 60;
 const MEMBERSHIPS = 40;
@@ -9,7 +9,7 @@ const ORDERS = 60;
 
 /** More rows than one page holds, written straight into the running server's database. */
 test.beforeAll(async () => {
-  const url = await runningEmbeddedUrl(process.env['E2E_DATA_DIR']!);
+  const url = await runningEmbeddedUrl(serverDataDir());
   const client = new pg.Client({ connectionString: url! });
   await client.connect();
   try {

@@ -1,5 +1,5 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
-import { accessibilityViolations, ADMIN, MEMBER, shot, visitSignedIn } from '../fixtures.js';
+import { expect, type Locator, type Page } from '@playwright/test';
+import { accessibilityViolations, ADMIN, MEMBER, shot, visitSignedIn, test } from '../fixtures.js';
 
 // Every screen, and every dialog while it is open, at a desktop and a phone width: no axe violations of any impact
 // (serious and critical ones included). Nothing here saves anything: dialogs are closed with Cancel or Close.
@@ -25,6 +25,10 @@ async function checkScreen(page: Page, path: string, ready: Locator, label: stri
 }
 
 const section = (page: Page, name: string) => page.getByRole('region', { name });
+
+// The audits only look (every dialog opened is cancelled): they share out between the two lanes (lanes.ts) instead of
+// taking two minutes of one.
+test.describe.configure({ mode: 'parallel' });
 
 for (const size of WIDTHS) {
   test.describe(`at ${size.width}px`, () => {

@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from '../fixtures.js';
 
 test('readiness reports the database', async ({ request }) => {
   const response = await request.get('/api/ready');
