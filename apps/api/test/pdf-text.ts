@@ -1,24 +1,22 @@
-// PDF.js's legacy build (the one that runs on Node 20) brings core-js, which on Node 20 replaces JSON.stringify with
-// its own (for JSON.rawJSON), one that runs out of stack on deep values. The test files of a worker share this process
-// (decision 028), so the native one is put back: no other test runs on the polyfill.
-const nativeStringify = JSON.stringify;
-const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
-JSON.stringify = nativeStringify;
+import { Worker } from 'node:worker_threads';
 
-/** The text of each page of a PDF, read back by Mozilla's PDF.js as a PDF reader would show it. */
+/**
+ * The text of each page of a PDF, read back by Mozilla's PDF.js as a PDF reader would show it.
+ *
+ * PDF.js runs in a worker thread of its own: the build that runs on Node 20 (legacy) brings core-js, which replaces
+ * globals there (JSON.stringify, with one that runs out of stack on deep values), and the test files of a Vitest
+ * worker share their process (decision 028). A thread has globals of its own.
+ */
 export async function pdfPages(bytes: ArrayBuffer | Uint8Array): Promise<string[]> {
   const data = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
-  const document = await getDocument({ data, disableFontFace: true, useSystemFonts: false, verbosity: 0 }).promise;
-  const pages: string[] = [];
-  for (let number = 1; number <= document.numPages; number++) {
-    const content = await (await document.getPage(number)).getTextContent();
-    pages.push(
-      content.items
-        .map((item) => ('str' in item ? item.str : ''))
-        .join(' ')
-        .replace(/\s+/g, ' '),
-    );
+  const reader = new Worker(new URL('./pdf-text.worker.mjs', import.meta.url), { workerData: data });
+  try {
+    return await new Promise<string[]>((resolve, reject) => {
+      reader.once('message', (pages: string[]) => resolve(pages));
+      reader.once('error', reject);
+      reader.once('exit', (code) => reject(new Error(`the PDF reader stopped (exit code ${code}) before answering`)));
+    });
+  } finally {
+    await reader.terminate();
   }
-  await document.destroy();
-  return pages;
 }
