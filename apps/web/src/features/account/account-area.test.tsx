@@ -69,6 +69,24 @@ describe('section addresses', () => {
     screen.getByRole('heading', { level: 1, name: 'My Account' });
   });
 
+  it('the Security section, loaded when it comes into view, is there at once when the member chooses it in the drawer', async () => {
+    // A browser whose scroll stops short of the section (the page above grew meanwhile): it never comes into view.
+    vi.stubGlobal(
+      'IntersectionObserver',
+      class {
+        observe() {}
+        disconnect() {}
+      },
+    );
+    onTestFinished(() => void vi.unstubAllGlobals());
+    area('/');
+    await screen.findByRole('heading', { level: 1, name: 'My Account' });
+    expect(screen.queryByRole('heading', { level: 3, name: 'Devices' })).toBeNull();
+    fireEvent.click(drawerLink('security')!);
+    await screen.findByRole('heading', { level: 3, name: 'Devices' });
+    expect(scrolledTo).toContain('security');
+  });
+
   it('once the member scrolls by themselves, the drawer marks the section that has passed the line below the header', async () => {
     const marked = () =>
       [...screen.getByRole('navigation', { name: 'Account sections' }).querySelectorAll('a[aria-current="page"]')].map(

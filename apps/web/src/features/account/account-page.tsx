@@ -5,17 +5,26 @@ import { LoginDetailsSection } from '../login-details/index.js';
 import { PaymentHistorySection } from '../payment-history/index.js';
 import { PersonalInformationSection } from '../personal-information/index.js';
 import { SubscriptionsSection } from '../subscriptions/index.js';
-import { ACCOUNT_SECTIONS, scrollToSection, type AccountSectionId } from './account-sections.js';
+import { ACCOUNT_SECTIONS, onSectionAsked, scrollToSection, type AccountSectionId } from './account-sections.js';
 import { ACCOUNT_TITLE } from './messages.js';
 
 // Not part of the account page's first load (its JavaScript budget, measured as the browser loads the page until it
 // is idle): fetched when the section comes into view, by scrolling or by a link to #security.
 const SecuritySection = lazy(() => import('../security/index.js').then((m) => ({ default: m.SecuritySection })));
 
-/** Renders its content once the placeholder comes into the viewport (at once without an observer). */
-function WhenNear({ children }: { children: JSX.Element }) {
+/**
+ * Renders its content once the placeholder comes into the viewport, or the member asks for the section (at once
+ * without an observer).
+ */
+function WhenNear({ section, children }: { section: AccountSectionId; children: JSX.Element }) {
   const placeholder = useRef<HTMLDivElement>(null);
   const [near, setNear] = useState(() => typeof IntersectionObserver === 'undefined');
+  useEffect(() => {
+    if (near) return;
+    return onSectionAsked((id) => {
+      if (id === section) setNear(true);
+    });
+  }, [near, section]);
   useEffect(() => {
     if (near || !placeholder.current) return;
     const observer = new IntersectionObserver(
@@ -41,7 +50,7 @@ const sections: Record<AccountSectionId, () => JSX.Element> = {
   'payment-history': PaymentHistorySection,
   subscriptions: SubscriptionsSection,
   security: () => (
-    <WhenNear>
+    <WhenNear section="security">
       <SecuritySection />
     </WhenNear>
   ),

@@ -8,7 +8,19 @@ export const ACCOUNT_SECTIONS = [
 ] as const;
 export type AccountSectionId = (typeof ACCOUNT_SECTIONS)[number]['id'];
 
-/** Scrolls smoothly to a section, below the fixed header. */
+const askedFor = new Set<(id: string) => void>();
+
+/** Calls `listener` with the id of each section the member asks for (the drawer, an address with its hash). */
+export function onSectionAsked(listener: (id: string) => void): () => void {
+  askedFor.add(listener);
+  return () => void askedFor.delete(listener);
+}
+
+/**
+ * Scrolls smoothly to a section, below the fixed header. A section that loads when it comes into view is told first:
+ * the page above may still grow while the scroll runs and stop it short of the section.
+ */
 export function scrollToSection(id: string): void {
+  for (const listener of askedFor) listener(id);
   document.getElementById(id)?.scrollIntoView({ behavior: 'smooth', block: 'start' });
 }
