@@ -7,9 +7,9 @@ import { currentLane, laneDataDir, lanePort } from './lanes.js';
 
 /** Playwright's test, with every page and context of a journey going to its lane's own server (lanes.ts). */
 export const test = base.extend({
-  baseURL: async ({ baseURL }, use, testInfo) => {
+  baseURL: async ({ baseURL }, use) => {
     const url = new URL(baseURL!);
-    url.port = String(lanePort(testInfo.parallelIndex));
+    url.port = String(lanePort(currentLane()));
     await use(url.origin);
   },
 });

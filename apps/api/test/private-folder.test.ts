@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { clusterDir, SHARED_ROOT } from '../src/db/embedded.js';
 import { freePort } from '../src/net.js';
-import { exited } from '@ums/testkit/server-process';
+import { bundledEntry, exited } from '@ums/testkit/server-process';
 import { spawn } from 'node:child_process';
 import { waitFor } from './wait-for.js';
 import { SOURCES } from './server-process.js';
@@ -34,7 +34,7 @@ describe('npm start from a folder only its owner can open', () => {
       let output = '';
       // This run's bundle of the sources, as the private copy holds it: its packages are the copy's.
       const bundle = path.join(project, path.relative(repo, SOURCES.bundle));
-      const child = spawn(process.execPath, ['--enable-source-maps', path.join(bundle, 'server.js')], {
+      const child = spawn(process.execPath, bundledEntry(bundle, 'server'), {
         cwd: path.join(project, 'apps/api'),
         env: {
           ...process.env,
@@ -50,7 +50,7 @@ describe('npm start from a folder only its owner can open', () => {
       child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
       const cluster = clusterDir(dataDir);
       const usersList = () =>
-        execFileSync(process.execPath, ['--enable-source-maps', path.join(bundle, 'cli.js'), 'users', 'list'], {
+        execFileSync(process.execPath, [...bundledEntry(bundle, 'cli'), 'users', 'list'], {
           cwd: path.join(project, 'apps/api'),
           env: { ...process.env, DATA_DIR: dataDir },
           encoding: 'utf8',

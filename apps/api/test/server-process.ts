@@ -1,13 +1,12 @@
-import path from 'node:path';
 import { inject } from 'vitest';
-import { prepareServer } from '@ums/testkit/server-process';
+import { bundledEntry, prepareServer } from '@ums/testkit/server-process';
 import { whenDone } from './when-done.js';
 
 /** The sources as this run bundled them (global-setup.ts), for starting the server as a process of its own. */
 export const SOURCES = { bundle: inject('serverBundle') };
 
 /** `node` arguments that run the CLI of this run's bundle with `args`. */
-export const cliArgs = (...args: string[]) => ['--enable-source-maps', path.join(SOURCES.bundle, 'cli.js'), ...args];
+export const cliArgs = (...args: string[]) => [...bundledEntry(SOURCES.bundle, 'cli'), ...args];
 
 /**
  * The real server as its own process (this run's bundle of the sources) on a throw-away embedded PostgreSQL.

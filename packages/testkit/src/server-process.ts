@@ -15,6 +15,12 @@ export const exited = (child: ChildProcess) =>
     child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code)),
   );
 
+/** `node` arguments that run one entry of a bundle of the sources (see `entry`), with its source maps. */
+export const bundledEntry = (bundle: string, name: 'server' | 'cli') => [
+  '--enable-source-maps',
+  path.join(bundle, `${name}.js`),
+];
+
 export interface ServerProcessOptions {
   /**
    * The production build (benchmark, journeys), or a bundle of the sources made for a test run (the API tests'
@@ -35,10 +41,7 @@ export async function prepareServer({ entry, env = {}, output = 'capture', nodeA
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const pgData = clusterDir(dataDir);
-  const args = [
-    ...nodeArgs,
-    ...(entry === 'build' ? ['dist/server.js'] : ['--enable-source-maps', path.join(entry.bundle, 'server.js')]),
-  ];
+  const args = [...nodeArgs, ...(entry === 'build' ? ['dist/server.js'] : bundledEntry(entry.bundle, 'server'))];
   return {
     base,
     port,
