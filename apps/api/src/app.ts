@@ -38,6 +38,8 @@ import { createFactorService, sweepTotpSteps } from './identity/factors.js';
 import { createPasskeyService } from './identity/passkeys.js';
 import { createAccountService } from './identity/accounts.service.js';
 import { passwordChangeRoutes } from './identity/password-change.routes.js';
+import { createEmailChanges } from './identity/email-change.js';
+import { emailChangeRoutes } from './identity/email-change.routes.js';
 import { overviewRoutes } from './modules/admin/overview.routes.js';
 import { createMemberDirectory, memberGroupsEntity } from './modules/admin/members.js';
 import { memberDirectoryRoutes } from './modules/admin/members.routes.js';
@@ -239,6 +241,17 @@ export async function buildApp(options: AppOptions) {
     ? createFactorService({ db, secrets: options.secrets, security, limiter: createAttemptLimiter({ db }) })
     : null;
   const passkeys = config.auth.embedded ? createPasskeyService({ db, config, security }) : null;
+  const emailChanges = config.auth.embedded
+    ? createEmailChanges({
+        db,
+        config,
+        accounts: createAccountService({ db }),
+        limiter: createAttemptLimiter({ db }),
+        security,
+        secrets: options.secrets,
+        factors,
+      })
+    : null;
   const deletion = createAccountDeletion({
     db,
     config,
@@ -288,6 +301,7 @@ export async function buildApp(options: AppOptions) {
       secrets: options.secrets,
       factors,
       passkeys,
+      emailChanges,
     });
 
   await app.register(swagger, {
@@ -330,6 +344,7 @@ export async function buildApp(options: AppOptions) {
     dpop: config.auth.embedded,
     logoutUrl: config.auth.logoutUrl,
     forgotPasswordUrl: config.auth.forgotPasswordUrl,
+    emailChange: config.auth.embedded ? 'in-app' : config.auth.changeEmailUrl,
     deletionGraceDays: config.auth.embedded ? config.deletionGraceDays : null,
     groupsClaim: config.auth.groupsClaim,
     roleClaim: config.auth.roleClaim,
@@ -379,6 +394,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(passwordChangeRoutes, {
     passwords: createPasswordChangeService({ db, config, security, factors }),
   });
+  await app.register(emailChangeRoutes, { changes: emailChanges });
   await app.register(securityRoutes, { security, lists, embedded: config.auth.embedded });
   await app.register(factorRoutes, { factors, passkeys, accounts: createAccountService({ db }) });
   await app.register(memberRoutes, { members: createMemberService({ db }), autologinUrl: config.autologinUrl, lists });
@@ -398,7 +414,14 @@ export async function buildApp(options: AppOptions) {
     deletion,
   });
   await app.register(memberDirectoryRoutes, {
-    members: createMemberDirectory({ db, myData, security, lists, adminGroup: config.auth.adminGroup }),
+    members: createMemberDirectory({
+      db,
+      myData,
+      security,
+      lists,
+      adminGroup: config.auth.adminGroup,
+      emailChanges,
+    }),
     lists,
     embedded: config.auth.embedded,
   });

@@ -100,6 +100,13 @@ const REQUESTS: Record<string, { url: string; body?: unknown }> = {
   'GET /api/PaymentHistory/receipts': { url: '/api/PaymentHistory/receipts?year=2026' },
   'GET /api/me/export': { url: '/api/me/export' },
   'POST /api/me/deletion': { url: '/api/me/deletion', body: { password: PASSWORD } },
+  'GET /api/me/email-change': { url: '/api/me/email-change' },
+  'POST /api/me/email-change': {
+    url: '/api/me/email-change',
+    body: { newEmail: 'moved@example.com', password: PASSWORD },
+  },
+  'POST /api/me/email-change/resend': { url: '/api/me/email-change/resend', body: {} },
+  'DELETE /api/me/email-change': { url: '/api/me/email-change' },
   'GET /api/admin/members': { url: '/api/admin/members' },
   'GET /api/admin/members/:id': { url: `/api/admin/members/${MEMBER_ID}` },
   'GET /api/admin/members/:id/orders': { url: `/api/admin/members/${MEMBER_ID}/orders` },

@@ -57,6 +57,7 @@ const config = {
   cognitoEndpoint: undefined,
   logoutUrl: '',
   forgotPasswordUrl: null,
+  changeEmailUrl: null,
   issuer,
   jwksUri: undefined,
   audience: AUDIENCE,

@@ -92,7 +92,7 @@ describe('secrets at rest on a fresh install', () => {
   });
 
   it(
-    'the database, the data folder and a backup hold no private key, refresh token, session id, reset link, authenticator key or member email in readable form',
+    'the database, the data folder and a backup hold no private key, refresh token, session id, reset or email change link, authenticator key or member email in readable form',
     { timeout: 120_000 },
     async () => {
       // A member signs in (a refresh token and a provider session), sets up an authenticator app and asks for a
@@ -119,19 +119,35 @@ describe('secrets at rest on a fresh install', () => {
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ email: MEMBER_EMAIL }).toString(),
       });
-      const outbox = path.join(server.dataDir, 'outbox');
-      const resetToken = await waitFor(
-        async () => {
-          for (const name of await fs.readdir(outbox).catch(() => [] as string[])) {
-            if (!name.endsWith('.eml')) continue;
-            const mail = await simpleParser(await fs.readFile(path.join(outbox, name)));
-            const link = /\/oidc\/password\/reset\?token=(\S+)/.exec(mail.text ?? '')?.[1];
-            if (link) return link;
-          }
-          return undefined;
+      // And asks to move the account to another address (its confirmation link).
+      const changeUrl = `${server.base}/api/me/email-change`;
+      const change = await fetch(changeUrl, {
+        method: 'POST',
+        headers: {
+          authorization: `DPoP ${tokens.access_token}`,
+          dpop: memberKey.proof('POST', changeUrl, tokens.access_token),
+          'content-type': 'application/json',
         },
-        (token) => token !== undefined,
-      );
+        body: JSON.stringify({ newEmail: 'moved-at-rest@example.com', password: MEMBER_PASSWORD }),
+      });
+      expect(change.status).toBe(202);
+      const outbox = path.join(server.dataDir, 'outbox');
+      /** The token of the first mailed link to this page of the provider. */
+      const mailedToken = (page: RegExp) =>
+        waitFor(
+          async () => {
+            for (const name of await fs.readdir(outbox).catch(() => [] as string[])) {
+              if (!name.endsWith('.eml')) continue;
+              const mail = await simpleParser(await fs.readFile(path.join(outbox, name)));
+              const link = page.exec(mail.text ?? '')?.[1];
+              if (link) return link;
+            }
+            return undefined;
+          },
+          (token) => token !== undefined,
+        );
+      const resetToken = await mailedToken(/\/oidc\/password\/reset\?token=(\S+)/);
+      const changeToken = await mailedToken(/\/oidc\/email\/confirm\?token=(\S+)/);
 
       // The private key's own numbers, read the only way there is: with the secrets key.
       const url = (await runningEmbeddedUrl(server.dataDir))!;
@@ -147,6 +163,7 @@ describe('secrets at rest on a fresh install', () => {
         'refresh token': [tokens.refresh_token],
         'session id': [sessionId],
         'reset link': [resetToken!],
+        'email change link': [changeToken!],
         'authenticator key': [totpKey],
       };
 

@@ -26,6 +26,11 @@ export const clientConfigSchema = z.object({
    */
   forgotPasswordUrl: z.string().nullable(),
   /**
+   * How a member changes their email address: `in-app` (the embedded provider: Login Details asks for it and mails a
+   * link), a URL of the provider's own flow (AUTH_CHANGE_EMAIL_URL, Cognito's say), or null when there is none.
+   */
+  emailChange: z.union([z.literal('in-app'), z.string().regex(/^https?:\/\//)]).nullable(),
+  /**
    * Days between a member closing their account and its deletion (DELETION_GRACE_DAYS); null when accounts are kept
    * by another identity provider, where members close them.
    */

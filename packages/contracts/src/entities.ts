@@ -16,6 +16,7 @@ import {
   PRODUCT_REQUIRED,
 } from './form-rules.js';
 import { exportableListQuerySchema, pageSchema } from './lists-schema.js';
+import { EMAIL_CHANGE_TEXTS, EMAIL_MAX_LENGTH, type EmailChangeStatus } from './self-service/email-change.js';
 import {
   FACTOR_MESSAGES,
   PASSKEY_NAME_LABEL,
@@ -390,6 +391,31 @@ export const accountDeletionSchema = z.object({
 });
 export type AccountDeletion = z.infer<typeof accountDeletionSchema>;
 
+/** Changing the account's email: the new address, confirmed with the current password (and a code with a factor). */
+export const emailChangeRequestSchema = z.object({
+  newEmail: z
+    .string({ error: EMAIL_CHANGE_TEXTS.badAddress })
+    .trim()
+    .max(EMAIL_MAX_LENGTH, EMAIL_CHANGE_TEXTS.tooLong)
+    .pipe(z.email(EMAIL_CHANGE_TEXTS.badAddress)),
+  password: z.string({ error: 'Enter your current password' }).min(1, 'Enter your current password').max(1024),
+  code: confirmationCodeSchema,
+});
+export type EmailChangeRequest = z.input<typeof emailChangeRequestSchema>;
+
+export const emailChangeStatusSchema = z.object({
+  email: z.string(),
+  emailVerified: z.boolean(),
+  pending: z
+    .object({
+      newEmail: z.string(),
+      requestedAt: z.string().describe('ISO 8601'),
+      expiresAt: z.string().describe('ISO 8601: the link works until then'),
+    })
+    .nullable()
+    .describe('A change waiting for the member to open the link sent to the new address'),
+}) satisfies z.ZodType<EmailChangeStatus>;
+
 // ---- Admin member directory -----------------------------------------------------------------
 
 /** One account in the administrators' member directory. */
@@ -400,6 +426,8 @@ export const adminMemberSchema = z.object({
   lastName: z.string().nullable(),
   groups: z.array(z.string()),
   createdAt: z.string(),
+  /** Whether the member has shown the address is theirs (opened a link sent to it); accounts made by the CLI are. */
+  emailVerified: z.boolean(),
   /** When the member closed their account: it is deleted after this instant unless they sign in and keep it. */
   deletionPendingUntil: z.string().nullable(),
 });
@@ -450,6 +478,10 @@ export const adminMemberDetailsSchema = z.object({
   signInMethods: z
     .object({ authenticatorApp: z.boolean(), passkeys: z.number().int(), recoveryCodes: z.number().int() })
     .describe("The member's second factors: kinds and counts, never a secret"),
+  pendingEmailChange: z
+    .object({ newEmail: z.string(), requestedAt: z.string(), expiresAt: z.string() })
+    .nullable()
+    .describe('A change of address the member asked for and has not confirmed yet'),
 });
 export type AdminMemberDetails = z.infer<typeof adminMemberDetailsSchema>;
 

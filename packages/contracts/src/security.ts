@@ -15,6 +15,9 @@ export const SECURITY_EVENTS = [
   'factor-removed',
   'recovery-codes-regenerated',
   'recovery-code-used',
+  'email-change-requested',
+  'email-changed',
+  'email-change-reverted',
 ] as const;
 export type SecurityEventName = (typeof SECURITY_EVENTS)[number];
 
@@ -30,6 +33,9 @@ export const SECURITY_EVENT_LABELS: Record<SecurityEventName, string> = {
   'factor-removed': 'Two-step verification method removed',
   'recovery-codes-regenerated': 'New recovery codes made',
   'recovery-code-used': 'Signed in with a recovery code',
+  'email-change-requested': 'Email change requested',
+  'email-changed': 'Email address changed',
+  'email-change-reverted': 'Email address restored',
 };
 
 /** Security activity is kept this many days, then swept. */

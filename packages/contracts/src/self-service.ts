@@ -4,5 +4,6 @@
  */
 
 export * from './self-service/account-deletion.js';
+export * from './self-service/email-change.js';
 export * from './self-service/my-data.js';
 export * from './self-service/receipts.js';

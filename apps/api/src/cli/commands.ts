@@ -28,7 +28,8 @@ import { openSecrets, secretsKeySource } from '../secrets/secrets.js';
 export const USAGE = `Usage: npm run cli -- <command>
 
 Commands:
-  users add --email E --password P [--admin] [--first-name F --last-name L]
+  users add --email E --password P [--admin] [--first-name F --last-name L] [--unverified]
+            --unverified: the address is not known to be the member's (an import); the member directory says so
   users set-password --email E --password P
   users list
   users remove --email E
@@ -70,6 +71,7 @@ const FLAGS = {
   email: { type: 'string' },
   password: { type: 'string' },
   admin: { type: 'boolean' },
+  unverified: { type: 'boolean' },
   'first-name': { type: 'string' },
   'last-name': { type: 'string' },
   out: { type: 'string' },
@@ -89,7 +91,7 @@ function parse(args: string[], allowed: Flag[], required: Flag[]) {
   }
   const missing = required.filter((flag) => typeof values[flag] !== 'string' || values[flag] === '');
   if (missing.length > 0) throw new UsageError(`Missing ${missing.map((f) => `--${f}`).join(', ')}`);
-  return values as Record<Flag, string | undefined> & { admin?: boolean; replace?: boolean };
+  return values as Record<Flag, string | undefined> & { admin?: boolean; replace?: boolean; unverified?: boolean };
 }
 
 /** Runs one operator command; the answer is the exit code. Bad input changes nothing. */
@@ -232,7 +234,11 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
 
     switch (sub) {
       case 'add': {
-        const f = parse(rest, ['email', 'password', 'admin', 'first-name', 'last-name'], ['email', 'password']);
+        const f = parse(
+          rest,
+          ['email', 'password', 'admin', 'first-name', 'last-name', 'unverified'],
+          ['email', 'password'],
+        );
         return await withAccounts(ctx, async (accounts) => {
           const account = await accounts.add({
             email: f.email!,
@@ -240,8 +246,9 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
             admin: f.admin === true,
             firstName: f['first-name'] ?? null,
             lastName: f['last-name'] ?? null,
+            emailVerified: f.unverified !== true,
           });
-          ctx.out(`Added ${account.email}${f.admin ? ' (Admin)' : ''}.`);
+          ctx.out(`Added ${account.email}${f.admin ? ' (Admin)' : ''}${f.unverified ? ' (email not verified)' : ''}.`);
         });
       }
       case 'set-password': {

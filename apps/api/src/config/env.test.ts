@@ -39,6 +39,22 @@ describe('configuration from the environment', () => {
     );
   });
 
+  it("changes the email in the app with the embedded provider, or leads to the provider's own page when AUTH_CHANGE_EMAIL_URL names it", () => {
+    expect(load({}).auth.changeEmailUrl).toBeNull();
+    const cognito = load({
+      AUTH_PROVIDER: 'cognito',
+      AUTH_ISSUER: 'https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_Abc',
+      PUBLIC_URL: 'https://members.example.com',
+      AUTH_CHANGE_EMAIL_URL: 'https://id.example.com/account/email?client_id={clientId}&return_to={returnTo}',
+    });
+    expect(cognito.auth.changeEmailUrl).toBe(
+      'https://id.example.com/account/email?client_id=ums-web&return_to=https%3A%2F%2Fmembers.example.com%2F',
+    );
+    expect(() => load({ AUTH_CHANGE_EMAIL_URL: 'email.html' })).toThrow(
+      'AUTH_CHANGE_EMAIL_URL: must be an absolute URL; {clientId} and {returnTo} are filled in',
+    );
+  });
+
   it('reads the analytics sink, companion apps and company links', () => {
     const config = load({
       ANALYTICS_URL: 'https://analytics.example.com/collect',

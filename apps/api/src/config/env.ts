@@ -123,6 +123,10 @@ const envSchema = z.object({
     .string()
     .regex(/^https?:\/\/\S+$/, 'must be an absolute URL; {clientId} and {returnTo} are filled in')
     .optional(),
+  AUTH_CHANGE_EMAIL_URL: z
+    .string()
+    .regex(/^https?:\/\/\S+$/, 'must be an absolute URL; {clientId} and {returnTo} are filled in')
+    .optional(),
   AUTH_JWKS_URI: url.optional(),
   AUTH_AUDIENCE: z.string().min(1).optional(),
   AUTH_CLIENT_ID: z.string().min(1).default('ums-web'),
@@ -283,6 +287,11 @@ export interface AppConfig {
      * forgotPassword page, say) with {clientId} and {returnTo} (the app's address) filled in, or none.
      */
     forgotPasswordUrl: string | null;
+    /**
+     * Where a member changes their email address with another provider: AUTH_CHANGE_EMAIL_URL with {clientId} and
+     * {returnTo} filled in, or none. The embedded provider changes it in the app (POST /api/me/email-change).
+     */
+    changeEmailUrl: string | null;
     issuer: string;
     jwksUri: string | undefined;
     audience: string;
@@ -415,6 +424,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { cat
           )
         : provider === 'embedded'
           ? `${(e.AUTH_ISSUER ?? `${publicUrl}/oidc`).replace(/\/+$/, '')}/password/forgot`
+          : null,
+      changeEmailUrl:
+        e.AUTH_CHANGE_EMAIL_URL && provider !== 'embedded'
+          ? e.AUTH_CHANGE_EMAIL_URL.replaceAll('{clientId}', encodeURIComponent(e.AUTH_CLIENT_ID)).replaceAll(
+              '{returnTo}',
+              encodeURIComponent(`${publicUrl}/`),
+            )
           : null,
       groupsClaim: e.AUTH_GROUPS_CLAIM,
       roleClaim: e.AUTH_ROLE_CLAIM,

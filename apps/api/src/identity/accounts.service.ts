@@ -18,6 +18,7 @@ export interface Account {
   role: string;
   firstName: string | null;
   lastName: string | null;
+  emailVerified: boolean;
   createdAt: Date;
 }
 
@@ -43,6 +44,7 @@ const toAccount = (row: typeof accounts.$inferSelect): Account => ({
   role: row.role,
   firstName: row.firstName,
   lastName: row.lastName,
+  emailVerified: row.emailVerified,
   createdAt: row.createdAt,
 });
 
@@ -81,6 +83,8 @@ export function createAccountService({ db }: { db: Database }) {
       firstName?: string | null;
       lastName?: string | null;
       accountId?: string;
+      /** False for an address nobody has shown to be the member's (an import): the directory says so. */
+      emailVerified?: boolean;
     }): Promise<Account> {
       const email = checkEmail(input.email);
       checkPassword(input.password);
@@ -95,6 +99,7 @@ export function createAccountService({ db }: { db: Database }) {
           role: input.admin ? 'admin' : 'user',
           firstName: input.firstName ?? null,
           lastName: input.lastName ?? null,
+          emailVerified: input.emailVerified ?? true,
         })
         .returning();
       return toAccount(row!);

@@ -11,7 +11,7 @@ import {
   SECOND_FACTOR_TEXTS as F,
   ENROLMENT_TEXTS as E,
 } from '@ums/contracts/security';
-import { ACCOUNT_DELETION_TEXTS } from '@ums/contracts/self-service';
+import { ACCOUNT_DELETION_TEXTS, EMAIL_CHANGE_TEXTS } from '@ums/contracts/self-service';
 
 /** Server-rendered pages of the embedded provider: no inline script, brand colours, labelled fields. */
 export const escapeHtml = (text: string) =>
@@ -367,6 +367,50 @@ export function recoveryCodesPage(action: string, codes: string[]): string {
 <ul class="codes">${codes.map((code) => `<li><code>${escapeHtml(code)}</code></li>`).join('')}</ul>
 <form method="post" action="${escapeHtml(action)}">
   <button type="submit">${E.continue}</button>
+</form>`,
+  );
+}
+
+const M = EMAIL_CHANGE_TEXTS;
+
+/** The link from the new address: one button that confirms (a mail scanner opening the link changes nothing). */
+export function emailConfirmPage(action: string, token: string, newEmail: string): string {
+  return page(
+    M.confirmTitle,
+    `<h1>${M.confirmTitle}</h1><p>${escapeHtml(M.confirmText(newEmail))}</p>
+<form method="post" action="${escapeHtml(action)}">
+  <input type="hidden" name="token" value="${escapeHtml(token)}">
+  <button type="submit">${M.confirm}</button>
+</form>`,
+  );
+}
+
+/** The change is made: the member signs in with the new address from now on. */
+export function emailConfirmedPage(newEmail: string, appUrl: string): string {
+  return page(
+    M.confirmedTitle,
+    `<h1>${M.confirmedTitle}</h1><p role="status">${escapeHtml(M.confirmedText(newEmail))}</p>
+<p class="links"><a href="${escapeHtml(appUrl)}">${M.continue}</a></p>`,
+  );
+}
+
+/** A link of either kind that cannot do what it was sent for, with the sentence that says why. */
+export function emailLinkInvalidPage(reason: string, appUrl: string): string {
+  return page(
+    M.invalidTitle,
+    `<h1>${M.invalidTitle}</h1><p>${escapeHtml(reason)}</p>
+<p class="links"><a href="${escapeHtml(appUrl)}">${M.continue}</a></p>`,
+  );
+}
+
+/** "This wasn't me", from the old address: what restoring does, and one button that does it. */
+export function emailRevertPage(action: string, token: string, oldEmail: string, newEmail: string): string {
+  return page(
+    M.revertTitle,
+    `<h1>${M.revertTitle}</h1><p>${escapeHtml(M.revertText(oldEmail, newEmail))}</p>
+<form method="post" action="${escapeHtml(action)}">
+  <input type="hidden" name="token" value="${escapeHtml(token)}">
+  <button type="submit">${M.revert}</button>
 </form>`,
   );
 }

@@ -60,6 +60,20 @@ export async function voidResetLinks(db: Executor, accountId: string): Promise<v
     .where(and(resetOf(accountId), isNull(passwordResets.usedAt)));
 }
 
+/** A new link for the account, valid 30 minutes and once: its token (only its hash is stored). */
+export async function newResetToken(db: Pick<Database, 'insert'>, accountId: string): Promise<string> {
+  const token = newToken();
+  await db.insert(passwordResets).values({
+    accountId,
+    tokenHash: sha256(token),
+    expiresAt: sql`clock_timestamp() + make_interval(mins => ${PASSWORD_RESET_MINUTES})`,
+  });
+  return token;
+}
+
+/** The page a reset token opens. */
+export const resetLinkUrl = (issuer: string, token: string) => `${issuer}/password/reset?token=${token}`;
+
 /** Links and sign-in tickets long past use go (the sweep's timer). */
 export async function sweepPasswordResets(db: Executor): Promise<void> {
   await db.delete(passwordResets).where(lt(passwordResets.expiresAt, sql`clock_timestamp() - interval '1 day'`));
@@ -100,14 +114,8 @@ export function createPasswordResets({
       { key: attemptKey('reset-account', account.accountId), ...RESET_LIMITS.account },
     ]);
     if (!reservation.reserved) return 'limited';
-    const token = newToken();
-    const link = `${config.auth.issuer}/password/reset?token=${token}`;
     await db.transaction(async (tx) => {
-      await tx.insert(passwordResets).values({
-        accountId: account.accountId,
-        tokenHash: sha256(token),
-        expiresAt: sql`clock_timestamp() + make_interval(mins => ${PASSWORD_RESET_MINUTES})`,
-      });
+      const link = resetLinkUrl(config.auth.issuer, await newResetToken(tx, account.accountId));
       const mail = passwordResetMail(
         {
           company: config.web.company.name,

@@ -64,8 +64,11 @@ export function mountProvider(
   const callback = provider.callback();
   const mount = providerMountPath(config);
   const publicUrl = new URL(config.publicUrl);
-  /** Ours under the provider's path: the sign-in interaction, forgotten passwords and userinfo (for the API's tokens). */
-  const ours = [`${mount}/interaction/`, `${mount}/password/`, `${mount}/me`];
+  /**
+   * Ours under the provider's path: the sign-in interaction, forgotten passwords, the email change's links and
+   * userinfo (for the API's tokens).
+   */
+  const ours = [`${mount}/interaction/`, `${mount}/password/`, `${mount}/email/`, `${mount}/me`];
 
   const authorize = `${mount}/auth`;
 

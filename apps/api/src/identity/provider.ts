@@ -13,6 +13,7 @@ import { limitsFor, REMEMBERED, sessionTtl, touchSession } from './session-lifet
 import type { AccountDeletion } from '../modules/self-service/account-deletion.js';
 import type { SecurityService } from './security.service.js';
 import { createPasswordResets, registerPasswordReset } from './password-reset.js';
+import { registerEmailChangePages, type EmailChanges } from './email-change.js';
 import { addressBucket, registerSignIn } from './sign-in.js';
 import { revocationMarkOf, REVOCATION_MARK_CLAIM } from './revocations.js';
 import { userinfoRoutes } from './userinfo.js';
@@ -46,7 +47,7 @@ export function accountClaims(
   return {
     sub: account.accountId,
     email: account.email,
-    email_verified: true,
+    email_verified: account.emailVerified,
     name: [account.firstName, account.lastName].filter(Boolean).join(' ') || undefined,
     given_name: account.firstName ?? undefined,
     family_name: account.lastName ?? undefined,
@@ -223,6 +224,7 @@ export async function registerEmbeddedProvider(
     secrets,
     factors,
     passkeys,
+    emailChanges,
   }: {
     config: AppConfig;
     db: Database;
@@ -231,6 +233,7 @@ export async function registerEmbeddedProvider(
     secrets: KeyService;
     factors: FactorService | null;
     passkeys: PasskeyService | null;
+    emailChanges: EmailChanges | null;
   },
 ) {
   const { provider, accounts } = await createEmbeddedProvider(config, db, security, secrets);
@@ -253,6 +256,14 @@ export async function registerEmbeddedProvider(
     mfaRequiredGroups: config.auth.mfaRequiredGroups,
   });
   await registerPasswordReset(app, { resets, mount, publicUrl: config.publicUrl, secureCookies, addressBucket });
+  if (emailChanges) {
+    await registerEmailChangePages(app, {
+      changes: emailChanges,
+      mount,
+      publicUrl: config.publicUrl,
+      issuer: config.auth.issuer,
+    });
+  }
   await app.register(userinfoRoutes, { accounts, config, mount });
   app.addHook('onClose', () => resets.settled());
   app.decorate('passwordResetsSettled', () => resets.settled());

@@ -1,4 +1,11 @@
-import { ACCOUNT_DELETION_TEXTS, PASSWORD_RESET_MINUTES, PASSWORD_RESET_TEXTS } from '@ums/contracts';
+import {
+  ACCOUNT_DELETION_TEXTS,
+  EMAIL_CHANGE_LINK_HOURS,
+  EMAIL_CHANGE_TEXTS,
+  EMAIL_REVERT_DAYS,
+  PASSWORD_RESET_MINUTES,
+  PASSWORD_RESET_TEXTS,
+} from '@ums/contracts';
 import type { Mail } from './outbox.js';
 
 /** Where and how an action was taken, as the member is told it. */
@@ -153,3 +160,123 @@ export function accountDeletionMail(
     text: [MAIL_GREETING, '', ...what, '', `— ${context.company}`].join('\n'),
   };
 }
+
+/**
+ * The mails of a change of email address (issue 36). The link goes to the new address, which learns nothing of the
+ * old one (a mistyped address belongs to a stranger); once the change is made, the old address gets the notice with
+ * the "This wasn't me" link and the new one a confirmation.
+ */
+export const emailChangeMail = {
+  /** To the new address: the single-use link that makes the change. */
+  link(context: AlertContext, origin: Origin, link: string): Mail {
+    return {
+      to: context.to,
+      subject: EMAIL_CHANGE_TEXTS.linkSubject,
+      text: [
+        MAIL_GREETING,
+        '',
+        `Someone asked to make ${context.to} the email address of a ${context.company} account on ${alertTime(origin.at)}, using ${where(origin)}.`,
+        '',
+        `To confirm, open this link. It works once, within ${EMAIL_CHANGE_LINK_HOURS} hours:`,
+        link,
+        '',
+        'Until it is opened, the account keeps its current address. If you did not ask, ignore this message: nothing changes.',
+        '',
+        `— ${context.company}`,
+      ].join('\n'),
+    };
+  },
+
+  /** To an address that already belongs to an account: someone tried to move another account onto it. */
+  tried(context: AlertContext, origin: Origin): Mail {
+    return {
+      to: context.to,
+      subject: EMAIL_CHANGE_TEXTS.triedSubject,
+      text: [
+        MAIL_GREETING,
+        '',
+        `Someone asked on ${alertTime(origin.at)}, using ${where(origin)}, to make ${context.to} the email address of another ${context.company} account. It is the address of your account, so nothing changed and it stays yours.`,
+        '',
+        `If it was you, sign in with this address at ${context.publicUrl}. Otherwise there is nothing to do.`,
+        '',
+        `— ${context.company}`,
+      ].join('\n'),
+    };
+  },
+
+  /** To the old address once the change is made: what changed, and the link that takes the account back. */
+  changed(
+    context: AlertContext,
+    origin: Origin,
+    change: { oldEmail: string; newEmail: string },
+    revertLink: string,
+  ): Mail {
+    return {
+      to: context.to,
+      subject: EMAIL_CHANGE_TEXTS.changedSubject,
+      text: [
+        MAIL_GREETING,
+        '',
+        `The email address of your ${context.company} account was changed from ${change.oldEmail} to ${change.newEmail} on ${alertTime(origin.at)}, using ${where(origin)}. Every other device signed in to your account was signed out.`,
+        '',
+        'If this was you, there is nothing to do.',
+        '',
+        `If it was not you, open this link within ${EMAIL_REVERT_DAYS} days: it restores ${change.oldEmail}, signs out every device and asks you for a new password.`,
+        revertLink,
+        '',
+        `— ${context.company}`,
+        '',
+        'You receive this message because it concerns the security of your account; it cannot be switched off.',
+      ].join('\n'),
+    };
+  },
+
+  /** To the new address once the change is made. */
+  welcome(context: AlertContext, origin: Origin): Mail {
+    return {
+      to: context.to,
+      subject: EMAIL_CHANGE_TEXTS.changedSubject,
+      text: [
+        MAIL_GREETING,
+        '',
+        `${context.to} is the email address of your ${context.company} account since ${alertTime(origin.at)}. Sign in with it from now on; reset links and security alerts come here.`,
+        '',
+        `— ${context.company}`,
+      ].join('\n'),
+    };
+  },
+
+  /** To the restored address: the account is back, and a new password is needed. */
+  reverted(context: AlertContext, origin: Origin, removedEmail: string): Mail {
+    return {
+      to: context.to,
+      subject: EMAIL_CHANGE_TEXTS.revertedSubject,
+      text: [
+        MAIL_GREETING,
+        '',
+        `${context.to} is again the email address of your ${context.company} account since ${alertTime(origin.at)}, using ${where(origin)}; ${removedEmail} was removed from it. Every device was signed out and the old password no longer works.`,
+        '',
+        context.forgotUrl
+          ? `If you did not set a new password yet, ask for a link at ${context.forgotUrl}. Then check your sign-in methods in the Security section (${context.publicUrl}/#security).`
+          : `Then check your sign-in methods in the Security section (${context.publicUrl}/#security).`,
+        '',
+        `— ${context.company}`,
+      ].join('\n'),
+    };
+  },
+
+  /** To the address taken off the account by a restore. */
+  removed(context: AlertContext, origin: Origin): Mail {
+    return {
+      to: context.to,
+      subject: EMAIL_CHANGE_TEXTS.removedSubject,
+      text: [
+        MAIL_GREETING,
+        '',
+        `${context.to} is no longer the email address of a ${context.company} account: its owner restored their previous address on ${alertTime(origin.at)}, using ${where(origin)}. You can no longer sign in with this address.`,
+        '',
+        `— ${context.company}`,
+      ].join('\n'),
+    };
+  },
+};

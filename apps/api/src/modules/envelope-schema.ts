@@ -2,7 +2,7 @@ import { envelopeSchema, errorEnvelopeSchema } from '@ums/contracts';
 import { z } from 'zod';
 
 /** Response schemas for a route: the success envelope of `item`, and the error envelope. */
-export function answers<T extends z.ZodType>(item: T, status: 200 | 201 = 200) {
+export function answers<T extends z.ZodType>(item: T, status: 200 | 201 | 202 = 200) {
   return {
     [status]: envelopeSchema(item),
     '4xx': errorEnvelopeSchema,

@@ -17,6 +17,7 @@ const config: ClientConfig = {
   dpop: false,
   logoutUrl: 'http://localhost:8080/oidc/session/end?client_id={clientId}',
   forgotPasswordUrl: 'http://localhost:8080/oidc/password/forgot',
+  emailChange: 'in-app',
   deletionGraceDays: 30,
   groupsClaim: 'groups',
   roleClaim: 'custom:role',

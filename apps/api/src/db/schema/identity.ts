@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
   check,
   index,
   jsonb,
@@ -28,6 +29,8 @@ export const accounts = pgTable(
     firstName: text('first_name'),
     lastName: text('last_name'),
     phoneNumber: text('phone_number'),
+    /** The member has shown the address is theirs (opened a link sent to it); accounts made by the CLI are. */
+    emailVerified: boolean('email_verified').notNull().default(true),
     ...timestamps,
   },
   (t) => [
@@ -142,5 +145,38 @@ export const passwordResets = pgTable(
     uniqueIndex('password_resets_sign_in_idx').on(t.signInHash),
     index('password_resets_account_idx').on(t.accountId),
     index('password_resets_expires_idx').on(t.expiresAt),
+  ],
+);
+
+/**
+ * A member's changes of email address (issue 36). The link mailed to the new address is stored only as a SHA-256 of
+ * its token and works once, for 24 hours, while the change is neither cancelled nor superseded by a newer one; once
+ * confirmed, the "This wasn't me" link mailed to the old address (also a hash) restores it for 7 days. The session
+ * that asked (`kept_grant`) stays signed in when the change is made; every other one ends.
+ */
+export const emailChanges = pgTable(
+  'email_changes',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.accountId, { onDelete: 'cascade' }),
+    oldEmail: text('old_email').notNull(),
+    newEmail: text('new_email').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    keptGrant: text('kept_grant'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    supersededAt: timestamp('superseded_at', { withTimezone: true }),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    revertHash: text('revert_hash'),
+    revertExpiresAt: timestamp('revert_expires_at', { withTimezone: true }),
+    revertedAt: timestamp('reverted_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('email_changes_token_idx').on(t.tokenHash),
+    uniqueIndex('email_changes_revert_idx').on(t.revertHash),
+    index('email_changes_account_idx').on(t.accountId, t.createdAt),
   ],
 );

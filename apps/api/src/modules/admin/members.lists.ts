@@ -16,6 +16,7 @@ export const memberItem = jsonObject<AdminMember>({
   lastName: sql<string | null>`coalesce(${u.lastName}, ${a.lastName})`,
   groups: a.groups,
   createdAt: isoTime(a.createdAt),
+  emailVerified: a.emailVerified,
   // Null where the account has no pending deletion (the outer join finds none).
   deletionPendingUntil: sql<string | null>`${isoTime(d.deleteAfter)}`,
 });

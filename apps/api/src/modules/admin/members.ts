@@ -13,6 +13,7 @@ import { accounts, passkeys, recoveryCodes, totpFactors } from '../../db/schema/
 import { revokeAccount } from '../../identity/revocations.js';
 import { endAccountSessions } from '../../identity/sessions.js';
 import type { SecurityService } from '../../identity/security.service.js';
+import type { EmailChanges } from '../../identity/email-change.js';
 import type { RequestOrigin } from '../../identity/security-events.js';
 import { conflict, HttpError, notFound } from '../../plugins/http-errors.js';
 import type { MyData } from '../self-service/my-data.js';
@@ -97,12 +98,15 @@ export function createMemberDirectory({
   security,
   lists,
   adminGroup,
+  emailChanges = null,
 }: {
   db: Database;
   lists: Lists;
   myData: MyData;
   security: SecurityService;
   adminGroup: string;
+  /** The embedded provider's email changes: the member page shows one waiting for its link. */
+  emailChanges?: EmailChanges | null;
 }) {
   const groupsEntity = memberGroupsEntity(adminGroup);
   async function entry(tx: Executor, id: string): Promise<AdminMember> {
@@ -136,6 +140,7 @@ export function createMemberDirectory({
         securityActivity: held.securityActivity,
         sessions: await security.listSessions(id, null),
         signInMethods: await signInMethodsOf(db, id),
+        pendingEmailChange: (await emailChanges?.pendingOf(id)) ?? null,
       };
     },
 
