@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   EMAIL_CHANGE_TEXTS as T,
+  FACTOR_MESSAGES,
   PASSWORD_RESET_TEXTS as R,
   type AdminMember,
   type AdminMemberDetails,
@@ -9,6 +10,7 @@ import {
 } from '@ums/contracts';
 import { attemptSignIn, browser, refresh, signIn, type Browser } from '@ums/testkit/oidc-browser';
 import { decodeJwt } from 'jose';
+import { Secret, TOTP } from 'otpauth';
 import { describe, expect, it } from 'vitest';
 import { anotherProcess, apiCaller, providerApp } from '../../test/oidc-client.js';
 import { smtpInbox } from '../../test/smtp-inbox.js';
@@ -142,6 +144,31 @@ describe('asking for a change', () => {
     ]);
     expect(rows[0].n).toBe(0);
     expect((await statusOf(member.call)).pending).toBeNull();
+  });
+
+  it('asks an account with a second factor for its code too, and takes a recovery code', async () => {
+    const member = await newMember();
+    const setup = await member.call('POST', '/api/security/totp/setup');
+    const { secret } = setup.body.data[0] as { secret: string };
+    const code = () =>
+      new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate({ timestamp: Date.now() });
+    const confirmed = await member.call('POST', '/api/security/totp', { code: code() });
+    const { recoveryCodes } = confirmed.body.data[0] as { recoveryCodes: string[] };
+
+    const withoutCode = await ask(member.call, unique('stepped'));
+    expect(withoutCode.status).toBe(400);
+    expect((withoutCode.body as { errors?: Record<string, string[]> }).errors?.['code']).toEqual([
+      FACTOR_MESSAGES.codeRequired,
+    ]);
+    expect((await statusOf(member.call)).pending).toBeNull();
+    const newEmail = unique('stepped');
+    const withCode = await member.call('POST', '/api/me/email-change', {
+      newEmail,
+      password: PASSWORD,
+      code: recoveryCodes[0],
+    });
+    expect(withCode.status).toBe(202);
+    expect((await statusOf(member.call)).pending?.newEmail).toBe(newEmail);
   });
 
   it(`counts wrong passwords with the password change's limit: of ${MAX_PASSWORD_ATTEMPTS + 3} concurrent guesses, ${MAX_PASSWORD_ATTEMPTS} are checked and 3 refused`, async () => {
