@@ -24,6 +24,7 @@ export const testConfig: ClientConfig = {
   logoutUrl:
     'http://localhost:8080/oidc/session/end?client_id={clientId}&post_logout_redirect_uri={returnTo}&id_token_hint={idTokenHint}',
   forgotPasswordUrl: 'http://localhost:8080/oidc/password/forgot',
+  emailChange: 'in-app',
   deletionGraceDays: 30,
   groupsClaim: 'groups',
   roleClaim: 'custom:role',

@@ -1,4 +1,5 @@
-import { act, fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { QueryClient } from '@tanstack/react-query';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi, beforeEach } from 'vitest';
 import { apiServer, envelope, failure, useApiServer, withoutSecondFactor } from '../../test/api-server.js';
@@ -6,6 +7,11 @@ import { fakeAuth, renderWithProviders, signedInUser, TEST_API, testConfig } fro
 import { LoginDetailsSection } from './components/login-details-section.js';
 import { passwordChangeError } from './messages.js';
 import { SECOND_FACTOR_UI_TEXTS } from '@ums/contracts/security';
+import {
+  EMAIL_CHANGE_LINK_HOURS,
+  EMAIL_CHANGE_TEXTS,
+  type EmailChangeStatus,
+} from '@ums/contracts/self-service/email-change';
 import { ApiError } from '../../lib/api-client.js';
 
 // Cognito's default set of special characters, written out (SPEC section 8 does not list them).
@@ -16,6 +22,15 @@ const render = (config: Partial<typeof testConfig> = {}) =>
     auth: fakeAuth({ user: signedInUser([], { email: 'member@example.com' }) }),
     config: { ...testConfig, ...config },
   });
+
+/** GET /api/me/email-change as the API answers it for an account with nothing waiting (the test config is in-app). */
+const emailStatus = (status: Partial<EmailChangeStatus> = {}): EmailChangeStatus => ({
+  email: 'member@example.com',
+  emailVerified: true,
+  pending: null,
+  ...status,
+});
+const unchangedEmail = http.get(`${TEST_API}/me/email-change`, () => HttpResponse.json(envelope(emailStatus())));
 
 /** Opens the form, which is fetched on first use. */
 async function openForm() {
@@ -32,7 +47,7 @@ async function openForm() {
 
 describe('Login Details', () => {
   useApiServer();
-  beforeEach(() => apiServer.use(withoutSecondFactor));
+  beforeEach(() => apiServer.use(withoutSecondFactor, unchangedEmail));
 
   it('shows the email, a masked password and the helper text', async () => {
     render();
@@ -190,6 +205,7 @@ describe('Login Details', () => {
 
 describe('Login Details for an account with a second factor', () => {
   useApiServer();
+  beforeEach(() => apiServer.use(unchangedEmail));
 
   it('asks for the authentication code beside the passwords and sends it with the change', async () => {
     const sent: unknown[] = [];
@@ -221,5 +237,317 @@ describe('Login Details for an account with a second factor', () => {
     fireEvent.click(reset());
     expect(await screen.findByText('Password changed')).toBeTruthy();
     expect(sent).toEqual([{ previousPassword: 'Old-Pass-1!', proposedPassword: 'Brand-New-2!', code: '123456' }]);
+  });
+});
+
+describe("Login Details' email row", () => {
+  useApiServer();
+  beforeEach(() => apiServer.use(withoutSecondFactor));
+
+  const T = EMAIL_CHANGE_TEXTS;
+  const waiting = {
+    newEmail: 'new@example.com',
+    requestedAt: '2026-11-26T10:00:00.000Z',
+    expiresAt: '2026-11-27T10:00:00.000Z',
+  };
+  /** The stand-in API's status, as the test changes it; how often it was asked. */
+  function statusServer(initial: EmailChangeStatus) {
+    const server = { current: initial, asked: 0 };
+    apiServer.use(
+      http.get(`${TEST_API}/me/email-change`, () => {
+        server.asked++;
+        return HttpResponse.json(envelope(server.current));
+      }),
+    );
+    return server;
+  }
+  const editButton = () => screen.getByRole('button', { name: T.edit });
+  async function openDialog() {
+    fireEvent.click(editButton());
+    const dialog = await screen.findByRole('dialog', { name: T.title });
+    const newEmail = within(dialog).getByLabelText(T.newEmail, { exact: false }) as HTMLInputElement;
+    const password = within(dialog).getByLabelText(T.password, { exact: false }) as HTMLInputElement;
+    const fill = (address: string, current: string) => {
+      fireEvent.change(newEmail, { target: { value: address } });
+      fireEvent.change(password, { target: { value: current } });
+    };
+    const send = () => within(dialog).getByRole('button', { name: /^(Send link|Sending\.\.\.)$/ }) as HTMLButtonElement;
+    return { dialog, newEmail, password, fill, send };
+  }
+  /** The texts an input is described by (its hint and its validation message). */
+  const description = (input: HTMLElement) =>
+    (input.getAttribute('aria-describedby') ?? '')
+      .split(' ')
+      .map((id) => document.getElementById(id)?.textContent ?? '')
+      .join(' ');
+
+  it('offers the edit icon when the email changes in the app, a link to the provider page with a URL, and nothing with null', async () => {
+    const server = statusServer(emailStatus());
+    const first = render();
+    expect(editButton().getAttribute('aria-haspopup')).toBe('dialog');
+    expect(screen.queryByRole('link', { name: T.edit })).toBeNull();
+    await waitFor(() => expect(server.asked).toBe(1));
+    first.unmount();
+
+    const cognito = render({ emailChange: 'https://id.example.com/change-email?client_id=ums-web' });
+    expect((await screen.findByRole('link', { name: T.edit })).getAttribute('href')).toBe(
+      'https://id.example.com/change-email?client_id=ums-web',
+    );
+    expect(screen.queryByRole('button', { name: T.edit })).toBeNull();
+    cognito.unmount();
+
+    render({ emailChange: null });
+    expect(screen.getByText('member@example.com')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: T.edit })).toBeNull();
+    expect(screen.queryByRole('link', { name: T.edit })).toBeNull();
+    // Only the app's own way of changing it asks the API for the status.
+    expect(server.asked).toBe(1);
+  });
+
+  it('asks for the new address and the current password in a titled dialog with labelled fields', async () => {
+    statusServer(emailStatus());
+    render();
+    const { dialog, newEmail, password, send } = await openDialog();
+    expect(document.getElementById(dialog.getAttribute('aria-describedby') ?? '')?.textContent).toBe(T.intro);
+    expect([newEmail.type, newEmail.autocomplete]).toEqual(['email', 'email']);
+    expect([password.type, password.autocomplete]).toEqual(['password', 'current-password']);
+    expect(within(dialog).queryByRole('textbox', { name: /Authentication code/ })).toBeNull();
+    expect(send().textContent).toBe(T.send);
+    expect(within(dialog).getByRole('button', { name: T.cancel })).toBeTruthy();
+  });
+
+  it('sends exactly the new address and password, then closes the dialog, returns the focus to the icon and shows the change waiting', async () => {
+    const server = statusServer(emailStatus());
+    const sent: unknown[] = [];
+    // The stand-in API holds its answer until the test has seen the dialog waiting for it.
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    apiServer.use(
+      http.post(`${TEST_API}/me/email-change`, async ({ request }) => {
+        sent.push(await request.json());
+        await answered;
+        server.current = emailStatus({ pending: waiting });
+        return HttpResponse.json(envelope(server.current, T.requested), { status: 202 });
+      }),
+    );
+    render();
+    const { dialog, fill, send } = await openDialog();
+    expect(send().disabled).toBe(true);
+    fill(' new@example.com ', 'Current-Pass-1!');
+    fireEvent.click(send());
+    await waitFor(() => expect(send().textContent).toBe(T.sending));
+    expect(send().getAttribute('aria-disabled')).toBe('true');
+    answer();
+    await waitFor(() => expect(screen.queryByRole('dialog', { hidden: true })).toBeNull());
+    expect(sent).toEqual([{ newEmail: 'new@example.com', password: 'Current-Pass-1!' }]);
+    expect(document.activeElement).toBe(editButton());
+    expect(await screen.findByText(T.waiting('new@example.com'))).toBeTruthy();
+    expect(screen.getByText(T.waitingDetail(EMAIL_CHANGE_LINK_HOURS))).toBeTruthy();
+    // The address is unchanged until the link is opened.
+    expect(screen.getByText('member@example.com')).toBeTruthy();
+    expect(dialog.isConnected).toBe(false);
+  });
+
+  it('sends the authentication code with the change for an account with a second factor', async () => {
+    statusServer(emailStatus());
+    const sent: unknown[] = [];
+    apiServer.use(
+      http.get(`${TEST_API}/security/factors`, () =>
+        HttpResponse.json(
+          envelope([{ passkeys: [], totp: { enabled: true, createdAt: null }, recoveryCodes: { remaining: 10 } }]),
+        ),
+      ),
+      http.post(`${TEST_API}/me/email-change`, async ({ request }) => {
+        sent.push(await request.json());
+        return HttpResponse.json(envelope(emailStatus({ pending: waiting }), T.requested), { status: 202 });
+      }),
+    );
+    render();
+    const { dialog, fill, send } = await openDialog();
+    const code = await within(dialog).findByRole('textbox', { name: /Authentication code/ });
+    fill('new@example.com', 'Current-Pass-1!');
+    expect(send().disabled).toBe(true);
+    fireEvent.change(code, { target: { value: ' 123456 ' } });
+    fireEvent.click(send());
+    expect(await screen.findByText(T.waiting('new@example.com'))).toBeTruthy();
+    expect(sent).toEqual([{ newEmail: 'new@example.com', password: 'Current-Pass-1!', code: '123456' }]);
+  });
+
+  it.each([
+    ['without an @', 'member.example.com', T.badAddress],
+    ['without a domain', 'new@example', T.badAddress],
+    ['with a space', 'new member@example.com', T.badAddress],
+    ['over 254 characters', `${'a'.repeat(243)}@example.com`, T.tooLong],
+  ])('refuses an address %s in the browser in the words of the API, sending nothing', async (_, address, message) => {
+    statusServer(emailStatus());
+    const posted = vi.fn();
+    apiServer.use(http.post(`${TEST_API}/me/email-change`, posted));
+    render();
+    const { newEmail, fill, send } = await openDialog();
+    fill(address, 'Current-Pass-1!');
+    fireEvent.click(send());
+    expect(description(newEmail)).toContain(message);
+    expect(newEmail.getAttribute('aria-invalid')).toBe('true');
+    expect(posted).not.toHaveBeenCalled();
+  });
+
+  it('keeps "Send link" disabled while the address is only spaces', async () => {
+    statusServer(emailStatus());
+    render();
+    const { fill, send } = await openDialog();
+    fill('   ', 'Current-Pass-1!');
+    expect(send().disabled).toBe(true);
+  });
+
+  it.each([
+    ['newEmail', T.sameAddress],
+    ['password', T.wrongPassword],
+  ] as const)("puts the server's refusal of %s under its field, not in a banner", async (field, message) => {
+    statusServer(emailStatus());
+    apiServer.use(
+      http.post(`${TEST_API}/me/email-change`, () =>
+        HttpResponse.json({ ...failure(message), errors: { [field]: [message] } }, { status: 400 }),
+      ),
+    );
+    render();
+    const opened = await openDialog();
+    opened.fill('member@example.com', 'Wrong-Pass-1!');
+    fireEvent.click(opened.send());
+    const input = opened[field];
+    await waitFor(() => expect(description(input)).toContain(message));
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    // The one alert is the field's message: no banner repeats it.
+    expect(
+      within(opened.dialog)
+        .getAllByRole('alert')
+        .map((alert) => alert.textContent),
+    ).toEqual([message]);
+  });
+
+  it('shows a refusal that names no field (too many requests) in the banner', async () => {
+    statusServer(emailStatus());
+    apiServer.use(
+      http.post(`${TEST_API}/me/email-change`, () => HttpResponse.json(failure(T.tooMany), { status: 429 })),
+    );
+    render();
+    const { dialog, fill, send } = await openDialog();
+    fill('new@example.com', 'Current-Pass-1!');
+    fireEvent.click(send());
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(T.tooMany);
+  });
+
+  it('Cancel closes the dialog without sending and returns the focus to the icon', async () => {
+    statusServer(emailStatus());
+    const posted = vi.fn();
+    apiServer.use(http.post(`${TEST_API}/me/email-change`, posted));
+    render();
+    const { dialog, fill } = await openDialog();
+    fill('new@example.com', 'Current-Pass-1!');
+    fireEvent.click(within(dialog).getByRole('button', { name: T.cancel }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { hidden: true })).toBeNull());
+    expect(document.activeElement).toBe(editButton());
+    expect(posted).not.toHaveBeenCalled();
+    // Opened again, the dialog is empty.
+    expect((await openDialog()).newEmail.value).toBe('');
+  });
+
+  it('marks an address not verified yet with "Not verified"', async () => {
+    statusServer(emailStatus({ emailVerified: false }));
+    render();
+    expect(await screen.findByText(T.unverified)).toBeTruthy();
+  });
+
+  it('Resend sends the link again and says "Link sent again"', async () => {
+    statusServer(emailStatus({ pending: waiting }));
+    const sent: unknown[] = [];
+    apiServer.use(
+      http.post(`${TEST_API}/me/email-change/resend`, async ({ request }) => {
+        sent.push(await request.json());
+        return HttpResponse.json(envelope(emailStatus({ pending: waiting }), T.requested), { status: 202 });
+      }),
+    );
+    render();
+    fireEvent.click(await screen.findByRole('button', { name: T.resend }));
+    expect((await screen.findByRole('status')).textContent).toBe(T.resent);
+    expect(sent).toEqual([{}]);
+    expect(screen.getByText(T.waiting('new@example.com'))).toBeTruthy();
+  });
+
+  it('"Cancel change" drops the waiting change and returns to the plain row', async () => {
+    const server = statusServer(emailStatus({ pending: waiting }));
+    let cancelled = 0;
+    apiServer.use(
+      http.delete(`${TEST_API}/me/email-change`, () => {
+        cancelled++;
+        server.current = emailStatus();
+        return HttpResponse.json(envelope(server.current, T.cancelled));
+      }),
+    );
+    render();
+    fireEvent.click(await screen.findByRole('button', { name: T.cancelChange }));
+    await waitFor(() => expect(screen.queryByText(T.waiting('new@example.com'))).toBeNull());
+    expect(cancelled).toBe(1);
+    expect(screen.queryByRole('button', { name: T.resend })).toBeNull();
+    expect(screen.queryByRole('button', { name: T.cancelChange })).toBeNull();
+    expect((await screen.findByRole('status')).textContent).toBe(T.cancelled);
+    expect(screen.getByText('member@example.com')).toBeTruthy();
+    expect(document.activeElement).toBe(editButton());
+  });
+
+  it('says so when there is no change to send again any more, and shows what the API says now', async () => {
+    const server = statusServer(emailStatus({ pending: waiting }));
+    apiServer.use(
+      http.post(`${TEST_API}/me/email-change/resend`, () => {
+        server.current = emailStatus({ pending: { ...waiting, newEmail: 'newer@example.com' } });
+        return HttpResponse.json(failure(T.nothingPending), { status: 409 });
+      }),
+    );
+    render();
+    fireEvent.click(await screen.findByRole('button', { name: T.resend }));
+    expect((await screen.findByRole('alert')).textContent).toBe(T.nothingPending);
+    expect(await screen.findByText(T.waiting('newer@example.com'))).toBeTruthy();
+  });
+
+  it('asks again every 5 s while a change waits, and stops once none does', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const server = statusServer(emailStatus({ pending: waiting }));
+    render();
+    expect(await screen.findByText(T.waiting('new@example.com'))).toBeTruthy();
+    expect(server.asked).toBe(1);
+    await act(async () => vi.advanceTimersByTimeAsync(5000));
+    await waitFor(() => expect(server.asked).toBe(2));
+    server.current = emailStatus();
+    await act(async () => vi.advanceTimersByTimeAsync(5000));
+    await waitFor(() => expect(screen.queryByText(T.waiting('new@example.com'))).toBeNull());
+    const asked = server.asked;
+    await act(async () => vi.advanceTimersByTimeAsync(15000));
+    expect(server.asked).toBe(asked);
+  });
+
+  it('on coming back to the tab after confirming elsewhere, renews the tokens once and says the new address', async () => {
+    const server = statusServer(emailStatus({ pending: waiting }));
+    const auth = fakeAuth({ user: signedInUser([], { email: 'member@example.com' }) });
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    renderWithProviders(<LoginDetailsSection />, { auth, queryClient });
+    // The first paint shows the ID token's address, before the status arrives.
+    expect(screen.getByText('member@example.com')).toBeTruthy();
+    expect(await screen.findByText(T.waiting('new@example.com'))).toBeTruthy();
+
+    // The link was opened in another browser; the member comes back to this tab.
+    server.current = emailStatus({ email: 'new@example.com' });
+    // The browser's event: at the document, bubbling to the window (where the query client listens).
+    act(() => document.dispatchEvent(new Event('visibilitychange', { bubbles: true })));
+    expect((await screen.findByRole('status')).textContent).toBe(T.changedHere('new@example.com'));
+    expect(screen.getByText('new@example.com')).toBeTruthy();
+    expect(screen.queryByText(T.waiting('new@example.com'))).toBeNull();
+    expect(auth.signinSilent).toHaveBeenCalledTimes(1);
+
+    // After the renewal everything that shows the address is read again (the status too: a third time).
+    await waitFor(() => expect(server.asked).toBe(3));
+    // Asked again (the double's renewal leaves the old ID token), it does not renew again.
+    await act(() => queryClient.refetchQueries());
+    await act(() => queryClient.refetchQueries());
+    expect(server.asked).toBe(5);
+    expect(auth.signinSilent).toHaveBeenCalledTimes(1);
   });
 });

@@ -4,6 +4,11 @@ import { ApiError } from '../../lib/api-client.js';
 export const LOGIN_DETAILS = {
   title: 'Login Details',
   email: 'Email',
+  /**
+   * EMAIL_CHANGE_TEXTS.edit, written out: importing that object would bring every text of the email change (the
+   * provider's pages' and the mails' too) into the account page's first load. The tests hold the two equal.
+   */
+  editEmail: 'Change email',
   password: 'Password',
   maskedPassword: '••••••••',
   hiddenPassword: 'Password hidden',
@@ -20,6 +25,8 @@ export const LOGIN_DETAILS = {
   checklist: 'Password rules',
   met: 'met',
   notMet: 'not met',
+  /** When the API gives no reason of its own (a server fault, no network); its refusals say theirs. */
+  emailChangeFailed: 'The email change did not work. Please try again.',
 } as const;
 
 /** SPEC section 9: the success message shows for 3 s before the form closes. */

@@ -23,6 +23,7 @@ import { adminPaths } from '../admin-paths.js';
 import { StepUpRequiredError } from '../../../lib/api-client.js';
 import { useClientConfig } from '../../../lib/client-config-context.js';
 import { errorText } from '../../../lib/error-text.js';
+import { formatDateTime } from '../../../lib/format-date-time.js';
 import { formatShortDate, formatUsd } from '../../../lib/format.js';
 import type { PageOf } from '../../../lib/paged-list.js';
 import { useStepUpDraft } from '../../../lib/step-up-draft.js';
@@ -35,7 +36,7 @@ import {
   type MemberActionDraft,
 } from './member-action-draft.js';
 import { MemberGroupsDialog } from './member-groups-dialog.js';
-import { MemberStatus, memberName } from './members-page.js';
+import { MemberStatus, memberName, UnverifiedEmailBadge } from './members-page.js';
 import { MEMBERS } from './messages.js';
 
 type TabName = keyof typeof MEMBERS.tabs;
@@ -194,6 +195,7 @@ function MemberPageOf({ memberId }: { memberId: string }) {
   }
   const { member, personalInformation, orders, ordersPage, subscriptions, sessions, securityActivity, signInMethods } =
     details.data;
+  const pendingEmail = details.data.pendingEmailChange;
   const isAdmin = member.groups.includes(adminGroup);
   const failure =
     shownFailure(actions.endSessions.error) ??
@@ -290,10 +292,17 @@ function MemberPageOf({ memberId }: { memberId: string }) {
       <div className={admin.header}>
         <div>
           <h1 className={admin.title}>{memberName(member) || member.email}</h1>
-          <p className={styles.subtitle}>
-            {member.email} · {MEMBERS.columns.groups}: {member.groups.join(', ') || MEMBERS.noGroups} ·{' '}
-            <MemberStatus member={member} />
-          </p>
+          {/* A div: Fluent's badges are divs, which a paragraph may not hold. */}
+          <div className={styles.subtitle}>
+            {member.email}
+            <UnverifiedEmailBadge member={member} /> · {MEMBERS.columns.groups}:{' '}
+            {member.groups.join(', ') || MEMBERS.noGroups} · <MemberStatus member={member} />
+          </div>
+          {pendingEmail ? (
+            <p className={styles.subtitle}>
+              {MEMBERS.emailChangePending(pendingEmail.newEmail, formatDateTime(pendingEmail.expiresAt))}
+            </p>
+          ) : null}
         </div>
         <div className={styles.actions}>
           <Button disabled={actions.endSessions.isPending} onClick={() => setConfirming('end-sessions')}>

@@ -7,6 +7,7 @@ import {
   TableHeader,
   TableHeaderCell,
   TableRow,
+  tokens,
 } from '@fluentui/react-components';
 import type { AdminMember } from '@ums/contracts';
 import { Link } from 'react-router';
@@ -19,7 +20,10 @@ import { ListState } from '../components/list-state.js';
 import { useMemberList } from './api.js';
 import { MEMBERS } from './messages.js';
 
-const useStyles = makeStyles({ tableWrap: { overflowX: 'auto' } });
+const useStyles = makeStyles({
+  tableWrap: { overflowX: 'auto' },
+  unverified: { marginInlineStart: tokens.spacingHorizontalS },
+});
 
 export const memberName = (member: Pick<AdminMember, 'firstName' | 'lastName'>) =>
   [member.firstName, member.lastName].filter(Boolean).join(' ');
@@ -33,6 +37,16 @@ export function MemberStatus({ member }: { member: AdminMember }) {
   ) : (
     <Badge appearance="tint" color="success">
       {MEMBERS.active}
+    </Badge>
+  );
+}
+
+/** Beside an address the member has not confirmed; nothing beside a confirmed one. */
+export function UnverifiedEmailBadge({ member }: { member: Pick<AdminMember, 'emailVerified'> }) {
+  const styles = useStyles();
+  return member.emailVerified ? null : (
+    <Badge className={styles.unverified} size="small" appearance="outline" color="warning">
+      {MEMBERS.unverified}
     </Badge>
   );
 }
@@ -70,6 +84,7 @@ export function MembersPage() {
                 <TableRow key={member.id}>
                   <TableCell>
                     <Link to={`${adminPaths.members}/${member.id}`}>{member.email}</Link>
+                    <UnverifiedEmailBadge member={member} />
                   </TableCell>
                   <TableCell>{memberName(member)}</TableCell>
                   <TableCell>{member.groups.join(', ') || MEMBERS.noGroups}</TableCell>

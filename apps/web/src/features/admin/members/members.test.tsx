@@ -17,6 +17,7 @@ const morgan: AdminMember = {
   lastName: 'Lee',
   groups: [],
   createdAt: '2026-01-05T10:00:00.000Z',
+  emailVerified: true,
   deletionPendingUntil: null,
 };
 const leaving: AdminMember = {
@@ -62,6 +63,7 @@ const details: AdminMemberDetails = {
     { at: '2026-11-20T09:00:00Z', event: 'sign-in', browser: 'Firefox 140', os: 'Windows 11', ipAddress: null },
   ],
   signInMethods: { authenticatorApp: true, passkeys: 2, recoveryCodes: 7 },
+  pendingEmailChange: null,
 };
 const firstPage = {
   ...envelope([
@@ -101,6 +103,64 @@ describe('the member directory', () => {
     );
     expect(rows[0]!.textContent).toContain('Active');
     expect(rows[1]!.textContent).toContain('Deletion pending: Dec 24, 2026');
+  });
+
+  it('marks an address the member has not verified with "Not verified" in the directory', async () => {
+    apiServer.use(
+      http.get(`${TEST_API}/admin/members`, () =>
+        HttpResponse.json({
+          ...envelope([morgan, { ...leaving, emailVerified: false }]),
+          page: { nextCursor: null, total: 2 },
+        }),
+      ),
+    );
+    renderWithProviders(<MembersPage />, { auth: admin(), path: '/admin/members' });
+    const rows = within(await screen.findByRole('table', { name: 'Members' }))
+      .getAllByRole('row')
+      .slice(1);
+    const emailCell = (row: HTMLElement) => within(row).getAllByRole('cell')[0]!.textContent;
+    expect(emailCell(rows[0]!)).toBe('morgan@example.com');
+    expect(emailCell(rows[1]!)).toBe('leaving@example.comNot verified');
+  });
+
+  it("shows on a member's page an unverified address and the change of address waiting for its link", async () => {
+    // 2:05 PM on Nov 24, 2026 wherever the test runs.
+    const expiresAt = new Date(2026, 10, 24, 14, 5).toISOString();
+    apiServer.use(
+      http.get(`${TEST_API}/admin/members/${ID}`, () =>
+        HttpResponse.json(
+          envelope({
+            ...details,
+            member: { ...morgan, emailVerified: false },
+            pendingEmailChange: { newEmail: 'morgan.lee@example.org', requestedAt: '2026-11-23T14:05:00Z', expiresAt },
+          }),
+        ),
+      ),
+    );
+    renderWithProviders(
+      <Routes>
+        <Route path="/admin/members/:memberId" element={<MemberPage />} />
+      </Routes>,
+      { auth: admin(), path: `/admin/members/${ID}` },
+    );
+    expect(await screen.findByRole('heading', { name: 'Morgan Lee' })).toBeTruthy();
+    expect(screen.getByText('Not verified')).toBeTruthy();
+    expect(
+      screen.getByText('Email change pending: morgan.lee@example.org, link valid until Nov 24, 2026, 2:05 PM'),
+    ).toBeTruthy();
+  });
+
+  it('shows neither on the page of a member with a verified address and no change waiting', async () => {
+    apiServer.use(http.get(`${TEST_API}/admin/members/${ID}`, () => HttpResponse.json(envelope(details))));
+    renderWithProviders(
+      <Routes>
+        <Route path="/admin/members/:memberId" element={<MemberPage />} />
+      </Routes>,
+      { auth: admin(), path: `/admin/members/${ID}` },
+    );
+    expect(await screen.findByRole('heading', { name: 'Morgan Lee' })).toBeTruthy();
+    expect(screen.queryByText('Not verified')).toBeNull();
+    expect(screen.queryByText(/Email change pending/)).toBeNull();
   });
 
   it('opens a member on tabs: details read-only, orders a page at a time, sessions, activity; ends their sessions after asking', async () => {

@@ -15,6 +15,10 @@ export const MEMBERS = {
   empty: 'No members yet.',
   columns: { email: 'Email', name: 'Name', groups: 'Groups', createdAt: 'Member since', status: 'Status' },
   active: 'Active',
+  /** Beside an address the member has not confirmed (never opened a link sent to it). */
+  unverified: 'Not verified',
+  emailChangePending: (newEmail: string, until: string) =>
+    `Email change pending: ${newEmail}, link valid until ${until}`,
   deletionPending: (day: string) => `Deletion pending: ${day}`,
   noGroups: 'None',
   back: 'Back to Members',

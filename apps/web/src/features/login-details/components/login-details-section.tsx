@@ -2,9 +2,9 @@ import { Button } from '@fluentui/react-components';
 import { Spinner } from '../../../components/spinner.js';
 import { EditRegular } from '@fluentui/react-icons';
 import { lazy, Suspense, useRef, useState } from 'react';
-import { useAuth } from 'react-oidc-context';
 import { useSectionStyles } from '../../../components/section-styles.js';
 import { LOGIN_DETAILS as T } from '../messages.js';
+import { EmailRow } from './email-row.js';
 
 // The form (inputs, fields, the password checklist) is fetched on first use, keeping it out of the first load.
 const PasswordChangeForm = lazy(() =>
@@ -13,8 +13,6 @@ const PasswordChangeForm = lazy(() =>
 
 export function LoginDetailsSection() {
   const rows = useSectionStyles();
-  const auth = useAuth();
-  const email = typeof auth.user?.profile.email === 'string' ? auth.user.profile.email : '';
   const [open, setOpen] = useState(false);
   const editButton = useRef<HTMLButtonElement>(null);
 
@@ -26,10 +24,7 @@ export function LoginDetailsSection() {
   return (
     <div className={rows.card}>
       <dl className={rows.list}>
-        <div className={rows.row}>
-          <dt className={rows.label}>{T.email}</dt>
-          <dd className={rows.value}>{email}</dd>
-        </div>
+        <EmailRow />
         <div className={rows.row}>
           <dt className={rows.label}>{T.password}</dt>
           <dd className={rows.value}>
