@@ -38,7 +38,7 @@ import { createFactorService, sweepTotpSteps } from './identity/factors.js';
 import { createPasskeyService } from './identity/passkeys.js';
 import { createAccountService } from './identity/accounts.service.js';
 import { passwordChangeRoutes } from './identity/password-change.routes.js';
-import { createEmailChanges } from './identity/email-change.js';
+import { createEmailChanges, sweepEmailChanges } from './identity/email-change.js';
 import { emailChangeRoutes } from './identity/email-change.routes.js';
 import { overviewRoutes } from './modules/admin/overview.routes.js';
 import { createMemberDirectory, memberGroupsEntity } from './modules/admin/members.js';
@@ -270,6 +270,7 @@ export async function buildApp(options: AppOptions) {
     if (options.embeddedIdentity) {
       void sweepExpiredPayloads(db).catch(() => undefined);
       void sweepPasswordResets(db).catch(() => undefined);
+      void sweepEmailChanges(db).catch(() => undefined);
     }
   };
   sweep();

@@ -128,6 +128,13 @@ describe('every JSON answer of every GET route, as its contract reads it', () =>
       asMember,
     );
     add('GET /api/me/export', '/api/me/export', asMember);
+    // A change waiting for its link, so the status and the member's page answer one in full.
+    const asked = await asMember('POST', '/api/me/email-change', {
+      newEmail: 'morgan.moved@contracts.example',
+      password: PASSWORD,
+    });
+    expect(asked.status).toBe(202);
+    add('GET /api/me/email-change', '/api/me/email-change', asMember);
     withLists('GET /api/PaymentHistory', '/api/PaymentHistory', 'paymentHistory', asMember);
     withLists('GET /api/UserSubscriptions', '/api/UserSubscriptions', 'subscriptions', asMember);
     withLists('GET /api/admin/members', '/api/admin/members', 'members');

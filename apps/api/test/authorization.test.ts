@@ -286,4 +286,23 @@ describe("the web client's tokens are bound to the browser's key; another provid
     });
     expect(response.statusCode).toBe(200);
   });
+
+  it("answers a member of another provider's accounts that addresses are changed there (501), changing nothing", async () => {
+    const cognito = await testApp({
+      env: { AUTH_PROVIDER: 'cognito', AUTH_ISSUER: ISSUER, AUTH_AUDIENCE: AUDIENCE },
+    });
+    const bearer = await cognito.keys.token({ ...MEMBER, cnf: undefined });
+    for (const [method, url] of [
+      ['GET', '/api/me/email-change'],
+      ['POST', '/api/me/email-change/resend'],
+      ['DELETE', '/api/me/email-change'],
+    ] as const) {
+      const response = await cognito.app.inject({ method, url, headers: { authorization: `Bearer ${bearer}` } });
+      expect(response.statusCode, `${method} ${url}: ${response.body}`).toBe(501);
+      expect(response.json()).toMatchObject({
+        isError: true,
+        message: 'Your email address is managed by your identity provider: change it there.',
+      });
+    }
+  });
 });

@@ -398,22 +398,25 @@ export const emailChangeRequestSchema = z.object({
     .trim()
     .max(EMAIL_MAX_LENGTH, EMAIL_CHANGE_TEXTS.tooLong)
     .pipe(z.email(EMAIL_CHANGE_TEXTS.badAddress)),
-  password: z.string({ error: 'Enter your current password' }).min(1, 'Enter your current password').max(1024),
+  password: z
+    .string({ error: EMAIL_CHANGE_TEXTS.passwordRequired })
+    .min(1, EMAIL_CHANGE_TEXTS.passwordRequired)
+    .max(1024),
   code: confirmationCodeSchema,
 });
 export type EmailChangeRequest = z.input<typeof emailChangeRequestSchema>;
 
+/** A change of address waiting for the member to open the link sent to the new one. */
+export const pendingEmailChangeSchema = z.object({
+  newEmail: z.string(),
+  requestedAt: z.string().describe('ISO 8601'),
+  expiresAt: z.string().describe('ISO 8601: the link works until then'),
+});
+
 export const emailChangeStatusSchema = z.object({
   email: z.string(),
   emailVerified: z.boolean(),
-  pending: z
-    .object({
-      newEmail: z.string(),
-      requestedAt: z.string().describe('ISO 8601'),
-      expiresAt: z.string().describe('ISO 8601: the link works until then'),
-    })
-    .nullable()
-    .describe('A change waiting for the member to open the link sent to the new address'),
+  pending: pendingEmailChangeSchema.nullable(),
 }) satisfies z.ZodType<EmailChangeStatus>;
 
 // ---- Admin member directory -----------------------------------------------------------------
@@ -478,8 +481,7 @@ export const adminMemberDetailsSchema = z.object({
   signInMethods: z
     .object({ authenticatorApp: z.boolean(), passkeys: z.number().int(), recoveryCodes: z.number().int() })
     .describe("The member's second factors: kinds and counts, never a secret"),
-  pendingEmailChange: z
-    .object({ newEmail: z.string(), requestedAt: z.string(), expiresAt: z.string() })
+  pendingEmailChange: pendingEmailChangeSchema
     .nullable()
     .describe('A change of address the member asked for and has not confirmed yet'),
 });

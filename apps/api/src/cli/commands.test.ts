@@ -30,6 +30,17 @@ async function cli(...argv: string[]) {
 }
 
 describe('operator CLI', () => {
+  it("adds an account whose address is not known to be the member's with --unverified, and says so", async () => {
+    expect(
+      await cli('users', 'add', '--email', 'imported@example.com', '--password', 'Imported-Pass-1', '--unverified'),
+    ).toMatchObject({ code: 0, out: 'Added imported@example.com (email not verified).' });
+    expect((await accounts.findByEmail('imported@example.com'))?.emailVerified).toBe(false);
+    await cli('users', 'add', '--email', 'known@example.com', '--password', 'Known-Pass-1');
+    expect((await accounts.findByEmail('known@example.com'))?.emailVerified).toBe(true);
+    await cli('users', 'remove', '--email', 'imported@example.com');
+    await cli('users', 'remove', '--email', 'known@example.com');
+  });
+
   it('adds, lists, grants and revokes admin, sets a password and removes users', async () => {
     expect(
       await cli(

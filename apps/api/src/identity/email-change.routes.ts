@@ -1,6 +1,5 @@
 import { EMAIL_CHANGE_TEXTS, emailChangeRequestSchema, emailChangeStatusSchema, ok } from '@ums/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { requireUser } from '../plugins/auth.js';
 import { HttpError } from '../plugins/http-errors.js';
 import { answers } from '../modules/envelope-schema.js';
@@ -48,7 +47,6 @@ export const emailChangeRoutes: FastifyPluginAsyncZod<{ changes: EmailChanges | 
     schema: {
       tags: ['account'],
       summary: "Send the pending change's link again (the earlier link stops working)",
-      body: z.object({}).optional(),
       response: answers(emailChangeStatusSchema, 202),
     },
     handler: async (request, reply) => {

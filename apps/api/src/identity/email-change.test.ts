@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import {
   EMAIL_CHANGE_TEXTS as T,
   FACTOR_MESSAGES,
@@ -46,6 +46,16 @@ async function session(email: string, password = PASSWORD) {
 }
 
 type Caller = ReturnType<typeof apiCaller>;
+
+/**
+ * The asking session's caller after the change is made: its access tokens carried the old address, so they stop
+ * working and it renews them with its refresh token, as the web app does on a 401.
+ */
+async function renewed(member: { tokens: { refresh_token: string } }) {
+  const answer = await refresh(base, member.tokens.refresh_token);
+  expect(answer.status).toBe(200);
+  return { answer: answer.body, call: apiCaller(base, answer.body.access_token!) };
+}
 const statusOf = async (call: Caller) => (await call('GET', '/api/me/email-change')).body.data[0] as EmailChangeStatus;
 const ask = (call: Caller, newEmail: string, password = PASSWORD) =>
   call('POST', '/api/me/email-change', { newEmail, password });
@@ -92,7 +102,7 @@ async function adminCaller() {
 }
 
 describe('asking for a change', () => {
-  it('answers 202, mails a single-use link valid 24 hours to the new address only (stored as a hash), and changes nothing yet', async () => {
+  it('answers 202, mails a link valid 24 hours to the new address (stored only as its hash), tells the current address, and changes nothing yet', async () => {
     const member = await newMember();
     const newEmail = unique('new-home');
     const answer = await ask(member.call, newEmail);
@@ -109,13 +119,18 @@ describe('asking for a change', () => {
     const mail = inbox.to(newEmail)[0]!;
     expect(mail.text?.split('\n')[0]).toBe(MAIL_GREETING);
     expect(mail.text).toContain('It works once, within 24 hours:');
-    // A mistyped address belongs to a stranger: the mail does not say whose account it is.
+    // A mistyped address belongs to a stranger: the mail says nothing of the member, nor where they asked from.
     expect(mail.text).not.toContain(member.email);
-    expect(inbox.to(member.email)).toHaveLength(0);
-    const { rows } = await database.pool.query('select token_hash from email_changes where account_id = $1', [
-      member.accountId,
-    ]);
-    expect(rows.map((row) => row.token_hash)).not.toContain(tokenOf(link));
+    expect(mail.text).not.toContain('from the address');
+    // The current address hears of it at once, so its owner can cancel a change they did not ask for.
+    const [told] = await mailsTo(member.email, T.requestedSubject);
+    expect(told!.text).toContain(
+      `to change the email address of your UMS Health account (${member.email}) to ${newEmail}`,
+    );
+    expect(told!.text).toContain('cancel the change in Login Details');
+    const { rows } = await database.pool.query('select * from email_changes where account_id = $1', [member.accountId]);
+    expect(JSON.stringify(rows)).not.toContain(tokenOf(link));
+    expect(rows[0].token_hash).toBe(createHash('sha256').update(tokenOf(link)).digest('hex'));
 
     // Until the link is opened, the account keeps its address: sign-in, tokens and the directory say the old one.
     const [account] = (
@@ -259,6 +274,8 @@ describe('opening the link', () => {
     const member = await newMember();
     await member.call('POST', '/api/userdetails/internal', { firstName: 'Robin', email: member.email });
     const elsewhere = await session(member.email);
+    const otherCall = apiCaller(base, elsewhere.tokens.access_token);
+    expect((await otherCall('GET', '/api/me/email-change', undefined, otherBase)).status).toBe(200);
     const newEmail = unique('moved');
     await ask(member.call, newEmail);
     const confirmed = await press(await confirmLink(newEmail));
@@ -266,7 +283,6 @@ describe('opening the link', () => {
     expect(confirmed.html).toContain(T.confirmedText(newEmail));
 
     // The other browser is signed out on every process within a second; its refresh token is gone.
-    const otherCall = apiCaller(base, elsewhere.tokens.access_token);
     expect(
       await waitFor(
         async () => (await otherCall('GET', '/api/me/email-change', undefined, otherBase)).status,
@@ -276,13 +292,20 @@ describe('opening the link', () => {
     ).toBe(401);
     expect((await refresh(base, elsewhere.tokens.refresh_token)).status).toBe(400);
 
-    // The asking browser goes on, and its next tokens carry the new, verified address.
-    expect(await statusOf(member.call)).toEqual({ email: newEmail, emailVerified: true, pending: null });
-    const renewed = await refresh(base, member.tokens.refresh_token);
-    expect(renewed.status).toBe(200);
-    expect(decodeJwt(renewed.body.id_token!)).toMatchObject({ email: newEmail, email_verified: true });
-    expect(decodeJwt(renewed.body.access_token!).email).toBe(newEmail);
-    const details = await apiCaller(base, renewed.body.access_token!)('GET', '/api/userdetails/');
+    // The asking browser goes on: its access token (saying the old address) stops working, and the tokens it renews
+    // with its refresh token carry the new, verified address.
+    expect(
+      await waitFor(
+        async () => (await member.call('GET', '/api/me/email-change')).status,
+        (status) => status === 401,
+        1000,
+      ),
+    ).toBe(401);
+    const asking = await renewed(member);
+    expect(await statusOf(asking.call)).toEqual({ email: newEmail, emailVerified: true, pending: null });
+    expect(decodeJwt(asking.answer.id_token!)).toMatchObject({ email: newEmail, email_verified: true });
+    expect(decodeJwt(asking.answer.access_token!).email).toBe(newEmail);
+    const details = await asking.call('GET', '/api/userdetails/');
     expect(details.body.data[0]).toMatchObject({ email: newEmail, firstName: 'Robin' });
 
     // The directory shows it; sign-in takes the new address and no longer the old one.
@@ -296,11 +319,9 @@ describe('opening the link', () => {
     expect(notice!.text).toContain(`was changed from ${member.email} to ${newEmail}`);
     expect(notice!.text).toMatch(/open this link within 7 days/);
     expect(notice!.text).toMatch(/\/oidc\/email\/revert\?token=/);
-    const [welcome] = await mailsTo(newEmail, T.changedSubject);
+    const [welcome] = await mailsTo(newEmail, T.welcomeSubject);
     expect(welcome!.text).toContain(`${newEmail} is the email address of your UMS Health account since`);
-    expect(await activityOf(apiCaller(base, renewed.body.access_token!))).toEqual(
-      expect.arrayContaining(['email-change-requested', 'email-changed']),
-    );
+    expect(await activityOf(asking.call)).toEqual(expect.arrayContaining(['email-change-requested', 'email-changed']));
   });
 
   it('lets one of two concurrent confirmations of a link through; the other is told it was used', async () => {
@@ -311,13 +332,18 @@ describe('opening the link', () => {
     const outcomes = await Promise.all([press(link), press(link, browser(), otherBase)]);
     expect(outcomes.map((o) => o.status).sort()).toEqual([200, 410]);
     expect(outcomes.find((o) => o.status === 410)!.html).toContain(T.linkUsed);
-    await mailsTo(newEmail, T.changedSubject, 1);
+    const { rows } = await database.pool.query(
+      `select count(*)::int as n from security_events where subject = $1 and event = 'email-changed'`,
+      [member.accountId],
+    );
+    expect(rows[0].n).toBe(1);
   });
 
   it('refuses an unknown, expired or superseded link, and an address another account took meanwhile, each in its sentence', async () => {
-    expect((await page(await browser()(`${base}/oidc/email/confirm?token=${'x'.repeat(43)}`))).html).toContain(
-      T.linkUnknown,
-    );
+    for (const token of ['x'.repeat(43), 'not a token', '']) {
+      const unknown = await page(await browser()(`${base}/oidc/email/confirm?token=${encodeURIComponent(token)}`));
+      expect(unknown).toMatchObject({ status: 410, html: expect.stringContaining(T.linkUnknown) });
+    }
 
     const expiring = await newMember();
     const late = unique('late');
@@ -344,6 +370,64 @@ describe('opening the link', () => {
     await accounts.add({ email: wanted, password: PASSWORD });
     expect(await press(wantedLink)).toMatchObject({ status: 409, html: expect.stringContaining(T.addressTaken) });
     expect((await statusOf(changing.call)).email).toBe(changing.email);
+  });
+});
+
+describe('changes that race', () => {
+  it('leaves exactly one working link when requests race: the others say a newer change was asked for', async () => {
+    const member = await newMember();
+    const addresses = [unique('race-a'), unique('race-b'), unique('race-c')];
+    const answers = await Promise.all(addresses.map((address) => ask(member.call, address)));
+    expect(answers.map((a) => a.status)).toEqual([202, 202, 202]);
+    const { rows } = await database.pool.query(
+      `select new_email from email_changes where account_id = $1 and superseded_at is null`,
+      [member.accountId],
+    );
+    expect(rows).toHaveLength(1);
+    const winner = rows[0].new_email as string;
+    for (const address of addresses) {
+      const pressed = await press(await confirmLink(address));
+      if (address === winner) expect(pressed.status).toBe(200);
+      else expect(pressed).toMatchObject({ status: 410, html: expect.stringContaining(T.linkSuperseded) });
+    }
+  });
+
+  it('gives an address two accounts confirm at once, on two processes, to one of them; the other is told it is taken', async () => {
+    const [first, second] = [await newMember(), await newMember()];
+    const wanted = unique('contested');
+    await ask(first.call, wanted);
+    await ask(second.call, wanted);
+    const links = await Promise.all([confirmLink(wanted, 2)]).then(async () =>
+      inbox
+        .to(wanted)
+        .filter((mail) => mail.subject === T.linkSubject)
+        .map((mail) => /(http\S+\/oidc\/email\/confirm\?token=\S+)/.exec(mail.text ?? '')![1]!),
+    );
+    const outcomes = await Promise.all([press(links[0]!), press(links[1]!, browser(), otherBase)]);
+    expect(outcomes.map((o) => o.status).sort()).toEqual([200, 409]);
+    expect(outcomes.find((o) => o.status === 409)!.html).toContain(T.addressTaken);
+    const { rows } = await database.pool.query('select count(*)::int as n from accounts where lower(email) = $1', [
+      wanted,
+    ]);
+    expect(rows[0].n).toBe(1);
+  });
+
+  it('keeps the session that asked when another session sends the link again: confirming ends the resending one', async () => {
+    const member = await newMember();
+    const resender = await session(member.email);
+    const newEmail = unique('resend-kept');
+    await ask(member.call, newEmail);
+    expect((await resender.call('POST', '/api/me/email-change/resend')).status).toBe(202);
+    expect((await press(await confirmLink(newEmail, 2))).status).toBe(200);
+    expect(
+      await waitFor(
+        async () => (await resender.call('GET', '/api/me/email-change')).status,
+        (status) => status === 401,
+        1000,
+      ),
+    ).toBe(401);
+    expect((await refresh(base, resender.tokens.refresh_token)).status).toBe(400);
+    expect((await refresh(base, member.tokens.refresh_token)).status).toBe(200);
   });
 });
 
@@ -392,6 +476,59 @@ describe("'This wasn't me'", () => {
     expect(await press(revertLink)).toMatchObject({ status: 410, html: expect.stringContaining(T.revertUsed) });
   });
 
+  it('removes the second factors added since the change was asked for, so the owner signs in with the new password alone', async () => {
+    const member = await newMember();
+    const thief = unique('factor-thief');
+    await ask(member.call, thief);
+    // Whoever asked adds an authenticator app, which would lock the owner out after the restore.
+    const setup = await member.call('POST', '/api/security/totp/setup');
+    const { secret } = setup.body.data[0] as { secret: string };
+    const code = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate();
+    expect((await member.call('POST', '/api/security/totp', { code })).status).toBe(200);
+    await press(await confirmLink(thief));
+    const restored = await browser()(`${base}/oidc/email/revert`, {
+      ...form({ token: tokenOf(await linkIn(member.email, T.changedSubject, 'email/revert')) }),
+    });
+    const resetPage = new URL(restored.headers.get('location')!, base).toString();
+    await browser()(
+      `${base}/oidc/password/reset`,
+      form({ token: tokenOf(resetPage), password: NEW_PASSWORD, confirm: NEW_PASSWORD }),
+    );
+    const { rows } = await database.pool.query(
+      `select (select count(*)::int from totp_factors where account_id = $1) as totp,
+              (select count(*)::int from recovery_codes where account_id = $1) as codes`,
+      [member.accountId],
+    );
+    expect(rows[0]).toEqual({ totp: 0, codes: 0 });
+    const back = await session(member.email, NEW_PASSWORD);
+    expect(decodeJwt(back.tokens.access_token).amr).toEqual(['pwd']);
+    const [mail] = await mailsTo(member.email, T.revertedSubject);
+    expect(mail!.text).toContain(
+      '2 two-step verification method(s) added since the change was asked for were removed.',
+    );
+  });
+
+  it("restores the first address from its notice after a later change; the later notice's link then says it was replaced", async () => {
+    const member = await newMember();
+    const second = unique('second-home');
+    const third = unique('third-home');
+    await ask(member.call, second);
+    await press(await confirmLink(second));
+    const later = await renewed(member);
+    expect((await later.call('POST', '/api/me/email-change', { newEmail: third, password: PASSWORD })).status).toBe(
+      202,
+    );
+    await press(await confirmLink(third));
+    const firstRevert = await linkIn(member.email, T.changedSubject, 'email/revert');
+    const laterRevert = await linkIn(second, T.changedSubject, 'email/revert');
+    expect((await browser()(`${base}/oidc/email/revert`, form({ token: tokenOf(firstRevert) }))).status).toBe(303);
+    const [row] = (await database.pool.query('select email from accounts where account_id = $1', [member.accountId]))
+      .rows;
+    expect(row.email).toBe(member.email);
+    expect(await press(laterRevert)).toMatchObject({ status: 410, html: expect.stringContaining(T.revertReplaced) });
+    await mailsTo(third, T.removedSubject);
+  });
+
   it('refuses a restore link past its 7 days', async () => {
     const member = await newMember();
     const newEmail = unique('kept');
@@ -403,7 +540,7 @@ describe("'This wasn't me'", () => {
       [member.accountId],
     );
     expect(await press(revertLink)).toMatchObject({ status: 410, html: expect.stringContaining(T.revertExpired) });
-    expect((await statusOf(member.call)).email).toBe(newEmail);
+    expect((await statusOf((await renewed(member)).call)).email).toBe(newEmail);
   });
 });
 

@@ -11,7 +11,7 @@ import {
   SECOND_FACTOR_TEXTS as F,
   ENROLMENT_TEXTS as E,
 } from '@ums/contracts/security';
-import { ACCOUNT_DELETION_TEXTS, EMAIL_CHANGE_TEXTS } from '@ums/contracts/self-service';
+import { ACCOUNT_DELETION_TEXTS, EMAIL_CHANGE_TEXTS as M } from '@ums/contracts/self-service';
 
 /** Server-rendered pages of the embedded provider: no inline script, brand colours, labelled fields. */
 export const escapeHtml = (text: string) =>
@@ -370,8 +370,6 @@ export function recoveryCodesPage(action: string, codes: string[]): string {
 </form>`,
   );
 }
-
-const M = EMAIL_CHANGE_TEXTS;
 
 /** The link from the new address: one button that confirms (a mail scanner opening the link changes nothing). */
 export function emailConfirmPage(action: string, token: string, newEmail: string): string {

@@ -21,8 +21,23 @@ function deriveScrypt(password: string, salt: Buffer, options: ScryptOptions): P
   );
 }
 
+/**
+ * Stored in place of a hash when no password may open the account until a new one is set through a mailed link (an
+ * email change was undone: whoever made it knew the password). Nothing verifies against it.
+ */
+export const NO_PASSWORD = '!no-password';
+
+let decoy: Promise<string> | undefined;
+/** A hash to spend the same time on when there is none to check against. */
+const decoyHash = () => (decoy ??= hashPassword('not-a-password-Decoy1!'));
+
 /** Checks a password against a current argon2id hash or an older `scrypt$N$r$p$salt$hash` one. */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  if (stored === NO_PASSWORD) {
+    // As long as a real check, so the answer's time does not tell that the account's password was voided.
+    await verify(await decoyHash(), normalize(password)).catch(() => false);
+    return false;
+  }
   if (stored.startsWith('$argon2')) return verify(stored, normalize(password)).catch(() => false);
   const [scheme, n, r, p, salt, expectedText] = stored.split('$');
   if (scheme !== 'scrypt' || !salt || !expectedText) return false;

@@ -1,8 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { PASSWORD_MISMATCH_MESSAGE, passwordProblemText } from '@ums/contracts/password-policy';
 import { PASSWORD_RESET_MINUTES, PASSWORD_RESET_TEXTS as R } from '@ums/contracts/security';
 import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { AppConfig } from '../config/env.js';
 import type { Database } from '../db/client.js';
 // `accounts` is the account service here.
@@ -11,6 +10,7 @@ import { passwordResetMail } from '../mail/alerts.js';
 import { enqueueMail } from '../mail/outbox.js';
 import type { AccountService } from './accounts.service.js';
 import { cookieValue } from './cookies.js';
+import { acceptForms, LINK_TOKEN, linkPage, linkTokenHash, newLinkToken, PAGE_ROUTE } from './link-tokens.js';
 import { attemptKey, type AttemptLimiter } from './attempt-limiter.js';
 import { hashPassword } from './password-hash.js';
 import { forgotPasswordPage, resetInvalidPage, resetPasswordPage, resetSentPage } from './pages.js';
@@ -34,13 +34,13 @@ const SIGN_IN_TICKET_MINUTES = 10;
 /** The browser cookie that carries the sign-in ticket, sent only to the provider's interaction pages. */
 export const RESET_SIGN_IN_COOKIE = 'ums_reset_signin';
 
-const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+const TOKEN = LINK_TOKEN;
 const INTERACTION_UID = /^[A-Za-z0-9_-]{1,64}$/;
 const MAX_EMAIL_LENGTH = 254;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
-const newToken = () => randomBytes(32).toString('base64url');
+const sha256 = linkTokenHash;
+const newToken = newLinkToken;
 const now = sql`clock_timestamp()`;
 
 /** The links of an account, its id compared as text (as the callers hold it). */
@@ -249,13 +249,7 @@ export async function registerPasswordReset(
 ) {
   const forgotPath = `${mount}/password/forgot`;
   const resetPath = `${mount}/password/reset`;
-  const html = (reply: FastifyReply, status: number, body: string) =>
-    reply
-      .status(status)
-      .type('text/html')
-      .header('cache-control', 'no-store')
-      .header('referrer-policy', 'no-referrer')
-      .send(body);
+  const html = linkPage;
   /** Back to the sign-in the member came from, if it was named, else the app (which starts a new one). */
   const signInUrl = (interaction: unknown) =>
     typeof interaction === 'string' && INTERACTION_UID.test(interaction)
@@ -269,10 +263,8 @@ export async function registerPasswordReset(
     `${RESET_SIGN_IN_COOKIE}=${ticket}; Path=${mount}/interaction/; Max-Age=${SIGN_IN_TICKET_MINUTES * 60}; HttpOnly; SameSite=Lax${secureCookies ? '; Secure' : ''}`;
 
   await app.register(async (scope) => {
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
-      done(null, Object.fromEntries(new URLSearchParams(String(body)))),
-    );
-    const route = { config: { policy: 'public' as const }, schema: { hide: true } };
+    acceptForms(scope);
+    const route = PAGE_ROUTE;
 
     scope.get(forgotPath, route, async (request, reply) => {
       const { interaction } = request.query as Record<string, unknown>;

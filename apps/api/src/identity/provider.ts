@@ -13,7 +13,8 @@ import { limitsFor, REMEMBERED, sessionTtl, touchSession } from './session-lifet
 import type { AccountDeletion } from '../modules/self-service/account-deletion.js';
 import type { SecurityService } from './security.service.js';
 import { createPasswordResets, registerPasswordReset } from './password-reset.js';
-import { registerEmailChangePages, type EmailChanges } from './email-change.js';
+import type { EmailChanges } from './email-change.js';
+import { registerEmailChangePages } from './email-change.pages.js';
 import { addressBucket, registerSignIn } from './sign-in.js';
 import { revocationMarkOf, REVOCATION_MARK_CLAIM } from './revocations.js';
 import { userinfoRoutes } from './userinfo.js';

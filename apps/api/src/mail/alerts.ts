@@ -162,11 +162,33 @@ export function accountDeletionMail(
 }
 
 /**
- * The mails of a change of email address (issue 36). The link goes to the new address, which learns nothing of the
- * old one (a mistyped address belongs to a stranger); once the change is made, the old address gets the notice with
- * the "This wasn't me" link and the new one a confirmation.
+ * The mails of a change of email address (issue 36). The current address hears of the request at once (so its owner
+ * can cancel it); the link goes to the new address. Mails to an address not shown to be the member's (the new one
+ * before its link is opened, another account's, one taken off the account) say nothing of the member: not the other
+ * address, not where the request came from.
  */
 export const emailChangeMail = {
+  /** To the current address when a change is asked for: what, when, from where, and how to stop it. */
+  requested(context: AlertContext, origin: Origin, newEmail: string): Mail {
+    return {
+      to: context.to,
+      subject: EMAIL_CHANGE_TEXTS.requestedSubject,
+      text: [
+        MAIL_GREETING,
+        '',
+        `Someone asked on ${alertTime(origin.at)}, using ${where(origin)}, to change the email address of your ${context.company} account (${context.to}) to ${newEmail}. Nothing changes unless the link we sent to that address is opened within ${EMAIL_CHANGE_LINK_HOURS} hours.`,
+        '',
+        'If this was you, there is nothing to do.',
+        '',
+        `If it was not you, someone knows your password: cancel the change in Login Details (${context.publicUrl}/#login-details) and change your password there.`,
+        '',
+        `— ${context.company}`,
+        '',
+        'You receive this message because it concerns the security of your account; it cannot be switched off.',
+      ].join('\n'),
+    };
+  },
+
   /** To the new address: the single-use link that makes the change. */
   link(context: AlertContext, origin: Origin, link: string): Mail {
     return {
@@ -175,7 +197,7 @@ export const emailChangeMail = {
       text: [
         MAIL_GREETING,
         '',
-        `Someone asked to make ${context.to} the email address of a ${context.company} account on ${alertTime(origin.at)}, using ${where(origin)}.`,
+        `Someone asked on ${alertTime(origin.at)} to make ${context.to} the email address of a ${context.company} account.`,
         '',
         `To confirm, open this link. It works once, within ${EMAIL_CHANGE_LINK_HOURS} hours:`,
         link,
@@ -195,7 +217,7 @@ export const emailChangeMail = {
       text: [
         MAIL_GREETING,
         '',
-        `Someone asked on ${alertTime(origin.at)}, using ${where(origin)}, to make ${context.to} the email address of another ${context.company} account. It is the address of your account, so nothing changed and it stays yours.`,
+        `Someone asked on ${alertTime(origin.at)} to make ${context.to} the email address of another ${context.company} account. It is the address of your account, so nothing changed and it stays yours.`,
         '',
         `If it was you, sign in with this address at ${context.publicUrl}. Otherwise there is nothing to do.`,
         '',
@@ -221,7 +243,7 @@ export const emailChangeMail = {
         '',
         'If this was you, there is nothing to do.',
         '',
-        `If it was not you, open this link within ${EMAIL_REVERT_DAYS} days: it restores ${change.oldEmail}, signs out every device and asks you for a new password.`,
+        `If it was not you, open this link within ${EMAIL_REVERT_DAYS} days: it restores ${change.oldEmail}, signs out every device, removes any two-step verification method added since the change was asked for, and asks you for a new password.`,
         revertLink,
         '',
         `— ${context.company}`,
@@ -235,7 +257,7 @@ export const emailChangeMail = {
   welcome(context: AlertContext, origin: Origin): Mail {
     return {
       to: context.to,
-      subject: EMAIL_CHANGE_TEXTS.changedSubject,
+      subject: EMAIL_CHANGE_TEXTS.welcomeSubject,
       text: [
         MAIL_GREETING,
         '',
@@ -247,14 +269,20 @@ export const emailChangeMail = {
   },
 
   /** To the restored address: the account is back, and a new password is needed. */
-  reverted(context: AlertContext, origin: Origin, removedEmail: string): Mail {
+  reverted(context: AlertContext, origin: Origin, removed: { email: string; factors: number }): Mail {
     return {
       to: context.to,
       subject: EMAIL_CHANGE_TEXTS.revertedSubject,
       text: [
         MAIL_GREETING,
         '',
-        `${context.to} is again the email address of your ${context.company} account since ${alertTime(origin.at)}, using ${where(origin)}; ${removedEmail} was removed from it. Every device was signed out and the old password no longer works.`,
+        `${context.to} is again the email address of your ${context.company} account since ${alertTime(origin.at)}, using ${where(origin)}; ${removed.email} was removed from it. Every device was signed out and the old password no longer works.`,
+        ...(removed.factors > 0
+          ? [
+              '',
+              `${removed.factors} two-step verification method(s) added since the change was asked for were removed.`,
+            ]
+          : []),
         '',
         context.forgotUrl
           ? `If you did not set a new password yet, ask for a link at ${context.forgotUrl}. Then check your sign-in methods in the Security section (${context.publicUrl}/#security).`
@@ -273,7 +301,7 @@ export const emailChangeMail = {
       text: [
         MAIL_GREETING,
         '',
-        `${context.to} is no longer the email address of a ${context.company} account: its owner restored their previous address on ${alertTime(origin.at)}, using ${where(origin)}. You can no longer sign in with this address.`,
+        `${context.to} is no longer the email address of a ${context.company} account since ${alertTime(origin.at)}: its owner restored their previous address. You can no longer sign in with this address.`,
         '',
         `— ${context.company}`,
       ].join('\n'),

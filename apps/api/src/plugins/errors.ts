@@ -68,6 +68,12 @@ function causes(error: unknown): Cause[] {
   return chain;
 }
 
+/** PostgreSQL's SQLSTATE of a failed query, wherever the driver or the ORM wrapped it (drizzle keeps it as `cause`). */
+export const sqlStateOf = (error: unknown): string | undefined =>
+  causes(error)
+    .map((cause) => cause.code)
+    .find((code): code is string => typeof code === 'string');
+
 const lostDatabase = (cause: Cause) =>
   (typeof cause.code === 'string' && databaseDownCode(cause.code)) ||
   (typeof cause.message === 'string' && LOST_CONNECTION.some((words) => (cause.message as string).includes(words)));

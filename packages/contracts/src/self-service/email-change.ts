@@ -23,6 +23,7 @@ export const EMAIL_CHANGE_TEXTS = {
     'We will send a link to the new address. Your email stays as it is until you open that link; then you sign in with the new address.',
   newEmail: 'New email address',
   password: 'Current password',
+  passwordRequired: 'Enter your current password',
   send: 'Send link',
   sending: 'Sending...',
   cancel: 'Cancel',
@@ -61,15 +62,17 @@ export const EMAIL_CHANGE_TEXTS = {
   addressTaken: 'That address is now used by another account, so the change was not made.',
   revertTitle: 'Restore your email address?',
   revertText: (oldEmail: string, newEmail: string) =>
-    `The email address of your account was changed from ${oldEmail} to ${newEmail}. Restoring ${oldEmail} signs out every device, and you choose a new password before you sign in again.`,
+    `The email address of your account was changed from ${oldEmail} to ${newEmail}. Restoring ${oldEmail} signs out every device and removes any two-step verification method added since the change was asked for; then you choose a new password.`,
   revert: 'Restore my address',
   revertUsed: 'This link was already used: the address was restored.',
   revertExpired: `This link has expired: it works for ${EMAIL_REVERT_DAYS} days. Contact support to get your account back.`,
   revertReplaced: 'The address of this account was restored another way since this link was sent.',
   // Mails.
+  requestedSubject: 'A change of your email address was asked for',
   linkSubject: 'Confirm your new email address',
   triedSubject: 'Someone tried to use your email address',
   changedSubject: 'Your email address was changed',
+  welcomeSubject: 'This is now the email address of your account',
   revertedSubject: 'Your email address was restored',
   removedSubject: 'This address was removed from an account',
 } as const;

@@ -140,7 +140,7 @@ export function createMemberDirectory({
         securityActivity: held.securityActivity,
         sessions: await security.listSessions(id, null),
         signInMethods: await signInMethodsOf(db, id),
-        pendingEmailChange: (await emailChanges?.pendingOf(id)) ?? null,
+        pendingEmailChange: (await emailChanges?.waitingFor(id)) ?? null,
       };
     },
 

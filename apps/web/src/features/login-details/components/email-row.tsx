@@ -46,23 +46,29 @@ export function EmailRow() {
   const editButton = useRef<HTMLButtonElement>(null);
   const [notice, setNotice] = useState<EmailChangeNotice | null>(null);
 
-  // A change confirmed elsewhere (the link opened in another tab or browser): the tokens carry the old address until
-  // they are renewed, once for each new address.
-  const confirmed = status && tokenEmail && status.email !== tokenEmail ? status.email : null;
+  // A change confirmed elsewhere (the link opened in another tab or browser): said once the status shows another
+  // address than it did. The tokens carry the old address until they are renewed (the API refuses them once the
+  // change is made, and the API client renews on that; if they still say the old one here, renew once more).
+  const shown = useRef<string | null>(null);
+  const statusEmail = status?.email ?? null;
+  useEffect(() => {
+    if (!statusEmail) return;
+    const before = shown.current;
+    shown.current = statusEmail;
+    if (before !== null && before !== statusEmail) setNotice({ kind: 'changed', email: statusEmail });
+  }, [statusEmail]);
+  const stale = statusEmail && tokenEmail && statusEmail !== tokenEmail ? statusEmail : null;
   const renewedFor = useRef<string | null>(null);
   const { signinSilent } = auth;
   const queryClient = useQueryClient();
   useEffect(() => {
-    if (!confirmed || renewedFor.current === confirmed) return;
-    renewedFor.current = confirmed;
+    if (!stale || renewedFor.current === stale) return;
+    renewedFor.current = stale;
     void signinSilent()
       .catch(() => null)
-      .then(() => {
-        setNotice({ kind: 'changed', email: confirmed });
-        // Everything else that shows the address (Personal Information's email) reads it again.
-        return queryClient.invalidateQueries();
-      });
-  }, [confirmed, signinSilent, queryClient]);
+      // Everything else that shows the address (Personal Information's email) reads it again.
+      .then(() => queryClient.invalidateQueries());
+  }, [stale, signinSilent, queryClient]);
 
   const backToEdit = () => editButton.current?.focus();
 
