@@ -53,6 +53,9 @@ describe('configuration from the environment', () => {
     expect(() => load({ AUTH_CHANGE_EMAIL_URL: 'email.html' })).toThrow(
       'AUTH_CHANGE_EMAIL_URL: must be an absolute URL; {clientId} and {returnTo} are filled in',
     );
+    expect(() => load({ AUTH_CHANGE_EMAIL_URL: 'https://id.example.com/account/email' })).toThrow(
+      'AUTH_CHANGE_EMAIL_URL: the embedded provider changes addresses in the app; set it only with AUTH_PROVIDER=cognito or oidc',
+    );
   });
 
   it('reads the analytics sink, companion apps and company links', () => {

@@ -363,6 +363,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { cat
   if (provider !== 'embedded' && !e.AUTH_ISSUER) {
     throw new ConfigError(`Invalid configuration:\n  AUTH_ISSUER: required when AUTH_PROVIDER is ${provider}`);
   }
+  if (provider === 'embedded' && e.AUTH_CHANGE_EMAIL_URL) {
+    throw new ConfigError(
+      'Invalid configuration:\n  AUTH_CHANGE_EMAIL_URL: the embedded provider changes addresses in the app; set it only with AUTH_PROVIDER=cognito or oidc',
+    );
+  }
   if (e.SESSION_IDLE_MINUTES * 60 > e.SESSION_MAX_HOURS * 3600) {
     throw new ConfigError(
       `Invalid configuration:\n  SESSION_IDLE_MINUTES: must not be longer than SESSION_MAX_HOURS (${e.SESSION_MAX_HOURS} hours)`,
@@ -425,13 +430,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { cat
         : provider === 'embedded'
           ? `${(e.AUTH_ISSUER ?? `${publicUrl}/oidc`).replace(/\/+$/, '')}/password/forgot`
           : null,
-      changeEmailUrl:
-        e.AUTH_CHANGE_EMAIL_URL && provider !== 'embedded'
-          ? e.AUTH_CHANGE_EMAIL_URL.replaceAll('{clientId}', encodeURIComponent(e.AUTH_CLIENT_ID)).replaceAll(
-              '{returnTo}',
-              encodeURIComponent(`${publicUrl}/`),
-            )
-          : null,
+      changeEmailUrl: e.AUTH_CHANGE_EMAIL_URL
+        ? e.AUTH_CHANGE_EMAIL_URL.replaceAll('{clientId}', encodeURIComponent(e.AUTH_CLIENT_ID)).replaceAll(
+            '{returnTo}',
+            encodeURIComponent(`${publicUrl}/`),
+          )
+        : null,
       groupsClaim: e.AUTH_GROUPS_CLAIM,
       roleClaim: e.AUTH_ROLE_CLAIM,
       adminGroup: e.AUTH_ADMIN_GROUP,

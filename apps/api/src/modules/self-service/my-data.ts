@@ -2,7 +2,7 @@ import type { DeviceSession, HeldPersonalInformation, HeldSubscription, Security
 import { fillPlaceholders, sql } from 'drizzle-orm';
 import { alias, PgDialect } from 'drizzle-orm/pg-core';
 import type { Pool } from 'pg';
-import { accountDeletions, accounts, userDetails } from '../../db/schema/index.js';
+import { accountDeletions, accounts, emailChanges, userDetails } from '../../db/schema/index.js';
 import type { AuthUser } from '../../plugins/auth.js';
 import { jsonObject, jsonTime, tableAs } from '../lists/list-statements.js';
 import { heldOrdersOf, heldSubscriptionsOf, type HeldOrder } from '../member/member.lists.js';
@@ -12,6 +12,7 @@ import { heldActivityOf } from '../security/security.lists.js';
 /** The account as the embedded provider keeps it. */
 interface HeldAccount {
   email: string;
+  emailVerified: boolean;
   groups: string[];
   createdAt: string;
   updatedAt: string;
@@ -26,6 +27,17 @@ export interface HeldData {
   subscriptions: HeldSubscription[];
   securityActivity: SecurityActivity[];
   accountDeletion: { requestedAt: string; deleteAfter: string } | null;
+  /** The member's changes of email address, oldest first: both addresses, and when each step happened. */
+  emailChanges: HeldEmailChange[];
+}
+
+interface HeldEmailChange {
+  oldEmail: string;
+  newEmail: string;
+  requestedAt: string;
+  confirmedAt: string | null;
+  cancelledAt: string | null;
+  revertedAt: string | null;
 }
 
 const subject = sql.placeholder('subject');
@@ -35,6 +47,7 @@ const x = alias(accountDeletions, 'x');
 const account = sql<HeldAccount | null>`(
   select ${jsonObject<HeldAccount>({
     email: a.email,
+    emailVerified: a.emailVerified,
     groups: a.groups,
     createdAt: jsonTime(a.createdAt),
     updatedAt: jsonTime(a.updatedAt),
@@ -51,6 +64,18 @@ const accountDeletion = sql<HeldData['accountDeletion']>`(
   })}
   from ${tableAs(accountDeletions, 'x')} where ${x.subject} = ${subject})`;
 
+const e = alias(emailChanges, 'e');
+const heldEmailChanges = sql<HeldEmailChange[]>`coalesce((
+  select json_agg(${jsonObject<HeldEmailChange>({
+    oldEmail: e.oldEmail,
+    newEmail: e.newEmail,
+    requestedAt: jsonTime(e.createdAt),
+    confirmedAt: sql<string | null>`${jsonTime(e.confirmedAt)}`,
+    cancelledAt: sql<string | null>`${jsonTime(e.cancelledAt)}`,
+    revertedAt: sql<string | null>`${jsonTime(e.revertedAt)}`,
+  })} order by ${e.createdAt}, ${e.id})
+  from ${tableAs(emailChanges, 'e')} where ${e.accountId}::text = ${subject}), '[]'::json)`;
+
 /** Everything held about `subject` as one JSON document; its orders only when `orders` is true. */
 const HELD_DATA = new PgDialect().sqlToQuery(
   sql`select ${jsonObject<HeldData>({
@@ -60,13 +85,14 @@ const HELD_DATA = new PgDialect().sqlToQuery(
     subscriptions: heldSubscriptionsOf(subject),
     securityActivity: heldActivityOf(subject),
     accountDeletion,
+    emailChanges: heldEmailChanges,
   })} as data`,
 );
 
 /**
  * Everything held about a member, for "Download my data" (GDPR articles 15 and 20): the account, personal
- * information, orders with their items, subscriptions (cancelled ones too), live sessions, security activity and a
- * pending deletion. One JSON document, built by PostgreSQL where the data lives.
+ * information, orders with their items, subscriptions (cancelled ones too), live sessions, security activity, a
+ * pending deletion and changes of email address. One JSON document, built by PostgreSQL where the data lives.
  */
 export function createMyData({
   pool,
@@ -108,6 +134,7 @@ export function createMyData({
       sessions: await sessionsOf(user),
       securityActivity: data.securityActivity,
       accountDeletion: data.accountDeletion,
+      emailChanges: data.emailChanges,
     };
   }
 

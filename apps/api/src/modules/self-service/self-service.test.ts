@@ -523,4 +523,33 @@ describe('closing the account', () => {
     ]);
     expect(rows).toHaveLength(4);
   });
+
+  it("holds the member's changes of email address: both addresses, and when each was asked for, confirmed or cancelled", async () => {
+    const robin = await member();
+    const moved = `moved-${randomBytes(4).toString('hex')}@example.com`;
+    const url = `${base}/api/me/email-change`;
+    const asked = await fetch(url, {
+      method: 'POST',
+      headers: { ...dpopHeaders(robin.token, 'POST', url), 'content-type': 'application/json' },
+      body: JSON.stringify({ newEmail: moved, password: PASSWORD }),
+    });
+    expect(asked.status).toBe(202);
+    const cancelled = await fetch(url, { method: 'DELETE', headers: dpopHeaders(robin.token, 'DELETE', url) });
+    expect(cancelled.status).toBe(200);
+    const data = (await (await get('/api/me/export', robin.token)).json()) as {
+      account: { emailVerified: boolean };
+      emailChanges: Record<string, string | null>[];
+    };
+    expect(data.account.emailVerified).toBe(true);
+    expect(data.emailChanges).toEqual([
+      {
+        oldEmail: robin.email,
+        newEmail: moved,
+        requestedAt: expect.any(String),
+        confirmedAt: null,
+        cancelledAt: expect.any(String),
+        revertedAt: null,
+      },
+    ]);
+  });
 });
