@@ -508,9 +508,9 @@ describe("Login Details' email row", () => {
     expect(await screen.findByText(T.waiting('newer@example.com'))).toBeTruthy();
   });
 
-  it('asks again every 5 s while a change waits, and stops once none does', async () => {
+  it('asks again every 5 s while a change asked for minutes ago waits, and stops once none does', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    const server = statusServer(emailStatus({ pending: waiting }));
+    const server = statusServer(emailStatus({ pending: { ...waiting, requestedAt: new Date().toISOString() } }));
     render();
     expect(await screen.findByText(T.waiting('new@example.com'))).toBeTruthy();
     expect(server.asked).toBe(1);
@@ -522,6 +522,19 @@ describe("Login Details' email row", () => {
     const asked = server.asked;
     await act(async () => vi.advanceTimersByTimeAsync(15000));
     expect(server.asked).toBe(asked);
+  });
+
+  it('asks once a minute while a change asked for over 10 minutes ago waits', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const requestedAt = new Date(Date.now() - 11 * 60_000).toISOString();
+    const server = statusServer(emailStatus({ pending: { ...waiting, requestedAt } }));
+    render();
+    expect(await screen.findByText(T.waiting('new@example.com'))).toBeTruthy();
+    expect(server.asked).toBe(1);
+    await act(async () => vi.advanceTimersByTimeAsync(30_000));
+    expect(server.asked).toBe(1);
+    await act(async () => vi.advanceTimersByTimeAsync(30_000));
+    await waitFor(() => expect(server.asked).toBe(2));
   });
 
   it('on coming back to the tab after confirming elsewhere, renews the tokens once and says the new address', async () => {

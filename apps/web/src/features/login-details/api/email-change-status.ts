@@ -3,8 +3,20 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { firstOf, type ApiClient } from '../../../lib/api-client.js';
 import { useApi } from '../../../lib/api-context.js';
 
-/** While a change waits for its link (opened in another tab, or another browser), the row asks this often. */
+/**
+ * While a change waits for its link (opened in another tab, or another browser), the row asks this often in the
+ * first minutes after it was asked for (the member is likely opening the mail), then once a minute.
+ */
 export const PENDING_REFRESH_MS = 5000;
+export const PENDING_SLOW_REFRESH_MS = 60_000;
+const PENDING_FAST_FOR_MS = 10 * 60_000;
+
+const refreshEvery = (pending: EmailChangeStatus['pending'] | undefined) => {
+  if (!pending) return false;
+  return Date.now() - Date.parse(pending.requestedAt) < PENDING_FAST_FOR_MS
+    ? PENDING_REFRESH_MS
+    : PENDING_SLOW_REFRESH_MS;
+};
 
 export const emailChangeStatusKey = ['me', 'email-change'] as const;
 
@@ -13,7 +25,7 @@ export const emailChangeStatusQueryOptions = (api: () => Promise<ApiClient>) =>
   queryOptions({
     queryKey: emailChangeStatusKey,
     queryFn: async () => firstOf<EmailChangeStatus>(await (await api()).get('/me/email-change')),
-    refetchInterval: (query) => (query.state.data?.pending ? PENDING_REFRESH_MS : false),
+    refetchInterval: (query) => refreshEvery(query.state.data?.pending),
     refetchOnWindowFocus: (query) => Boolean(query.state.data?.pending),
   });
 
