@@ -65,6 +65,8 @@ test('an administrator exports the searched catalog and the member directory as 
     page.getByRole('button', { name: 'Export CSV' }).click(),
   ]);
   const directory = await readFile(await members.path(), 'utf8');
-  expect(directory.split('\r\n')[0]).toBe('id,email,firstName,lastName,groups,createdAt,deletionPendingUntil');
+  expect(directory.split('\r\n')[0]).toBe(
+    'id,email,firstName,lastName,groups,createdAt,emailVerified,deletionPendingUntil',
+  );
   expect(directory).toContain(',admin@example.com,');
 });
