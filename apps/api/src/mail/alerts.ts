@@ -31,6 +31,26 @@ export interface AlertContext {
  */
 export const MAIL_GREETING = 'Hello,';
 
+/** The last words of a mail about the account's security, which the member cannot switch off. */
+const SECURITY_FOOTER =
+  'You receive this message because it concerns the security of your account; it cannot be switched off.';
+
+/**
+ * A mail in the shape every one of ours has: the greeting, the paragraphs given (a paragraph may hold a line break,
+ * as a sentence and the link it introduces do; `false` leaves one out), the company's name, and for a mail about
+ * the account's security the footer saying it cannot be switched off.
+ */
+function letter(
+  context: AlertContext,
+  subject: string,
+  paragraphs: (string | false)[],
+  options: { security?: boolean } = {},
+): Mail {
+  const body = [MAIL_GREETING, ...paragraphs.filter((p): p is string => p !== false), `— ${context.company}`];
+  if (options.security) body.push(SECURITY_FOOTER);
+  return { to: context.to, subject, text: body.join('\n\n') };
+}
+
 export type AlertKind =
   | 'password-changed'
   | 'new-device'
@@ -89,45 +109,24 @@ export function securityAlert(kind: AlertKind, context: AlertContext, origin: Or
     'recovery-code-used': changedIt,
     'sign-in-methods-reset': `If you did not ask ${context.company} support for this, change your password now (${password}) and tell support.`,
   };
-  return {
-    to: context.to,
-    subject: ALERT_SUBJECTS[kind],
-    text: [
-      MAIL_GREETING,
-      '',
-      what[kind],
-      '',
-      'If this was you, there is nothing to do.',
-      '',
-      ifNotYou[kind],
-      '',
-      `— ${context.company}`,
-      '',
-      'You receive this message because it concerns the security of your account; it cannot be switched off.',
-    ].join('\n'),
-  };
+  return letter(
+    context,
+    ALERT_SUBJECTS[kind],
+    [what[kind], 'If this was you, there is nothing to do.', ifNotYou[kind]],
+    {
+      security: true,
+    },
+  );
 }
 
 /** The forgotten-password link: who asked, when and from where, and that ignoring it changes nothing. */
 export function passwordResetMail(context: AlertContext, origin: Origin, link: string): Mail {
-  return {
-    to: context.to,
-    subject: PASSWORD_RESET_TEXTS.mailSubject,
-    text: [
-      MAIL_GREETING,
-      '',
-      `Someone asked to reset the password of your ${context.company} account (${context.to}) on ${alertTime(origin.at)}, using ${where(origin)}.`,
-      '',
-      `To choose a new password, open this link. It works once, within ${PASSWORD_RESET_MINUTES} minutes:`,
-      link,
-      '',
-      'Setting a new password signs out every device signed in to your account.',
-      '',
-      'If you did not ask, ignore this message: your password stays as it is, and the link is of no use to anyone without access to your email.',
-      '',
-      `— ${context.company}`,
-    ].join('\n'),
-  };
+  return letter(context, PASSWORD_RESET_TEXTS.mailSubject, [
+    `Someone asked to reset the password of your ${context.company} account (${context.to}) on ${alertTime(origin.at)}, using ${where(origin)}.`,
+    `To choose a new password, open this link. It works once, within ${PASSWORD_RESET_MINUTES} minutes:\n${link}`,
+    'Setting a new password signs out every device signed in to your account.',
+    'If you did not ask, ignore this message: your password stays as it is, and the link is of no use to anyone without access to your email.',
+  ]);
 }
 
 /** The account was closed (deletion scheduled), or kept after all (deletion cancelled). */
@@ -138,27 +137,17 @@ export function accountDeletionMail(
   deleteAfter: Date,
 ): Mail {
   const day = alertTime(deleteAfter).replace(/ at .*/, '');
-  const what =
-    kind === 'scheduled'
-      ? [
-          `Your ${context.company} account (${context.to}) was closed on ${alertTime(origin.at)}, using ${where(origin)}. Every device signed in to it was signed out.`,
-          '',
-          `Your account and personal information will be deleted on ${day}. Orders are kept for our accounts, without your name or contact details.`,
-          '',
-          `Changed your mind? Sign in at ${context.publicUrl} before then and choose "${ACCOUNT_DELETION_TEXTS.keep}".`,
-          '',
-          `If you did not close your account, sign in at ${context.publicUrl}, keep your account and change your password.`,
-        ]
-      : [
-          `The deletion of your ${context.company} account (${context.to}) was cancelled on ${alertTime(origin.at)}, using ${where(origin)}. Your account stays as it was.`,
-          '',
-          `If it was not you, change your password now (${context.publicUrl}/#login-details).`,
-        ];
-  return {
-    to: context.to,
-    subject: kind === 'scheduled' ? ACCOUNT_DELETION_TEXTS.mailSubject : ACCOUNT_DELETION_TEXTS.cancelledMailSubject,
-    text: [MAIL_GREETING, '', ...what, '', `— ${context.company}`].join('\n'),
-  };
+  return kind === 'scheduled'
+    ? letter(context, ACCOUNT_DELETION_TEXTS.mailSubject, [
+        `Your ${context.company} account (${context.to}) was closed on ${alertTime(origin.at)}, using ${where(origin)}. Every device signed in to it was signed out.`,
+        `Your account and personal information will be deleted on ${day}. Orders are kept for our accounts, without your name or contact details.`,
+        `Changed your mind? Sign in at ${context.publicUrl} before then and choose "${ACCOUNT_DELETION_TEXTS.keep}".`,
+        `If you did not close your account, sign in at ${context.publicUrl}, keep your account and change your password.`,
+      ])
+    : letter(context, ACCOUNT_DELETION_TEXTS.cancelledMailSubject, [
+        `The deletion of your ${context.company} account (${context.to}) was cancelled on ${alertTime(origin.at)}, using ${where(origin)}. Your account stays as it was.`,
+        `If it was not you, change your password now (${context.publicUrl}/#login-details).`,
+      ]);
 }
 
 /**
@@ -169,142 +158,71 @@ export function accountDeletionMail(
  */
 export const emailChangeMail = {
   /** To the current address when a change is asked for: what, when, from where, and how to stop it. */
-  requested(context: AlertContext, origin: Origin, newEmail: string): Mail {
-    return {
-      to: context.to,
-      subject: EMAIL_CHANGE_TEXTS.requestedSubject,
-      text: [
-        MAIL_GREETING,
-        '',
+  requested: (context: AlertContext, origin: Origin, newEmail: string): Mail =>
+    letter(
+      context,
+      EMAIL_CHANGE_TEXTS.requestedSubject,
+      [
         `Someone asked on ${alertTime(origin.at)}, using ${where(origin)}, to change the email address of your ${context.company} account (${context.to}) to ${newEmail}. Nothing changes unless the link we sent to that address is opened within ${EMAIL_CHANGE_LINK_HOURS} hours.`,
-        '',
         'If this was you, there is nothing to do.',
-        '',
         `If it was not you, someone knows your password: cancel the change in Login Details (${context.publicUrl}/#login-details) and change your password there.`,
-        '',
-        `— ${context.company}`,
-        '',
-        'You receive this message because it concerns the security of your account; it cannot be switched off.',
-      ].join('\n'),
-    };
-  },
+      ],
+      { security: true },
+    ),
 
   /** To the new address: the single-use link that makes the change. */
-  link(context: AlertContext, origin: Origin, link: string): Mail {
-    return {
-      to: context.to,
-      subject: EMAIL_CHANGE_TEXTS.linkSubject,
-      text: [
-        MAIL_GREETING,
-        '',
-        `Someone asked on ${alertTime(origin.at)} to make ${context.to} the email address of a ${context.company} account.`,
-        '',
-        `To confirm, open this link. It works once, within ${EMAIL_CHANGE_LINK_HOURS} hours:`,
-        link,
-        '',
-        'Until it is opened, the account keeps its current address. If you did not ask, ignore this message: nothing changes.',
-        '',
-        `— ${context.company}`,
-      ].join('\n'),
-    };
-  },
+  link: (context: AlertContext, origin: Origin, link: string): Mail =>
+    letter(context, EMAIL_CHANGE_TEXTS.linkSubject, [
+      `Someone asked on ${alertTime(origin.at)} to make ${context.to} the email address of a ${context.company} account.`,
+      `To confirm, open this link. It works once, within ${EMAIL_CHANGE_LINK_HOURS} hours:\n${link}`,
+      'Until it is opened, the account keeps its current address. If you did not ask, ignore this message: nothing changes.',
+    ]),
 
   /** To an address that already belongs to an account: someone tried to move another account onto it. */
-  tried(context: AlertContext, origin: Origin): Mail {
-    return {
-      to: context.to,
-      subject: EMAIL_CHANGE_TEXTS.triedSubject,
-      text: [
-        MAIL_GREETING,
-        '',
-        `Someone asked on ${alertTime(origin.at)} to make ${context.to} the email address of another ${context.company} account. It is the address of your account, so nothing changed and it stays yours.`,
-        '',
-        `If it was you, sign in with this address at ${context.publicUrl}. Otherwise there is nothing to do.`,
-        '',
-        `— ${context.company}`,
-      ].join('\n'),
-    };
-  },
+  tried: (context: AlertContext, origin: Origin): Mail =>
+    letter(context, EMAIL_CHANGE_TEXTS.triedSubject, [
+      `Someone asked on ${alertTime(origin.at)} to make ${context.to} the email address of another ${context.company} account. It is the address of your account, so nothing changed and it stays yours.`,
+      `If it was you, sign in with this address at ${context.publicUrl}. Otherwise there is nothing to do.`,
+    ]),
 
   /** To the old address once the change is made: what changed, and the link that takes the account back. */
-  changed(
+  changed: (
     context: AlertContext,
     origin: Origin,
     change: { oldEmail: string; newEmail: string },
     revertLink: string,
-  ): Mail {
-    return {
-      to: context.to,
-      subject: EMAIL_CHANGE_TEXTS.changedSubject,
-      text: [
-        MAIL_GREETING,
-        '',
+  ): Mail =>
+    letter(
+      context,
+      EMAIL_CHANGE_TEXTS.changedSubject,
+      [
         `The email address of your ${context.company} account was changed from ${change.oldEmail} to ${change.newEmail} on ${alertTime(origin.at)}, using ${where(origin)}. Every other device signed in to your account was signed out.`,
-        '',
         'If this was you, there is nothing to do.',
-        '',
-        `If it was not you, open this link within ${EMAIL_REVERT_DAYS} days: it restores ${change.oldEmail}, signs out every device, removes any two-step verification method added since the change was asked for, and asks you for a new password.`,
-        revertLink,
-        '',
-        `— ${context.company}`,
-        '',
-        'You receive this message because it concerns the security of your account; it cannot be switched off.',
-      ].join('\n'),
-    };
-  },
+        `If it was not you, open this link within ${EMAIL_REVERT_DAYS} days: it restores ${change.oldEmail}, signs out every device, removes any two-step verification method added since the change was asked for, and asks you for a new password.\n${revertLink}`,
+      ],
+      { security: true },
+    ),
 
   /** To the new address once the change is made. */
-  welcome(context: AlertContext, origin: Origin): Mail {
-    return {
-      to: context.to,
-      subject: EMAIL_CHANGE_TEXTS.welcomeSubject,
-      text: [
-        MAIL_GREETING,
-        '',
-        `${context.to} is the email address of your ${context.company} account since ${alertTime(origin.at)}. Sign in with it from now on; reset links and security alerts come here.`,
-        '',
-        `— ${context.company}`,
-      ].join('\n'),
-    };
-  },
+  welcome: (context: AlertContext, origin: Origin): Mail =>
+    letter(context, EMAIL_CHANGE_TEXTS.welcomeSubject, [
+      `${context.to} is the email address of your ${context.company} account since ${alertTime(origin.at)}. Sign in with it from now on; reset links and security alerts come here.`,
+    ]),
 
   /** To the restored address: the account is back, and a new password is needed. */
-  reverted(context: AlertContext, origin: Origin, removed: { email: string; factors: number }): Mail {
-    return {
-      to: context.to,
-      subject: EMAIL_CHANGE_TEXTS.revertedSubject,
-      text: [
-        MAIL_GREETING,
-        '',
-        `${context.to} is again the email address of your ${context.company} account since ${alertTime(origin.at)}, using ${where(origin)}; ${removed.email} was removed from it. Every device was signed out and the old password no longer works.`,
-        ...(removed.factors > 0
-          ? [
-              '',
-              `${removed.factors} two-step verification method(s) added since the change was asked for were removed.`,
-            ]
-          : []),
-        '',
-        context.forgotUrl
-          ? `If you did not set a new password yet, ask for a link at ${context.forgotUrl}. Then check your sign-in methods in the Security section (${context.publicUrl}/#security).`
-          : `Then check your sign-in methods in the Security section (${context.publicUrl}/#security).`,
-        '',
-        `— ${context.company}`,
-      ].join('\n'),
-    };
-  },
+  reverted: (context: AlertContext, origin: Origin, removed: { email: string; factors: number }): Mail =>
+    letter(context, EMAIL_CHANGE_TEXTS.revertedSubject, [
+      `${context.to} is again the email address of your ${context.company} account since ${alertTime(origin.at)}, using ${where(origin)}; ${removed.email} was removed from it. Every device was signed out and the old password no longer works.`,
+      removed.factors > 0 &&
+        `${removed.factors} two-step verification method(s) added since the change was asked for were removed.`,
+      context.forgotUrl
+        ? `If you did not set a new password yet, ask for a link at ${context.forgotUrl}. Then check your sign-in methods in the Security section (${context.publicUrl}/#security).`
+        : `Then check your sign-in methods in the Security section (${context.publicUrl}/#security).`,
+    ]),
 
   /** To the address taken off the account by a restore. */
-  removed(context: AlertContext, origin: Origin): Mail {
-    return {
-      to: context.to,
-      subject: EMAIL_CHANGE_TEXTS.removedSubject,
-      text: [
-        MAIL_GREETING,
-        '',
-        `${context.to} is no longer the email address of a ${context.company} account since ${alertTime(origin.at)}: its owner restored their previous address. You can no longer sign in with this address.`,
-        '',
-        `— ${context.company}`,
-      ].join('\n'),
-    };
-  },
+  removed: (context: AlertContext, origin: Origin): Mail =>
+    letter(context, EMAIL_CHANGE_TEXTS.removedSubject, [
+      `${context.to} is no longer the email address of a ${context.company} account since ${alertTime(origin.at)}: its owner restored their previous address. You can no longer sign in with this address.`,
+    ]),
 };
