@@ -15,7 +15,7 @@ import {
   totpFactors,
   userDetails,
 } from '../db/schema/index.js';
-import { emailChangeMail, type AlertContext } from '../mail/alerts.js';
+import { emailChangeMail } from '../mail/alerts.js';
 import { enqueueMail } from '../mail/outbox.js';
 import type { AuthUser } from '../plugins/auth.js';
 import { sqlStateOf } from '../plugins/errors.js';
@@ -27,7 +27,7 @@ import type { FactorService } from './factors.js';
 import { LINK_TOKEN, linkTokenHash, newLinkToken } from './link-tokens.js';
 import { currentPasswordLimit, PASSWORD_MESSAGES } from './password-change.js';
 import { NO_PASSWORD } from './password-hash.js';
-import { forgotPasswordUrl, newResetToken, voidResetLinks } from './password-reset.js';
+import { mailContext, newResetToken, voidResetLinks } from './password-reset.js';
 import { alertOrigin, recordSecurityEvent, type RequestOrigin } from './security-events.js';
 import type { SecurityService } from './security.service.js';
 import { revokeAccount } from './revocations.js';
@@ -200,12 +200,7 @@ export function createEmailChanges({
   /** An account with a second factor confirms with it too. */
   factors: FactorService | null;
 }) {
-  const context = (to: string): AlertContext => ({
-    company: config.web.company.name,
-    publicUrl: config.publicUrl,
-    forgotUrl: forgotPasswordUrl(config.auth.issuer),
-    to,
-  });
+  const context = (to: string) => mailContext(config, to);
   const confirmUrl = (token: string) => `${config.auth.issuer}/email/confirm?token=${token}`;
   const revertUrl = (token: string) => `${config.auth.issuer}/email/revert?token=${token}`;
 

@@ -1,12 +1,13 @@
 import { PASSWORD_MISMATCH_MESSAGE, passwordProblemText } from '@ums/contracts/password-policy';
 import { PASSWORD_RESET_MINUTES, PASSWORD_RESET_TEXTS as R } from '@ums/contracts/security';
+import { EMAIL_MAX_LENGTH, EMAIL_SHAPE } from '@ums/contracts/self-service/email-change';
 import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AppConfig } from '../config/env.js';
 import type { Database } from '../db/client.js';
 // `accounts` is the account service here.
 import { accounts as accountsTable, passwordResets } from '../db/schema/index.js';
-import { passwordResetMail } from '../mail/alerts.js';
+import { passwordResetMail, type AlertContext } from '../mail/alerts.js';
 import { enqueueMail } from '../mail/outbox.js';
 import type { AccountService } from './accounts.service.js';
 import { cookieValue } from './cookies.js';
@@ -36,8 +37,6 @@ export const RESET_SIGN_IN_COOKIE = 'ums_reset_signin';
 
 const TOKEN = LINK_TOKEN;
 const INTERACTION_UID = /^[A-Za-z0-9_-]{1,64}$/;
-const MAX_EMAIL_LENGTH = 254;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 const sha256 = linkTokenHash;
 const newToken = newLinkToken;
@@ -51,6 +50,17 @@ const usableLink = (token: string) =>
 
 /** The embedded provider's "Forgot your password?" page. */
 export const forgotPasswordUrl = (issuer: string) => `${issuer}/password/forgot`;
+
+/**
+ * Whom a mail to `to` comes from and where it sends the member: the company, the app, and the embedded provider's
+ * "Forgot your password?" page (none with another provider, which keeps the passwords).
+ */
+export const mailContext = (config: Pick<AppConfig, 'auth' | 'publicUrl' | 'web'>, to: string): AlertContext => ({
+  company: config.web.company.name,
+  publicUrl: config.publicUrl,
+  forgotUrl: config.auth.embedded ? forgotPasswordUrl(config.auth.issuer) : null,
+  to,
+});
 
 /** Outstanding links of the account stop working: its password just changed some other way, or one was used. */
 export async function voidResetLinks(db: Executor, accountId: string): Promise<void> {
@@ -116,16 +126,7 @@ export function createPasswordResets({
     if (!reservation.reserved) return 'limited';
     await db.transaction(async (tx) => {
       const link = resetLinkUrl(config.auth.issuer, await newResetToken(tx, account.accountId));
-      const mail = passwordResetMail(
-        {
-          company: config.web.company.name,
-          publicUrl: config.publicUrl,
-          forgotUrl: forgotPasswordUrl(config.auth.issuer),
-          to: account.email,
-        },
-        alertOrigin(origin),
-        link,
-      );
+      const mail = passwordResetMail(mailContext(config, account.email), alertOrigin(origin), link);
       await enqueueMail(tx, mail, secrets);
     });
     security.kickMail();
@@ -280,11 +281,11 @@ export async function registerPasswordReset(
           reply,
           status,
           forgotPasswordPage(forgotAction(interaction), signInUrl(interaction), {
-            email: typed.slice(0, MAX_EMAIL_LENGTH),
+            email: typed.slice(0, EMAIL_MAX_LENGTH),
             error,
           }),
         );
-      if (typed.length > MAX_EMAIL_LENGTH || !EMAIL.test(typed)) return again(400, R.badEmail);
+      if (typed.length > EMAIL_MAX_LENGTH || !EMAIL_SHAPE.test(typed)) return again(400, R.badEmail);
       const accepted = await resets.request(
         typed.toLowerCase(),
         originOf(request),

@@ -8,7 +8,7 @@ import { securityAlert, type AlertKind } from '../mail/alerts.js';
 import { enqueueMail } from '../mail/outbox.js';
 import { conflict, notFound } from '../plugins/http-errors.js';
 import { cookieValue } from './cookies.js';
-import { forgotPasswordUrl } from './password-reset.js';
+import { mailContext } from './password-reset.js';
 import { alertOrigin, recordSecurityEvent, type RequestOrigin } from './security-events.js';
 import { endAccountSessions, endSession, lockAccountSession, sessionGrants } from './sessions.js';
 import { summariseUserAgent } from './user-agent.js';
@@ -67,17 +67,7 @@ export function createSecurityService({
       .where(sql`${accounts.accountId}::text = ${accountId}`);
     const to = row?.email ?? fallbackEmail;
     if (!to) return;
-    const mail = securityAlert(
-      kind,
-      {
-        company: config.web.company.name,
-        publicUrl: config.publicUrl,
-        forgotUrl: config.auth.embedded ? forgotPasswordUrl(config.auth.issuer) : null,
-        to,
-      },
-      alertOrigin(origin),
-    );
-    await enqueueMail(tx, mail, secrets);
+    await enqueueMail(tx, securityAlert(kind, mailContext(config, to), alertOrigin(origin)), secrets);
   }
 
   /**

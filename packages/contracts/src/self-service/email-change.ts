@@ -6,6 +6,11 @@ export const EMAIL_CHANGE_LINK_HOURS = 24;
 export const EMAIL_REVERT_DAYS = 7;
 /** The longest email address (RFC 5321's path limit, as the account store allows). */
 export const EMAIL_MAX_LENGTH = 254;
+/**
+ * Plainly an address (something, @, a domain with a dot, no spaces): the cheap check a page or form makes before it
+ * sends one (the API's schema checks the rest).
+ */
+export const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** What the member sees of their address: the current one, and a change waiting for its link. */
 export interface EmailChangeStatus {

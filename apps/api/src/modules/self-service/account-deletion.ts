@@ -17,6 +17,7 @@ import {
 import { createAttemptLimiter } from '../../identity/attempt-limiter.js';
 import { createAccountService } from '../../identity/accounts.service.js';
 import { currentPasswordLimit, PASSWORD_MESSAGES } from '../../identity/password-change.js';
+import { mailContext } from '../../identity/password-reset.js';
 import { revokeAccount } from '../../identity/revocations.js';
 import { alertOrigin, type RequestOrigin } from '../../identity/security-events.js';
 import { endAccountSessions } from '../../identity/sessions.js';
@@ -82,13 +83,8 @@ export function createAccountDeletion({
   ) {
     const email = await accountEmail(tx, subject);
     if (email === undefined) return;
-    const context = {
-      company: config.web.company.name,
-      publicUrl: config.publicUrl,
-      forgotUrl: null,
-      to: email,
-    };
-    await enqueueMail(tx, accountDeletionMail(kind, context, alertOrigin(origin), deleteAfter), secrets);
+    const mail = accountDeletionMail(kind, mailContext(config, email), alertOrigin(origin), deleteAfter);
+    await enqueueMail(tx, mail, secrets);
   }
 
   return {

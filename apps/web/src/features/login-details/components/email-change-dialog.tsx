@@ -11,7 +11,7 @@ import {
   makeStyles,
   tokens,
 } from '@fluentui/react-components';
-import { EMAIL_CHANGE_TEXTS as T, EMAIL_MAX_LENGTH } from '@ums/contracts/self-service/email-change';
+import { EMAIL_CHANGE_TEXTS as T, EMAIL_MAX_LENGTH, EMAIL_SHAPE } from '@ums/contracts/self-service/email-change';
 import { useId, useState, type FormEvent } from 'react';
 import { ConfirmationCodeField } from '../../../components/confirmation-code-field.js';
 import { ErrorBanner } from '../../../components/error-banner.js';
@@ -33,13 +33,10 @@ const EMAIL_CHANGE_FIELDS: Readonly<Record<string, EmailChangeField>> = {
   code: 'code',
 };
 
-/** Something plainly not an address (no @, no dot after it, a space); the server checks the rest. */
-const LOOKS_LIKE_AN_ADDRESS = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 /** The browser's cheap check of the new address, in the words the API would answer: null when it may be sent. */
 export function newEmailProblem(newEmail: string): string | null {
   if (newEmail.length > EMAIL_MAX_LENGTH) return T.tooLong;
-  return LOOKS_LIKE_AN_ADDRESS.test(newEmail) ? null : T.badAddress;
+  return EMAIL_SHAPE.test(newEmail) ? null : T.badAddress;
 }
 
 /**
