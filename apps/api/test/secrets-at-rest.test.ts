@@ -15,6 +15,7 @@ import { loadProviderKeys } from '../src/identity/oidc-keys.js';
 import { createKeyService } from '../src/secrets/key-service.js';
 import { loadSecretsKey } from '../src/secrets/secrets-key.js';
 import { postgresDataKeyStore } from '../src/secrets/secrets.js';
+import { apiCaller } from './oidc-client.js';
 import { waitFor } from './wait-for.js';
 import { SOURCES, cliArgs } from './server-process.js';
 
@@ -102,17 +103,9 @@ describe('secrets at rest on a fresh install', () => {
       const tokens = await signIn(server.base, MEMBER_EMAIL, MEMBER_PASSWORD, { go, dpop: memberKey });
       const sessionId = go.setCookies.map((c) => /^_session=([^;]+)/.exec(c)?.[1]).find(Boolean)!;
       expect(sessionId).toBeTruthy();
-      const setupUrl = `${server.base}/api/security/totp/setup`;
-      const setup = await fetch(setupUrl, {
-        method: 'POST',
-        headers: {
-          authorization: `DPoP ${tokens.access_token}`,
-          dpop: memberKey.proof('POST', setupUrl, tokens.access_token),
-          'content-type': 'application/json',
-        },
-        body: '{}',
-      });
-      const totpKey = ((await setup.json()) as { data: { secret: string }[] }).data[0]!.secret;
+      const call = apiCaller(server.base, tokens.access_token);
+      const setup = await call('POST', '/api/security/totp/setup');
+      const totpKey = (setup.body.data[0] as { secret: string }).secret;
       expect(totpKey).toMatch(/^[A-Z2-7]{32}$/);
       await fetch(`${server.base}/oidc/password/forgot`, {
         method: 'POST',
@@ -120,15 +113,9 @@ describe('secrets at rest on a fresh install', () => {
         body: new URLSearchParams({ email: MEMBER_EMAIL }).toString(),
       });
       // And asks to move the account to another address (its confirmation link).
-      const changeUrl = `${server.base}/api/me/email-change`;
-      const change = await fetch(changeUrl, {
-        method: 'POST',
-        headers: {
-          authorization: `DPoP ${tokens.access_token}`,
-          dpop: memberKey.proof('POST', changeUrl, tokens.access_token),
-          'content-type': 'application/json',
-        },
-        body: JSON.stringify({ newEmail: 'moved-at-rest@example.com', password: MEMBER_PASSWORD }),
+      const change = await call('POST', '/api/me/email-change', {
+        newEmail: 'moved-at-rest@example.com',
+        password: MEMBER_PASSWORD,
       });
       expect(change.status).toBe(202);
       const outbox = path.join(server.dataDir, 'outbox');
