@@ -35,18 +35,19 @@ const SIGN_IN_TICKET_MINUTES = 10;
 /** The browser cookie that carries the sign-in ticket, sent only to the provider's interaction pages. */
 export const RESET_SIGN_IN_COOKIE = 'ums_reset_signin';
 
-const TOKEN = LINK_TOKEN;
 const INTERACTION_UID = /^[A-Za-z0-9_-]{1,64}$/;
 
-const sha256 = linkTokenHash;
-const newToken = newLinkToken;
 const now = sql`clock_timestamp()`;
 
 /** The links of an account, its id compared as text (as the callers hold it). */
 const resetOf = (accountId: string) => sql`${passwordResets.accountId}::text = ${accountId}`;
 /** A link that has not been used and has not expired: the one kind that opens an account. */
 const usableLink = (token: string) =>
-  and(eq(passwordResets.tokenHash, sha256(token)), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, now));
+  and(
+    eq(passwordResets.tokenHash, linkTokenHash(token)),
+    isNull(passwordResets.usedAt),
+    gt(passwordResets.expiresAt, now),
+  );
 
 /** The embedded provider's "Forgot your password?" page. */
 export const forgotPasswordUrl = (issuer: string) => `${issuer}/password/forgot`;
@@ -72,10 +73,10 @@ export async function voidResetLinks(db: Executor, accountId: string): Promise<v
 
 /** A new link for the account, valid 30 minutes and once: its token (only its hash is stored). */
 export async function newResetToken(db: Pick<Database, 'insert'>, accountId: string): Promise<string> {
-  const token = newToken();
+  const token = newLinkToken();
   await db.insert(passwordResets).values({
     accountId,
-    tokenHash: sha256(token),
+    tokenHash: linkTokenHash(token),
     expiresAt: sql`clock_timestamp() + make_interval(mins => ${PASSWORD_RESET_MINUTES})`,
   });
   return token;
@@ -91,7 +92,7 @@ export async function sweepPasswordResets(db: Executor): Promise<void> {
 
 /** The sign-in ticket the browser carries, if it sent a well-formed one. */
 export const signInTicketFrom = (cookieHeader: string | undefined) =>
-  cookieValue(cookieHeader, RESET_SIGN_IN_COOKIE, TOKEN);
+  cookieValue(cookieHeader, RESET_SIGN_IN_COOKIE, LINK_TOKEN);
 
 /**
  * Forgotten passwords on the embedded provider. A request always gets the same answer at once: whether the address
@@ -135,7 +136,7 @@ export function createPasswordResets({
 
   /** The account a link's token opens, while it is unused and fresh. */
   async function accountOf(token: string): Promise<{ accountId: string; email: string } | null> {
-    if (!TOKEN.test(token)) return null;
+    if (!LINK_TOKEN.test(token)) return null;
     const [row] = await db
       .select({ accountId: passwordResets.accountId, email: accountsTable.email })
       .from(passwordResets)
@@ -184,11 +185,11 @@ export function createPasswordResets({
       const account = await accountOf(token);
       if (!account) return null;
       const passwordHash = await hashPassword(password);
-      const ticket = newToken();
+      const ticket = newLinkToken();
       const done = await db.transaction(async (tx) => {
         const used = await tx
           .update(passwordResets)
-          .set({ usedAt: now, signInHash: sha256(ticket) })
+          .set({ usedAt: now, signInHash: linkTokenHash(ticket) })
           .where(usableLink(token))
           .returning({ accountId: passwordResets.accountId });
         if (used.length === 0) return false;
@@ -216,7 +217,7 @@ export function createPasswordResets({
         .set({ signInHash: null })
         .where(
           and(
-            eq(passwordResets.signInHash, sha256(ticket)),
+            eq(passwordResets.signInHash, linkTokenHash(ticket)),
             gt(passwordResets.usedAt, sql`clock_timestamp() - make_interval(mins => ${SIGN_IN_TICKET_MINUTES})`),
           ),
         )
@@ -250,7 +251,6 @@ export async function registerPasswordReset(
 ) {
   const forgotPath = `${mount}/password/forgot`;
   const resetPath = `${mount}/password/reset`;
-  const html = linkPage;
   /** Back to the sign-in the member came from, if it was named, else the app (which starts a new one). */
   const signInUrl = (interaction: unknown) =>
     typeof interaction === 'string' && INTERACTION_UID.test(interaction)
@@ -265,19 +265,18 @@ export async function registerPasswordReset(
 
   await app.register(async (scope) => {
     acceptForms(scope);
-    const route = PAGE_ROUTE;
 
-    scope.get(forgotPath, route, async (request, reply) => {
+    scope.get(forgotPath, PAGE_ROUTE, async (request, reply) => {
       const { interaction } = request.query as Record<string, unknown>;
-      return html(reply, 200, forgotPasswordPage(forgotAction(interaction), signInUrl(interaction)));
+      return linkPage(reply, 200, forgotPasswordPage(forgotAction(interaction), signInUrl(interaction)));
     });
 
-    scope.post(forgotPath, route, async (request, reply) => {
+    scope.post(forgotPath, PAGE_ROUTE, async (request, reply) => {
       const { interaction } = request.query as Record<string, unknown>;
       const body = (request.body ?? {}) as Record<string, string | undefined>;
       const typed = String(body['email'] ?? '').trim();
       const again = (status: number, error: string) =>
-        html(
+        linkPage(
           reply,
           status,
           forgotPasswordPage(forgotAction(interaction), signInUrl(interaction), {
@@ -293,27 +292,27 @@ export async function registerPasswordReset(
         request.log,
       );
       if (!accepted) return again(429, R.tooMany);
-      return html(reply, 200, resetSentPage(signInUrl(interaction)));
+      return linkPage(reply, 200, resetSentPage(signInUrl(interaction)));
     });
 
-    scope.get(resetPath, route, async (request, reply) => {
+    scope.get(resetPath, PAGE_ROUTE, async (request, reply) => {
       const token = String((request.query as Record<string, unknown>)['token'] ?? '');
       const account = await resets.accountOf(token);
-      if (!account) return html(reply, 410, resetInvalidPage(forgotPath));
-      return html(reply, 200, resetPasswordPage(resetPath, token, account.email));
+      if (!account) return linkPage(reply, 410, resetInvalidPage(forgotPath));
+      return linkPage(reply, 200, resetPasswordPage(resetPath, token, account.email));
     });
 
-    scope.post(resetPath, route, async (request, reply) => {
+    scope.post(resetPath, PAGE_ROUTE, async (request, reply) => {
       const body = (request.body ?? {}) as Record<string, string | undefined>;
       const token = String(body['token'] ?? '');
       const password = String(body['password'] ?? '');
       const confirm = String(body['confirm'] ?? '');
       const account = await resets.accountOf(token);
-      if (!account) return html(reply, 410, resetInvalidPage(forgotPath));
+      if (!account) return linkPage(reply, 410, resetInvalidPage(forgotPath));
       const problem = passwordProblemText(password) ?? (password === confirm ? null : PASSWORD_MISMATCH_MESSAGE);
-      if (problem) return html(reply, 400, resetPasswordPage(resetPath, token, account.email, { error: problem }));
+      if (problem) return linkPage(reply, 400, resetPasswordPage(resetPath, token, account.email, { error: problem }));
       const ticket = await resets.reset(token, password, originOf(request));
-      if (!ticket) return html(reply, 410, resetInvalidPage(forgotPath));
+      if (!ticket) return linkPage(reply, 410, resetInvalidPage(forgotPath));
       // The app starts a sign-in, and the provider's prompt lets this browser in with the ticket.
       return reply
         .header('set-cookie', ticketCookie(ticket))
