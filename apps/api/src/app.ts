@@ -349,7 +349,9 @@ export async function buildApp(options: AppOptions) {
     deletionGraceDays: config.auth.embedded ? config.deletionGraceDays : null,
     groupsClaim: config.auth.groupsClaim,
     roleClaim: config.auth.roleClaim,
-    adminGroup: config.auth.adminGroup,
+    adminGroup: config.auth.roleGroups.Admin,
+    supportGroup: config.auth.roleGroups.Support,
+    catalogGroup: config.auth.roleGroups.Catalog,
     apiBase: '/api',
     analyticsUrl: config.web.analyticsUrl,
     companionApps: config.web.companionApps,
@@ -420,14 +422,14 @@ export async function buildApp(options: AppOptions) {
       myData,
       security,
       lists,
-      adminGroup: config.auth.adminGroup,
+      roleGroups: config.auth.roleGroups,
       emailChanges,
     }),
     lists,
     embedded: config.auth.embedded,
   });
   const audited = [membershipEntity, discountPackageEntity];
-  if (config.auth.embedded) audited.push(memberGroupsEntity(config.auth.adminGroup));
+  if (config.auth.embedded) audited.push(memberGroupsEntity(config.auth.roleGroups, security.rolesChanged));
   await app.register(auditRoutes, { lists, audit: createAuditRevert({ db, entities: audited }) });
 
   if (options.publicRoot && existsSync(options.publicRoot)) {

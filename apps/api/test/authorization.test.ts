@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { createAccountService } from '../src/identity/accounts.service.js';
+import { appendAudit } from '../src/modules/audit/audit.js';
 import { seedDemoData } from '../src/seed/demo-data.js';
 import { paths } from '../src/runtime.js';
 import { DPOP_REFUSED } from '../src/plugins/auth.js';
-import { ADMIN, AUDIENCE, ISSUER, MEMBER, OTHER_MEMBER, testApp } from './helper.js';
+import { CONSOLE_RIGHTS, type ConsoleRole } from '@ums/contracts/roles';
+import { ADMIN, AUDIENCE, CATALOG, ISSUER, MEMBER, OTHER_MEMBER, SUPPORT, testApp } from './helper.js';
 
 const ctx = await testApp();
 await seedDemoData(ctx.db, paths.catalogFile, MEMBER.sub);
@@ -60,7 +63,9 @@ const callers = {
   }),
   member: () => ctx.signedIn(MEMBER),
   'other member': () => ctx.signedIn(OTHER_MEMBER),
-  admin: () => ctx.signedIn(ADMIN),
+  Support: () => ctx.signedIn(SUPPORT),
+  Catalog: () => ctx.signedIn(CATALOG),
+  Admin: () => ctx.signedIn(ADMIN),
 } as const;
 
 const apiRoutes = ctx.app.routeTable.filter(
@@ -69,9 +74,11 @@ const apiRoutes = ctx.app.routeTable.filter(
 
 /**
  * Who may call what, written down here rather than read from the routes: a route that declares a looser policy than
- * this table fails the matrix, and a new route fails until it is added here with a policy chosen on purpose.
+ * this table fails the matrix, and a new route fails until it is added here with a policy chosen on purpose. A console
+ * route names the roles that may call it (README, "Console roles"): Support never reaches the catalog, Catalog never
+ * a member, and only Admin changes groups.
  */
-const POLICY: Record<string, 'public' | 'member' | 'admin'> = {
+const POLICY: Record<string, 'public' | 'member' | readonly ConsoleRole[]> = {
   'GET /api/health': 'public',
   'GET /api/ready': 'public',
   'GET /api/config': 'public',
@@ -101,42 +108,45 @@ const POLICY: Record<string, 'public' | 'member' | 'admin'> = {
   'POST /api/me/email-change': 'member',
   'POST /api/me/email-change/resend': 'member',
   'DELETE /api/me/email-change': 'member',
-  'GET /api/admin/members': 'admin',
-  'GET /api/admin/members/:id': 'admin',
-  'GET /api/admin/members/:id/orders': 'admin',
-  'POST /api/admin/members/:id/end-sessions': 'admin',
-  'POST /api/admin/members/:id/reset-sign-in-methods': 'admin',
-  'PUT /api/admin/members/:id/groups': 'admin',
-  'GET /api/admin/audit': 'admin',
-  'POST /api/admin/audit/:id/revert': 'admin',
+  'GET /api/admin/members': ['Admin', 'Support'],
+  'GET /api/admin/members/:id': ['Admin', 'Support'],
+  'GET /api/admin/members/:id/orders': ['Admin', 'Support'],
+  'POST /api/admin/members/:id/end-sessions': ['Admin', 'Support'],
+  'POST /api/admin/members/:id/reset-sign-in-methods': ['Admin', 'Support'],
+  'PUT /api/admin/members/:id/groups': ['Admin'],
+  'GET /api/admin/audit': ['Admin', 'Support', 'Catalog'],
+  'POST /api/admin/audit/:id/revert': ['Admin', 'Catalog'],
   'GET /api/UserSubscriptions': 'member',
   'DELETE /api/UserSubscriptions/:id': 'member',
   'GET /api/PaymentHistory': 'member',
-  'GET /api/admin/overview': 'admin',
-  'GET /api/membership': 'admin',
-  'GET /api/membership/:id': 'admin',
-  'POST /api/membership': 'admin',
-  'PUT /api/membership/:id': 'admin',
-  'DELETE /api/membership/:id': 'admin',
-  'GET /api/discountPackage': 'admin',
-  'GET /api/discountPackage/:id': 'admin',
-  'POST /api/discountPackage': 'admin',
-  'PUT /api/discountPackage/:id': 'admin',
-  'DELETE /api/discountPackage/:id': 'admin',
-  'PUT /api/discountPackageProduct': 'admin',
-  'POST /api/discountPackageProduct': 'admin',
-  'DELETE /api/discountPackageProduct': 'admin',
-  'GET /api/product': 'admin',
-  'GET /api/product/refresh': 'admin',
-  'POST /api/product/refresh': 'admin',
-  'GET /api/promotionalProduct': 'admin',
-  'GET /api/promotionalProduct/:membershipId': 'admin',
-  'POST /api/promotionalProduct': 'admin',
-  'POST /api/promotionalProduct/batch': 'admin',
-  'DELETE /api/promotionalProduct': 'admin',
+  'GET /api/admin/overview': ['Admin', 'Catalog'],
+  'GET /api/membership': ['Admin', 'Catalog'],
+  'GET /api/membership/:id': ['Admin', 'Catalog'],
+  'POST /api/membership': ['Admin', 'Catalog'],
+  'PUT /api/membership/:id': ['Admin', 'Catalog'],
+  'DELETE /api/membership/:id': ['Admin', 'Catalog'],
+  'GET /api/discountPackage': ['Admin', 'Catalog'],
+  'GET /api/discountPackage/:id': ['Admin', 'Catalog'],
+  'POST /api/discountPackage': ['Admin', 'Catalog'],
+  'PUT /api/discountPackage/:id': ['Admin', 'Catalog'],
+  'DELETE /api/discountPackage/:id': ['Admin', 'Catalog'],
+  'PUT /api/discountPackageProduct': ['Admin', 'Catalog'],
+  'POST /api/discountPackageProduct': ['Admin', 'Catalog'],
+  'DELETE /api/discountPackageProduct': ['Admin', 'Catalog'],
+  'GET /api/product': ['Admin', 'Catalog'],
+  'GET /api/product/refresh': ['Admin', 'Catalog'],
+  'POST /api/product/refresh': ['Admin', 'Catalog'],
+  'GET /api/promotionalProduct': ['Admin', 'Catalog'],
+  'GET /api/promotionalProduct/:membershipId': ['Admin', 'Catalog'],
+  'POST /api/promotionalProduct': ['Admin', 'Catalog'],
+  'POST /api/promotionalProduct/batch': ['Admin', 'Catalog'],
+  'DELETE /api/promotionalProduct': ['Admin', 'Catalog'],
 };
 
-function expected(policy: string | undefined, caller: keyof typeof callers): 'allowed' | 401 | 403 {
+function expected(
+  policy: 'public' | 'member' | readonly ConsoleRole[] | undefined,
+  caller: keyof typeof callers,
+): 'allowed' | 401 | 403 {
   if (policy === 'public') return 'allowed';
   if (
     caller === 'no token' ||
@@ -145,13 +155,18 @@ function expected(policy: string | undefined, caller: keyof typeof callers): 'al
     caller === "web client's admin token without a key"
   )
     return 401;
-  if (policy === 'admin') return caller === 'admin' ? 'allowed' : 403;
+  if (Array.isArray(policy)) return (policy as readonly string[]).includes(caller) ? 'allowed' : 403;
   return 'allowed';
 }
 
 describe('authorization matrix over the whole route table', () => {
   it('gives every /api route an explicit policy, the one this file writes down for it', () => {
-    const declared = Object.fromEntries(apiRoutes.map((r) => [`${r.method} ${r.url}`, r.policy]));
+    const declared = Object.fromEntries(
+      apiRoutes.map((r) => [
+        `${r.method} ${r.url}`,
+        r.policy === 'public' || r.policy === 'member' || r.policy === undefined ? r.policy : CONSOLE_RIGHTS[r.policy],
+      ]),
+    );
     expect(declared).toEqual(POLICY);
   });
 
@@ -253,6 +268,106 @@ describe('authorization matrix over the whole route table', () => {
     expect(otherHistory.json().data).toEqual([]);
     const ownHistory = await ctx.app.inject({ url: '/api/PaymentHistory', headers: await ctx.signedIn(MEMBER) });
     expect(ownHistory.json().data.length).toBeGreaterThan(0);
+  });
+});
+
+describe('console roles inside a route the role may call', () => {
+  const call = async (who: typeof ADMIN, url: string, method: 'GET' | 'POST' = 'GET') =>
+    ctx.app.inject({ method, url, headers: await ctx.signedIn(who) });
+  const auditCount = async () => Number((await ctx.pool.query('select count(*) from audit_entries')).rows[0].count);
+
+  it('names what the role lacks: Support is refused the catalog, Catalog a member, and a member the console', async () => {
+    for (const [who, url, message] of [
+      [SUPPORT, '/api/membership', 'Your role does not include the catalog.'],
+      [CATALOG, '/api/admin/members', 'Your role does not include member data.'],
+      [MEMBER, '/api/admin/audit', 'Your role does not include the admin console.'],
+      [SUPPORT, '/api/admin/overview', 'Your role does not include the catalog.'],
+    ] as const) {
+      const response = await call(who, url);
+      expect([response.statusCode, response.json().message], `${who.sub} ${url}`).toEqual([403, message]);
+    }
+  });
+
+  it("refuses Support the member directory as a CSV file (Admin's alone), recording no export", async () => {
+    const before = await auditCount();
+    const refused = await call(SUPPORT, '/api/admin/members?format=csv');
+    expect([refused.statusCode, refused.json().message]).toEqual([
+      403,
+      'Your role does not include exporting the member directory.',
+    ]);
+    expect(await auditCount()).toBe(before);
+    expect((await call(SUPPORT, '/api/admin/members')).statusCode).toBe(200);
+  });
+
+  it("shows Catalog the catalog's audit entries and none about a member, and refuses it a member's entries", async () => {
+    await appendAudit(ctx.db, {
+      actor: { id: ADMIN.sub, email: ADMIN.email },
+      action: 'member-groups-changed',
+      entity: 'member',
+      entityId: '00000000-0000-4000-8000-0000000000aa',
+      before: { groups: [] },
+      after: { groups: ['Support'] },
+    });
+    await appendAudit(ctx.db, {
+      actor: { id: CATALOG.sub, email: CATALOG.email },
+      action: 'membership-updated',
+      entity: 'membership',
+      entityId: '1',
+      before: { name: 'Before' },
+      after: { name: 'After' },
+    });
+    const entities = async (who: typeof ADMIN) =>
+      new Set(((await call(who, '/api/admin/audit')).json().data as { entity: string }[]).map((e) => e.entity));
+    for (const who of [ADMIN, SUPPORT])
+      expect([...(await entities(who))]).toEqual(expect.arrayContaining(['member', 'membership']));
+    const catalogSees = await entities(CATALOG);
+    expect([catalogSees.has('membership'), catalogSees.has('member')]).toEqual([true, false]);
+    const csv = await call(CATALOG, '/api/admin/audit?format=csv');
+    expect(csv.statusCode).toBe(200);
+    expect(csv.body).not.toContain('member-groups-changed');
+    const refused = await call(CATALOG, '/api/admin/audit?entity=member');
+    expect([refused.statusCode, refused.json().message]).toEqual([403, 'Your role does not include member data.']);
+  });
+
+  it('refuses taking the Admin group from the last administrator (409), changing nothing', async () => {
+    const { accountId } = await createAccountService({ db: ctx.db }).add({
+      email: 'only-admin@example.com',
+      password: 'Only-Admin-Pass-1',
+      admin: true,
+    });
+    const admins = await ctx.pool.query(`select 1 from accounts where 'Admin' = any(groups)`);
+    expect(admins.rowCount).toBe(1);
+    const before = [await snapshot(), await auditCount()];
+    // ADMIN's token is an administrator's from the provider without an account here: only the rule stops it.
+    const refused = await ctx.app.inject({
+      method: 'PUT',
+      url: `/api/admin/members/${accountId}/groups`,
+      headers: { ...(await ctx.signedIn(ADMIN)), 'content-type': 'application/json' },
+      payload: { groups: ['Support'] },
+    });
+    expect([refused.statusCode, refused.json().message]).toEqual([
+      409,
+      'The last administrator cannot lose the Admin group: give it to someone else first.',
+    ]);
+    expect([await snapshot(), await auditCount()]).toEqual(before);
+  });
+
+  it("refuses Catalog the revert of a change to a member's groups, changing nothing", async () => {
+    const id = await appendAudit(ctx.db, {
+      actor: { id: ADMIN.sub, email: ADMIN.email },
+      action: 'member-groups-changed',
+      entity: 'member',
+      entityId: '00000000-0000-4000-8000-0000000000ab',
+      before: { groups: ['Admin'] },
+      after: { groups: [] },
+    });
+    const before = [await snapshot(), await auditCount()];
+    const refused = await call(CATALOG, `/api/admin/audit/${id}/revert`, 'POST');
+    expect([refused.statusCode, refused.json().message]).toEqual([
+      403,
+      "Your role does not include changing members' groups.",
+    ]);
+    expect([await snapshot(), await auditCount()]).toEqual(before);
   });
 });
 

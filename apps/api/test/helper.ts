@@ -111,6 +111,9 @@ export type TestKeys = Awaited<ReturnType<typeof testKeys>>;
 export const MEMBER = { sub: 'member-1', email: 'member@example.com', groups: [] as string[] };
 export const OTHER_MEMBER = { sub: 'member-2', email: 'other@example.com', groups: [] as string[] };
 export const ADMIN = { sub: 'admin-1', email: 'admin@example.com', groups: ['Admin'] };
+/** The console's least-privilege roles (README, "Console roles"). */
+export const SUPPORT = { sub: 'support-1', email: 'support@example.com', groups: ['Support'] };
+export const CATALOG = { sub: 'catalog-1', email: 'catalog@example.com', groups: ['Catalog'] };
 
 /**
  * The API on a database, trusting the test key set's tokens, with the tests' secrets key; no provider. Its `inject`

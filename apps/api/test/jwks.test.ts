@@ -64,7 +64,7 @@ const config = {
   clientId: 'ums-web',
   groupsClaim: 'groups',
   roleClaim: 'custom:role',
-  adminGroup: 'Admin',
+  roleGroups: { Admin: 'Admin', Support: 'Support', Catalog: 'Catalog' },
   mfaRequiredGroups: [] as string[],
   stepUpMaxAge: 300,
   dpopBoundClients: [],

@@ -60,7 +60,10 @@ async function expectOnEveryProcess(working: string[], voided: string[]) {
 
 describe('a sign-in right after a revocation of its account', () => {
   for (const [event, revoke] of [
-    ['an administrator changes the groups', (email: string) => accounts.grantAdmin(email).then(() => undefined)],
+    [
+      'an administrator changes the groups',
+      (email: string) => accounts.grantGroup(email, 'Admin').then(() => undefined),
+    ],
     ["an operator ends the account's sessions", (email: string) => accounts.endSessions(email)],
     ['the password is set anew', (email: string) => accounts.setPassword(email, PASSWORD)],
   ] as const) {

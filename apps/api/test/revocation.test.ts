@@ -66,11 +66,12 @@ async function newAccount(admin = false) {
 
 describe('revocation across server processes', () => {
   it('refuses a demoted administrator’s token on the other process within 1 s; a later token works as a member', async () => {
+    await newAccount(true); // someone else stays an administrator: the last one cannot be demoted
     const email = await newAccount(true);
     const tokens = await signIn(first.base, email, PASSWORD);
     expect((await call(second.base, '/api/membership', tokens.access_token)).status).toBe(200);
 
-    await accounts.revokeAdmin(email);
+    await accounts.revokeGroup(email, 'Admin');
     expect(await refusedAfter(second.base, '/api/membership', tokens.access_token)).toBeLessThan(1000);
     expect((await call(first.base, '/api/PaymentHistory', tokens.access_token)).status).toBe(401);
 
@@ -79,6 +80,31 @@ describe('revocation across server processes', () => {
     expect(renewed.status).toBe(200);
     expect((await call(second.base, '/api/membership', renewed.body.access_token!)).status).toBe(403);
     expect((await call(first.base, '/api/PaymentHistory', renewed.body.access_token!)).status).toBe(200);
+  });
+
+  it('refuses on the other process within 1 s the token of a Support user whose role an administrator removed on the first; the renewed token reads no member data', async () => {
+    const adminEmail = await newAccount(true);
+    const admin = await signIn(first.base, adminEmail, PASSWORD);
+    const email = await newAccount();
+    await accounts.grantGroup(email, 'Support');
+    const support = await signIn(first.base, email, PASSWORD);
+    expect((await call(second.base, '/api/admin/members', support.access_token)).status).toBe(200);
+
+    const id = (await accounts.findByEmail(email))!.accountId;
+    const removed = await call(first.base, `/api/admin/members/${id}/groups`, admin.access_token, {
+      method: 'PUT',
+      body: JSON.stringify({ groups: [] }),
+    });
+    expect(removed.status).toBe(200);
+    expect(await refusedAfter(second.base, '/api/admin/members', support.access_token)).toBeLessThan(1000);
+
+    const renewed = await refresh(second.base, support.refresh_token, undefined, first.base);
+    expect(renewed.status).toBe(200);
+    const refused = await call(second.base, '/api/admin/members', renewed.body.access_token!);
+    expect([refused.status, ((await refused.json()) as { message: string }).message]).toEqual([
+      403,
+      'Your role does not include member data.',
+    ]);
   });
 
   it('ends a signed-out session everywhere: its access token within 1 s, its refresh token at once', async () => {

@@ -38,6 +38,9 @@ export const clientConfigSchema = z.object({
   groupsClaim: z.string(),
   roleClaim: z.string(),
   adminGroup: z.string(),
+  /** The groups of the Support and Catalog console roles (see roles.ts). */
+  supportGroup: z.string(),
+  catalogGroup: z.string(),
   apiBase: z.string(),
   /** Where page views are sent; null sends nothing anywhere. */
   analyticsUrl: z.string().nullable(),

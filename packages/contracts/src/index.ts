@@ -12,4 +12,5 @@ export * from './lists-schema.js';
 export * from './security.js';
 export * from './self-service.js';
 export * from './audit.js';
+export * from './roles.js';
 export * from './form-rules.js';

@@ -59,14 +59,44 @@ describe('operator CLI', () => {
     expect((await cli('users', 'list')).out).toMatch(/^ops@example\.com\t-\tOla Ops\t/);
     expect((await cli('users', 'grant-admin', '--email', 'OPS@example.com')).code).toBe(0);
     expect((await accounts.list())[0]?.groups).toEqual(['Admin']);
+    // The only administrator stays one: somebody must be left to give the group to others.
+    expect(await cli('users', 'revoke-admin', '--email', 'ops@example.com')).toMatchObject({
+      code: 1,
+      err: 'The last administrator cannot lose the Admin group: give it to someone else first.',
+    });
+    expect((await accounts.list())[0]?.groups).toEqual(['Admin']);
+    await cli('users', 'add', '--email', 'spare@example.com', '--password', 'Spare-Pass-99', '--admin');
     expect((await cli('users', 'revoke-admin', '--email', 'ops@example.com')).code).toBe(0);
     expect((await accounts.list())[0]?.groups).toEqual([]);
+    await cli('users', 'remove', '--email', 'spare@example.com');
     expect((await cli('users', 'set-password', '--email', 'ops@example.com', '--password', 'New-Pass-77')).code).toBe(
       0,
     );
     expect(await accounts.verifyCredentials('ops@example.com', 'New-Pass-77')).not.toBeNull();
     expect((await cli('users', 'remove', '--email', 'ops@example.com')).code).toBe(0);
     expect((await cli('users', 'list')).out).toBe('No accounts.');
+  });
+
+  it('gives and takes the Support and Catalog roles with grant and revoke --role, and refuses a role there is not', async () => {
+    await cli('users', 'add', '--email', 'helper@example.com', '--password', 'Helper-Pass-99');
+    expect(await cli('users', 'grant', '--email', 'helper@example.com', '--role', 'support')).toMatchObject({
+      code: 0,
+      out: 'helper@example.com is now in the Support group.',
+    });
+    expect((await cli('users', 'grant', '--email', 'helper@example.com', '--role', 'Catalog')).code).toBe(0);
+    expect((await accounts.findByEmail('helper@example.com'))?.groups).toEqual(['Support', 'Catalog']);
+    expect(await cli('users', 'revoke', '--email', 'helper@example.com', '--role', 'Support')).toMatchObject({
+      code: 0,
+      out: 'helper@example.com is no longer in the Support group.',
+    });
+    const wrong = await cli('users', 'grant', '--email', 'helper@example.com', '--role', 'Billing');
+    expect([wrong.code, wrong.err.split('\n')[0]]).toEqual([
+      1,
+      '--role must be one of Admin, Support, Catalog (got "Billing").',
+    ]);
+    expect((await cli('users', 'grant', '--email', 'helper@example.com')).err).toMatch(/^Missing --role\./);
+    expect((await accounts.findByEmail('helper@example.com'))?.groups).toEqual(['Catalog']);
+    await cli('users', 'remove', '--email', 'helper@example.com');
   });
 
   it('refuses bad flags and weak passwords with a message and exit code 1, changing nothing', async () => {

@@ -3,6 +3,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { CONSOLE_ROLES } from '@ums/contracts/roles';
 import { parseArgs } from 'node:util';
 import type { AppConfig } from '../config/env.js';
 import { createAccountService } from '../identity/accounts.service.js';
@@ -35,8 +36,12 @@ Commands:
   users remove --email E
   users end-sessions --email E
             Sign the account out everywhere: its sessions end and its tokens stop working at once
+  users grant --email E --role Admin|Support|Catalog
+  users revoke --email E --role Admin|Support|Catalog
+            Give or take a console role (README, "Console roles"); the last Admin cannot be revoked
   users grant-admin --email E
   users revoke-admin --email E
+            The same as grant or revoke with --role Admin
   seed      Load the demo catalog, packages, memberships and the demo member's data
             (also into a DATABASE_URL database; existing memberships are left alone)
   backup --out FILE
@@ -77,6 +82,7 @@ const FLAGS = {
   out: { type: 'string' },
   in: { type: 'string' },
   replace: { type: 'boolean' },
+  role: { type: 'string' },
 } as const;
 
 type Flag = keyof typeof FLAGS;
@@ -283,13 +289,21 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
           ctx.out(`Every session of ${f.email} has ended.`);
         });
       }
+      case 'grant':
+      case 'revoke':
       case 'grant-admin':
       case 'revoke-admin': {
-        const f = parse(rest, ['email'], ['email']);
+        const admin = sub.endsWith('-admin');
+        const f = admin ? parse(rest, ['email'], ['email']) : parse(rest, ['email', 'role'], ['email', 'role']);
+        const role = admin ? 'Admin' : CONSOLE_ROLES.find((name) => name.toLowerCase() === f.role!.toLowerCase());
+        if (!role) throw new UsageError(`--role must be one of ${CONSOLE_ROLES.join(', ')} (got "${f.role}")`);
+        const { roleGroups } = ctx.config.auth;
+        const group = roleGroups[role];
         return await withAccounts(ctx, async (accounts) => {
-          if (sub === 'grant-admin') await accounts.grantAdmin(f.email!);
-          else await accounts.revokeAdmin(f.email!);
-          ctx.out(`${f.email} ${sub === 'grant-admin' ? 'is now in' : 'is no longer in'} the Admin group.`);
+          const granting = sub.startsWith('grant');
+          if (granting) await accounts.grantGroup(f.email!, group);
+          else await accounts.revokeGroup(f.email!, group, roleGroups.Admin);
+          ctx.out(`${f.email} ${granting ? 'is now in' : 'is no longer in'} the ${group} group.`);
         });
       }
       default:

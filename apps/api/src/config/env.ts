@@ -1,6 +1,12 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
-import { companionAppSchema, DELETION_GRACE_DAYS, passwordProblemText, type CompanionApp } from '@ums/contracts';
+import {
+  companionAppSchema,
+  DELETION_GRACE_DAYS,
+  passwordProblemText,
+  type CompanionApp,
+  type RoleGroups,
+} from '@ums/contracts';
 import { z } from 'zod';
 import { parseKeyEncryptionKey, type KeyEncryptionKey } from '../secrets/key-service.js';
 
@@ -133,6 +139,9 @@ const envSchema = z.object({
   AUTH_GROUPS_CLAIM: z.string().min(1).default('groups'),
   AUTH_ROLE_CLAIM: z.string().min(1).default('custom:role'),
   AUTH_ADMIN_GROUP: z.string().min(1).default('Admin'),
+  // The console's least-privilege roles (README, "Console roles"): members' directory, and the catalog.
+  AUTH_SUPPORT_GROUP: z.string().min(1).default('Support'),
+  AUTH_CATALOG_GROUP: z.string().min(1).default('Catalog'),
   // How recent a sign-in the sensitive actions need (RFC 9470 step-up), in seconds.
   STEP_UP_MAX_AGE_SECONDS: positiveNumber('seconds', 24 * 3600).default(300),
   // Groups whose members must sign in with two factors (embedded provider): comma-separated, such as Admin.
@@ -298,7 +307,8 @@ export interface AppConfig {
     clientId: string;
     groupsClaim: string;
     roleClaim: string;
-    adminGroup: string;
+    /** The group each console role is carried as (AUTH_ADMIN_GROUP, AUTH_SUPPORT_GROUP, AUTH_CATALOG_GROUP). */
+    roleGroups: RoleGroups;
     /**
      * Groups whose members sign in with two factors (MFA_REQUIRED_GROUPS): asked to set one up right after the
      * password, and refused that group's routes without `mfa` in the token's `amr`.
@@ -383,6 +393,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { cat
       `Invalid configuration:\n  METRICS_PORT: must differ from PORT (${e.PORT}): the metrics are never served on the public port`,
     );
   }
+  const roleGroupNames = [e.AUTH_ADMIN_GROUP, e.AUTH_SUPPORT_GROUP, e.AUTH_CATALOG_GROUP];
+  if (new Set(roleGroupNames).size !== roleGroupNames.length) {
+    throw new ConfigError(
+      `Invalid configuration:\n  AUTH_SUPPORT_GROUP, AUTH_CATALOG_GROUP: each console role needs its own group (got ${roleGroupNames.map((n) => JSON.stringify(n)).join(', ')} for Admin, Support and Catalog)`,
+    );
+  }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   const host = new URL(publicUrl).hostname;
   const rpId = e.PASSKEY_RP_ID?.toLowerCase();
@@ -438,7 +454,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { cat
         : null,
       groupsClaim: e.AUTH_GROUPS_CLAIM,
       roleClaim: e.AUTH_ROLE_CLAIM,
-      adminGroup: e.AUTH_ADMIN_GROUP,
+      roleGroups: { Admin: e.AUTH_ADMIN_GROUP, Support: e.AUTH_SUPPORT_GROUP, Catalog: e.AUTH_CATALOG_GROUP },
       mfaRequiredGroups: e.MFA_REQUIRED_GROUPS,
       stepUpMaxAge: e.STEP_UP_MAX_AGE_SECONDS,
       dpopBoundClients: provider === 'embedded' ? [e.AUTH_CLIENT_ID] : [],

@@ -1,4 +1,5 @@
 import { passwordProblemText } from '@ums/contracts';
+import { ROLE_TEXTS } from '@ums/contracts/roles';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../db/client.js';
@@ -10,6 +11,14 @@ import { voidResetLinks } from './password-reset.js';
 import { endAccountSessions } from './sessions.js';
 
 export const ADMIN_GROUP = 'Admin';
+
+/** Whether any account is still in the Admin group (`adminGroup`). */
+export async function anyAdmin(tx: Pick<Database, 'execute'>, adminGroup: string): Promise<boolean> {
+  const { rows } = await tx.execute<{ any: boolean }>(
+    sql`select exists(select 1 from ${accounts} where ${adminGroup} = any(${accounts.groups})) as any`,
+  );
+  return rows[0]!.any;
+}
 
 export interface Account {
   accountId: string;
@@ -60,16 +69,22 @@ export function createAccountService({ db }: { db: Database }) {
     return row;
   }
   /** A group change voids the account's access tokens at once; its next token carries the new groups. */
-  async function setGroups(email: string, change: (groups: string[]) => string[]) {
+  /** `lastOf`: a group someone must stay in (the Admin group): refused when this change would leave nobody in it. */
+  async function setGroups(email: string, change: (groups: string[]) => string[], lastOf?: string) {
     const row = await mustFind(email);
     const groups = change(row.groups);
     if (groups.length === row.groups.length && groups.every((g, i) => g === row.groups[i])) return toAccount(row);
     return db.transaction(async (tx) => {
+      // The console's group changes take the same turn (see memberGroupsEntity).
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext('ums:account-groups'))`);
       const [updated] = await tx
         .update(accounts)
         .set({ groups, updatedAt: new Date() })
         .where(eq(accounts.accountId, row.accountId))
         .returning();
+      if (lastOf && row.groups.includes(lastOf) && !groups.includes(lastOf) && !(await anyAdmin(tx, lastOf))) {
+        throw conflict(ROLE_TEXTS.lastAdmin);
+      }
       await revokeAccount(tx, row.accountId);
       return toAccount(updated!);
     });
@@ -138,9 +153,12 @@ export function createAccountService({ db }: { db: Database }) {
       });
     },
 
-    grantAdmin: (email: string) =>
-      setGroups(email, (groups) => (groups.includes(ADMIN_GROUP) ? groups : [...groups, ADMIN_GROUP])),
-    revokeAdmin: (email: string) => setGroups(email, (groups) => groups.filter((g) => g !== ADMIN_GROUP)),
+    /** Puts the account in the group (a console role's, say); its tokens are renewed with it. */
+    grantGroup: (email: string, group: string) =>
+      setGroups(email, (groups) => (groups.includes(group) ? groups : [...groups, group])),
+    /** Takes the account out of the group; never the last account out of `adminGroup`. */
+    revokeGroup: (email: string, group: string, adminGroup = ADMIN_GROUP) =>
+      setGroups(email, (groups) => groups.filter((g) => g !== group), group === adminGroup ? adminGroup : undefined),
 
     /**
      * The account when email and password match; null otherwise, without saying which part was wrong. A hash made

@@ -1,10 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { SECURITY_ACTIVITY_DAYS, SECURITY_MESSAGES, type DeviceSession } from '@ums/contracts';
+import type { ConsoleRole } from '@ums/contracts/roles';
 import { and, eq, gt, isNotNull, isNull, lt, notExists, or, sql } from 'drizzle-orm';
 import type { AppConfig } from '../config/env.js';
 import type { Database } from '../db/client.js';
 import { accounts, knownDevices, oidcPayloads, sessionDetails } from '../db/schema/index.js';
-import { securityAlert, type AlertKind } from '../mail/alerts.js';
+import { consoleRolesMail, securityAlert, type AlertKind } from '../mail/alerts.js';
 import { enqueueMail } from '../mail/outbox.js';
 import { conflict, notFound } from '../plugins/http-errors.js';
 import { cookieValue } from './cookies.js';
@@ -96,6 +97,23 @@ export function createSecurityService({
   }
 
   return {
+    /**
+     * The account's console roles changed (see `memberGroupsEntity`): the member is told by mail, queued in the
+     * transaction of the change (`kickMail` after it commits). Roles are named by their configured groups.
+     */
+    async rolesChanged(tx: Executor, accountId: string, before: ConsoleRole[], after: ConsoleRole[]): Promise<void> {
+      const [row] = await tx
+        .select({ email: accounts.email })
+        .from(accounts)
+        .where(sql`${accounts.accountId}::text = ${accountId}`);
+      if (!row) return;
+      const named = (roles: ConsoleRole[]) => roles.map((role) => config.auth.roleGroups[role]);
+      await enqueueMail(
+        tx,
+        consoleRolesMail(mailContext(config, row.email), named(before), named(after), new Date()),
+        secrets,
+      );
+    },
     /**
      * A change to the account's sign-in methods (a second factor added or removed, recovery codes made or one used):
      * recorded and queued as mail in the transaction of the change (`kickMail` after it commits).

@@ -226,3 +226,26 @@ export const emailChangeMail = {
       `${context.to} is no longer the email address of a ${context.company} account since ${alertTime(origin.at)}: its owner restored their previous address. You can no longer sign in with this address.`,
     ]),
 };
+
+export const ROLES_MAIL_SUBJECT = 'Your access to the admin console changed';
+
+/**
+ * A member's console roles changed (granted or removed by an administrator, or a change to them reverted): which they
+ * had and which they have now, and whom to ask when it is a surprise. Roles are the configured groups' names.
+ */
+export function consoleRolesMail(context: AlertContext, before: string[], after: string[], at: Date): Mail {
+  const list = (roles: string[]) => (roles.length > 0 ? roles.join(', ') : 'none');
+  return letter(
+    context,
+    ROLES_MAIL_SUBJECT,
+    [
+      `An administrator changed the roles of your ${context.company} account (${context.to}) in the admin console on ${alertTime(at)}.`,
+      `Your roles were: ${list(before)}.\nYour roles are now: ${list(after)}.`,
+      after.length > 0
+        ? 'The change holds at once on every device signed in to your account.'
+        : 'You can no longer open the admin console, on any device.',
+      `If you did not expect this, ask your ${context.company} administrator.`,
+    ],
+    { security: true },
+  );
+}

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { FACTOR_MESSAGES } from '@ums/contracts';
+import { hasRight, rolesOf, ROLE_TEXTS, type ConsoleRight, type ConsoleRole } from '@ums/contracts/roles';
 import { groupsFromClaim } from '@ums/contracts/claims';
 import fp from 'fastify-plugin';
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from 'jose';
@@ -9,13 +10,16 @@ import { checkDpopProof, type CheckedProof, DpopError, type ProofLedger, REPLAYE
 import { failureAnswer, toFailure } from './errors.js';
 import { HttpError } from './http-errors.js';
 
-export type Policy = 'public' | 'member' | 'admin';
+/** Who may call a route: anyone, any signed-in person, or a person whose console roles hold the right. */
+export type Policy = 'public' | 'member' | ConsoleRight;
 
 export interface AuthUser {
   subject: string;
   email: string | null;
   groups: string[];
   role: string | null;
+  /** The console roles the groups carry (see @ums/contracts/roles). */
+  roles: ConsoleRole[];
   isAdmin: boolean;
   /** The provider grant (one signed-in browser session) the token belongs to, when the provider says so. */
   grantId: string | null;
@@ -173,7 +177,8 @@ export function createTokenVerifier(options: AuthOptions) {
       email: typeof email === 'string' ? email : null,
       groups,
       role: typeof role === 'string' ? role : null,
-      isAdmin: groups.includes(config.adminGroup),
+      roles: rolesOf(groups, config.roleGroups),
+      isAdmin: groups.includes(config.roleGroups.Admin),
       grantId,
       jkt,
       clientId: typeof payload['client_id'] === 'string' ? payload['client_id'] : null,
@@ -328,19 +333,16 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) 
       );
     }
     await checkProofOfPossession(request, reply, presented);
-    if (policy === 'admin' && !request.user.isAdmin) {
-      throw new HttpError(403, `You need to be in the '${options.config.adminGroup}' group to do this`);
-    }
-    // MFA_REQUIRED_GROUPS: the group's routes need a sign-in with two factors (the embedded provider's tokens say so
-    // in `amr`; another provider enforces its own).
     const { config } = options;
-    if (
-      policy === 'admin' &&
-      config.embedded &&
-      config.mfaRequiredGroups.includes(config.adminGroup) &&
-      !request.user.amr.includes('mfa')
-    ) {
-      throw new HttpError(403, FACTOR_MESSAGES.mfaRequired);
+    if (policy !== 'member') {
+      const { roles, amr } = request.user;
+      if (!hasRight(roles, policy)) throw new HttpError(403, ROLE_TEXTS.lacks(policy));
+      // MFA_REQUIRED_GROUPS: a console role's routes need a sign-in with two factors when its group is listed (the
+      // embedded provider's tokens say so in `amr`; another provider enforces its own).
+      const needsMfa = roles.some((role) => config.mfaRequiredGroups.includes(config.roleGroups[role]));
+      if (config.embedded && needsMfa && !amr.includes('mfa')) {
+        throw new HttpError(403, FACTOR_MESSAGES.mfaRequired);
+      }
     }
     // Step-up (RFC 9470): a sensitive action needs a recent sign-in; the client signs in again with max_age and
     // comes back. A token that does not say when the member signed in is not recent.

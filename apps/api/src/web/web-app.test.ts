@@ -22,6 +22,8 @@ const config: ClientConfig = {
   groupsClaim: 'groups',
   roleClaim: 'custom:role',
   adminGroup: 'Admin',
+  supportGroup: 'Support',
+  catalogGroup: 'Catalog',
   apiBase: '/api',
   analyticsUrl: null,
   companionApps: [],

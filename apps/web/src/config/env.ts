@@ -13,6 +13,8 @@ const REQUIRED_TEXT: (keyof ClientConfig)[] = [
   'groupsClaim',
   'roleClaim',
   'adminGroup',
+  'supportGroup',
+  'catalogGroup',
   'apiBase',
 ];
 

@@ -29,6 +29,8 @@ export const testConfig: ClientConfig = {
   groupsClaim: 'groups',
   roleClaim: 'custom:role',
   adminGroup: 'Admin',
+  supportGroup: 'Support',
+  catalogGroup: 'Catalog',
   apiBase: '/api',
   analyticsUrl: null,
   companionApps: [],

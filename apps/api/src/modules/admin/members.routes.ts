@@ -8,6 +8,7 @@ import {
   ok,
   paymentHistoryEntrySchema,
 } from '@ums/contracts';
+import { hasRight, ROLE_TEXTS } from '@ums/contracts/roles';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { originOf } from '../../identity/security-events.js';
@@ -20,9 +21,12 @@ import { MEMBER_MESSAGES, type MemberDirectory } from './members.js';
 import { paymentHistoryList } from '../member/member.lists.js';
 import { memberDirectoryList } from './members.lists.js';
 
-const admin = { policy: 'admin' as const };
+/** Reading a member: Admin and Support (README, "Console roles"). */
+const readMembers = { policy: 'members' as const };
 /** Changes to a member's access: a recent sign-in first (RFC 9470 step-up). */
-const sensitive = { policy: 'admin' as const, stepUp: true };
+const sensitive = { policy: 'members' as const, stepUp: true };
+/** A member's groups, and so their console roles: Admin only. */
+const roles = { policy: 'roles' as const, stepUp: true };
 export const MANAGED_ELSEWHERE = 'Members are managed by your identity provider.';
 
 /** The administrators' member directory (accounts of the embedded provider). */
@@ -40,7 +44,7 @@ export const memberDirectoryRoutes: FastifyPluginAsyncZod<{
   };
 
   app.get('/api/admin/members', {
-    config: admin,
+    config: readMembers,
     schema: {
       tags: ['admin'],
       summary: 'The member directory: all, or a page (limit, cursor, q over email and names, sort email|createdAt)',
@@ -50,6 +54,10 @@ export const memberDirectoryRoutes: FastifyPluginAsyncZod<{
     handler: async (request, reply) => {
       embeddedOnly();
       if (request.query.format === 'csv') {
+        // The whole directory in a file is more than helping one member: Admin only.
+        if (!hasRight(requireUser(request).roles, 'membersExport')) {
+          throw new HttpError(403, ROLE_TEXTS.lacks('membersExport'));
+        }
         const { q, sort } = request.query;
         await members.recordRead(actorOf(request), 'members-exported', MEMBER_DIRECTORY_ENTITY_ID, {
           format: 'csv',
@@ -65,7 +73,7 @@ export const memberDirectoryRoutes: FastifyPluginAsyncZod<{
     },
   });
   app.get('/api/admin/members/:id', {
-    config: admin,
+    config: readMembers,
     schema: {
       tags: ['admin'],
       summary: 'One member: details, groups, orders, subscriptions, sessions and security activity',
@@ -82,7 +90,7 @@ export const memberDirectoryRoutes: FastifyPluginAsyncZod<{
     },
   });
   app.get('/api/admin/members/:id/orders', {
-    config: admin,
+    config: readMembers,
     schema: {
       tags: ['admin'],
       summary: "A member's orders, newest first: all, or a page (limit, cursor, q, sort), or CSV",
@@ -145,10 +153,12 @@ export const memberDirectoryRoutes: FastifyPluginAsyncZod<{
     },
   });
   app.put('/api/admin/members/:id/groups', {
-    config: sensitive,
+    config: roles,
     schema: {
       tags: ['admin'],
-      summary: "Replace a member's groups (audited); an administrator cannot remove their own Admin group (409)",
+      summary:
+        "Replace a member's groups, console roles included (Admin only; audited, the member is mailed); an administrator " +
+        'cannot remove their own Admin group, nor anyone the last Admin group (409)',
       params: memberIdParamsSchema,
       body: memberGroupsSchema,
       response: answers(adminMemberSchema),

@@ -307,6 +307,34 @@ describe('the member directory', () => {
     expect(bad.status).toBe(400);
   });
 
+  it('gives and takes console roles: Support reads members and not the catalog at once, and the member is mailed each time their roles change', async () => {
+    const kim = await account('Kim');
+    const mails = async () =>
+      (
+        await pool.query<{ subject: string }>(
+          `select subject from mail_outbox where recipient = $1 and subject like '%admin console%' order by id`,
+          [kim.email],
+        )
+      ).rows.map((row) => row.subject);
+    const given = await call('PUT', `/api/admin/members/${kim.id}/groups`, admin.token, { groups: ['Support'] });
+    expect(given.status).toBe(200);
+    const support = (await signIn(base, kim.email, PASSWORD)).access_token;
+    expect((await call('GET', `/api/admin/members/${admin.id}`, support)).status).toBe(200);
+    const catalog = await call('GET', '/api/membership', support);
+    expect([catalog.status, (await json(catalog)).message]).toEqual([403, 'Your role does not include the catalog.']);
+    const groups = await call('PUT', `/api/admin/members/${admin.id}/groups`, support, { groups: [] });
+    expect(groups.status).toBe(403);
+    // A group that is no console role changes no role: no mail for it.
+    await call('PUT', `/api/admin/members/${kim.id}/groups`, admin.token, { groups: ['Support', 'Billing'] });
+    await call('PUT', `/api/admin/members/${kim.id}/groups`, admin.token, { groups: ['Catalog'] });
+    expect(await mails()).toEqual([
+      'Your access to the admin console changed',
+      'Your access to the admin console changed',
+    ]);
+    const { rows } = await pool.query(`select groups from accounts where account_id = $1`, [kim.id]);
+    expect(rows[0].groups).toEqual(['Catalog']);
+  });
+
   it("two administrators taking each other's Admin group at once leave one of them an administrator", async () => {
     for (let round = 0; round < 3; round++) {
       const [ada, bo] = await Promise.all([account('Ada', true), account('Bo', true)]);

@@ -7,9 +7,11 @@ import {
   type AdminMemberDetails,
 } from '@ums/contracts';
 import type { AuditReadAction } from '@ums/contracts/audit';
+import { rolesOf, ROLE_TEXTS, type ConsoleRole, type RoleGroups } from '@ums/contracts/roles';
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { accounts, passkeys, recoveryCodes, totpFactors } from '../../db/schema/index.js';
+import { anyAdmin } from '../../identity/accounts.service.js';
 import { revokeAccount } from '../../identity/revocations.js';
 import { endAccountSessions } from '../../identity/sessions.js';
 import type { SecurityService } from '../../identity/security.service.js';
@@ -17,7 +19,7 @@ import type { EmailChanges } from '../../identity/email-change.js';
 import type { RequestOrigin } from '../../identity/security-events.js';
 import { conflict, HttpError, notFound } from '../../plugins/http-errors.js';
 import type { MyData } from '../self-service/my-data.js';
-import { appendAudit, type Actor, type Executor } from '../audit/audit.js';
+import { appendAudit, type Actor, type Executor, type Queryable } from '../audit/audit.js';
 import { recordChange, type AuditedEntity } from '../audit/entities.js';
 import type { Lists } from '../lists/lists.js';
 import { paymentHistoryList } from '../member/member.lists.js';
@@ -36,12 +38,24 @@ export const MEMBER_MESSAGES = {
   noLongerAdmin: 'Your Admin group has just been removed by another administrator, so this change was not made.',
 } as const;
 
+/** Told when a change of groups changed the member's console roles (in its transaction): the member is mailed. */
+export type RolesChanged = (
+  tx: Queryable,
+  accountId: string,
+  before: ConsoleRole[],
+  after: ConsoleRole[],
+) => Promise<void>;
+
 /**
  * A member's groups as the audit trail records and reverts them. Changing them voids the member's tokens so their
- * next one carries the new groups; an administrator cannot take their own Admin group away (someone must be left to
- * give it back).
+ * next one carries the new groups; an administrator cannot take their own Admin group away, and nobody can take the
+ * last one's (someone must be left to give it back).
  */
-export function memberGroupsEntity(adminGroup: string): AuditedEntity {
+export function memberGroupsEntity(
+  roleGroups: RoleGroups,
+  onRolesChanged: RolesChanged = async () => {},
+): AuditedEntity {
+  const adminGroup = roleGroups.Admin;
   return {
     entity: 'member',
     lock: async () => {},
@@ -78,7 +92,13 @@ export function memberGroupsEntity(adminGroup: string): AuditedEntity {
           updatedAt: sql`now()`,
         })
         .where(eq(accounts.accountId, id));
+      // Under the same lock, so two removals at once cannot each leave the other as the last.
+      if (before.includes(adminGroup) && !groups.includes(adminGroup) && !(await anyAdmin(tx, adminGroup))) {
+        throw conflict(ROLE_TEXTS.lastAdmin);
+      }
       await revokeAccount(tx, id);
+      const [had, has] = [rolesOf(before, roleGroups), rolesOf(groups, roleGroups)];
+      if (!isDeepStrictEqual(had, has)) await onRolesChanged(tx, id, had, has);
     },
     async names(tx, id) {
       const [row] = await tx.select({ email: accounts.email }).from(accounts).where(eq(accounts.accountId, id));
@@ -97,18 +117,18 @@ export function createMemberDirectory({
   myData,
   security,
   lists,
-  adminGroup,
+  roleGroups,
   emailChanges = null,
 }: {
   db: Database;
   lists: Lists;
   myData: MyData;
   security: SecurityService;
-  adminGroup: string;
+  roleGroups: RoleGroups;
   /** The embedded provider's email changes: the member page shows one waiting for its link. */
   emailChanges?: EmailChanges | null;
 }) {
-  const groupsEntity = memberGroupsEntity(adminGroup);
+  const groupsEntity = memberGroupsEntity(roleGroups, security.rolesChanged);
   async function entry(tx: Executor, id: string): Promise<AdminMember> {
     const { rows } = await tx.execute<{ member: AdminMember }>(
       sql`select ${memberItem} as member from ${memberFrom} where ${memberKey} = ${id}::uuid`,
@@ -194,9 +214,9 @@ export function createMemberDirectory({
       await appendAudit(db, { actor, action, entity: 'member', entityId: id, before: null, after: what });
     },
 
-    /** Replaces the member's groups (audited; see `memberGroupsEntity`). */
+    /** Replaces the member's groups (audited, and mailed when their console roles change; see `memberGroupsEntity`). */
     async setGroups(actor: Actor, id: string, groups: string[]): Promise<AdminMember> {
-      return db.transaction(async (tx) => {
+      const saved = await db.transaction(async (tx) => {
         const current = await groupsEntity.read(tx, id);
         if (!current) throw notFound('The member');
         if (!isDeepStrictEqual(current['groups'], groups)) {
@@ -206,6 +226,8 @@ export function createMemberDirectory({
         }
         return entry(tx, id);
       });
+      security.kickMail();
+      return saved;
     },
   };
 }

@@ -49,7 +49,10 @@ const definitions = new Map<string, ListDefinition<'audit'>>();
  * statements) per combination of filters, each answered by an index that starts with them. The filters' values are
  * the scope values.
  */
-export function auditList(filters: AuditFilters): { spec: ListDefinition<'audit'>; scope: string[] } {
+export function auditList(filters: AuditFilters & { catalogOnly?: boolean }): {
+  spec: ListDefinition<'audit'>;
+  scope: string[];
+} {
   const columns = (
     [
       ['entity', e.entity],
@@ -58,16 +61,15 @@ export function auditList(filters: AuditFilters): { spec: ListDefinition<'audit'
     ] as const
   ).filter(([field]) => filters[field] !== undefined);
   const scope = columns.map(([field]) => filters[field]!);
-  const name = `audit${columns.map(([field]) => `_${field}`).join('')}`;
+  const name = `audit${filters.catalogOnly ? '_catalog' : ''}${columns.map(([field]) => `_${field}`).join('')}`;
   let spec = definitions.get(name);
   if (!spec) {
-    const where: SQL | undefined =
-      columns.length > 0
-        ? sql.join(
-            columns.map(([, column], i) => sql`${column} = ${scopeValue(i)}`),
-            sql` and `,
-          )
-        : undefined;
+    // The catalog's entries only, for a role without member data: what is not about a member.
+    const conditions = [
+      ...(filters.catalogOnly ? [sql`${e.entity} <> ${literal('member')}`] : []),
+      ...columns.map(([, column], i) => sql`${column} = ${scopeValue(i)}`),
+    ];
+    const where: SQL | undefined = conditions.length > 0 ? sql.join(conditions, sql` and `) : undefined;
     spec = {
       list: 'audit',
       name,

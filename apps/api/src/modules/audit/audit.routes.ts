@@ -1,5 +1,8 @@
 import { AUDIT_MESSAGES, auditEntrySchema, auditIdParamsSchema, auditQuerySchema, ok } from '@ums/contracts';
+import { hasRight, ROLE_TEXTS } from '@ums/contracts/roles';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { requireUser } from '../../plugins/auth.js';
+import { HttpError } from '../../plugins/http-errors.js';
 import { answers } from '../envelope-schema.js';
 import { sendJsonText } from '../lists/json-text.js';
 import type { Lists } from '../lists/lists.js';
@@ -20,7 +23,8 @@ export const auditRoutes: FastifyPluginAsyncZod<{ lists: Lists; audit: AuditReve
   { lists, audit },
 ) => {
   app.get('/api/admin/audit', {
-    config: { policy: 'admin' },
+    // Every console role reads it; a role without member data (Catalog) reads the catalog's entries only.
+    config: { policy: 'console' },
     schema: {
       tags: ['admin'],
       summary:
@@ -31,7 +35,10 @@ export const auditRoutes: FastifyPluginAsyncZod<{ lists: Lists; audit: AuditReve
     },
     handler: async (request, reply) => {
       const { entity, entityId, actor, format, ...page } = request.query;
+      const catalogOnly = !hasRight(requireUser(request).roles, 'members');
+      if (catalogOnly && entity === 'member') throw new HttpError(403, ROLE_TEXTS.lacks('members'));
       const { spec, scope } = auditList({
+        ...(catalogOnly && !entity ? { catalogOnly } : {}),
         ...(entity ? { entity } : {}),
         ...(entityId ? { entityId } : {}),
         ...(actor ? { actor } : {}),
@@ -41,7 +48,8 @@ export const auditRoutes: FastifyPluginAsyncZod<{ lists: Lists; audit: AuditReve
     },
   });
   app.post('/api/admin/audit/:id/revert', {
-    config: { policy: 'admin' },
+    // Reverting is changing again: the catalog's entries need the catalog, a member's groups need Admin's right.
+    config: { policy: 'catalog' },
     schema: {
       tags: ['admin'],
       summary:
@@ -50,6 +58,13 @@ export const auditRoutes: FastifyPluginAsyncZod<{ lists: Lists; audit: AuditReve
       params: auditIdParamsSchema,
       response: answers(auditEntrySchema),
     },
-    handler: async (request) => ok(await audit.revert(actorOf(request), request.params.id), AUDIT_MESSAGES.reverted),
+    handler: async (request) => {
+      const { roles } = requireUser(request);
+      const entry = await audit.revert(actorOf(request), request.params.id, (entity) => {
+        const right = entity === 'member' ? 'roles' : 'catalog';
+        if (!hasRight(roles, right)) throw new HttpError(403, ROLE_TEXTS.lacks(right));
+      });
+      return ok(entry, AUDIT_MESSAGES.reverted);
+    },
   });
 };

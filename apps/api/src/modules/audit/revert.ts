@@ -1,4 +1,4 @@
-import { AUDIT_IRREVERSIBLE_ACTIONS, AUDIT_MESSAGES, type AuditEntry } from '@ums/contracts/audit';
+import { AUDIT_IRREVERSIBLE_ACTIONS, AUDIT_MESSAGES, type AuditEntity, type AuditEntry } from '@ums/contracts/audit';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { conflict, HttpError, notFound } from '../../plugins/http-errors.js';
@@ -25,10 +25,12 @@ export function createAuditRevert({ db, entities }: { db: Database; entities: Au
   };
 
   return {
-    async revert(actor: Actor, id: number): Promise<AuditEntry> {
+    /** `mayRevert` says whether the caller's roles cover the entry's entity (refused with 403 otherwise). */
+    async revert(actor: Actor, id: number, mayRevert: (entity: AuditEntity) => void = () => {}): Promise<AuditEntry> {
       return db.transaction(async (tx) => {
         const entry = await entryById(tx, id);
         if (!entry) throw notFound(`Audit entry ${id}`);
+        mayRevert(entry.entity);
         const audited = byName.get(entry.entity);
         if (!audited || IRREVERSIBLE.has(entry.action)) throw conflict(AUDIT_MESSAGES.irreversible);
         await audited.lock(tx);

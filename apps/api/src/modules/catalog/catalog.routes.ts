@@ -12,7 +12,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<{
   lists: Lists;
 }> = async (app, { catalog, lists }) => {
   app.get('/api/product', {
-    config: { policy: 'admin' },
+    config: { policy: 'catalog' },
     schema: {
       tags: ['products'],
       summary: 'The product catalog by name: all, or a page (limit, cursor, q, sort)',
@@ -30,7 +30,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<{
     app.route({
       method,
       url: '/api/product/refresh',
-      config: { policy: 'admin', changesState: true },
+      config: { policy: 'catalog', changesState: true },
       schema: {
         tags: ['products'],
         summary: 'Re-read the catalog from its source, upserting by product id',

@@ -16,7 +16,7 @@ import type { Lists } from '../lists/lists.js';
 import { discountPackageList } from './discount-packages.lists.js';
 import type { createDiscountPackageService } from './discount-packages.service.js';
 
-const admin = { policy: 'admin' as const };
+const catalog = { policy: 'catalog' as const };
 
 export const discountPackageRoutes: FastifyPluginAsyncZod<{
   packages: ReturnType<typeof createDiscountPackageService>;
@@ -24,7 +24,7 @@ export const discountPackageRoutes: FastifyPluginAsyncZod<{
 }> = async (app, { packages, lists }) => {
   const tags = ['discount packages'];
   app.get('/api/discountPackage', {
-    config: admin,
+    config: catalog,
     schema: {
       tags,
       summary: 'Discount packages with their products and package prices: all, or a page (limit, cursor, q, sort)',
@@ -38,18 +38,18 @@ export const discountPackageRoutes: FastifyPluginAsyncZod<{
       }),
   });
   app.get('/api/discountPackage/:id', {
-    config: admin,
+    config: catalog,
     schema: { tags, params: idParamsSchema, response: answers(discountPackageSchema) },
     handler: async (request) => ok(await packages.get(request.params.id)),
   });
   app.post('/api/discountPackage', {
-    config: admin,
+    config: catalog,
     schema: { tags, body: discountPackageInputSchema, response: answers(discountPackageSchema, 201) },
     handler: async (request, reply) =>
       reply.status(201).send(ok(await packages.create(actorOf(request), request.body), 'Discount package created')),
   });
   app.put('/api/discountPackage/:id', {
-    config: admin,
+    config: catalog,
     schema: {
       tags,
       params: idParamsSchema,
@@ -60,7 +60,7 @@ export const discountPackageRoutes: FastifyPluginAsyncZod<{
       ok(await packages.update(actorOf(request), request.params.id, request.body), 'Discount package saved'),
   });
   app.delete('/api/discountPackage/:id', {
-    config: admin,
+    config: catalog,
     schema: { tags, params: idParamsSchema, response: answers(z.never()) },
     handler: async (request) => {
       await packages.remove(actorOf(request), request.params.id);
@@ -69,7 +69,7 @@ export const discountPackageRoutes: FastifyPluginAsyncZod<{
   });
 
   app.put('/api/discountPackageProduct', {
-    config: admin,
+    config: catalog,
     schema: {
       tags,
       summary: 'Set or clear (null) the package price of a product in the package',
@@ -79,7 +79,7 @@ export const discountPackageRoutes: FastifyPluginAsyncZod<{
     handler: async (request) => ok(await packages.setPrice(actorOf(request), request.body), 'Package price saved'),
   });
   app.post('/api/discountPackageProduct', {
-    config: admin,
+    config: catalog,
     schema: {
       tags,
       summary: 'Add a product to a package',
@@ -97,7 +97,7 @@ export const discountPackageRoutes: FastifyPluginAsyncZod<{
         ),
   });
   app.delete('/api/discountPackageProduct', {
-    config: admin,
+    config: catalog,
     schema: {
       tags,
       summary: 'Remove a product from a package',

@@ -18,7 +18,7 @@ import type { Lists } from '../lists/lists.js';
 import { membershipList, membershipPromotionalProductList, promotionalProductList } from './memberships.lists.js';
 import type { createMembershipService } from './memberships.service.js';
 
-const admin = { policy: 'admin' as const };
+const catalog = { policy: 'catalog' as const };
 
 export const membershipRoutes: FastifyPluginAsyncZod<{
   memberships: ReturnType<typeof createMembershipService>;
@@ -26,7 +26,7 @@ export const membershipRoutes: FastifyPluginAsyncZod<{
 }> = async (app, { memberships, lists }) => {
   const tags = ['memberships'];
   app.get('/api/membership', {
-    config: admin,
+    config: catalog,
     schema: {
       tags,
       summary:
@@ -41,24 +41,24 @@ export const membershipRoutes: FastifyPluginAsyncZod<{
       }),
   });
   app.get('/api/membership/:id', {
-    config: admin,
+    config: catalog,
     schema: { tags, params: idParamsSchema, response: answers(membershipSchema) },
     handler: async (request) => ok(await memberships.get(request.params.id)),
   });
   app.post('/api/membership', {
-    config: admin,
+    config: catalog,
     schema: { tags, body: membershipInputSchema, response: answers(membershipSchema, 201) },
     handler: async (request, reply) =>
       reply.status(201).send(ok(await memberships.create(actorOf(request), request.body), 'Membership created')),
   });
   app.put('/api/membership/:id', {
-    config: admin,
+    config: catalog,
     schema: { tags, params: idParamsSchema, body: membershipInputSchema, response: answers(membershipSchema) },
     handler: async (request) =>
       ok(await memberships.update(actorOf(request), request.params.id, request.body), 'Membership saved'),
   });
   app.delete('/api/membership/:id', {
-    config: admin,
+    config: catalog,
     schema: { tags, params: idParamsSchema, response: answers(z.never()) },
     handler: async (request) => {
       await memberships.remove(actorOf(request), request.params.id);
@@ -69,7 +69,7 @@ export const membershipRoutes: FastifyPluginAsyncZod<{
   const promoTags = ['promotional products'];
   const PROMOTIONAL_CSV = { name: 'promotional-products', fields: Object.keys(promotionalProductSchema.shape) };
   app.get('/api/promotionalProduct', {
-    config: admin,
+    config: catalog,
     schema: {
       tags: promoTags,
       summary: 'Promotional product links: all, or a page (limit, cursor, q, sort)',
@@ -80,7 +80,7 @@ export const membershipRoutes: FastifyPluginAsyncZod<{
       lists.catalogOrCsv(reply, promotionalProductList, request.query, PROMOTIONAL_CSV),
   });
   app.get('/api/promotionalProduct/:membershipId', {
-    config: admin,
+    config: catalog,
     schema: {
       tags: promoTags,
       summary: "One membership's promotional products: all, or a page (limit, cursor, q, sort)",
@@ -108,7 +108,7 @@ export const membershipRoutes: FastifyPluginAsyncZod<{
     },
   });
   app.post('/api/promotionalProduct', {
-    config: admin,
+    config: catalog,
     schema: {
       tags: promoTags,
       body: promotionalProductLinkSchema,
@@ -120,7 +120,7 @@ export const membershipRoutes: FastifyPluginAsyncZod<{
         .send(ok(await memberships.addPromotional(actorOf(request), [request.body]), 'Promotional product added')),
   });
   app.post('/api/promotionalProduct/batch', {
-    config: admin,
+    config: catalog,
     schema: {
       tags: promoTags,
       summary: 'Add links in one transaction: all or nothing; existing links are ignored',
@@ -133,7 +133,7 @@ export const membershipRoutes: FastifyPluginAsyncZod<{
         .send(ok(await memberships.addPromotional(actorOf(request), request.body), 'Promotional products added')),
   });
   app.delete('/api/promotionalProduct', {
-    config: admin,
+    config: catalog,
     schema: { tags: promoTags, body: promotionalProductLinkSchema, response: answers(z.never()) },
     handler: async (request) => {
       await memberships.removePromotional(actorOf(request), request.body);
