@@ -5,7 +5,7 @@ import { useAuth } from 'react-oidc-context';
 import { useClientConfig } from '../../lib/client-config-context.js';
 import { StatusScreen } from '../../components/status-screen.js';
 import { AUTH_MESSAGES } from './messages.js';
-import { isAdmin } from './oidc-settings.js';
+import { consoleRoles } from './oidc-settings.js';
 
 const useStyles = makeStyles({
   denied: {
@@ -22,13 +22,13 @@ const useStyles = makeStyles({
   strong: { fontWeight: tokens.fontWeightSemibold },
 });
 
-/** The admin console's client-side gate; the API enforces the same rule on every call. */
+/** The admin console's client-side gate, open to every console role; the API enforces each role's rights on every call. */
 export function AdminGate({ children }: { children: ReactNode }) {
   const auth = useAuth();
   const config = useClientConfig();
   const styles = useStyles();
   if (!auth.user) return <StatusScreen label={AUTH_MESSAGES.loadingUser} />;
-  if (!isAdmin(auth.user.profile, config)) {
+  if (consoleRoles(auth.user.profile, config).length === 0) {
     return (
       <main className={styles.denied}>
         <ShieldErrorRegular className={styles.icon} aria-hidden />

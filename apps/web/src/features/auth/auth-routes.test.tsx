@@ -144,4 +144,12 @@ describe('the admin gate', () => {
     renderWithProviders(routes(), { path: '/admin', auth: fakeAuth({ user: signedInUser(['Admin']) }) });
     expect(screen.getByRole('heading', { name: 'Admin console' })).toBeTruthy();
   });
+
+  it('lets a member of the Support or the Catalog group in', () => {
+    for (const group of ['Support', 'Catalog']) {
+      const page = renderWithProviders(routes(), { path: '/admin', auth: fakeAuth({ user: signedInUser([group]) }) });
+      expect(screen.getByRole('heading', { name: 'Admin console' }), group).toBeTruthy();
+      page.unmount();
+    }
+  });
 });

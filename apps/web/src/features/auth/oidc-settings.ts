@@ -1,4 +1,5 @@
 import { groupsFromClaim } from '@ums/contracts/claims';
+import { rolesOf, type ConsoleRole } from '@ums/contracts/roles';
 import { WebStorageStateStore, type UserManagerSettings } from 'oidc-client-ts';
 import type { ClientConfig } from '../../config/env.js';
 import { TabDPoPStore } from './dpop-key-store.js';
@@ -24,7 +25,11 @@ export function userManagerSettings(config: ClientConfig, origin: string): UserM
   };
 }
 
-/** Whether the profile's groups claim names the admin group. */
-export function isAdmin(profile: Record<string, unknown> | undefined, config: ClientConfig): boolean {
-  return groupsFromClaim(profile?.[config.groupsClaim]).includes(config.adminGroup);
+/** The console roles the profile's groups claim carries (Admin, Support, Catalog; see @ums/contracts/roles). */
+export function consoleRoles(profile: Record<string, unknown> | undefined, config: ClientConfig): ConsoleRole[] {
+  return rolesOf(groupsFromClaim(profile?.[config.groupsClaim]), {
+    Admin: config.adminGroup,
+    Support: config.supportGroup,
+    Catalog: config.catalogGroup,
+  });
 }

@@ -26,6 +26,7 @@ import { useAddressParam, useListView } from '../../../lib/paged-list.js';
 import { formatDateTime } from '../../../lib/format-date-time.js';
 import { useAdminStyles } from '../components/admin-styles.js';
 import { ListState } from '../components/list-state.js';
+import { useConsoleRights } from '../console-roles.js';
 import { auditPath, useAuditEntries, useRevert } from './api.js';
 import { diffRows, type DiffRow } from './diff-rows.js';
 import { ACTIVITY as T } from './messages.js';
@@ -94,7 +95,10 @@ function currentOf(entry: AuditEntry, current: Record<string, unknown> | null) {
 function EntryCard({ entry, onActor }: { entry: AuditEntry; onActor: (id: string) => void }) {
   const styles = useStyles();
   const revert = useRevert();
+  const { can } = useConsoleRights();
   const [confirming, setConfirming] = useState(false);
+  // Reverting changes again: the catalog's entries need the catalog, a member's groups need Admin's right.
+  const mayRevert = can(entry.entity === 'member' ? 'roles' : 'catalog');
   const action = AUDIT_ACTIONS[entry.action] ?? entry.action;
   const what = [action, entry.label].filter(Boolean).join(': ');
   const who = entry.actor.email ?? T.system;
@@ -131,7 +135,7 @@ function EntryCard({ entry, onActor }: { entry: AuditEntry; onActor: (id: string
         ) : null}
       </div>
       <ChangeTable rows={diffRows(entry)} label={`${T.changes}: ${what}`} entryId={entry.id} />
-      {entry.revertible && entry.revertedBy === null ? (
+      {entry.revertible && entry.revertedBy === null && mayRevert ? (
         <div>
           <Button disabled={revert.isPending} onClick={() => setConfirming(true)}>
             {T.revert}
@@ -186,6 +190,7 @@ export function ActivityPage() {
       },
       { replace: true },
     );
+  const { can } = useConsoleRights();
   const known = entity in AUDIT_ENTITIES;
   const filters = { entity: known ? entity : '', entityId: known ? entityId : '', actor };
   const entries = useAuditEntries(filters, view);
@@ -205,11 +210,14 @@ export function ActivityPage() {
         <label htmlFor={kindId}>{T.kind}</label>
         <Select id={kindId} value={entity in AUDIT_ENTITIES ? entity : ''} onChange={(_, data) => setKind(data.value)}>
           <option value="">{T.allKinds}</option>
-          {Object.entries(AUDIT_ENTITIES).map(([value, label]) => (
-            <option key={value} value={value}>
-              {label}
-            </option>
-          ))}
+          {Object.entries(AUDIT_ENTITIES)
+            // A role without member data (Catalog) is answered the catalog's entries only.
+            .filter(([value]) => value !== 'member' || can('members'))
+            .map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
         </Select>
         {narrowed ? (
           <>

@@ -1,5 +1,6 @@
 import {
   Button,
+  Checkbox,
   Dialog,
   DialogActions,
   DialogBody,
@@ -12,10 +13,12 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { groupsProblem } from '@ums/contracts/form-rules';
+import { CONSOLE_ROLES } from '@ums/contracts/roles';
+import { useClientConfig } from '../../../lib/client-config-context.js';
 import { useState, type FormEvent } from 'react';
 import { ErrorBanner } from '../../../components/error-banner.js';
 import { formFailure } from '../../../lib/field-errors.js';
-import { parseGroupsText } from './member-action-draft.js';
+import { groupsText, parseGroupsText } from './member-action-draft.js';
 import { MEMBERS } from './messages.js';
 
 /** The API's name for the field, each group's errors (`groups.0`) included. */
@@ -23,6 +26,8 @@ const GROUPS_FIELDS: Readonly<Record<string, 'groups'>> = { groups: 'groups' };
 
 const useStyles = makeStyles({
   fields: { display: 'grid', gap: tokens.spacingVerticalM },
+  roles: { display: 'grid', gap: tokens.spacingVerticalXS, border: 'none', margin: 0, padding: 0 },
+  legend: { fontWeight: tokens.fontWeightSemibold, padding: 0, marginBottom: tokens.spacingVerticalXS },
   resumed: { margin: 0 },
 });
 
@@ -39,7 +44,10 @@ export interface MemberGroupsDialogProps {
   onSave: (text: string, groups: string[]) => void;
 }
 
-/** Replaces a member's groups, typed as one line separated by commas; the API's refusal is shown above the field. */
+/**
+ * Replaces a member's groups, typed as one line separated by commas, with a box for each console role that puts its
+ * group in the line or takes it out (the line stays the one thing saved); the API's refusal is shown above the field.
+ */
 export function MemberGroupsDialog({ open, onCancel, ...form }: MemberGroupsDialogProps) {
   return (
     <Dialog open={open} onOpenChange={(_, data) => (data.open || form.busy ? undefined : onCancel())}>
@@ -52,6 +60,9 @@ function MemberGroupsForm({ initial, resumed, busy, error, onCancel, onSave }: O
   const styles = useStyles();
   const [text, setText] = useState(initial);
   const [problem, setProblem] = useState<string | null>(null);
+  const config = useClientConfig();
+  const roleGroups = { Admin: config.adminGroup, Support: config.supportGroup, Catalog: config.catalogGroup };
+  const typed = parseGroupsText(text);
   const failure = error ? formFailure(error, GROUPS_FIELDS, MEMBERS.actionFailed) : null;
 
   const submit = (event: FormEvent) => {
@@ -75,6 +86,25 @@ function MemberGroupsForm({ initial, resumed, busy, error, onCancel, onSave }: O
             </p>
           ) : null}
           {failure ? <ErrorBanner message={failure.banner} error={error} /> : null}
+          <fieldset className={styles.roles}>
+            <legend className={styles.legend}>{MEMBERS.rolesLabel}</legend>
+            {CONSOLE_ROLES.map((role) => (
+              <Checkbox
+                key={role}
+                checked={typed.includes(roleGroups[role])}
+                label={`${roleGroups[role]}: ${MEMBERS.roleHints[role]}`}
+                onChange={(_, data) =>
+                  setText(
+                    groupsText(
+                      data.checked
+                        ? [...typed.filter((group) => group !== roleGroups[role]), roleGroups[role]]
+                        : typed.filter((group) => group !== roleGroups[role]),
+                    ),
+                  )
+                }
+              />
+            ))}
+          </fieldset>
           <Field
             label={MEMBERS.groupsLabel}
             hint={MEMBERS.groupsHint}

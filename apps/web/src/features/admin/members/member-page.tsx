@@ -38,6 +38,7 @@ import {
 import { MemberGroupsDialog } from './member-groups-dialog.js';
 import { MemberStatus, memberName, UnverifiedEmailBadge } from './members-page.js';
 import { MEMBERS } from './messages.js';
+import { useConsoleRights } from '../console-roles.js';
 
 type TabName = keyof typeof MEMBERS.tabs;
 
@@ -155,6 +156,7 @@ function MemberPageOf({ memberId }: { memberId: string }) {
   const admin = useAdminStyles();
   const styles = useStyles();
   const { adminGroup } = useClientConfig();
+  const { can } = useConsoleRights();
   const details = useMemberDetails(memberId);
   const actions = useMemberActions(memberId);
   const [tab, setTab] = useState<TabName>('details');
@@ -197,6 +199,8 @@ function MemberPageOf({ memberId }: { memberId: string }) {
     details.data;
   const pendingEmail = details.data.pendingEmailChange;
   const isAdmin = member.groups.includes(adminGroup);
+  // Groups, and so console roles, are Admin's to change (README, "Console roles"): Support sees them only.
+  const mayChangeGroups = can('roles');
   const failure =
     shownFailure(actions.endSessions.error) ??
     (editingGroups === null ? shownFailure(actions.setGroups.error) : null) ??
@@ -314,27 +318,31 @@ function MemberPageOf({ memberId }: { memberId: string }) {
           >
             {MEMBERS.resetSignInMethods}
           </Button>
-          <Button
-            disabled={actions.setGroups.isPending}
-            onClick={() => {
-              const groups = isAdmin
-                ? member.groups.filter((group) => group !== adminGroup)
-                : [...member.groups, adminGroup];
-              start({ action: 'groups', groups: groupsText(groups) }, actions.setGroups, groups);
-            }}
-          >
-            {isAdmin ? MEMBERS.removeAdmin : MEMBERS.makeAdmin}
-          </Button>
-          <Button
-            disabled={actions.setGroups.isPending}
-            onClick={() => {
-              actions.setGroups.reset();
-              setGroupsResumed(false);
-              setEditingGroups(groupsText(member.groups));
-            }}
-          >
-            {MEMBERS.changeGroups}
-          </Button>
+          {mayChangeGroups ? (
+            <>
+              <Button
+                disabled={actions.setGroups.isPending}
+                onClick={() => {
+                  const groups = isAdmin
+                    ? member.groups.filter((group) => group !== adminGroup)
+                    : [...member.groups, adminGroup];
+                  start({ action: 'groups', groups: groupsText(groups) }, actions.setGroups, groups);
+                }}
+              >
+                {isAdmin ? MEMBERS.removeAdmin : MEMBERS.makeAdmin}
+              </Button>
+              <Button
+                disabled={actions.setGroups.isPending}
+                onClick={() => {
+                  actions.setGroups.reset();
+                  setGroupsResumed(false);
+                  setEditingGroups(groupsText(member.groups));
+                }}
+              >
+                {MEMBERS.changeGroups}
+              </Button>
+            </>
+          ) : null}
         </div>
       </div>
       {done ? <p role="status">{done}</p> : null}

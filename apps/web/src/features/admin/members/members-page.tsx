@@ -19,6 +19,7 @@ import { useAdminStyles } from '../components/admin-styles.js';
 import { ListState } from '../components/list-state.js';
 import { useMemberList } from './api.js';
 import { MEMBERS } from './messages.js';
+import { useConsoleRights } from '../console-roles.js';
 
 const useStyles = makeStyles({
   tableWrap: { overflowX: 'auto' },
@@ -58,6 +59,8 @@ export function MembersPage() {
   const view = useListView();
   const members = useMemberList(view);
   const shown = members.rows;
+  // The whole directory as a file is Admin's alone (README, "Console roles").
+  const { can } = useConsoleRights();
   return (
     <div className={admin.page}>
       <div className={admin.header}>
@@ -67,7 +70,7 @@ export function MembersPage() {
         searchLabel={MEMBERS.search}
         view={view}
         sorts={MEMBERS.sorts}
-        exportCsv={{ path: '/admin/members', file: 'members' }}
+        {...(can('membersExport') ? { exportCsv: { path: '/admin/members', file: 'members' } } : {})}
       />
       <ListState list={members} q={view.q} texts={MEMBERS}>
         <div className={styles.tableWrap}>

@@ -385,6 +385,65 @@ describe('the member directory', () => {
     expect((within(dialog).getByLabelText('Groups') as HTMLInputElement).value).toBe('Support, Admin');
   });
 
+  it('ticks a console role to put its group in the groups line, and unticks it to take it out', async () => {
+    apiServer.use(
+      http.get(`${TEST_API}/admin/members/${ID}`, () =>
+        HttpResponse.json(envelope({ ...details, member: { ...morgan, groups: ['Billing'] } })),
+      ),
+    );
+    renderWithProviders(
+      <Routes>
+        <Route path="/admin/members/:memberId" element={<MemberPage />} />
+      </Routes>,
+      { auth: admin(), path: `/admin/members/${ID}` },
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Change groups' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Change groups' });
+    const roles = within(dialog).getByRole('group', { name: 'Console roles' });
+    const support = within(roles).getByRole('checkbox', {
+      name: 'Support: Members: their pages, orders, sessions and sign-in methods',
+    });
+    expect((support as HTMLInputElement).checked).toBe(false);
+    fireEvent.click(support);
+    const field = within(dialog).getByLabelText('Groups') as HTMLInputElement;
+    expect(field.value).toBe('Billing, Support');
+    fireEvent.change(field, { target: { value: 'Catalog, Billing, Support' } });
+    expect((within(roles).getByRole('checkbox', { name: /^Catalog: / }) as HTMLInputElement).checked).toBe(true);
+    fireEvent.click(within(roles).getByRole('checkbox', { name: /^Support: / }));
+    expect(field.value).toBe('Catalog, Billing');
+  });
+
+  it('shows Support a member with the actions of their role: sessions and sign-in methods, but not their groups', async () => {
+    apiServer.use(http.get(`${TEST_API}/admin/members/${ID}`, () => HttpResponse.json(envelope(details))));
+    renderWithProviders(
+      <Routes>
+        <Route path="/admin/members/:memberId" element={<MemberPage />} />
+      </Routes>,
+      { auth: fakeAuth({ user: signedInUser(['Support']) }), path: `/admin/members/${ID}` },
+    );
+    expect(await screen.findByRole('button', { name: 'End all sessions' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Reset sign-in methods' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Change groups' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Add to Admin' })).toBeNull();
+  });
+
+  it('offers the member directory as CSV to Admin and not to Support', async () => {
+    apiServer.use(
+      http.get(`${TEST_API}/admin/members`, () =>
+        HttpResponse.json({ ...envelope([morgan]), page: { nextCursor: null, total: 1 } }),
+      ),
+    );
+    const support = renderWithProviders(<MembersPage />, {
+      auth: fakeAuth({ user: signedInUser(['Support']) }),
+      path: '/admin/members',
+    });
+    expect(await screen.findByRole('link', { name: 'morgan@example.com' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Export CSV' })).toBeNull();
+    support.unmount();
+    renderWithProviders(<MembersPage />, { auth: admin(), path: '/admin/members' });
+    expect(await screen.findByRole('button', { name: 'Export CSV' })).toBeTruthy();
+  });
+
   it('opens a confirmed end of sessions again after the step-up sign-in', async () => {
     let ended = 0;
     let signedInAgain = false;

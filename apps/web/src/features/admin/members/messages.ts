@@ -77,6 +77,13 @@ export const MEMBERS = {
   saveGroups: 'Save',
   savingGroups: 'Saving...',
   groupsSaved: 'Groups saved',
+  /** The console roles in the groups dialog: each box puts its group in the field or takes it out. */
+  rolesLabel: 'Console roles',
+  roleHints: {
+    Admin: 'Everything, and changing groups',
+    Support: 'Members: their pages, orders, sessions and sign-in methods',
+    Catalog: 'Memberships, discount packages, products and prices',
+  },
   makeAdmin: 'Add to Admin',
   removeAdmin: 'Remove from Admin',
   actionFailed: 'The change did not work. Please try again.',

@@ -2,6 +2,7 @@ import { Card, Link as FluentLink } from '@fluentui/react-components';
 import { useAuth } from 'react-oidc-context';
 import { useClientConfig } from '../../../lib/client-config-context.js';
 import { useAdminStyles } from '../components/admin-styles.js';
+import { useConsoleRights } from '../console-roles.js';
 import { SETTINGS } from './messages.js';
 
 /** A read-only view of the run-time configuration the app received from the server. */
@@ -10,10 +11,14 @@ export function SettingsPage() {
   const config = useClientConfig();
   const auth = useAuth();
   const email = auth.user?.profile.email;
+  const { roles } = useConsoleRights();
   const rows: [string, string][] = [
     [SETTINGS.rows.issuer, config.authority],
     [SETTINGS.rows.clientId, config.clientId],
     [SETTINGS.rows.adminGroup, config.adminGroup],
+    [SETTINGS.rows.supportGroup, config.supportGroup],
+    [SETTINGS.rows.catalogGroup, config.catalogGroup],
+    [SETTINGS.rows.yourRoles, roles.join(', ')],
     [SETTINGS.rows.groupsClaim, config.groupsClaim],
     [SETTINGS.rows.roleClaim, config.roleClaim],
     [SETTINGS.rows.signedInAs, typeof email === 'string' ? email : (auth.user?.profile.sub ?? '')],
