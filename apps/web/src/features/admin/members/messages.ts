@@ -80,7 +80,7 @@ export const MEMBERS = {
   /** The console roles in the groups dialog: each box puts its group in the field or takes it out. */
   rolesLabel: 'Console roles',
   roleHints: {
-    Admin: 'Everything, and changing groups',
+    Admin: 'Everything, and giving roles',
     Support: 'Members: their pages, orders, sessions and sign-in methods',
     Catalog: 'Memberships, discount packages, products and prices',
   },
