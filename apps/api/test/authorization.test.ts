@@ -288,13 +288,18 @@ describe('console roles inside a route the role may call', () => {
     }
   });
 
-  it("refuses Support the member directory as a CSV file (Admin's alone), recording no export", async () => {
+  it("refuses Support member data as CSV files (Admin's alone): the directory and a member's orders, recording no export", async () => {
     const before = await auditCount();
-    const refused = await call(SUPPORT, '/api/admin/members?format=csv');
-    expect([refused.statusCode, refused.json().message]).toEqual([
-      403,
-      'Your role does not include exporting the member directory.',
-    ]);
+    for (const url of [
+      '/api/admin/members?format=csv',
+      '/api/admin/members/00000000-0000-4000-8000-0000000000ac/orders?format=csv',
+    ]) {
+      const refused = await call(SUPPORT, url);
+      expect([refused.statusCode, refused.json().message], url).toEqual([
+        403,
+        'Your role does not include exporting member data.',
+      ]);
+    }
     expect(await auditCount()).toBe(before);
     expect((await call(SUPPORT, '/api/admin/members')).statusCode).toBe(200);
   });

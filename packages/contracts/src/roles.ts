@@ -21,7 +21,7 @@ export const CONSOLE_RIGHTS = {
   catalog: ['Admin', 'Catalog'],
   /** The member directory and member pages: orders, subscriptions, sessions, activity; ending sessions, resets. */
   members: ['Admin', 'Support'],
-  /** The member directory as a CSV file. */
+  /** Member data as CSV files: the directory, a member's orders. */
   membersExport: ['Admin'],
   /** A member's groups, console roles included, and reverting a change to them. */
   roles: ['Admin'],
@@ -33,7 +33,7 @@ export const RIGHT_NAMES: Record<ConsoleRight, string> = {
   console: 'the admin console',
   catalog: 'the catalog',
   members: 'member data',
-  membersExport: 'exporting the member directory',
+  membersExport: 'exporting member data',
   roles: "changing members' groups",
 };
 

@@ -39,6 +39,17 @@ describe('configuration from the environment', () => {
     );
   });
 
+  it('carries the console roles as the groups Admin, Support and Catalog unless named otherwise, each role its own group', () => {
+    expect(load({}).auth.roleGroups).toEqual({ Admin: 'Admin', Support: 'Support', Catalog: 'Catalog' });
+    expect(
+      load({ AUTH_ADMIN_GROUP: 'ums-admins', AUTH_SUPPORT_GROUP: 'ums-support', AUTH_CATALOG_GROUP: 'ums-catalog' })
+        .auth.roleGroups,
+    ).toEqual({ Admin: 'ums-admins', Support: 'ums-support', Catalog: 'ums-catalog' });
+    expect(() => load({ AUTH_SUPPORT_GROUP: 'Admin' })).toThrow(
+      'AUTH_SUPPORT_GROUP, AUTH_CATALOG_GROUP: each console role needs its own group (got "Admin", "Admin", "Catalog" for Admin, Support and Catalog)',
+    );
+  });
+
   it("changes the email in the app with the embedded provider, or leads to the provider's own page when AUTH_CHANGE_EMAIL_URL names it", () => {
     expect(load({}).auth.changeEmailUrl).toBeNull();
     const cognito = load({

@@ -38,6 +38,12 @@ export const memberDirectoryRoutes: FastifyPluginAsyncZod<{
   const embeddedOnly = () => {
     if (!embedded) throw new HttpError(501, MANAGED_ELSEWHERE);
   };
+  /** Member data in a file is more than helping one member: Admin only (README, "Console roles"). */
+  const mayExport = (request: Parameters<typeof requireUser>[0]) => {
+    if (!hasRight(requireUser(request).roles, 'membersExport')) {
+      throw new HttpError(403, ROLE_TEXTS.lacks('membersExport'));
+    }
+  };
   const actorOf = (request: Parameters<typeof requireUser>[0]) => {
     const user = requireUser(request);
     return { id: user.subject, email: user.email };
@@ -54,10 +60,7 @@ export const memberDirectoryRoutes: FastifyPluginAsyncZod<{
     handler: async (request, reply) => {
       embeddedOnly();
       if (request.query.format === 'csv') {
-        // The whole directory in a file is more than helping one member: Admin only.
-        if (!hasRight(requireUser(request).roles, 'membersExport')) {
-          throw new HttpError(403, ROLE_TEXTS.lacks('membersExport'));
-        }
+        mayExport(request);
         const { q, sort } = request.query;
         await members.recordRead(actorOf(request), 'members-exported', MEMBER_DIRECTORY_ENTITY_ID, {
           format: 'csv',
@@ -100,6 +103,7 @@ export const memberDirectoryRoutes: FastifyPluginAsyncZod<{
     },
     handler: async (request, reply) => {
       embeddedOnly();
+      if (request.query.format === 'csv') mayExport(request);
       const { id } = request.params;
       await members.assertExists(id);
       const { format, q, cursor } = request.query;
