@@ -65,6 +65,8 @@ test('a Support user finds a member and ends their sessions, sees no catalog ent
     await expect(page.getByRole('button', { name: 'Save' })).toHaveCount(0);
   }
   expect(await accessibilityViolations(page), 'the page of what the role does not include').toEqual([]);
+  await page.setViewportSize({ width: 375, height: 812 });
+  expect(await accessibilityViolations(page), 'the same on a phone').toEqual([]);
   await shot(page, 'admin-role-lacks-catalog');
   await page.getByRole('link', { name: 'Go to the console’s start' }).click();
   await expect(page).toHaveURL(/\/admin\/members$/);

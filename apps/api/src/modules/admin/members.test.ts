@@ -307,7 +307,7 @@ describe('the member directory', () => {
     expect(bad.status).toBe(400);
   });
 
-  it('gives and takes console roles: Support reads members and not the catalog at once, and the member is mailed each time their roles change', async () => {
+  it('gives and takes console roles: Support reads members (each read audited under their name) and not the catalog, and the member is mailed each time their roles change', async () => {
     const kim = await account('Kim');
     const mails = async () =>
       (
@@ -320,6 +320,16 @@ describe('the member directory', () => {
     expect(given.status).toBe(200);
     const support = (await signIn(base, kim.email, PASSWORD)).access_token;
     expect((await call('GET', `/api/admin/members/${admin.id}`, support)).status).toBe(200);
+    // Support's reads are accounted for like an administrator's: who looked at whom, and when.
+    const reads = await pool.query(
+      `select entity_id from audit_entries where actor_id = $1 and action = 'member-details-read'`,
+      [kim.id],
+    );
+    expect(reads.rows).toEqual([{ entity_id: admin.id }]);
+    const byActor = await json<{ actor: { email: string } }>(
+      await call('GET', `/api/admin/audit?actor=${kim.id}`, admin.token),
+    );
+    expect(byActor.data.map((entry) => entry.actor.email)).toEqual([kim.email]);
     const catalog = await call('GET', '/api/membership', support);
     expect([catalog.status, (await json(catalog)).message]).toEqual([403, 'Your role does not include the catalog.']);
     const groups = await call('PUT', `/api/admin/members/${admin.id}/groups`, support, { groups: [] });
