@@ -97,6 +97,13 @@ test('a Catalog user changes a package price and cannot reach Members, by the me
   await expect(row).toContainText('Saved', { timeout: 5000 });
   await manage.getByRole('button', { name: 'Close' }).click();
 
+  // The audit trail shows the catalog's entries, its own price change among them, and no member kind to choose.
+  await page.goto('/admin/activity');
+  await expect(page.getByRole('heading', { name: /^Changed a package price/ }).first()).toBeVisible();
+  const kinds = await page.getByRole('combobox', { name: 'Show' }).locator('option').allTextContents();
+  expect(kinds).toEqual(['All changes', 'Membership', 'Discount package', 'Product catalog']);
+  expect(await accessibilityViolations(page), 'Activity as Catalog').toEqual([]);
+
   await page.goto('/admin/members');
   await expect(page.getByRole('heading', { name: 'Your role does not include member data.', level: 1 })).toBeVisible();
   await expect(page.getByText('Ask an administrator for the Support role.')).toBeVisible();

@@ -41,6 +41,8 @@ import { passwordChangeRoutes } from './identity/password-change.routes.js';
 import { createEmailChanges, sweepEmailChanges } from './identity/email-change.js';
 import { emailChangeRoutes } from './identity/email-change.routes.js';
 import { overviewRoutes } from './modules/admin/overview.routes.js';
+import { createBusinessMetrics } from './modules/admin/business-metrics.js';
+import { businessMetricsRoutes } from './modules/admin/business-metrics.routes.js';
 import { createMemberDirectory, memberGroupsEntity } from './modules/admin/members.js';
 import { memberDirectoryRoutes } from './modules/admin/members.routes.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
@@ -394,6 +396,9 @@ export async function buildApp(options: AppOptions) {
   await app.register(membershipRoutes, { memberships: createMembershipService({ db }), lists });
   await app.register(discountPackageRoutes, { packages: createDiscountPackageService({ db }), lists });
   await app.register(overviewRoutes, { pool: db.$client, lists });
+  await app.register(businessMetricsRoutes, {
+    metrics: createBusinessMetrics({ db, timeZone: config.businessTimeZone }),
+  });
   await app.register(passwordChangeRoutes, {
     passwords: createPasswordChangeService({ db, config, security, factors }),
   });
@@ -427,6 +432,7 @@ export async function buildApp(options: AppOptions) {
     }),
     lists,
     embedded: config.auth.embedded,
+    roleGroups: config.auth.roleGroups,
   });
   const audited = [membershipEntity, discountPackageEntity];
   if (config.auth.embedded) audited.push(memberGroupsEntity(config.auth.roleGroups, security.rolesChanged));

@@ -18,7 +18,10 @@ async function main() {
     await seedDemoData(database.db, config.catalogFile);
   }
   const demoAccounts = database.embedded
-    ? await createDemoAccounts(createAccountService({ db: database.db }), config.demoPasswords)
+    ? await createDemoAccounts(
+        createAccountService({ db: database.db, adminGroup: config.auth.roleGroups.Admin }),
+        config.demoPasswords,
+      )
     : null;
   const secrets = await openSecrets(config, database.db).catch(async (error: unknown) => {
     await database.close();

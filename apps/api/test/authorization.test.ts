@@ -40,6 +40,11 @@ async function snapshot() {
     'subscription_products',
     'orders',
     'order_items',
+    'audit_entries',
+    'mail_outbox',
+    'totp_factors',
+    'passkeys',
+    'recovery_codes',
   ];
   const out: Record<string, unknown> = {};
   for (const table of tables) {
@@ -120,6 +125,7 @@ const POLICY: Record<string, 'public' | 'member' | readonly ConsoleRole[]> = {
   'DELETE /api/UserSubscriptions/:id': 'member',
   'GET /api/PaymentHistory': 'member',
   'GET /api/admin/overview': ['Admin', 'Catalog'],
+  'GET /api/admin/metrics': ['Admin'],
   'GET /api/membership': ['Admin', 'Catalog'],
   'GET /api/membership/:id': ['Admin', 'Catalog'],
   'POST /api/membership': ['Admin', 'Catalog'],
@@ -142,6 +148,22 @@ const POLICY: Record<string, 'public' | 'member' | readonly ConsoleRole[]> = {
   'POST /api/promotionalProduct/batch': ['Admin', 'Catalog'],
   'DELETE /api/promotionalProduct': ['Admin', 'Catalog'],
 };
+
+/**
+ * A member's routes act on a real account (one with a second factor to lose), so a refusal that changed nothing is
+ * shown on something there was to change; other ids name nothing. A list route is asked for a page, as the console
+ * asks: without a limit the member directory is an export.
+ */
+const memberId = (
+  await createAccountService({ db: ctx.db }).add({ email: 'matrix-member@example.com', password: 'Matrix-Member-1' })
+).accountId;
+await ctx.pool.query(`insert into recovery_codes (account_id, code_hash) values ($1, 'matrix')`, [memberId]);
+const addressOf = (route: { method: string; url: string }) =>
+  route.url.startsWith('/api/admin/members/:id')
+    ? route.url.replace(':id', memberId)
+    : route.url === '/api/admin/members'
+      ? `${route.url}?limit=5`
+      : route.url.replace(':membershipId', '999999').replace(':orderId', '999999').replace(':id', '999999');
 
 function expected(
   policy: 'public' | 'member' | readonly ConsoleRole[] | undefined,
@@ -208,7 +230,7 @@ describe('authorization matrix over the whole route table', () => {
       for (const route of apiRoutes) {
         const want = expected(POLICY[`${route.method} ${route.url}`], caller);
         const before = want === 'allowed' ? null : await snapshot();
-        const url = route.url.replace(':membershipId', '999999').replace(':orderId', '999999').replace(':id', '999999');
+        const url = addressOf(route);
         const response = await ctx.app.inject({
           method: route.method as 'GET',
           url,
@@ -288,6 +310,41 @@ describe('console roles inside a route the role may call', () => {
     }
   });
 
+  it('refuses Support the whole member directory in one answer (an export), and answers it a page at a time', async () => {
+    const refused = await call(SUPPORT, '/api/admin/members');
+    expect([refused.statusCode, refused.json().message]).toEqual([
+      403,
+      'Ask for the member directory a page at a time (limit): the whole directory at once is an export.',
+    ]);
+    expect((await call(SUPPORT, '/api/admin/members?limit=25')).statusCode).toBe(200);
+    expect((await call(ADMIN, '/api/admin/members')).statusCode).toBe(200);
+  });
+
+  it("lets Catalog revert a change to the catalog's memberships", async () => {
+    const headers = { ...(await ctx.signedIn(CATALOG)), 'content-type': 'application/json' };
+    const membership = (await call(CATALOG, '/api/membership/1')).json().data[0];
+    const changed = await ctx.app.inject({
+      method: 'PUT',
+      url: '/api/membership/1',
+      headers,
+      payload: {
+        name: 'Renamed by Catalog',
+        description: membership.description,
+        productId: membership.productId,
+        discountPackageId: membership.discountPackageId,
+        numberOfFreeEligibleItems: membership.numberOfFreeEligibleItems,
+        membershipLengthInMonths: membership.membershipLengthInMonths,
+      },
+    });
+    expect(changed.statusCode).toBe(200);
+    const { rows } = await ctx.pool.query(
+      `select id from audit_entries where entity = 'membership' and entity_id = '1' order by id desc limit 1`,
+    );
+    const reverted = await call(CATALOG, `/api/admin/audit/${rows[0].id}/revert`, 'POST');
+    expect([reverted.statusCode, reverted.json().message]).toEqual([200, 'Change reverted']);
+    expect((await call(CATALOG, '/api/membership/1')).json().data[0].name).toBe(membership.name);
+  });
+
   it("refuses Support member data as CSV files (Admin's alone): the directory and a member's orders, recording no export", async () => {
     const before = await auditCount();
     for (const url of [
@@ -301,7 +358,7 @@ describe('console roles inside a route the role may call', () => {
       ]);
     }
     expect(await auditCount()).toBe(before);
-    expect((await call(SUPPORT, '/api/admin/members')).statusCode).toBe(200);
+    expect((await call(SUPPORT, '/api/admin/members?limit=5')).statusCode).toBe(200);
   });
 
   it("shows Catalog the catalog's audit entries and none about a member, and refuses it a member's entries", async () => {

@@ -75,7 +75,7 @@ describe("verification against the issuer's JWKS", () => {
     const first = await key('k1');
     jwks = { keys: [first.jwk] };
     const verify = createTokenVerifier({ config, jwksCooldownMs: 0 });
-    expect((await verify(await first.sign('a'))).isAdmin).toBe(true);
+    expect((await verify(await first.sign('a'))).roles).toEqual(['Admin']);
     await verify(await first.sign('b'));
     expect(jwksFetches).toBe(1);
 

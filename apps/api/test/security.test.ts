@@ -62,6 +62,7 @@ const shapedFields = fc.record(
     owner: fc.constant(OTHER_MEMBER.sub),
     groups: fc.constant(['Admin']),
     isAdmin: fc.constant(true),
+    roles: fc.constant(['Admin']),
     retailPrice: fc.constant(0),
     constructor: fc.constant({ prototype: { polluted: true } }),
   },

@@ -13,4 +13,5 @@ export * from './security.js';
 export * from './self-service.js';
 export * from './audit.js';
 export * from './roles.js';
+export * from './metrics.js';
 export * from './form-rules.js';

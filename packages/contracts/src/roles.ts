@@ -25,6 +25,8 @@ export const CONSOLE_RIGHTS = {
   membersExport: ['Admin'],
   /** A member's groups, console roles included, and reverting a change to them. */
   roles: ['Admin'],
+  /** The business over time: members, subscriptions, revenue, sign-ins (the overview's charts). */
+  metrics: ['Admin'],
 } as const satisfies Record<string, readonly ConsoleRole[]>;
 export type ConsoleRight = keyof typeof CONSOLE_RIGHTS;
 
@@ -35,6 +37,7 @@ export const RIGHT_NAMES: Record<ConsoleRight, string> = {
   members: 'member data',
   membersExport: 'exporting member data',
   roles: "changing members' groups",
+  metrics: 'the business figures',
 };
 
 export const ROLE_TEXTS = {
@@ -44,6 +47,10 @@ export const ROLE_TEXTS = {
   askFor: (right: ConsoleRight) =>
     `Ask an administrator for the ${CONSOLE_RIGHTS[right].filter((role) => role !== 'Admin').join(' or ') || 'Admin'} role.`,
   lastAdmin: 'The last administrator cannot lose the Admin group: give it to someone else first.',
+  /** Support acting on a person who holds a console role (an Admin's second factors, say). */
+  onlyAdminOnRoles: 'Only an administrator can do this to someone with a console role.',
+  /** The whole directory in one answer is an export. */
+  wholeDirectory: 'Ask for the member directory a page at a time (limit): the whole directory at once is an export.',
 } as const;
 
 /** The roles a person's groups carry. */

@@ -68,7 +68,17 @@ describe('operator CLI', () => {
     await cli('users', 'add', '--email', 'spare@example.com', '--password', 'Spare-Pass-99', '--admin');
     expect((await cli('users', 'revoke-admin', '--email', 'ops@example.com')).code).toBe(0);
     expect((await accounts.list())[0]?.groups).toEqual([]);
-    await cli('users', 'remove', '--email', 'spare@example.com');
+    // Nor does removing the account take the last administrator away.
+    expect(await cli('users', 'remove', '--email', 'spare@example.com')).toMatchObject({
+      code: 1,
+      err: 'The last administrator cannot lose the Admin group: give it to someone else first.',
+    });
+    expect((await cli('users', 'revoke-admin', '--email', 'spare@example.com')).code).toBe(1);
+    expect((await cli('users', 'grant-admin', '--email', 'ops@example.com')).code).toBe(0);
+    expect((await cli('users', 'remove', '--email', 'spare@example.com')).code).toBe(0);
+    expect((await cli('users', 'revoke-admin', '--email', 'ops@example.com')).code).toBe(1);
+    // The next steps remove every account: past the rule, as only the database's owner could.
+    await database.pool.query(`update accounts set groups = '{}' where email = 'ops@example.com'`);
     expect((await cli('users', 'set-password', '--email', 'ops@example.com', '--password', 'New-Pass-77')).code).toBe(
       0,
     );

@@ -3,8 +3,8 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { CONSOLE_ROLES } from '@ums/contracts/roles';
 import { parseArgs } from 'node:util';
+import { CONSOLE_ROLES } from '@ums/contracts/roles';
 import type { AppConfig } from '../config/env.js';
 import { createAccountService } from '../identity/accounts.service.js';
 import { HttpError } from '../plugins/http-errors.js';
@@ -302,7 +302,7 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
         return await withAccounts(ctx, async (accounts) => {
           const granting = sub.startsWith('grant');
           if (granting) await accounts.grantGroup(f.email!, group);
-          else await accounts.revokeGroup(f.email!, group, roleGroups.Admin);
+          else await accounts.revokeGroup(f.email!, group);
           ctx.out(`${f.email} ${granting ? 'is now in' : 'is no longer in'} the ${group} group.`);
         });
       }
@@ -341,7 +341,9 @@ const withOwnerDatabase = (ctx: CliContext, work: (database: DatabaseHandle) => 
   withDatabase(ctx, work, { as: 'owner' });
 
 const withAccounts = (ctx: CliContext, work: (accounts: ReturnType<typeof createAccountService>) => Promise<void>) =>
-  withDatabase(ctx, (database) => work(createAccountService({ db: database.db })));
+  withDatabase(ctx, (database) =>
+    work(createAccountService({ db: database.db, adminGroup: ctx.config.auth.roleGroups.Admin })),
+  );
 
 /** Reads the outbox folder: no database needed, so it works while the server runs or not. */
 async function mailCommand(ctx: CliContext, sub: string | undefined, rest: string[]): Promise<number> {

@@ -46,7 +46,10 @@ describe('configuration from the environment', () => {
         .auth.roleGroups,
     ).toEqual({ Admin: 'ums-admins', Support: 'ums-support', Catalog: 'ums-catalog' });
     expect(() => load({ AUTH_SUPPORT_GROUP: 'Admin' })).toThrow(
-      'AUTH_SUPPORT_GROUP, AUTH_CATALOG_GROUP: each console role needs its own group (got "Admin", "Admin", "Catalog" for Admin, Support and Catalog)',
+      'AUTH_ADMIN_GROUP, AUTH_SUPPORT_GROUP: each console role needs its own group (all name "Admin")',
+    );
+    expect(() => load({ AUTH_CATALOG_GROUP: 'Support' })).toThrow(
+      'AUTH_SUPPORT_GROUP, AUTH_CATALOG_GROUP: each console role needs its own group (all name "Support")',
     );
   });
 

@@ -212,6 +212,11 @@ const envSchema = z.object({
       return z.NEVER;
     }),
   COMPANY_NAME: z.string().trim().min(1, 'must not be empty').default('UMS Health'),
+  // The company's time zone: the admin overview's days, weeks and months begin at its midnight.
+  BUSINESS_TIME_ZONE: z
+    .string()
+    .default('America/New_York')
+    .refine(isTimeZone, 'must be an IANA time zone name, such as America/New_York or Europe/Berlin'),
   TERMS_URL: z
     .string()
     .regex(/^(https?:\/\/|\/)\S*$/, 'must be an absolute URL or a path starting with /')
@@ -328,6 +333,8 @@ export interface AppConfig {
     companionApps: CompanionApp[];
     company: { name: string; termsUrl: string; privacyUrl: string };
   };
+  /** The company's time zone (BUSINESS_TIME_ZONE): the admin overview's buckets begin at its midnight. */
+  businessTimeZone: string;
   /** Signed-in sessions of the embedded provider (the browser's session with the provider, not a token). */
   sessions: {
     /** Access tokens live this long (seconds); refresh tokens renew them. */
@@ -353,6 +360,16 @@ export interface AppConfig {
 }
 
 export class ConfigError extends Error {}
+
+/** Whether the name is a time zone this runtime knows (the IANA database, as PostgreSQL's). */
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return name.includes('/') || name === 'UTC';
+  } catch {
+    return false;
+  }
+}
 
 /** Parses the environment once; every missing or invalid variable is named in one error. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { catalogFile: string }): AppConfig {
@@ -393,10 +410,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { cat
       `Invalid configuration:\n  METRICS_PORT: must differ from PORT (${e.PORT}): the metrics are never served on the public port`,
     );
   }
-  const roleGroupNames = [e.AUTH_ADMIN_GROUP, e.AUTH_SUPPORT_GROUP, e.AUTH_CATALOG_GROUP];
-  if (new Set(roleGroupNames).size !== roleGroupNames.length) {
+  const roleGroupVariables = {
+    AUTH_ADMIN_GROUP: e.AUTH_ADMIN_GROUP,
+    AUTH_SUPPORT_GROUP: e.AUTH_SUPPORT_GROUP,
+    AUTH_CATALOG_GROUP: e.AUTH_CATALOG_GROUP,
+  };
+  const sharing = Object.entries(roleGroupVariables).filter(([name, group]) =>
+    Object.entries(roleGroupVariables).some(([other, its]) => other !== name && its === group),
+  );
+  if (sharing.length > 0) {
     throw new ConfigError(
-      `Invalid configuration:\n  AUTH_SUPPORT_GROUP, AUTH_CATALOG_GROUP: each console role needs its own group (got ${roleGroupNames.map((n) => JSON.stringify(n)).join(', ')} for Admin, Support and Catalog)`,
+      `Invalid configuration:\n  ${sharing.map(([name]) => name).join(', ')}: each console role needs its own group (all name ${JSON.stringify(sharing[0]![1])})`,
     );
   }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
@@ -464,6 +488,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { cat
       companionApps: e.LOGOUT_COMPANION_APPS,
       company: { name: e.COMPANY_NAME, termsUrl: e.TERMS_URL, privacyUrl: e.PRIVACY_URL },
     },
+    businessTimeZone: e.BUSINESS_TIME_ZONE,
     sessions: {
       accessTokenTtl: e.ACCESS_TOKEN_TTL,
       idle: Math.round(e.SESSION_IDLE_MINUTES * 60),

@@ -58,7 +58,7 @@ const toAccount = (row: typeof accounts.$inferSelect): Account => ({
 });
 
 /** The embedded provider's account store: emails are unique whatever their case. */
-export function createAccountService({ db }: { db: Database }) {
+export function createAccountService({ db, adminGroup = ADMIN_GROUP }: { db: Database; adminGroup?: string }) {
   async function find(email: string) {
     const [row] = await db.select().from(accounts).where(byEmail(email));
     return row ?? null;
@@ -68,21 +68,24 @@ export function createAccountService({ db }: { db: Database }) {
     if (!row) throw notFound(`Account ${email}`);
     return row;
   }
-  /** A group change voids the account's access tokens at once; its next token carries the new groups. */
-  /** `lastOf`: a group someone must stay in (the Admin group): refused when this change would leave nobody in it. */
-  async function setGroups(email: string, change: (groups: string[]) => string[], lastOf?: string) {
-    const row = await mustFind(email);
-    const groups = change(row.groups);
-    if (groups.length === row.groups.length && groups.every((g, i) => g === row.groups[i])) return toAccount(row);
+  /**
+   * A group change voids the account's access tokens at once; its next token carries the new groups. It takes its
+   * turn with the console's group changes (see memberGroupsEntity) before reading the account, and never leaves the
+   * Admin group empty.
+   */
+  async function setGroups(email: string, change: (groups: string[]) => string[]) {
     return db.transaction(async (tx) => {
-      // The console's group changes take the same turn (see memberGroupsEntity).
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext('ums:account-groups'))`);
+      const [row] = await tx.select().from(accounts).where(byEmail(email)).for('update');
+      if (!row) throw notFound(`Account ${email}`);
+      const groups = change(row.groups);
+      if (groups.length === row.groups.length && groups.every((g, i) => g === row.groups[i])) return toAccount(row);
       const [updated] = await tx
         .update(accounts)
         .set({ groups, updatedAt: new Date() })
         .where(eq(accounts.accountId, row.accountId))
         .returning();
-      if (lastOf && row.groups.includes(lastOf) && !groups.includes(lastOf) && !(await anyAdmin(tx, lastOf))) {
+      if (row.groups.includes(adminGroup) && !groups.includes(adminGroup) && !(await anyAdmin(tx, adminGroup))) {
         throw conflict(ROLE_TEXTS.lastAdmin);
       }
       await revokeAccount(tx, row.accountId);
@@ -110,7 +113,7 @@ export function createAccountService({ db }: { db: Database }) {
           ...(input.accountId ? { accountId: input.accountId } : {}),
           email,
           passwordHash: await hashPassword(input.password),
-          groups: input.admin ? [ADMIN_GROUP] : [],
+          groups: input.admin ? [adminGroup] : [],
           role: input.admin ? 'admin' : 'user',
           firstName: input.firstName ?? null,
           lastName: input.lastName ?? null,
@@ -145,10 +148,13 @@ export function createAccountService({ db }: { db: Database }) {
       return (await db.select().from(accounts).orderBy(asc(accounts.email))).map(toAccount);
     },
 
+    /** Removes the account, never the last one in the Admin group. */
     async remove(email: string): Promise<void> {
       const row = await mustFind(email);
       await db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtext('ums:account-groups'))`);
         await tx.delete(accounts).where(eq(accounts.accountId, row.accountId));
+        if (row.groups.includes(adminGroup) && !(await anyAdmin(tx, adminGroup))) throw conflict(ROLE_TEXTS.lastAdmin);
         await endAccountSessions(tx, row.accountId);
       });
     },
@@ -156,9 +162,8 @@ export function createAccountService({ db }: { db: Database }) {
     /** Puts the account in the group (a console role's, say); its tokens are renewed with it. */
     grantGroup: (email: string, group: string) =>
       setGroups(email, (groups) => (groups.includes(group) ? groups : [...groups, group])),
-    /** Takes the account out of the group; never the last account out of `adminGroup`. */
-    revokeGroup: (email: string, group: string, adminGroup = ADMIN_GROUP) =>
-      setGroups(email, (groups) => groups.filter((g) => g !== group), group === adminGroup ? adminGroup : undefined),
+    /** Takes the account out of the group; never the last account out of the Admin group. */
+    revokeGroup: (email: string, group: string) => setGroups(email, (groups) => groups.filter((g) => g !== group)),
 
     /**
      * The account when email and password match; null otherwise, without saying which part was wrong. A hash made

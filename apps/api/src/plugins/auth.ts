@@ -20,7 +20,6 @@ export interface AuthUser {
   role: string | null;
   /** The console roles the groups carry (see @ums/contracts/roles). */
   roles: ConsoleRole[];
-  isAdmin: boolean;
   /** The provider grant (one signed-in browser session) the token belongs to, when the provider says so. */
   grantId: string | null;
   /** The thumbprint of the key the token is bound to (DPoP `cnf.jkt`); null for a bearer token. */
@@ -178,7 +177,6 @@ export function createTokenVerifier(options: AuthOptions) {
       groups,
       role: typeof role === 'string' ? role : null,
       roles: rolesOf(groups, config.roleGroups),
-      isAdmin: groups.includes(config.roleGroups.Admin),
       grantId,
       jkt,
       clientId: typeof payload['client_id'] === 'string' ? payload['client_id'] : null,

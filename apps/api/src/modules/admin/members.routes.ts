@@ -8,7 +8,7 @@ import {
   ok,
   paymentHistoryEntrySchema,
 } from '@ums/contracts';
-import { hasRight, ROLE_TEXTS } from '@ums/contracts/roles';
+import { hasRight, rolesOf, ROLE_TEXTS, type RoleGroups } from '@ums/contracts/roles';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { originOf } from '../../identity/security-events.js';
@@ -34,7 +34,8 @@ export const memberDirectoryRoutes: FastifyPluginAsyncZod<{
   members: MemberDirectory;
   lists: Lists;
   embedded: boolean;
-}> = async (app, { members, lists, embedded }) => {
+  roleGroups: RoleGroups;
+}> = async (app, { members, lists, embedded, roleGroups }) => {
   const embeddedOnly = () => {
     if (!embedded) throw new HttpError(501, MANAGED_ELSEWHERE);
   };
@@ -42,6 +43,12 @@ export const memberDirectoryRoutes: FastifyPluginAsyncZod<{
   const mayExport = (request: Parameters<typeof requireUser>[0]) => {
     if (!hasRight(requireUser(request).roles, 'membersExport')) {
       throw new HttpError(403, ROLE_TEXTS.lacks('membersExport'));
+    }
+  };
+  /** Support acts on members, not on people with a console role: only Admin does (see `MayActOn`). */
+  const mayActOn = (request: Parameters<typeof requireUser>[0]) => (groups: string[]) => {
+    if (!hasRight(requireUser(request).roles, 'roles') && rolesOf(groups, roleGroups).length > 0) {
+      throw new HttpError(403, ROLE_TEXTS.onlyAdminOnRoles);
     }
   };
   const actorOf = (request: Parameters<typeof requireUser>[0]) => {
@@ -71,6 +78,10 @@ export const memberDirectoryRoutes: FastifyPluginAsyncZod<{
           name: 'members',
           fields: Object.keys(adminMemberSchema.shape),
         });
+      }
+      // Without a limit the answer is every account: Admin's alone, like the CSV.
+      if (request.query.limit === undefined && !hasRight(requireUser(request).roles, 'membersExport')) {
+        throw new HttpError(403, ROLE_TEXTS.wholeDirectory);
       }
       return sendJsonText(reply, await lists.directory(memberDirectoryList, request.query));
     },
@@ -137,7 +148,7 @@ export const memberDirectoryRoutes: FastifyPluginAsyncZod<{
     },
     handler: async (request) => {
       embeddedOnly();
-      await members.endSessions(actorOf(request), request.params.id);
+      await members.endSessions(actorOf(request), request.params.id, mayActOn(request));
       return ok([], MEMBER_MESSAGES.sessionsEnded);
     },
   });
@@ -152,7 +163,7 @@ export const memberDirectoryRoutes: FastifyPluginAsyncZod<{
     },
     handler: async (request) => {
       embeddedOnly();
-      await members.resetSignInMethods(actorOf(request), request.params.id, originOf(request));
+      await members.resetSignInMethods(actorOf(request), request.params.id, originOf(request), mayActOn(request));
       return ok([], MEMBER_MESSAGES.signInMethodsReset);
     },
   });

@@ -333,7 +333,21 @@ describe('the member directory', () => {
     const catalog = await call('GET', '/api/membership', support);
     expect([catalog.status, (await json(catalog)).message]).toEqual([403, 'Your role does not include the catalog.']);
     const groups = await call('PUT', `/api/admin/members/${admin.id}/groups`, support, { groups: [] });
-    expect(groups.status).toBe(403);
+    expect([groups.status, (await json(groups)).message]).toEqual([
+      403,
+      "Your role does not include changing members' groups.",
+    ]);
+    // Support helps members, not the people who run the console: an Admin's sessions and second factors are not theirs.
+    for (const action of ['end-sessions', 'reset-sign-in-methods']) {
+      const refused = await call('POST', `/api/admin/members/${admin.id}/${action}`, support, {});
+      expect([refused.status, (await json(refused)).message], action).toEqual([
+        403,
+        'Only an administrator can do this to someone with a console role.',
+      ]);
+    }
+    expect((await call('GET', '/api/userdetails/', admin.token)).status).toBe(200);
+    const helped = await account('Helped');
+    expect((await call('POST', `/api/admin/members/${helped.id}/end-sessions`, support, {})).status).toBe(200);
     // A group that is no console role changes no role: no mail for it.
     await call('PUT', `/api/admin/members/${kim.id}/groups`, admin.token, { groups: ['Support', 'Billing'] });
     await call('PUT', `/api/admin/members/${kim.id}/groups`, admin.token, { groups: ['Catalog'] });

@@ -38,6 +38,13 @@ export const MEMBER_MESSAGES = {
   noLongerAdmin: 'Your Admin group has just been removed by another administrator, so this change was not made.',
 } as const;
 
+/**
+ * Whether the caller may act on a member with these groups (throws when not): Support may end the sessions and reset
+ * the sign-in methods of members, but not of someone who holds a console role, or it could strip an Admin's second
+ * factors.
+ */
+export type MayActOn = (groups: string[]) => void;
+
 /** Told when a change of groups changed the member's console roles (in its transaction): the member is mailed. */
 export type RolesChanged = (
   tx: Queryable,
@@ -58,7 +65,10 @@ export function memberGroupsEntity(
   const adminGroup = roleGroups.Admin;
   return {
     entity: 'member',
-    lock: async () => {},
+    // Group changes take turns (the console's, a revert's and the CLI's), this lock before any account row.
+    lock: async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext('ums:account-groups'))`);
+    },
     async read(tx, id) {
       const [row] = await tx
         .select({ groups: accounts.groups })
@@ -74,9 +84,9 @@ export function memberGroupsEntity(
       if (actor.id === id && before.includes(adminGroup) && !groups.includes(adminGroup)) {
         throw conflict(MEMBER_MESSAGES.ownAdmin);
       }
-      // Group changes take turns, and each checks its actor is still an administrator once its turn comes: two
-      // administrators taking each other's Admin at once would otherwise both succeed and leave nobody to give it back.
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext('ums:account-groups'))`);
+      // Group changes take turns (`lock`, held since before `read`), and each checks its actor is still an
+      // administrator once its turn comes: two administrators taking each other's Admin at once would otherwise both
+      // succeed and leave nobody to give it back.
       // The actor's id is a token subject, not always an account's uuid: compared as text.
       const [actorRow] = await tx
         .select({ groups: accounts.groups })
@@ -168,9 +178,9 @@ export function createMemberDirectory({
      * For a member who lost their second factors: every authenticator app, passkey and recovery code goes, their
      * sessions end, the member is told by mail, and the entry records how many of each there were.
      */
-    async resetSignInMethods(actor: Actor, id: string, origin: RequestOrigin): Promise<void> {
+    async resetSignInMethods(actor: Actor, id: string, origin: RequestOrigin, may: MayActOn): Promise<void> {
       await db.transaction(async (tx) => {
-        await entry(tx, id);
+        may((await entry(tx, id)).groups);
         const before = await signInMethodsOf(tx, id);
         await tx.delete(totpFactors).where(eq(totpFactors.accountId, id));
         await tx.delete(passkeys).where(eq(passkeys.accountId, id));
@@ -190,9 +200,9 @@ export function createMemberDirectory({
     },
 
     /** Signs the member out everywhere: their sessions end and their tokens stop working on every process. */
-    async endSessions(actor: Actor, id: string): Promise<void> {
+    async endSessions(actor: Actor, id: string, may: MayActOn): Promise<void> {
       await db.transaction(async (tx) => {
-        await entry(tx, id);
+        may((await entry(tx, id)).groups);
         const before = (await security.listSessions(id, null)).length;
         await endAccountSessions(tx, id);
         await appendAudit(tx, {
@@ -217,6 +227,7 @@ export function createMemberDirectory({
     /** Replaces the member's groups (audited, and mailed when their console roles change; see `memberGroupsEntity`). */
     async setGroups(actor: Actor, id: string, groups: string[]): Promise<AdminMember> {
       const saved = await db.transaction(async (tx) => {
+        await groupsEntity.lock(tx);
         const current = await groupsEntity.read(tx, id);
         if (!current) throw notFound('The member');
         if (!isDeepStrictEqual(current['groups'], groups)) {

@@ -28,6 +28,7 @@ import { formatShortDate, formatUsd } from '../../../lib/format.js';
 import type { PageOf } from '../../../lib/paged-list.js';
 import { useStepUpDraft } from '../../../lib/step-up-draft.js';
 import { useAdminStyles } from '../components/admin-styles.js';
+import { useConsoleRights } from '../console-roles.js';
 import { useMemberActions, useMemberDetails, useMemberOrders } from './api.js';
 import {
   groupsText,
@@ -38,7 +39,6 @@ import {
 import { MemberGroupsDialog } from './member-groups-dialog.js';
 import { MemberStatus, memberName, UnverifiedEmailBadge } from './members-page.js';
 import { MEMBERS } from './messages.js';
-import { useConsoleRights } from '../console-roles.js';
 
 type TabName = keyof typeof MEMBERS.tabs;
 

@@ -17,9 +17,9 @@ import { formatShortDate } from '../../../lib/format.js';
 import { useListView } from '../../../lib/paged-list.js';
 import { useAdminStyles } from '../components/admin-styles.js';
 import { ListState } from '../components/list-state.js';
+import { useConsoleRights } from '../console-roles.js';
 import { useMemberList } from './api.js';
 import { MEMBERS } from './messages.js';
-import { useConsoleRights } from '../console-roles.js';
 
 const useStyles = makeStyles({
   tableWrap: { overflowX: 'auto' },

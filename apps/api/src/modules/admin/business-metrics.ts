@@ -1,0 +1,172 @@
+import {
+  METRICS_DEFAULT_DAYS,
+  type AdminMetrics,
+  type MetricsBucket,
+  type MetricsInterval,
+} from '@ums/contracts/metrics';
+import { AUDIT_ENTITIES } from '@ums/contracts/audit';
+import { sql, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { Database } from '../../db/client.js';
+import {
+  accountDeletions,
+  accounts,
+  auditEntries,
+  orders,
+  securityEvents,
+  subscriptions,
+} from '../../db/schema/index.js';
+import { createBoundedCache } from '../../lib/bounded-cache.js';
+
+/** An answer is served again for this long: a new order or sign-in shows within a minute. */
+export const METRICS_FRESH_MS = 60_000;
+/** The catalog's entities in the audit trail (every one but a member). */
+const CATALOG_ENTITIES = Object.keys(AUDIT_ENTITIES).filter((entity) => entity !== 'member');
+
+type BucketRow = {
+  start: string;
+  end: string;
+  new_members: number;
+  closing: number;
+  deleted: number;
+  started: number;
+  cancelled: number;
+  order_count: number;
+  revenue: string;
+  by_status: Record<string, { count: number; revenue: number }> | null;
+  signed_in: number;
+  failed: number;
+  new_devices: number;
+  catalog_changes: number;
+  members_before: number;
+  subscriptions_before: number;
+};
+
+/** Today in the time zone, as YYYY-MM-DD. */
+export function todayIn(timeZone: string, now = new Date()): string {
+  // en-CA writes dates as YYYY-MM-DD.
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+}
+
+const minusDays = (day: string, days: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * The admin overview's series: one statement over the tables as they are, its buckets the periods (in the company's
+ * time zone) that meet the range, each cut to the range. Answers are kept a minute per range and interval.
+ */
+export function createBusinessMetrics({ db, timeZone }: { db: Database; timeZone: string }) {
+  const cache = createBoundedCache<{ at: number; metrics: AdminMetrics }>({
+    maxBytes: 4 * 1024 * 1024,
+    maxEntries: 500,
+    bytesOf: (value) => JSON.stringify(value.metrics).length,
+  });
+
+  async function compute(from: string, to: string, interval: MetricsInterval): Promise<AdminMetrics> {
+    // The unit is one of three names the contract allows, never a caller's text.
+    const unit = sql.raw(`'${interval}'`);
+    const step = sql.raw(`interval '1 ${interval}'`);
+    const fromDay = sql`${from}::timestamp`;
+    const afterTo = sql`(${to}::date + 1)::timestamp`;
+    const lo = sql`(${fromDay} at time zone ${timeZone})`;
+    const hi = sql`(${afterTo} at time zone ${timeZone})`;
+    /** The period a moment falls in, as the company's calendar has it. */
+    const period = (at: PgColumn) => sql`date_trunc(${unit}, ${at} at time zone ${timeZone})`;
+    const within = (at: PgColumn) => sql`${at} >= ${lo} and ${at} < ${hi}`;
+    /** A `with` item: how many rows of `table` fall in each period, by the moment `at`, where `where` holds. */
+    const counted = (name: string, table: PgTable, at: PgColumn, where: SQL = sql`true`) =>
+      sql`${sql.identifier(name)} as (select ${period(at)} as p, count(*)::int as n
+            from ${table} where ${within(at)} and ${where} group by 1)`;
+
+    const { rows } = await db.execute<BucketRow>(sql`
+      with periods as (
+             select p from generate_series(date_trunc(${unit}, ${fromDay}), ${to}::timestamp, ${step}) p),
+           ${counted('new_members', accounts, accounts.createdAt)},
+           ${counted('closing', accountDeletions, accountDeletions.requestedAt)},
+           ${counted('deleted', auditEntries, auditEntries.at, sql`${auditEntries.action} = 'account-deleted'`)},
+           ${counted('started', subscriptions, subscriptions.createdAt)},
+           ${counted('cancelled', subscriptions, subscriptions.cancelledAt)},
+           ${counted('signed_in', securityEvents, securityEvents.at, sql`${securityEvents.event} = 'sign-in'`)},
+           ${counted('failed', securityEvents, securityEvents.at, sql`${securityEvents.event} = 'sign-in-failed'`)},
+           ${counted('new_devices', securityEvents, securityEvents.at, sql`${securityEvents.event} = 'new-device'`)},
+           ${counted(
+             'catalog_changes',
+             auditEntries,
+             auditEntries.at,
+             sql`${auditEntries.entity} in (${sql.join(
+               CATALOG_ENTITIES.map((entity) => sql`${entity}`),
+               sql`, `,
+             )})`,
+           )},
+           by_status as (
+             select ${period(orders.orderedAt)} as p, ${orders.status} as status, count(*)::int as n,
+                    sum(${orders.totalAmount}) as revenue
+             from ${orders} where ${within(orders.orderedAt)} group by 1, 2),
+           sold as (
+             select p, sum(n)::int as n, sum(revenue)::text as revenue,
+                    json_object_agg(status, json_build_object('count', n, 'revenue', revenue)) as by_status
+             from by_status group by p)
+      select to_char(greatest(periods.p, ${fromDay}), 'YYYY-MM-DD') as start,
+             to_char(least(periods.p + ${step}, ${afterTo}) - interval '1 day', 'YYYY-MM-DD') as end,
+             coalesce(new_members.n, 0) as new_members, coalesce(closing.n, 0) as closing,
+             coalesce(deleted.n, 0) as deleted, coalesce(started.n, 0) as started,
+             coalesce(cancelled.n, 0) as cancelled, coalesce(sold.n, 0) as order_count,
+             coalesce(sold.revenue, '0') as revenue, sold.by_status,
+             coalesce(signed_in.n, 0) as signed_in, coalesce(failed.n, 0) as failed,
+             coalesce(new_devices.n, 0) as new_devices, coalesce(catalog_changes.n, 0) as catalog_changes,
+             (select count(*)::int from ${accounts} where ${accounts.createdAt} < ${lo}) as members_before,
+             (select (count(*) - count(${subscriptions.cancelledAt}) filter (where ${subscriptions.cancelledAt} < ${lo}))::int
+              from ${subscriptions} where ${subscriptions.createdAt} < ${lo}) as subscriptions_before
+      from periods
+      left join new_members using (p) left join closing using (p) left join deleted using (p)
+      left join started using (p) left join cancelled using (p) left join sold using (p)
+      left join signed_in using (p) left join failed using (p) left join new_devices using (p)
+      left join catalog_changes using (p)
+      order by periods.p`);
+
+    let members = rows[0]?.members_before ?? 0;
+    let active = rows[0]?.subscriptions_before ?? 0;
+    const buckets: MetricsBucket[] = rows.map((row) => {
+      members += row.new_members;
+      active += row.started - row.cancelled;
+      return {
+        start: row.start,
+        end: row.end,
+        members: { total: members, new: row.new_members },
+        accounts: { closing: row.closing, deleted: row.deleted },
+        subscriptions: { active, started: row.started, cancelled: row.cancelled },
+        orders: {
+          count: row.order_count,
+          revenue: Number(row.revenue),
+          byStatus: Object.fromEntries(
+            Object.entries(row.by_status ?? {}).map(([status, sold]) => [
+              status,
+              { count: sold.count, revenue: Number(sold.revenue) },
+            ]),
+          ),
+        },
+        signIns: { succeeded: row.signed_in, failed: row.failed, newDevices: row.new_devices },
+        catalogChanges: row.catalog_changes,
+      };
+    });
+    return { from, to, interval, timeZone, buckets };
+  }
+
+  return {
+    timeZone,
+    /** The series over `from`..`to` (days in the company's time zone; default the last 30 days, today included). */
+    async series(query: { from?: string | undefined; to?: string | undefined; interval: MetricsInterval }) {
+      const to = query.to ?? (query.from ? minusDays(query.from, 1 - METRICS_DEFAULT_DAYS) : todayIn(timeZone));
+      const from = query.from ?? minusDays(to, METRICS_DEFAULT_DAYS - 1);
+      const key = JSON.stringify([from, to, query.interval]);
+      const kept = await cache.build(
+        key,
+        async () => ({ at: Date.now(), metrics: await compute(from, to, query.interval) }),
+        { current: (value) => Date.now() - value.at < METRICS_FRESH_MS },
+      );
+      return kept.metrics;
+    },
+  };
+}
+
+export type BusinessMetrics = ReturnType<typeof createBusinessMetrics>;
