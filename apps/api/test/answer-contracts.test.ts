@@ -143,6 +143,8 @@ describe('every JSON answer of every GET route, as its contract reads it', () =>
     withLists('GET /api/admin/audit', '/api/admin/audit', 'audit');
     add('GET /api/admin/audit', `/api/admin/audit?entity=discount-package&entityId=${packageId}`);
     add('GET /api/admin/overview', '/api/admin/overview');
+    add('GET /api/admin/metrics', '/api/admin/metrics');
+    add('GET /api/admin/metrics', '/api/admin/metrics?from=2025-01-01&to=2026-11-27&interval=month');
     withLists('GET /api/membership', '/api/membership', 'membership');
     add('GET /api/membership/:id', `/api/membership/${membershipId}`);
     withLists('GET /api/discountPackage', '/api/discountPackage', 'discountPackage');

@@ -121,6 +121,7 @@ const REQUESTS: Record<string, { url: string; body?: unknown }> = {
   'DELETE /api/UserSubscriptions/:id': { url: '/api/UserSubscriptions/1' },
   'GET /api/PaymentHistory': { url: '/api/PaymentHistory' },
   'GET /api/admin/overview': { url: '/api/admin/overview' },
+  'GET /api/admin/metrics': { url: '/api/admin/metrics' },
   'GET /api/membership': { url: '/api/membership' },
   'GET /api/membership/:id': { url: '/api/membership/1' },
   'POST /api/membership': { url: '/api/membership', body: { name: 'Starter', productId: 1003 } },

@@ -55,7 +55,16 @@ const minusDays = (day: string, days: number) =>
  * The admin overview's series: one statement over the tables as they are, its buckets the periods (in the company's
  * time zone) that meet the range, each cut to the range. Answers are kept a minute per range and interval.
  */
-export function createBusinessMetrics({ db, timeZone }: { db: Database; timeZone: string }) {
+export function createBusinessMetrics({
+  db,
+  timeZone,
+  freshMs = METRICS_FRESH_MS,
+}: {
+  db: Database;
+  timeZone: string;
+  /** How long an answer is served again (a minute; 0 computes every call). */
+  freshMs?: number;
+}) {
   const cache = createBoundedCache<{ at: number; metrics: AdminMetrics }>({
     maxBytes: 4 * 1024 * 1024,
     maxEntries: 500,
@@ -162,7 +171,7 @@ export function createBusinessMetrics({ db, timeZone }: { db: Database; timeZone
       const kept = await cache.build(
         key,
         async () => ({ at: Date.now(), metrics: await compute(from, to, query.interval) }),
-        { current: (value) => Date.now() - value.at < METRICS_FRESH_MS },
+        { current: (value) => Date.now() - value.at < freshMs },
       );
       return kept.metrics;
     },
