@@ -39,6 +39,16 @@ describe('configuration from the environment', () => {
     );
   });
 
+  it("counts the overview's days in America/New_York unless BUSINESS_TIME_ZONE names another zone, and refuses one that is none", () => {
+    expect(load({}).businessTimeZone).toBe('America/New_York');
+    expect(load({ BUSINESS_TIME_ZONE: 'Europe/Berlin' }).businessTimeZone).toBe('Europe/Berlin');
+    for (const zone of ['Mars/Olympus_Mons', 'EST5']) {
+      expect(() => load({ BUSINESS_TIME_ZONE: zone })).toThrow(
+        'BUSINESS_TIME_ZONE: must be an IANA time zone name, such as America/New_York or Europe/Berlin',
+      );
+    }
+  });
+
   it('carries the console roles as the groups Admin, Support and Catalog unless named otherwise, each role its own group', () => {
     expect(load({}).auth.roleGroups).toEqual({ Admin: 'Admin', Support: 'Support', Catalog: 'Catalog' });
     expect(

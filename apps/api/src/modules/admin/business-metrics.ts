@@ -82,31 +82,38 @@ export function createBusinessMetrics({
     /** The period a moment falls in, as the company's calendar has it. */
     const period = (at: PgColumn) => sql`date_trunc(${unit}, ${at} at time zone ${timeZone})`;
     const within = (at: PgColumn) => sql`${at} >= ${lo} and ${at} < ${hi}`;
-    /** A `with` item: how many rows of `table` fall in each period, by the moment `at`, where `where` holds. */
-    const counted = (name: string, table: PgTable, at: PgColumn, where: SQL = sql`true`) =>
-      sql`${sql.identifier(name)} as (select ${period(at)} as p, count(*)::int as n
-            from ${table} where ${within(at)} and ${where} group by 1)`;
+    /**
+     * A `with` item: how many rows of `table` fall in each period by the moment `at`, one column per condition of
+     * `columns`, in one scan of the table.
+     */
+    const counted = (name: string, table: PgTable, at: PgColumn, columns: Record<string, SQL> = { n: sql`true` }) =>
+      sql`${sql.identifier(name)} as (select ${period(at)} as p, ${sql.join(
+        Object.entries(columns).map(
+          ([column, where]) => sql`count(*) filter (where ${where})::int as ${sql.identifier(column)}`,
+        ),
+        sql`, `,
+      )} from ${table} where ${within(at)} group by 1)`;
+    const catalogEntity = sql`${auditEntries.entity} in (${sql.join(
+      CATALOG_ENTITIES.map((entity) => sql`${entity}`),
+      sql`, `,
+    )})`;
 
     const { rows } = await db.execute<BucketRow>(sql`
       with periods as (
              select p from generate_series(date_trunc(${unit}, ${fromDay}), ${to}::timestamp, ${step}) p),
            ${counted('new_members', accounts, accounts.createdAt)},
            ${counted('closing', accountDeletions, accountDeletions.requestedAt)},
-           ${counted('deleted', auditEntries, auditEntries.at, sql`${auditEntries.action} = 'account-deleted'`)},
            ${counted('started', subscriptions, subscriptions.createdAt)},
            ${counted('cancelled', subscriptions, subscriptions.cancelledAt)},
-           ${counted('signed_in', securityEvents, securityEvents.at, sql`${securityEvents.event} = 'sign-in'`)},
-           ${counted('failed', securityEvents, securityEvents.at, sql`${securityEvents.event} = 'sign-in-failed'`)},
-           ${counted('new_devices', securityEvents, securityEvents.at, sql`${securityEvents.event} = 'new-device'`)},
-           ${counted(
-             'catalog_changes',
-             auditEntries,
-             auditEntries.at,
-             sql`${auditEntries.entity} in (${sql.join(
-               CATALOG_ENTITIES.map((entity) => sql`${entity}`),
-               sql`, `,
-             )})`,
-           )},
+           ${counted('audited', auditEntries, auditEntries.at, {
+             deleted: sql`${auditEntries.action} = 'account-deleted'`,
+             catalog_changes: catalogEntity,
+           })},
+           ${counted('signed', securityEvents, securityEvents.at, {
+             signed_in: sql`${securityEvents.event} = 'sign-in'`,
+             failed: sql`${securityEvents.event} = 'sign-in-failed'`,
+             new_devices: sql`${securityEvents.event} = 'new-device'`,
+           })},
            by_status as (
              select ${period(orders.orderedAt)} as p, ${orders.status} as status, count(*)::int as n,
                     sum(${orders.totalAmount}) as revenue
@@ -118,19 +125,18 @@ export function createBusinessMetrics({
       select to_char(greatest(periods.p, ${fromDay}), 'YYYY-MM-DD') as start,
              to_char(least(periods.p + ${step}, ${afterTo}) - interval '1 day', 'YYYY-MM-DD') as end,
              coalesce(new_members.n, 0) as new_members, coalesce(closing.n, 0) as closing,
-             coalesce(deleted.n, 0) as deleted, coalesce(started.n, 0) as started,
+             coalesce(audited.deleted, 0) as deleted, coalesce(started.n, 0) as started,
              coalesce(cancelled.n, 0) as cancelled, coalesce(sold.n, 0) as order_count,
              coalesce(sold.revenue, '0') as revenue, sold.by_status,
-             coalesce(signed_in.n, 0) as signed_in, coalesce(failed.n, 0) as failed,
-             coalesce(new_devices.n, 0) as new_devices, coalesce(catalog_changes.n, 0) as catalog_changes,
+             coalesce(signed.signed_in, 0) as signed_in, coalesce(signed.failed, 0) as failed,
+             coalesce(signed.new_devices, 0) as new_devices, coalesce(audited.catalog_changes, 0) as catalog_changes,
              (select count(*)::int from ${accounts} where ${accounts.createdAt} < ${lo}) as members_before,
              (select (count(*) - count(${subscriptions.cancelledAt}) filter (where ${subscriptions.cancelledAt} < ${lo}))::int
               from ${subscriptions} where ${subscriptions.createdAt} < ${lo}) as subscriptions_before
       from periods
-      left join new_members using (p) left join closing using (p) left join deleted using (p)
+      left join new_members using (p) left join closing using (p) left join audited using (p)
       left join started using (p) left join cancelled using (p) left join sold using (p)
-      left join signed_in using (p) left join failed using (p) left join new_devices using (p)
-      left join catalog_changes using (p)
+      left join signed using (p)
       order by periods.p`);
 
     let members = rows[0]?.members_before ?? 0;
