@@ -11,6 +11,8 @@ export const AUDIT_ENTITIES = {
   catalog: 'Product catalog',
 } as const;
 export type AuditEntity = keyof typeof AUDIT_ENTITIES;
+/** The catalog's entries: everything but a member's (what a role without member data reads, the overview counts). */
+export const CATALOG_AUDIT_ENTITIES: readonly AuditEntity[] = ['membership', 'discount-package', 'catalog'];
 
 /** Each action as the Activity screen names it. */
 export const AUDIT_ACTIONS: Record<string, string> = {

@@ -53,6 +53,9 @@ export const ROLE_TEXTS = {
   wholeDirectory: 'Ask for the member directory a page at a time (limit): the whole directory at once is an export.',
 } as const;
 
+/** The right a revert of an audit entry about `entity` needs: the catalog's own, or Admin's for a member's groups. */
+export const revertRight = (entity: string): ConsoleRight => (entity === 'member' ? 'roles' : 'catalog');
+
 /** The roles a person's groups carry. */
 export function rolesOf(groups: readonly string[], names: RoleGroups): ConsoleRole[] {
   return CONSOLE_ROLES.filter((role) => groups.includes(names[role]));

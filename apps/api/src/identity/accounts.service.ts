@@ -12,6 +12,14 @@ import { endAccountSessions } from './sessions.js';
 
 export const ADMIN_GROUP = 'Admin';
 
+/**
+ * Group changes take turns (the console's, a revert's, the CLI's, an account's removal), each taking this lock before
+ * it reads an account: none works from a stale read, and two removals cannot each leave the other the last Admin.
+ */
+export async function lockGroupChanges(tx: Pick<Database, 'execute'>): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('ums:account-groups'))`);
+}
+
 /** Whether any account is still in the Admin group (`adminGroup`). */
 export async function anyAdmin(tx: Pick<Database, 'execute'>, adminGroup: string): Promise<boolean> {
   const { rows } = await tx.execute<{ any: boolean }>(
@@ -75,7 +83,7 @@ export function createAccountService({ db, adminGroup = ADMIN_GROUP }: { db: Dat
    */
   async function setGroups(email: string, change: (groups: string[]) => string[]) {
     return db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext('ums:account-groups'))`);
+      await lockGroupChanges(tx);
       const [row] = await tx.select().from(accounts).where(byEmail(email)).for('update');
       if (!row) throw notFound(`Account ${email}`);
       const groups = change(row.groups);
@@ -152,7 +160,7 @@ export function createAccountService({ db, adminGroup = ADMIN_GROUP }: { db: Dat
     async remove(email: string): Promise<void> {
       const row = await mustFind(email);
       await db.transaction(async (tx) => {
-        await tx.execute(sql`select pg_advisory_xact_lock(hashtext('ums:account-groups'))`);
+        await lockGroupChanges(tx);
         await tx.delete(accounts).where(eq(accounts.accountId, row.accountId));
         if (row.groups.includes(adminGroup) && !(await anyAdmin(tx, adminGroup))) throw conflict(ROLE_TEXTS.lastAdmin);
         await endAccountSessions(tx, row.accountId);

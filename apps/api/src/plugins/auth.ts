@@ -361,6 +361,16 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) 
   });
 });
 
+/** Whether the caller's console roles hold the right (a rule inside a route, beyond its policy). */
+export function holdsRight(request: FastifyRequest, right: ConsoleRight): boolean {
+  return hasRight(requireUser(request).roles, right);
+}
+
+/** Refuses (403, "Your role does not include …") a caller whose console roles lack the right. */
+export function requireRight(request: FastifyRequest, right: ConsoleRight): void {
+  if (!holdsRight(request, right)) throw new HttpError(403, ROLE_TEXTS.lacks(right));
+}
+
 export function requireUser(request: FastifyRequest): AuthUser {
   if (!request.user) throw new HttpError(401, 'Sign in to continue');
   return request.user;

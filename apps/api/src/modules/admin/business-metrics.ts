@@ -4,7 +4,7 @@ import {
   type MetricsBucket,
   type MetricsInterval,
 } from '@ums/contracts/metrics';
-import { AUDIT_ENTITIES } from '@ums/contracts/audit';
+import { CATALOG_AUDIT_ENTITIES } from '@ums/contracts/audit';
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client.js';
@@ -20,8 +20,6 @@ import { createBoundedCache } from '../../lib/bounded-cache.js';
 
 /** An answer is served again for this long: a new order or sign-in shows within a minute. */
 export const METRICS_FRESH_MS = 60_000;
-/** The catalog's entities in the audit trail (every one but a member). */
-const CATALOG_ENTITIES = Object.keys(AUDIT_ENTITIES).filter((entity) => entity !== 'member');
 
 type BucketRow = {
   start: string;
@@ -48,7 +46,8 @@ export function todayIn(timeZone: string, now = new Date()): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
 }
 
-const minusDays = (day: string, days: number) =>
+/** The day `days` before `day` (YYYY-MM-DD; a negative count goes forward). */
+export const daysBefore = (day: string, days: number) =>
   new Date(Date.parse(`${day}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
 
 /**
@@ -94,7 +93,7 @@ export function createBusinessMetrics({
         sql`, `,
       )} from ${table} where ${within(at)} group by 1)`;
     const catalogEntity = sql`${auditEntries.entity} in (${sql.join(
-      CATALOG_ENTITIES.map((entity) => sql`${entity}`),
+      CATALOG_AUDIT_ENTITIES.map((entity) => sql`${entity}`),
       sql`, `,
     )})`;
 
@@ -168,11 +167,10 @@ export function createBusinessMetrics({
   }
 
   return {
-    timeZone,
     /** The series over `from`..`to` (days in the company's time zone; default the last 30 days, today included). */
     async series(query: { from?: string | undefined; to?: string | undefined; interval: MetricsInterval }) {
-      const to = query.to ?? (query.from ? minusDays(query.from, 1 - METRICS_DEFAULT_DAYS) : todayIn(timeZone));
-      const from = query.from ?? minusDays(to, METRICS_DEFAULT_DAYS - 1);
+      const to = query.to ?? (query.from ? daysBefore(query.from, 1 - METRICS_DEFAULT_DAYS) : todayIn(timeZone));
+      const from = query.from ?? daysBefore(to, METRICS_DEFAULT_DAYS - 1);
       const key = JSON.stringify([from, to, query.interval]);
       const kept = await cache.build(
         key,

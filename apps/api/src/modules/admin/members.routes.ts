@@ -8,11 +8,11 @@ import {
   ok,
   paymentHistoryEntrySchema,
 } from '@ums/contracts';
-import { hasRight, rolesOf, ROLE_TEXTS, type RoleGroups } from '@ums/contracts/roles';
+import { rolesOf, ROLE_TEXTS, type RoleGroups } from '@ums/contracts/roles';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { originOf } from '../../identity/security-events.js';
-import { requireUser } from '../../plugins/auth.js';
+import { holdsRight, requireRight, requireUser } from '../../plugins/auth.js';
 import { HttpError } from '../../plugins/http-errors.js';
 import { answers } from '../envelope-schema.js';
 import { sendJsonText } from '../lists/json-text.js';
@@ -39,15 +39,9 @@ export const memberDirectoryRoutes: FastifyPluginAsyncZod<{
   const embeddedOnly = () => {
     if (!embedded) throw new HttpError(501, MANAGED_ELSEWHERE);
   };
-  /** Member data in a file is more than helping one member: Admin only (README, "Console roles"). */
-  const mayExport = (request: Parameters<typeof requireUser>[0]) => {
-    if (!hasRight(requireUser(request).roles, 'membersExport')) {
-      throw new HttpError(403, ROLE_TEXTS.lacks('membersExport'));
-    }
-  };
   /** Support acts on members, not on people with a console role: only Admin does (see `MayActOn`). */
   const mayActOn = (request: Parameters<typeof requireUser>[0]) => (groups: string[]) => {
-    if (!hasRight(requireUser(request).roles, 'roles') && rolesOf(groups, roleGroups).length > 0) {
+    if (!holdsRight(request, 'roles') && rolesOf(groups, roleGroups).length > 0) {
       throw new HttpError(403, ROLE_TEXTS.onlyAdminOnRoles);
     }
   };
@@ -67,7 +61,8 @@ export const memberDirectoryRoutes: FastifyPluginAsyncZod<{
     handler: async (request, reply) => {
       embeddedOnly();
       if (request.query.format === 'csv') {
-        mayExport(request);
+        // Member data in a file is more than helping one member: Admin only (README, "Console roles").
+        requireRight(request, 'membersExport');
         const { q, sort } = request.query;
         await members.recordRead(actorOf(request), 'members-exported', MEMBER_DIRECTORY_ENTITY_ID, {
           format: 'csv',
@@ -80,7 +75,7 @@ export const memberDirectoryRoutes: FastifyPluginAsyncZod<{
         });
       }
       // Without a limit the answer is every account: Admin's alone, like the CSV.
-      if (request.query.limit === undefined && !hasRight(requireUser(request).roles, 'membersExport')) {
+      if (request.query.limit === undefined && !holdsRight(request, 'membersExport')) {
         throw new HttpError(403, ROLE_TEXTS.wholeDirectory);
       }
       return sendJsonText(reply, await lists.directory(memberDirectoryList, request.query));
@@ -114,7 +109,7 @@ export const memberDirectoryRoutes: FastifyPluginAsyncZod<{
     },
     handler: async (request, reply) => {
       embeddedOnly();
-      if (request.query.format === 'csv') mayExport(request);
+      if (request.query.format === 'csv') requireRight(request, 'membersExport');
       const { id } = request.params;
       await members.assertExists(id);
       const { format, q, cursor } = request.query;

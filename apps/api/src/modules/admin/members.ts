@@ -11,7 +11,7 @@ import { rolesOf, ROLE_TEXTS, type ConsoleRole, type RoleGroups } from '@ums/con
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { accounts, passkeys, recoveryCodes, totpFactors } from '../../db/schema/index.js';
-import { anyAdmin } from '../../identity/accounts.service.js';
+import { anyAdmin, lockGroupChanges } from '../../identity/accounts.service.js';
 import { revokeAccount } from '../../identity/revocations.js';
 import { endAccountSessions } from '../../identity/sessions.js';
 import type { SecurityService } from '../../identity/security.service.js';
@@ -65,10 +65,7 @@ export function memberGroupsEntity(
   const adminGroup = roleGroups.Admin;
   return {
     entity: 'member',
-    // Group changes take turns (the console's, a revert's and the CLI's), this lock before any account row.
-    lock: async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext('ums:account-groups'))`);
-    },
+    lock: lockGroupChanges,
     async read(tx, id) {
       const [row] = await tx
         .select({ groups: accounts.groups })

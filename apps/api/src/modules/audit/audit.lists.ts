@@ -1,5 +1,5 @@
 import type { AuditEntry, AuditFilters } from '@ums/contracts';
-import { AUDIT_IRREVERSIBLE_ACTIONS } from '@ums/contracts/audit';
+import { AUDIT_IRREVERSIBLE_ACTIONS, CATALOG_AUDIT_ENTITIES } from '@ums/contracts/audit';
 import { sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { auditEntries, listCounts } from '../../db/schema/index.js';
@@ -66,7 +66,7 @@ export function auditList(filters: AuditFilters & { catalogOnly?: boolean }): {
   if (!spec) {
     // The catalog's entries only, for a role without member data: what is not about a member.
     const conditions = [
-      ...(filters.catalogOnly ? [sql`${e.entity} <> ${literal('member')}`] : []),
+      ...(filters.catalogOnly ? [sql`${e.entity} in (${literals(CATALOG_AUDIT_ENTITIES)})`] : []),
       ...columns.map(([, column], i) => sql`${column} = ${scopeValue(i)}`),
     ];
     const where: SQL | undefined = conditions.length > 0 ? sql.join(conditions, sql` and `) : undefined;

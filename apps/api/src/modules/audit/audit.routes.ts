@@ -1,8 +1,7 @@
 import { AUDIT_MESSAGES, auditEntrySchema, auditIdParamsSchema, auditQuerySchema, ok } from '@ums/contracts';
-import { hasRight, ROLE_TEXTS } from '@ums/contracts/roles';
+import { revertRight } from '@ums/contracts/roles';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { requireUser } from '../../plugins/auth.js';
-import { HttpError } from '../../plugins/http-errors.js';
+import { holdsRight, requireRight } from '../../plugins/auth.js';
 import { answers } from '../envelope-schema.js';
 import { sendJsonText } from '../lists/json-text.js';
 import type { Lists } from '../lists/lists.js';
@@ -35,8 +34,8 @@ export const auditRoutes: FastifyPluginAsyncZod<{ lists: Lists; audit: AuditReve
     },
     handler: async (request, reply) => {
       const { entity, entityId, actor, format, ...page } = request.query;
-      const catalogOnly = !hasRight(requireUser(request).roles, 'members');
-      if (catalogOnly && entity === 'member') throw new HttpError(403, ROLE_TEXTS.lacks('members'));
+      const catalogOnly = !holdsRight(request, 'members');
+      if (catalogOnly && entity === 'member') requireRight(request, 'members');
       const { spec, scope } = auditList({
         ...(catalogOnly && !entity ? { catalogOnly } : {}),
         ...(entity ? { entity } : {}),
@@ -59,11 +58,10 @@ export const auditRoutes: FastifyPluginAsyncZod<{ lists: Lists; audit: AuditReve
       response: answers(auditEntrySchema),
     },
     handler: async (request) => {
-      const { roles } = requireUser(request);
-      const entry = await audit.revert(actorOf(request), request.params.id, (entity) => {
-        const right = entity === 'member' ? 'roles' : 'catalog';
-        if (!hasRight(roles, right)) throw new HttpError(403, ROLE_TEXTS.lacks(right));
-      });
+      // Reverting is changing again: the catalog's entries need the catalog, a member's groups need Admin's right.
+      const entry = await audit.revert(actorOf(request), request.params.id, (entity) =>
+        requireRight(request, revertRight(entity)),
+      );
       return ok(entry, AUDIT_MESSAGES.reverted);
     },
   });

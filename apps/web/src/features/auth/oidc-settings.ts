@@ -1,5 +1,5 @@
 import { groupsFromClaim } from '@ums/contracts/claims';
-import { rolesOf, type ConsoleRole } from '@ums/contracts/roles';
+import { rolesOf, type ConsoleRole, type RoleGroups } from '@ums/contracts/roles';
 import { WebStorageStateStore, type UserManagerSettings } from 'oidc-client-ts';
 import type { ClientConfig } from '../../config/env.js';
 import { TabDPoPStore } from './dpop-key-store.js';
@@ -25,11 +25,14 @@ export function userManagerSettings(config: ClientConfig, origin: string): UserM
   };
 }
 
+/** The group each console role is carried as, as the server configured them. */
+export const roleGroupsOf = (config: ClientConfig): RoleGroups => ({
+  Admin: config.adminGroup,
+  Support: config.supportGroup,
+  Catalog: config.catalogGroup,
+});
+
 /** The console roles the profile's groups claim carries (Admin, Support, Catalog; see @ums/contracts/roles). */
 export function consoleRoles(profile: Record<string, unknown> | undefined, config: ClientConfig): ConsoleRole[] {
-  return rolesOf(groupsFromClaim(profile?.[config.groupsClaim]), {
-    Admin: config.adminGroup,
-    Support: config.supportGroup,
-    Catalog: config.catalogGroup,
-  });
+  return rolesOf(groupsFromClaim(profile?.[config.groupsClaim]), roleGroupsOf(config));
 }

@@ -13,7 +13,14 @@ import {
   Text,
   tokens,
 } from '@fluentui/react-components';
-import { AUDIT_ACTIONS, AUDIT_ENTITIES, type AuditEntity, type AuditEntry } from '@ums/contracts/audit';
+import {
+  AUDIT_ACTIONS,
+  AUDIT_ENTITIES,
+  CATALOG_AUDIT_ENTITIES,
+  type AuditEntity,
+  type AuditEntry,
+} from '@ums/contracts/audit';
+import { revertRight } from '@ums/contracts/roles';
 import { useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog.js';
@@ -97,8 +104,7 @@ function EntryCard({ entry, onActor }: { entry: AuditEntry; onActor: (id: string
   const revert = useRevert();
   const { can } = useConsoleRights();
   const [confirming, setConfirming] = useState(false);
-  // Reverting changes again: the catalog's entries need the catalog, a member's groups need Admin's right.
-  const mayRevert = can(entry.entity === 'member' ? 'roles' : 'catalog');
+  const mayRevert = can(revertRight(entry.entity));
   const action = AUDIT_ACTIONS[entry.action] ?? entry.action;
   const what = [action, entry.label].filter(Boolean).join(': ');
   const who = entry.actor.email ?? T.system;
@@ -212,7 +218,7 @@ export function ActivityPage() {
           <option value="">{T.allKinds}</option>
           {Object.entries(AUDIT_ENTITIES)
             // A role without member data (Catalog) is answered the catalog's entries only.
-            .filter(([value]) => value !== 'member' || can('members'))
+            .filter(([value]) => can('members') || CATALOG_AUDIT_ENTITIES.includes(value as AuditEntity))
             .map(([value, label]) => (
               <option key={value} value={value}>
                 {label}

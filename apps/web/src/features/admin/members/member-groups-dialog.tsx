@@ -15,6 +15,7 @@ import {
 import { groupsProblem } from '@ums/contracts/form-rules';
 import { CONSOLE_ROLES } from '@ums/contracts/roles';
 import { useClientConfig } from '../../../lib/client-config-context.js';
+import { roleGroupsOf } from '../../auth/index.js';
 import { useState, type FormEvent } from 'react';
 import { ErrorBanner } from '../../../components/error-banner.js';
 import { formFailure } from '../../../lib/field-errors.js';
@@ -60,8 +61,7 @@ function MemberGroupsForm({ initial, resumed, busy, error, onCancel, onSave }: O
   const styles = useStyles();
   const [text, setText] = useState(initial);
   const [problem, setProblem] = useState<string | null>(null);
-  const config = useClientConfig();
-  const roleGroups = { Admin: config.adminGroup, Support: config.supportGroup, Catalog: config.catalogGroup };
+  const roleGroups = roleGroupsOf(useClientConfig());
   const typed = parseGroupsText(text);
   const failure = error ? formFailure(error, GROUPS_FIELDS, MEMBERS.actionFailed) : null;
 
