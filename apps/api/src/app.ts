@@ -355,6 +355,7 @@ export async function buildApp(options: AppOptions) {
     supportGroup: config.auth.roleGroups.Support,
     catalogGroup: config.auth.roleGroups.Catalog,
     apiBase: '/api',
+    businessTimeZone: config.businessTimeZone,
     analyticsUrl: config.web.analyticsUrl,
     companionApps: config.web.companionApps,
     company: config.web.company,

@@ -42,6 +42,8 @@ export const clientConfigSchema = z.object({
   supportGroup: z.string(),
   catalogGroup: z.string(),
   apiBase: z.string(),
+  /** The company's time zone (BUSINESS_TIME_ZONE): the admin overview's days begin at its midnight. */
+  businessTimeZone: z.string(),
   /** Where page views are sent; null sends nothing anywhere. */
   analyticsUrl: z.string().nullable(),
   companionApps: z.array(companionAppSchema),

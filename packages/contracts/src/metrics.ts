@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /**
  * The admin overview's series (`GET /api/admin/metrics`): the business over a range of days in the company's time zone,
  * one bucket per day, week (Monday to Sunday) or month, built from the tables as they are (no sampling).
@@ -20,80 +18,31 @@ export const METRICS_TEXTS = {
     `The range is at most 2 years (${METRICS_MAX_DAYS} days); this one is ${days} days: choose a shorter range or a later from`,
 } as const;
 
-/** A calendar day, YYYY-MM-DD, that exists (no 2026-02-30). */
-export const calendarDaySchema = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, METRICS_TEXTS.badDate)
-  .refine((day) => {
-    const parsed = new Date(`${day}T00:00:00Z`);
-    return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === day;
-  }, METRICS_TEXTS.badDate);
+/** Whether `day` is a calendar day written YYYY-MM-DD that exists (no 2026-02-30). */
+export function isCalendarDay(day: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return false;
+  const parsed = new Date(`${day}T00:00:00Z`);
+  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === day;
+}
 
 /** Days from `from` to `to`, both counted. */
 export const daysBetween = (from: string, to: string) =>
   Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
 
-export const metricsQuerySchema = z
-  .object({
-    from: calendarDaySchema
-      .optional()
-      .describe('First day of the range (company time zone); default 29 days before to'),
-    to: calendarDaySchema.optional().describe('Last day of the range, counted; default today in the company time zone'),
-    interval: z.enum(METRICS_INTERVALS).default('day').describe('One bucket per day, week (from Monday) or month'),
-  })
-  .superRefine((query, ctx) => {
-    if (!query.from || !query.to) return;
-    const days = daysBetween(query.from, query.to);
-    if (days < 1) ctx.addIssue({ code: 'custom', path: ['from'], message: METRICS_TEXTS.fromAfterTo });
-    else if (days > METRICS_MAX_DAYS)
-      ctx.addIssue({ code: 'custom', path: ['to'], message: METRICS_TEXTS.tooLong(days) });
-  });
-export type MetricsQuery = z.input<typeof metricsQuerySchema>;
+/** The day `days` after `day` (YYYY-MM-DD; a negative count goes back). */
+export const addDays = (day: string, days: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
-const count = z.number().int().nonnegative();
-const usd = z.number().nonnegative().describe('US dollars, to the cent');
+/**
+ * What is wrong with a range, in the words the API answers (null when it is one the call accepts): both days exist,
+ * `from` is on or before `to`, and the range is at most METRICS_MAX_DAYS.
+ */
+export function rangeProblem(from: string, to: string): string | null {
+  if (!isCalendarDay(from) || !isCalendarDay(to)) return METRICS_TEXTS.badDate;
+  const days = daysBetween(from, to);
+  if (days < 1) return METRICS_TEXTS.fromAfterTo;
+  if (days > METRICS_MAX_DAYS) return METRICS_TEXTS.tooLong(days);
+  return null;
+}
 
-export const metricsBucketSchema = z.object({
-  start: calendarDaySchema.describe("The bucket's first day in the range"),
-  end: calendarDaySchema.describe(
-    "The bucket's last day in the range (a bucket at an end of the range may be partial)",
-  ),
-  members: z.object({
-    total: count.describe(
-      'Accounts at the end of the bucket, by when they were made (accounts since deleted are not counted)',
-    ),
-    new: count.describe('Accounts made in the bucket'),
-  }),
-  accounts: z.object({
-    closing: count.describe('Accounts whose owner closed them in the bucket, still within their grace period'),
-    deleted: count.describe('Closed accounts deleted in the bucket at the end of their grace period'),
-  }),
-  subscriptions: z.object({
-    active: count.describe('Subscriptions running at the end of the bucket'),
-    started: count,
-    cancelled: count,
-  }),
-  orders: z.object({
-    count,
-    revenue: usd.describe('Sum of the order totals, by order date'),
-    byStatus: z.record(z.string(), z.object({ count, revenue: usd })).describe('The same split by order status'),
-  }),
-  signIns: z
-    .object({
-      succeeded: count,
-      failed: count,
-      newDevices: count.describe('Sign-ins from a device the account had not used for 90 days'),
-    })
-    .describe('From the security activity, which is kept 90 days: earlier buckets answer 0'),
-  catalogChanges: count.describe('Audit entries of memberships, discount packages and the product catalog'),
-});
-export type MetricsBucket = z.infer<typeof metricsBucketSchema>;
-
-export const adminMetricsSchema = z.object({
-  from: calendarDaySchema,
-  to: calendarDaySchema,
-  interval: z.enum(METRICS_INTERVALS),
-  timeZone: z.string().describe('The company time zone the days are in (BUSINESS_TIME_ZONE)'),
-  buckets: z.array(metricsBucketSchema),
-});
-export type AdminMetrics = z.infer<typeof adminMetricsSchema>;
+export type { AdminMetrics, MetricsBucket, MetricsQuery } from './metrics-schema.js';

@@ -25,6 +25,7 @@ const config: ClientConfig = {
   supportGroup: 'Support',
   catalogGroup: 'Catalog',
   apiBase: '/api',
+  businessTimeZone: 'America/New_York',
   analyticsUrl: null,
   companionApps: [],
   // A configured text that tries to end the element and run a script of its own.

@@ -32,6 +32,7 @@ export const testConfig: ClientConfig = {
   supportGroup: 'Support',
   catalogGroup: 'Catalog',
   apiBase: '/api',
+  businessTimeZone: 'America/New_York',
   analyticsUrl: null,
   companionApps: [],
   company: { name: 'UMS Health', termsUrl: '/legal/terms.html', privacyUrl: '/legal/privacy.html' },

@@ -1,5 +1,5 @@
 import { ok } from '@ums/contracts';
-import { adminMetricsSchema, metricsQuerySchema } from '@ums/contracts/metrics';
+import { adminMetricsSchema, metricsQuerySchema } from '@ums/contracts/metrics-schema';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { answers } from '../envelope-schema.js';
 import type { BusinessMetrics } from './business-metrics.js';

@@ -1,4 +1,5 @@
 import {
+  addDays,
   METRICS_DEFAULT_DAYS,
   type AdminMetrics,
   type MetricsBucket,
@@ -45,10 +46,6 @@ export function todayIn(timeZone: string, now = new Date()): string {
   // en-CA writes dates as YYYY-MM-DD.
   return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
 }
-
-/** The day `days` before `day` (YYYY-MM-DD; a negative count goes forward). */
-export const daysBefore = (day: string, days: number) =>
-  new Date(Date.parse(`${day}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
 
 /**
  * The admin overview's series: one statement over the tables as they are, its buckets the periods (in the company's
@@ -169,8 +166,8 @@ export function createBusinessMetrics({
   return {
     /** The series over `from`..`to` (days in the company's time zone; default the last 30 days, today included). */
     async series(query: { from?: string | undefined; to?: string | undefined; interval: MetricsInterval }) {
-      const to = query.to ?? (query.from ? daysBefore(query.from, 1 - METRICS_DEFAULT_DAYS) : todayIn(timeZone));
-      const from = query.from ?? daysBefore(to, METRICS_DEFAULT_DAYS - 1);
+      const to = query.to ?? (query.from ? addDays(query.from, METRICS_DEFAULT_DAYS - 1) : todayIn(timeZone));
+      const from = query.from ?? addDays(to, 1 - METRICS_DEFAULT_DAYS);
       const key = JSON.stringify([from, to, query.interval]);
       const kept = await cache.build(
         key,

@@ -1,0 +1,168 @@
+import { makeStyles, Select, Text, tokens } from '@fluentui/react-components';
+import { addDays } from '@ums/contracts/metrics';
+import { lazy, Suspense, useId, useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+import { ErrorBanner } from '../../../components/error-banner.js';
+import { Spinner } from '../../../components/spinner.js';
+import { useClientConfig } from '../../../lib/client-config-context.js';
+import { errorText } from '../../../lib/error-text.js';
+import { useMetrics } from './api.js';
+import { METRICS_VIEW } from './messages.js';
+import { MetricsChart } from './metrics-chart.js';
+import {
+  headlines,
+  membersChart,
+  OVERVIEW_RANGES,
+  resolveRange,
+  revenueChart,
+  signInsChart,
+  todayIn,
+  type OverviewRange,
+} from './overview-metrics.js';
+
+// The custom range's date fields are fetched when that range is chosen: the Overview's script budget is tight.
+const CustomRange = lazy(() => import('./custom-range.js'));
+
+const useStyles = makeStyles({
+  section: { display: 'grid', gap: tokens.spacingVerticalL, minWidth: 0 },
+  heading: { margin: 0 },
+  controls: { display: 'flex', flexWrap: 'wrap', alignItems: 'flex-end', gap: tokens.spacingHorizontalM },
+  range: { display: 'grid', gap: tokens.spacingVerticalXXS },
+  note: { margin: 0, color: tokens.colorNeutralForeground3 },
+  headlines: {
+    listStyle: 'none',
+    margin: 0,
+    padding: 0,
+    display: 'grid',
+    gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 200px), 1fr))',
+    gap: tokens.spacingHorizontalL,
+  },
+  headline: {
+    display: 'grid',
+    gap: tokens.spacingVerticalXXS,
+    padding: tokens.spacingHorizontalL,
+    border: `1px solid ${tokens.colorNeutralStroke2}`,
+    borderRadius: tokens.borderRadiusLarge,
+    backgroundColor: tokens.colorNeutralBackground1,
+  },
+  figure: {
+    fontSize: tokens.fontSizeHero700,
+    lineHeight: tokens.lineHeightHero700,
+    fontWeight: tokens.fontWeightSemibold,
+  },
+  up: { color: tokens.colorPaletteGreenForeground1 },
+  down: { color: tokens.colorPaletteRedForeground1 },
+  flat: { color: tokens.colorNeutralForeground2 },
+  charts: {
+    display: 'grid',
+    gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 440px), 1fr))',
+    gap: tokens.spacingHorizontalL,
+    minWidth: 0,
+  },
+});
+
+/**
+ * The Overview's picture of the business (issue 38): the range (kept in the address), the headline figures against the
+ * previous period, members over time, revenue and sign-ins. Loaded with the Overview only: it brings the chart library.
+ */
+export default function BusinessOverview() {
+  const styles = useStyles();
+  const rangeId = useId();
+  const config = useClientConfig();
+  const [params, setParams] = useSearchParams();
+  const today = useMemo(() => todayIn(config.businessTimeZone), [config.businessTimeZone]);
+  const range = resolveRange(params, today);
+  const ok = range.problem === null;
+  const daily = useMetrics(ok ? { from: range.from, to: range.to, interval: 'day' } : null);
+  const revenue = useMetrics(
+    ok && range.revenueInterval !== 'day' ? { from: range.from, to: range.to, interval: range.revenueInterval } : null,
+  );
+  // This month so far and all of last month, per day: the revenue headline compares the same days of each.
+  const lastMonthFirst = `${addDays(`${today.slice(0, 7)}-01`, -1).slice(0, 7)}-01`;
+  const months = useMetrics({ from: lastMonthFirst, to: today, interval: 'day' });
+
+  const choose = (next: Record<string, string>) =>
+    setParams(
+      (current) => {
+        const merged = new URLSearchParams(current);
+        for (const [key, value] of Object.entries(next)) merged.set(key, value);
+        if (merged.get('range') !== 'custom') {
+          merged.delete('from');
+          merged.delete('to');
+        }
+        return merged;
+      },
+      { replace: true },
+    );
+  const revenueData = range.revenueInterval === 'day' ? daily.data : revenue.data;
+  const failure = daily.error ?? revenue.error ?? months.error;
+  const charts = useMemo(
+    () =>
+      daily.data && revenueData
+        ? [membersChart(daily.data), revenueChart(revenueData), signInsChart(daily.data)]
+        : null,
+    [daily.data, revenueData],
+  );
+  const figures = daily.data && months.data ? headlines(daily.data, months.data, today) : null;
+
+  return (
+    <section className={styles.section} aria-labelledby="business-heading">
+      <h2 id="business-heading" className={styles.heading}>
+        {METRICS_VIEW.heading}
+      </h2>
+      <div className={styles.controls}>
+        <div className={styles.range}>
+          <label htmlFor={rangeId}>{METRICS_VIEW.range}</label>
+          <Select
+            id={rangeId}
+            value={range.range}
+            onChange={(_, data) => {
+              const next = data.value as OverviewRange;
+              choose(next === 'custom' ? { range: next, from: range.from, to: range.to } : { range: next });
+            }}
+          >
+            {OVERVIEW_RANGES.map((key) => (
+              <option key={key} value={key}>
+                {METRICS_VIEW.ranges[key]}
+              </option>
+            ))}
+          </Select>
+        </div>
+        {range.range === 'custom' ? (
+          <Suspense fallback={null}>
+            <CustomRange
+              from={params.get('from') ?? range.from}
+              to={params.get('to') ?? range.to}
+              problem={range.problem}
+              onChange={(days) => choose({ range: 'custom', ...days })}
+            />
+          </Suspense>
+        ) : null}
+      </div>
+      <Text as="p" className={styles.note}>
+        {METRICS_VIEW.timeZone(config.businessTimeZone)}
+      </Text>
+      {failure ? <ErrorBanner message={errorText(failure, METRICS_VIEW.loadFailed)} error={failure} /> : null}
+      {figures ? (
+        <ul className={styles.headlines} aria-label={METRICS_VIEW.heading}>
+          {figures.map((figure) => (
+            <li key={figure.label} className={styles.headline}>
+              <Text>{figure.label}</Text>
+              <Text className={styles.figure}>{figure.value}</Text>
+              {figure.change ? <Text className={styles[figure.direction]}>{figure.change}</Text> : null}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {charts ? (
+        <div className={styles.charts}>
+          {charts.map((chart) => (
+            <MetricsChart key={chart.id} chart={chart} />
+          ))}
+        </div>
+      ) : !failure && ok ? (
+        <Spinner label={METRICS_VIEW.loading} />
+      ) : null}
+    </section>
+  );
+}
