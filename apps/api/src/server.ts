@@ -4,6 +4,7 @@ import { createAccountService } from './identity/accounts.service.js';
 import { createDemoAccounts } from './identity/demo-accounts.js';
 import { openDatabase, paths } from './runtime.js';
 import { isEmpty, seedDemoData } from './seed/demo-data.js';
+import { isBlank, seedDemoHistory } from './seed/demo-history.js';
 import { serveMetrics } from './plugins/metrics.js';
 import { openSecrets } from './secrets/secrets.js';
 import { describeStartFailure } from './start-failure.js';
@@ -13,6 +14,8 @@ const log = (message: string) => console.log(`[ums] ${message}`);
 async function main() {
   const config = loadConfig(process.env, { catalogFile: paths.catalogFile });
   const database = await openDatabase(config, { log });
+  // A database created empty, seen before anything goes in: only it gets the demo history (README, "Demo history").
+  const blank = database.embedded && (await isBlank(database.db));
   if (database.embedded && (await isEmpty(database.db))) {
     log('Empty embedded database: loading demo data');
     await seedDemoData(database.db, config.catalogFile);
@@ -23,6 +26,10 @@ async function main() {
         config.demoPasswords,
       )
     : null;
+  if (blank) {
+    log("Loading the demo history: a year of members, orders and sign-ins for the overview's charts");
+    await seedDemoHistory(database.db, { timeZone: config.businessTimeZone });
+  }
   const secrets = await openSecrets(config, database.db).catch(async (error: unknown) => {
     await database.close();
     throw error;

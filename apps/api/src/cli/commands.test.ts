@@ -162,10 +162,13 @@ describe('operator CLI', () => {
     );
   });
 
-  it('loads the demo data with seed', async () => {
+  it('loads the demo data with seed, and no demo history into a database that has accounts of its own', async () => {
+    const before = await database.pool.query('select count(*)::int as n from accounts');
     expect(await cli('seed')).toMatchObject({ code: 0, out: 'Demo data loaded.' });
     const { rows } = await database.pool.query('select count(*)::int as n from memberships');
     expect(rows[0].n).toBe(3);
+    const after = await database.pool.query('select count(*)::int as n from accounts');
+    expect(after.rows[0].n).toBe(before.rows[0].n);
   });
 
   it('purges the closed accounts whose grace period is over, and only those, with purge', async () => {

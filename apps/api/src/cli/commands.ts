@@ -19,6 +19,7 @@ import {
 import { paths, type DatabaseHandle, type OpenDatabaseOptions } from '../runtime.js';
 import { listOutbox, showOutboxMessage } from '../mail/outbox-files.js';
 import { seedDemoData } from '../seed/demo-data.js';
+import { isBlank, seedDemoHistory } from '../seed/demo-history.js';
 import { createAccountDeletion } from '../modules/self-service/account-deletion.js';
 import { longestSignedTokenSeconds, rotateProviderKeys } from '../identity/oidc-keys.js';
 import { unwrapDataKey, wrapDataKey } from '../secrets/key-service.js';
@@ -113,8 +114,10 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
     if (command === 'seed') {
       parse(flags, [], []);
       return await withDatabase(ctx, async (database) => {
+        const blank = await isBlank(database.db);
         await seedDemoData(database.db, ctx.config.catalogFile);
-        ctx.out('Demo data loaded.');
+        if (blank) await seedDemoHistory(database.db, { timeZone: ctx.config.businessTimeZone });
+        ctx.out(blank ? 'Demo data loaded, with a year of demo history for the overview.' : 'Demo data loaded.');
       });
     }
     if (command === 'backup') {
