@@ -53,13 +53,22 @@ function numbers(seed: number) {
   return { next, below: (n: number) => Math.floor(next() * n), chance: (p: number) => next() < p };
 }
 
+/** How far `timeZone` is ahead of UTC at `at`, in minutes (negative west of Greenwich). */
+function offsetMinutes(timeZone: string, at: Date): number {
+  const name = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' })
+    .formatToParts(at)
+    .find((part) => part.type === 'timeZoneName')?.value;
+  const match = /GMT([+-])(\d{2}):(\d{2})/.exec(name ?? '');
+  return match ? (match[1] === '-' ? -1 : 1) * (Number(match[2]) * 60 + Number(match[3])) : 0;
+}
+
 /**
- * A moment on day `day` (2 to 27) of the month `monthsAgo` before `today`'s, at noon UTC plus `minutes`: the same
- * calendar day and month in every time zone from UTC-12 to UTC+14, so a month's figures do not depend on where the
- * company is.
+ * The moment `minutes` past midnight on a calendar day in the company's time zone (daytime only, so a change to or
+ * from summer time, at night, never makes it ambiguous): the day the overview counts it on is the day it was made.
  */
-function inMonth(today: string, monthsAgo: number, day: number, minutes: number): Date {
-  return new Date(Date.UTC(Number(today.slice(0, 4)), Number(today.slice(5, 7)) - 1 - monthsAgo, day, 12, minutes));
+function atLocal(timeZone: string, year: number, monthIndex: number, day: number, minutes: number): Date {
+  const asIfUtc = Date.UTC(year, monthIndex, day, 0, minutes);
+  return new Date(asIfUtc - offsetMinutes(timeZone, new Date(asIfUtc)) * 60_000);
 }
 
 /**
@@ -109,20 +118,23 @@ async function insertHistory(tx: Transaction, timeZone: string, now: Date): Prom
   // The full months, oldest first, then the current month's days before today (those depend on the date, so they
   // come last: the full months are the same numbers on every install).
   const today = todayIn(timeZone, now);
+  const [year, month, dayOfMonth] = today.split('-').map(Number) as [number, number, number];
+  /** A daytime moment of a day of the month `monthsAgo` before this one, on or before `lastDay`. */
+  const when = (monthsAgo: number, lastDay: number) =>
+    atLocal(timeZone, year, month - 1 - monthsAgo, 1 + random.below(lastDay), 8 * 60 + random.below(12 * 60));
+  const daysIn = (monthsAgo: number) => new Date(Date.UTC(year, month - monthsAgo, 0)).getUTCDate();
   for (let monthsAgo: number = DEMO_HISTORY.fullMonths; monthsAgo >= 0; monthsAgo -= 1) {
     const current = monthsAgo === 0;
-    // This month's orders end two days before today: every moment of them has passed in every time zone.
-    const lastDay = current ? Math.min(Number(today.slice(8)) - 2, 27) : 27;
-    if (lastDay < 2) continue;
-    const day = () => 2 + random.below(lastDay - 1);
+    const lastDay = current ? dayOfMonth - 1 : daysIn(monthsAgo);
+    if (lastDay < 1) continue;
     for (const member of members) {
-      if (random.chance(0.3)) order(member.accountId, inMonth(today, monthsAgo, day(), random.below(600)));
+      if (random.chance(0.3)) order(member.accountId, when(monthsAgo, lastDay));
     }
     const joining = Math.round(
-      (12 + 2 * (DEMO_HISTORY.fullMonths - monthsAgo) + random.below(5)) * (current ? (lastDay - 1) / 26 : 1),
+      (12 + 2 * (DEMO_HISTORY.fullMonths - monthsAgo) + random.below(5)) * (current ? lastDay / daysIn(0) : 1),
     );
     for (let n = 0; n < joining; n += 1) {
-      const joined = inMonth(today, monthsAgo, day(), random.below(600));
+      const joined = when(monthsAgo, lastDay);
       const accountId = crypto.randomUUID();
       const first = FIRST_NAMES[random.below(FIRST_NAMES.length)]!;
       const last = LAST_NAMES[random.below(LAST_NAMES.length)]!;
@@ -143,7 +155,7 @@ async function insertHistory(tx: Transaction, timeZone: string, now: Date): Prom
         newSubscriptions.push({
           subject: accountId,
           createdAt: joined,
-          cancelledAt: cancelled ? inMonth(today, monthsAgo - months, day(), random.below(600)) : null,
+          cancelledAt: cancelled ? when(monthsAgo - months, daysIn(monthsAgo - months)) : null,
           productId: catalog[random.below(catalog.length)]!.productId,
         });
       }
@@ -152,7 +164,7 @@ async function insertHistory(tx: Transaction, timeZone: string, now: Date): Prom
 
   const events: (typeof securityEvents.$inferInsert)[] = [];
   for (let daysAgo: number = DEMO_HISTORY.signInDays; daysAgo >= 1; daysAgo -= 1) {
-    const dayStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - daysAgo);
+    const dayStart = atLocal(timeZone, year, month - 1, dayOfMonth - daysAgo, 0).getTime();
     const signedUp = members.filter((member) => member.joined.getTime() < dayStart);
     if (signedUp.length === 0) continue;
     const signIns = Math.round(signedUp.length / 12) + random.below(6);
@@ -161,7 +173,7 @@ async function insertHistory(tx: Transaction, timeZone: string, now: Date): Prom
     for (let n = 0; n < signIns + failures; n += 1) {
       const member = signedUp[random.below(signedUp.length)]!;
       const [browser, os] = BROWSERS[random.below(BROWSERS.length)]!;
-      const at = new Date(dayStart + (6 * 60 + random.below(16 * 60)) * 60_000);
+      const at = atLocal(timeZone, year, month - 1, dayOfMonth - daysAgo, 6 * 60 + random.below(16 * 60));
       const event = n >= signIns ? 'sign-in-failed' : random.chance(0.05) ? 'new-device' : 'sign-in';
       events.push({
         subject: member.accountId,

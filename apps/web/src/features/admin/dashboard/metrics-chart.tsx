@@ -44,6 +44,9 @@ const useStyles = makeStyles({
   summary: { margin: 0, color: tokens.colorNeutralForeground2 },
   plot: {
     minHeight: `${HEIGHT}px`,
+    // The canvas keeps its last width until the observer redraws it: it must not widen the page meanwhile.
+    minWidth: 0,
+    overflow: 'hidden',
     borderRadius: tokens.borderRadiusMedium,
     ':focus-visible': { outline: `2px solid ${tokens.colorStrokeFocus2}`, outlineOffset: '2px' },
   },
@@ -144,7 +147,14 @@ export function MetricsChart({ chart }: { chart: ChartData }) {
         cursor: { drag: { x: false, y: false, setScale: false }, points: { show: !bars } },
         scales: {
           x: { time: true, range: (_, min, max) => (bars || min === max ? [min - half, max + half] : [min, max]) },
-          y: { range: (_, __, max) => [0, max > 0 ? max * 1.1 : 1] },
+          // Bars stand on 0; a line of totals is drawn over its own span, so its change shows.
+          y: {
+            range: (_, min, max) => {
+              if (bars) return [0, max > 0 ? max * 1.1 : 1];
+              const pad = Math.max((max - min) * 0.1, 1);
+              return [Math.max(0, Math.floor(min - pad)), Math.ceil(max + pad)];
+            },
+          },
         },
         axes: [
           { stroke: CHART_COLORS.axis, grid: { stroke: CHART_COLORS.grid, width: 1 }, ticks: { show: false } },
