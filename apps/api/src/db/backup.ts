@@ -34,7 +34,7 @@ export class BackupError extends Error {}
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /** Tables the database derives from the others by triggers: rebuilt as the rows are restored, never written out. */
-const DERIVED_TABLES = ['list_counts', 'data_versions'];
+const DERIVED_TABLES = ['list_counts', 'data_versions', 'metric_slots', 'metric_rollups'];
 
 /** The public tables, parents before children (by their foreign keys), and each one's columns in order. */
 async function tablesInLoadOrder(client: pg.PoolClient) {

@@ -5,3 +5,4 @@ export * from './identity.js';
 export * from './security.js';
 export * from './audit.js';
 export * from './factors.js';
+export * from './metrics.js';

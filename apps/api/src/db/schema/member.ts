@@ -74,6 +74,8 @@ export const orders = pgTable(
   },
   (t) => [
     index('orders_subject_ordered_at_idx').on(t.subject, t.orderedAt, t.orderId),
+    // The overview's series read the orders not yet in its rollup by time, all members together.
+    index('orders_ordered_at_idx').on(t.orderedAt),
     index('orders_subject_id_idx').on(t.subject, t.orderId),
     index('orders_subject_total_idx').on(t.subject, t.totalAmount, t.orderId),
     index('orders_subject_status_idx').on(t.subject, t.status, t.orderId),

@@ -203,3 +203,111 @@ describe('GET /api/admin/metrics', () => {
     expect((await get('?interval=year')).statusCode).toBe(400);
   });
 });
+
+describe("the overview's rollups (decision 031)", () => {
+  /** A business of its own: orders over a year, sign-ins over a month, catalog changes and deletions. */
+  async function business() {
+    const own = await testDatabase();
+    await own.pool.query(
+      `insert into orders (subject, total_amount, ordered_at, status)
+       select 'buyer-' || n % 50, 10 + n % 90, timestamptz '2025-12-01 00:00:00+00' + make_interval(mins => n * 211),
+              (array['Paid','Refunded','Failed'])[1 + n % 3]
+       from generate_series(1, 2400) n`,
+    );
+    await own.pool.query(
+      `insert into security_events (subject, at, event, browser, os)
+       select 'someone', timestamptz '2026-10-01 00:00:00+00' + make_interval(mins => n * 37),
+              (array['sign-in','sign-in-failed','new-device'])[1 + n % 3], 'B', 'O'
+       from generate_series(1, 1500) n`,
+    );
+    await own.pool.query(
+      `insert into audit_entries (at, actor_id, action, entity, entity_id)
+       select timestamptz '2026-01-01 00:00:00+00' + make_interval(hours => n * 29), 'a',
+              (array['membership-updated','account-deleted'])[1 + n % 2],
+              (array['membership','member'])[1 + n % 2], '1'
+       from generate_series(1, 300) n`,
+    );
+    return own;
+  }
+
+  /** The months as the tables say, counted here in plain SQL: orders, revenue, failed sign-ins, catalog changes. */
+  async function fromTheTables(pool: typeof database.pool) {
+    const month = (at: string) => `to_char(date_trunc('month', ${at} at time zone 'America/New_York'), 'YYYY-MM-DD')`;
+    // The series' range ends with November 27 in New York.
+    const at = (column: string) => `${column} < '2026-11-28T05:00:00Z'`;
+    const sold = await pool.query<{ month: string; n: number; revenue: string }>(
+      `select ${month('ordered_at')} as month, count(*)::int as n, sum(total_amount)::text as revenue
+       from orders where ordered_at >= '2025-12-01T05:00:00Z' and ${at('ordered_at')} group by 1 order by 1`,
+    );
+    const failed = await pool.query<{ month: string; n: number }>(
+      `select ${month('at')} as month, count(*)::int as n from security_events
+       where event = 'sign-in-failed' and at >= '2025-12-01T05:00:00Z' and ${at('at')} group by 1 order by 1`,
+    );
+    const changed = await pool.query<{ month: string; n: number }>(
+      `select ${month('at')} as month, count(*)::int as n from audit_entries
+       where entity = 'membership' and at >= '2025-12-01T05:00:00Z' and ${at('at')} group by 1 order by 1`,
+    );
+    const by = <T extends { month: string }>(rows: T[], value: (row: T) => number) =>
+      Object.fromEntries(rows.map((row) => [row.month, value(row)]));
+    return {
+      orders: by(sold.rows, (row) => row.n),
+      revenue: by(sold.rows, (row) => Number(row.revenue)),
+      failed: by(failed.rows, (row) => row.n),
+      catalogChanges: by(changed.rows, (row) => row.n),
+    };
+  }
+  const fromTheSeries = async (series: ReturnType<typeof createBusinessMetrics>) => {
+    const { buckets } = await series.series({ from: '2025-12-01', to: '2026-11-27', interval: 'month' });
+    const by = (value: (bucket: (typeof buckets)[number]) => number) =>
+      Object.fromEntries(
+        buckets.filter((bucket) => value(bucket) !== 0).map((bucket) => [bucket.start, value(bucket)]),
+      );
+    return {
+      orders: by((bucket) => bucket.orders.count),
+      revenue: by((bucket) => bucket.orders.revenue),
+      failed: by((bucket) => bucket.signIns.failed),
+      catalogChanges: by((bucket) => bucket.catalogChanges),
+    };
+  };
+
+  it('answer what the tables say after dated orders and audit entries, a changed status and deleted sign-ins reach rows the rollup has passed, and read the rollup, not the tables, for those', async () => {
+    const own = await business();
+    const series = createBusinessMetrics({ db: own.db, timeZone: 'America/New_York', freshMs: 0 });
+    expect(await fromTheSeries(series)).toEqual(await fromTheTables(own.pool));
+    const { rows: rolled } = await own.pool.query(`select source, through from metric_rollups order by source`);
+    expect(rolled.map((row: { through: Date }) => row.through.getTime() > Date.parse('2026-11-01'))).toEqual([
+      true,
+      true,
+      true,
+    ]);
+
+    await own.pool.query(
+      `insert into orders (subject, total_amount, ordered_at, status) values ('late', 500, '2026-02-14T15:00:00Z', 'Paid')`,
+    );
+    await own.pool.query(`update orders set status = 'Refunded', total_amount = 1 where ordered_at < '2026-01-10'`);
+    await own.pool.query(`delete from security_events where at < '2026-10-15' and event = 'sign-in-failed'`);
+    // The trail only grows: an entry dated in the past (a restore's, an import's) is the change it can see.
+    await own.pool.query(
+      `insert into audit_entries (at, actor_id, action, entity, entity_id) values ('2026-02-10T12:00:00Z', 'a', 'membership-updated', 'membership', '2')`,
+    );
+    expect(await fromTheSeries(series)).toEqual(await fromTheTables(own.pool));
+
+    // The answer comes from the slots: a slot changed behind the triggers' back shows in it.
+    await own.pool.query(
+      `update metric_slots set n = n + 1000 where source = 'orders' and slot = (select min(slot) from metric_slots where source = 'orders' and slot >= '2026-06-02')`,
+    );
+    const june = (await fromTheSeries(series)).orders['2026-06-01']!;
+    expect(june - (await fromTheTables(own.pool)).orders['2026-06-01']!).toBe(1000);
+  });
+
+  it('count every row once when two API processes roll the same tables forward at the same moment', async () => {
+    const own = await business();
+    const one = createBusinessMetrics({ db: own.db, timeZone: 'America/New_York', freshMs: 0 });
+    const other = createBusinessMetrics({ db: own.db, timeZone: 'America/New_York', freshMs: 0 });
+    const [first, second] = await Promise.all([fromTheSeries(one), fromTheSeries(other)]);
+    const tables = await fromTheTables(own.pool);
+    expect(first).toEqual(tables);
+    expect(second).toEqual(tables);
+    expect(await fromTheSeries(one)).toEqual(tables);
+  });
+});

@@ -13,6 +13,8 @@ import {
   accountDeletions,
   accounts,
   auditEntries,
+  metricRollups,
+  metricSlots,
   orders,
   securityEvents,
   subscriptions,
@@ -48,6 +50,52 @@ export function todayIn(timeZone: string, now = new Date()): string {
 }
 
 /**
+ * The tables the series count from rollups (decision 031): each row's time, kind and amount, as the table's trigger
+ * (migration 0021) counts them into metric_slots. The test of the rollups holds the two to the same numbers.
+ */
+const ROLLED_UP = {
+  orders: { table: orders, at: orders.orderedAt, kind: sql`${orders.status}`, amount: sql`${orders.totalAmount}` },
+  security: { table: securityEvents, at: securityEvents.at, kind: sql`${securityEvents.event}`, amount: sql`0` },
+  audit: {
+    table: auditEntries,
+    at: auditEntries.at,
+    kind: sql`${auditEntries.entity} || '/' || ${auditEntries.action}`,
+    amount: sql`0`,
+  },
+} as const;
+type RolledUp = keyof typeof ROLLED_UP;
+
+/**
+ * Moves a source's rollup on to the last quarter hour that is over for every writer: five minutes ago, or the start
+ * of the oldest transaction still open, whichever is earlier (so no row can still be committed before it). One process
+ * at a time: another one rolling the same source is left to it (the answer then reads the tables from where the
+ * rollup stood).
+ */
+async function rollForward(db: Database, source: RolledUp): Promise<void> {
+  const { table, at, kind, amount } = ROLLED_UP[source];
+  await db.transaction(async (tx) => {
+    const { rows } = await tx.execute<{ through: string; target: string }>(sql`
+      select ${metricRollups.through}::text as through,
+             metric_slot(least(now() - interval '5 minutes',
+               coalesce((select min(xact_start) from pg_stat_activity
+                         where pid <> pg_backend_pid() and xact_start is not null), now())))::text as target
+      from ${metricRollups} where ${metricRollups.source} = ${source} for update skip locked`);
+    const row = rows[0];
+    if (!row || !(row.through === '-infinity' || Date.parse(row.target) > Date.parse(row.through))) return;
+    await tx.execute(sql`
+      insert into ${metricSlots} (source, slot, kind, n, amount)
+      select ${source}, metric_slot(${at}), ${kind}, count(*), coalesce(sum(${amount}), 0) from ${table}
+      where ${at} >= ${row.through}::timestamptz and ${at} < ${row.target}::timestamptz group by 2, 3
+      on conflict (source, slot, kind)
+        do update set n = ${metricSlots.n} + excluded.n, amount = ${metricSlots.amount} + excluded.amount`);
+    await tx
+      .update(metricRollups)
+      .set({ through: new Date(row.target) })
+      .where(sql`${metricRollups.source} = ${source}`);
+  });
+}
+
+/**
  * The admin overview's series: one statement over the tables as they are, its buckets the periods (in the company's
  * time zone) that meet the range, each cut to the range. Answers are kept a minute per range and interval.
  */
@@ -76,7 +124,7 @@ export function createBusinessMetrics({
     const lo = sql`(${fromDay} at time zone ${timeZone})`;
     const hi = sql`(${afterTo} at time zone ${timeZone})`;
     /** The period a moment falls in, as the company's calendar has it. */
-    const period = (at: PgColumn) => sql`date_trunc(${unit}, ${at} at time zone ${timeZone})`;
+    const period = (at: PgColumn | SQL) => sql`date_trunc(${unit}, ${at} at time zone ${timeZone})`;
     const within = (at: PgColumn) => sql`${at} >= ${lo} and ${at} < ${hi}`;
     /**
      * A `with` item: how many rows of `table` fall in each period by the moment `at`, one column per condition of
@@ -89,7 +137,26 @@ export function createBusinessMetrics({
         ),
         sql`, `,
       )} from ${table} where ${within(at)} group by 1)`;
-    const catalogEntity = sql`${auditEntries.entity} in (${sql.join(
+    /**
+     * A `with` item: a rolled-up source's rows per period and kind (with the amount): its slots as far as the rollup
+     * has reached, then the table's own rows after that.
+     */
+    const rolled = (name: string, source: RolledUp) => {
+      const { table, at, kind, amount } = ROLLED_UP[source];
+      const through = sql`(select ${metricRollups.through} from ${metricRollups} where ${metricRollups.source} = ${source})`;
+      return sql`${sql.identifier(name)} as (
+        select p, kind, sum(n)::int as n, sum(amount) as amount from (
+          select ${period(sql`${metricSlots.slot}`)} as p, ${metricSlots.kind} as kind, ${metricSlots.n} as n,
+                 ${metricSlots.amount} as amount
+          from ${metricSlots}
+          where ${metricSlots.source} = ${source} and ${metricSlots.slot} >= ${lo}
+            and ${metricSlots.slot} < least(${hi}, ${through})
+          union all
+          select ${period(at)}, ${kind}, 1, ${amount} from ${table}
+          where ${at} >= greatest(${lo}, ${through}) and ${at} < ${hi}) counted
+        group by 1, 2)`;
+    };
+    const catalogEntity = sql`split_part(kind, '/', 1) in (${sql.join(
       CATALOG_AUDIT_ENTITIES.map((entity) => sql`${entity}`),
       sql`, `,
     )})`;
@@ -101,23 +168,22 @@ export function createBusinessMetrics({
            ${counted('closing', accountDeletions, accountDeletions.requestedAt)},
            ${counted('started', subscriptions, subscriptions.createdAt)},
            ${counted('cancelled', subscriptions, subscriptions.cancelledAt)},
-           ${counted('audited', auditEntries, auditEntries.at, {
-             deleted: sql`${auditEntries.action} = 'account-deleted'`,
-             catalog_changes: catalogEntity,
-           })},
-           ${counted('signed', securityEvents, securityEvents.at, {
-             signed_in: sql`${securityEvents.event} = 'sign-in'`,
-             failed: sql`${securityEvents.event} = 'sign-in-failed'`,
-             new_devices: sql`${securityEvents.event} = 'new-device'`,
-           })},
-           by_status as (
-             select ${period(orders.orderedAt)} as p, ${orders.status} as status, count(*)::int as n,
-                    sum(${orders.totalAmount}) as revenue
-             from ${orders} where ${within(orders.orderedAt)} group by 1, 2),
+           ${rolled('audit_rows', 'audit')},
+           ${rolled('security_rows', 'security')},
+           ${rolled('order_rows', 'orders')},
+           audited as (
+             select p, coalesce(sum(n) filter (where split_part(kind, '/', 2) = 'account-deleted'), 0)::int as deleted,
+                    coalesce(sum(n) filter (where ${catalogEntity}), 0)::int as catalog_changes
+             from audit_rows group by p),
+           signed as (
+             select p, coalesce(sum(n) filter (where kind = 'sign-in'), 0)::int as signed_in,
+                    coalesce(sum(n) filter (where kind = 'sign-in-failed'), 0)::int as failed,
+                    coalesce(sum(n) filter (where kind = 'new-device'), 0)::int as new_devices
+             from security_rows group by p),
            sold as (
-             select p, sum(n)::int as n, sum(revenue)::text as revenue,
-                    json_object_agg(status, json_build_object('count', n, 'revenue', revenue)) as by_status
-             from by_status group by p)
+             select p, sum(n)::int as n, sum(amount)::text as revenue,
+                    json_object_agg(kind, json_build_object('count', n, 'revenue', amount)) as by_status
+             from order_rows where n <> 0 group by p)
       select to_char(greatest(periods.p, ${fromDay}), 'YYYY-MM-DD') as start,
              to_char(least(periods.p + ${step}, ${afterTo}) - interval '1 day', 'YYYY-MM-DD') as end,
              coalesce(new_members.n, 0) as new_members, coalesce(closing.n, 0) as closing,
@@ -171,7 +237,10 @@ export function createBusinessMetrics({
       const key = JSON.stringify([from, to, query.interval]);
       const kept = await cache.build(
         key,
-        async () => ({ at: Date.now(), metrics: await compute(from, to, query.interval) }),
+        async () => {
+          for (const source of Object.keys(ROLLED_UP) as RolledUp[]) await rollForward(db, source);
+          return { at: Date.now(), metrics: await compute(from, to, query.interval) };
+        },
         { current: (value) => Date.now() - value.at < freshMs },
       );
       return kept.metrics;
