@@ -19,8 +19,7 @@ import {
   LARGE_GROWTH,
   REALISTIC,
 } from '../apps/api/src/seed/grow-data.js';
-import { todayIn } from '../apps/api/src/modules/admin/business-metrics.js';
-import { addDays } from '@ums/contracts/metrics';
+import { addDays, todayIn } from '@ums/contracts/metrics';
 import { exited, prepareServer } from '@ums/testkit/server-process';
 import { dpopHeaders, signIn } from '@ums/testkit/oidc-browser';
 import { lighthouseAudits, type LighthouseResult } from './lighthouse.js';

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { expect, type Page } from '@playwright/test';
+import { todayIn } from '@ums/contracts/metrics';
 import { accessibilityViolations, ADMIN, shot, test, visitSignedIn } from '../fixtures.js';
 
 // The Overview draws the business (issue 38) from the demo history a new install is seeded with (README, "Demo
@@ -7,13 +8,19 @@ import { accessibilityViolations, ADMIN, shot, test, visitSignedIn } from '../fi
 
 const ZONE = 'America/New_York';
 const monthsBefore = (months: number) => {
-  const [year, month] = new Intl.DateTimeFormat('en-CA', { timeZone: ZONE, year: 'numeric', month: '2-digit' })
-    .format(new Date())
-    .split('-')
-    .map(Number) as [number, number];
+  const [year, month] = todayIn(ZONE).split('-').map(Number) as [number, number];
   return new Date(Date.UTC(year, month - 1 - months, 1));
 };
-const today = new Intl.DateTimeFormat('en-US', { timeZone: ZONE, month: 'short', day: 'numeric', year: 'numeric' });
+/** "Nov 27, 2026" for the day `back` days before today in New York (calendar days: a summer-time change is no matter). */
+const dayLabel = (back: number) => {
+  const [year, month, day] = todayIn(ZONE).split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(year, month - 1, day - back)).toLocaleDateString('en-US', {
+    timeZone: 'UTC',
+    month: 'short',
+    day: 'numeric',
+    year: 'numeric',
+  });
+};
 
 const chart = (page: Page, title: string) =>
   page.locator('section[data-chart]').filter({ has: page.getByRole('heading', { name: title, level: 3 }) });
@@ -51,11 +58,9 @@ test('an administrator reads the business on the Overview, walks a chart by keyb
   await members.getByRole('group', { name: 'Members over time' }).focus();
   await page.keyboard.press('End');
   const readout = members.locator('[aria-live="polite"]');
-  await expect(readout).toHaveText(new RegExp(`^${today.format(new Date())}: Members [\\d,]+, New members \\d+$`));
+  await expect(readout).toHaveText(new RegExp(`^${dayLabel(0)}: Members [\\d,]+, New members \\d+$`));
   await page.keyboard.press('ArrowLeft');
-  await expect(readout).toHaveText(
-    new RegExp(`^${today.format(new Date(Date.now() - 86_400_000))}: Members [\\d,]+, New members \\d+$`),
-  );
+  await expect(readout).toHaveText(new RegExp(`^${dayLabel(1)}: Members [\\d,]+, New members \\d+$`));
   expect(await accessibilityViolations(page), 'the Overview with its charts drawn').toEqual([]);
 
   await page.getByRole('combobox', { name: 'Range' }).selectOption('12m');

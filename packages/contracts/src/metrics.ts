@@ -1,6 +1,6 @@
 /**
  * The admin overview's series (`GET /api/admin/metrics`): the business over a range of days in the company's time zone,
- * one bucket per day, week (Monday to Sunday) or month, built from the tables as they are (no sampling).
+ * one bucket per day, week (Monday to Sunday) or month, counted from every row (no sampling).
  */
 
 export const METRICS_INTERVALS = ['day', 'week', 'month'] as const;
@@ -28,6 +28,12 @@ export function isCalendarDay(day: string): boolean {
 /** Days from `from` to `to`, both counted. */
 export const daysBetween = (from: string, to: string) =>
   Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
+
+/** Today in `timeZone` (an IANA name), as YYYY-MM-DD. */
+export function todayIn(timeZone: string, now = new Date()): string {
+  // en-CA writes dates as YYYY-MM-DD.
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+}
 
 /** The day `days` after `day` (YYYY-MM-DD; a negative count goes back). */
 export const addDays = (day: string, days: number) =>

@@ -162,7 +162,7 @@ describe('operator CLI', () => {
     );
   });
 
-  it('loads the demo data with seed, and no demo history into a database that has accounts of its own', async () => {
+  it('loads the demo data with seed, and never the demo history (that comes with the first start only)', async () => {
     const before = await database.pool.query('select count(*)::int as n from accounts');
     expect(await cli('seed')).toMatchObject({ code: 0, out: 'Demo data loaded.' });
     const { rows } = await database.pool.query('select count(*)::int as n from memberships');

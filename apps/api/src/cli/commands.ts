@@ -19,7 +19,6 @@ import {
 import { paths, type DatabaseHandle, type OpenDatabaseOptions } from '../runtime.js';
 import { listOutbox, showOutboxMessage } from '../mail/outbox-files.js';
 import { seedDemoData } from '../seed/demo-data.js';
-import { isBlank, seedDemoHistory } from '../seed/demo-history.js';
 import { createAccountDeletion } from '../modules/self-service/account-deletion.js';
 import { longestSignedTokenSeconds, rotateProviderKeys } from '../identity/oidc-keys.js';
 import { unwrapDataKey, wrapDataKey } from '../secrets/key-service.js';
@@ -114,10 +113,10 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
     if (command === 'seed') {
       parse(flags, [], []);
       return await withDatabase(ctx, async (database) => {
-        const blank = await isBlank(database.db);
+        // The demo history is not loaded here: it comes with the embedded database's first start, after the demo
+        // accounts (which a database with accounts would not get), and never into a database of the operator's.
         await seedDemoData(database.db, ctx.config.catalogFile);
-        if (blank) await seedDemoHistory(database.db, { timeZone: ctx.config.businessTimeZone });
-        ctx.out(blank ? 'Demo data loaded, with a year of demo history for the overview.' : 'Demo data loaded.');
+        ctx.out('Demo data loaded.');
       });
     }
     if (command === 'backup') {

@@ -1,9 +1,9 @@
 import { adminMetricsSchema } from '@ums/contracts/metrics-schema';
 import { count, ne } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { accounts, securityEvents } from '../db/schema/index.js';
+import { accounts, orders, securityEvents } from '../db/schema/index.js';
 import { NO_PASSWORD } from '../identity/password-hash.js';
-import { todayIn } from '../modules/admin/business-metrics.js';
+import { todayIn } from '@ums/contracts/metrics';
 import { paths } from '../runtime.js';
 import { ADMIN, testApp } from '../../test/helper.js';
 import { seedDemoData } from './demo-data.js';
@@ -68,6 +68,14 @@ describe('the demo history', () => {
       .insert(securityEvents)
       .values({ subject: 'someone', event: 'sign-in', browser: 'Chrome 142', os: 'Windows 11' });
     expect(await isBlank(other.db)).toBe(false);
+    const sold = await testApp();
+    await sold.db.insert(orders).values({
+      subject: 'someone',
+      totalAmount: '49.00',
+      orderedAt: new Date('2026-01-05T15:00:00Z'),
+      status: 'Paid',
+    });
+    expect(await isBlank(sold.db)).toBe(false);
     const third = await testApp();
     await seedDemoData(third.db, paths.catalogFile);
     expect(await isBlank(third.db)).toBe(false);

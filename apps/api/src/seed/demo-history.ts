@@ -11,7 +11,7 @@ import {
   subscriptions,
 } from '../db/schema/index.js';
 import { NO_PASSWORD } from '../identity/password-hash.js';
-import { todayIn } from '../modules/admin/business-metrics.js';
+import { todayIn } from '@ums/contracts/metrics';
 
 type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 
@@ -85,8 +85,8 @@ export async function isBlank(db: Database): Promise<boolean> {
 
 /**
  * Seeds the demo history, in one transaction, into a database that `isBlank` found blank before the demo data and
- * the demo accounts went in (the caller asks first: the history's accounts would keep the demo accounts from being
- * made). Its accounts get a password nothing verifies against: no one signs in as a member of the history.
+ * the demo accounts went in: the server's first start on an embedded database does so after making the demo
+ * accounts (the history's accounts would keep them from being made). Its accounts get a password nothing verifies against: no one signs in as a member of the history.
  */
 export async function seedDemoHistory(
   db: Database,

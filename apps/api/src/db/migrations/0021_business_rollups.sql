@@ -24,7 +24,8 @@ INSERT INTO metric_rollups (source, through) VALUES ('orders', '-infinity'), ('s
 -- writing transaction. Arguments: the source, the time column, the kind and the amount (SQL over the row's columns).
 -- The rollup never passes the start of a transaction that is still open, so rows dated at or after this
 -- transaction's start (a sign-in, an audit entry: every row the product writes now) are left for it to count and
--- take no lock; older rows (a dated import, a change, a delete) wait for a rollup in progress and then count.
+-- take no lock; older rows (a dated import, a change, a delete) wait for a rollup in progress and then count. The
+-- slots are upserted in order, so two writers counting into the same slots never wait for each other in a circle.
 CREATE FUNCTION metric_rows_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   v_source text := TG_ARGV[0];
@@ -42,7 +43,7 @@ BEGIN
   IF TG_OP IN ('INSERT', 'UPDATE') THEN
     EXECUTE format(
       'INSERT INTO metric_slots (source, slot, kind, n, amount)
-         SELECT $1, metric_slot(%1$I), %2$s, count(*), coalesce(sum(%3$s), 0) FROM new_rows WHERE %1$I < $2 GROUP BY 2, 3
+         SELECT $1, metric_slot(%1$I), %2$s, count(*), coalesce(sum(%3$s), 0) FROM new_rows WHERE %1$I < $2 GROUP BY 2, 3 ORDER BY 2, 3
        ON CONFLICT (source, slot, kind)
          DO UPDATE SET n = metric_slots.n + excluded.n, amount = metric_slots.amount + excluded.amount',
       v_at, v_kind, v_amount) USING v_source, v_through;
@@ -50,7 +51,7 @@ BEGIN
   IF TG_OP IN ('DELETE', 'UPDATE') THEN
     EXECUTE format(
       'INSERT INTO metric_slots (source, slot, kind, n, amount)
-         SELECT $1, metric_slot(%1$I), %2$s, -count(*), -coalesce(sum(%3$s), 0) FROM old_rows WHERE %1$I < $2 GROUP BY 2, 3
+         SELECT $1, metric_slot(%1$I), %2$s, -count(*), -coalesce(sum(%3$s), 0) FROM old_rows WHERE %1$I < $2 GROUP BY 2, 3 ORDER BY 2, 3
        ON CONFLICT (source, slot, kind)
          DO UPDATE SET n = metric_slots.n + excluded.n, amount = metric_slots.amount + excluded.amount',
       v_at, v_kind, v_amount) USING v_source, v_through;
@@ -84,3 +85,21 @@ CREATE TRIGGER audit_entries_metric_update AFTER UPDATE ON audit_entries REFEREN
 --> statement-breakpoint
 CREATE TRIGGER audit_entries_metric_delete AFTER DELETE ON audit_entries REFERENCING OLD TABLE AS old_rows
   FOR EACH STATEMENT EXECUTE FUNCTION metric_rows_changed('audit', 'at', 'entity || ''/'' || action', '0');
+--> statement-breakpoint
+-- A table emptied at once (TRUNCATE, the owner's only) takes its slots with it: the rollup starts again from nothing.
+CREATE FUNCTION metric_table_emptied() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM 1 FROM metric_rollups WHERE source = TG_ARGV[0] FOR UPDATE;
+  DELETE FROM metric_slots WHERE source = TG_ARGV[0];
+  UPDATE metric_rollups SET through = '-infinity' WHERE source = TG_ARGV[0];
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE TRIGGER orders_metric_truncate AFTER TRUNCATE ON orders
+  FOR EACH STATEMENT EXECUTE FUNCTION metric_table_emptied('orders');
+--> statement-breakpoint
+CREATE TRIGGER security_events_metric_truncate AFTER TRUNCATE ON security_events
+  FOR EACH STATEMENT EXECUTE FUNCTION metric_table_emptied('security');
+--> statement-breakpoint
+CREATE TRIGGER audit_entries_metric_truncate AFTER TRUNCATE ON audit_entries
+  FOR EACH STATEMENT EXECUTE FUNCTION metric_table_emptied('audit');

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ADMIN, testApp, testDatabase } from '../../../test/helper.js';
-import { createBusinessMetrics, todayIn } from './business-metrics.js';
+import { todayIn } from '@ums/contracts/metrics';
+import { createBusinessMetrics } from './business-metrics.js';
 
 const database = await testDatabase();
 const pool = database.pool;
@@ -298,6 +299,19 @@ describe("the overview's rollups (decision 031)", () => {
     );
     const june = (await fromTheSeries(series)).orders['2026-06-01']!;
     expect(june - (await fromTheTables(own.pool)).orders['2026-06-01']!).toBe(1000);
+  });
+
+  it('start again from nothing when a table is emptied at once (TRUNCATE), and count what is written after', async () => {
+    const own = await business();
+    const series = createBusinessMetrics({ db: own.db, timeZone: 'America/New_York', freshMs: 0 });
+    expect(Object.keys((await fromTheSeries(series)).orders)).toHaveLength(12);
+    await own.pool.query('truncate orders cascade');
+    await own.pool.query(
+      `insert into orders (subject, total_amount, ordered_at, status) values ('late', 70, '2026-03-14T15:00:00Z', 'Paid')`,
+    );
+    const after = await fromTheSeries(series);
+    expect([after.orders, after.revenue]).toEqual([{ '2026-03-01': 1 }, { '2026-03-01': 70 }]);
+    expect(after).toEqual(await fromTheTables(own.pool));
   });
 
   it('count every row once when two API processes roll the same tables forward at the same moment', async () => {

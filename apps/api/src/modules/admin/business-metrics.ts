@@ -1,6 +1,7 @@
 import {
   addDays,
   METRICS_DEFAULT_DAYS,
+  todayIn,
   type AdminMetrics,
   type MetricsBucket,
   type MetricsInterval,
@@ -43,12 +44,6 @@ type BucketRow = {
   subscriptions_before: number;
 };
 
-/** Today in the time zone, as YYYY-MM-DD. */
-export function todayIn(timeZone: string, now = new Date()): string {
-  // en-CA writes dates as YYYY-MM-DD.
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
-}
-
 /**
  * The tables the series count from rollups (decision 031): each row's time, kind and amount, as the table's trigger
  * (migration 0021) counts them into metric_slots. The test of the rollups holds the two to the same numbers.
@@ -67,37 +62,35 @@ type RolledUp = keyof typeof ROLLED_UP;
 
 /**
  * Moves a source's rollup on to the last quarter hour that is over for every writer: five minutes ago, or the start
- * of the oldest transaction still open, whichever is earlier (so no row can still be committed before it). One process
- * at a time: another one rolling the same source is left to it (the answer then reads the tables from where the
- * rollup stood).
+ * of the oldest transaction still open on this database, whichever is earlier (so no row can still be committed
+ * before it). One statement, one process at a time: another one rolling the same source is left to it (the answer
+ * then reads the tables from where the rollup stood).
  */
 async function rollForward(db: Database, source: RolledUp): Promise<void> {
   const { table, at, kind, amount } = ROLLED_UP[source];
-  await db.transaction(async (tx) => {
-    const { rows } = await tx.execute<{ through: string; target: string }>(sql`
-      select ${metricRollups.through}::text as through,
-             metric_slot(least(now() - interval '5 minutes',
-               coalesce((select min(xact_start) from pg_stat_activity
-                         where pid <> pg_backend_pid() and xact_start is not null), now())))::text as target
-      from ${metricRollups} where ${metricRollups.source} = ${source} for update skip locked`);
-    const row = rows[0];
-    if (!row || !(row.through === '-infinity' || Date.parse(row.target) > Date.parse(row.through))) return;
-    await tx.execute(sql`
-      insert into ${metricSlots} (source, slot, kind, n, amount)
-      select ${source}, metric_slot(${at}), ${kind}, count(*), coalesce(sum(${amount}), 0) from ${table}
-      where ${at} >= ${row.through}::timestamptz and ${at} < ${row.target}::timestamptz group by 2, 3
-      on conflict (source, slot, kind)
-        do update set n = ${metricSlots.n} + excluded.n, amount = ${metricSlots.amount} + excluded.amount`);
-    await tx
-      .update(metricRollups)
-      .set({ through: new Date(row.target) })
-      .where(sql`${metricRollups.source} = ${source}`);
-  });
+  await db.execute(sql`
+    with state as (
+           select ${metricRollups.through} as through,
+                  metric_slot(least(now() - interval '5 minutes',
+                    coalesce((select min(xact_start) from pg_stat_activity
+                              where datname = current_database() and backend_type = 'client backend'
+                                and pid <> pg_backend_pid() and xact_start is not null), now()))) as target
+           from ${metricRollups} where ${metricRollups.source} = ${source} for update skip locked),
+         counted as (
+           insert into ${metricSlots} (source, slot, kind, n, amount)
+           select ${source}, metric_slot(${at}), ${kind}, count(*), coalesce(sum(${amount}), 0)
+           from ${table}, state
+           where state.target > state.through and ${at} >= state.through and ${at} < state.target
+           group by 2, 3 order by 2, 3
+           on conflict (source, slot, kind)
+             do update set n = ${metricSlots.n} + excluded.n, amount = ${metricSlots.amount} + excluded.amount)
+    update ${metricRollups} set through = state.target from state
+    where ${metricRollups.source} = ${source} and state.target > state.through`);
 }
 
 /**
- * The admin overview's series: one statement over the tables as they are, its buckets the periods (in the company's
- * time zone) that meet the range, each cut to the range. Answers are kept a minute per range and interval.
+ * The admin overview's series: one statement over the rollups and the tables, its buckets the periods (in the
+ * company's time zone) that meet the range, each cut to the range. Answers are kept a minute per range and interval.
  */
 export function createBusinessMetrics({
   db,

@@ -1,5 +1,5 @@
-import { makeStyles, Select, Text, tokens } from '@fluentui/react-components';
-import { addDays } from '@ums/contracts/metrics';
+import { makeStyles, mergeClasses, Select, Text, tokens } from '@fluentui/react-components';
+import { todayIn } from '@ums/contracts/metrics';
 import { lazy, Suspense, useId, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { ErrorBanner } from '../../../components/error-banner.js';
@@ -10,13 +10,13 @@ import { useMetrics } from './api.js';
 import { METRICS_VIEW } from './messages.js';
 import { MetricsChart } from './metrics-chart.js';
 import {
+  firstOfMonth,
   headlines,
   membersChart,
   OVERVIEW_RANGES,
   resolveRange,
   revenueChart,
   signInsChart,
-  todayIn,
   type OverviewRange,
 } from './overview-metrics.js';
 
@@ -53,6 +53,7 @@ const useStyles = makeStyles({
   up: { color: tokens.colorPaletteGreenForeground1 },
   down: { color: tokens.colorPaletteRedForeground1 },
   flat: { color: tokens.colorNeutralForeground2 },
+  updating: { opacity: 0.6 },
   charts: {
     display: 'grid',
     gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 440px), 1fr))',
@@ -78,8 +79,7 @@ export default function BusinessOverview() {
     ok && range.revenueInterval !== 'day' ? { from: range.from, to: range.to, interval: range.revenueInterval } : null,
   );
   // This month so far and all of last month, per day: the revenue headline compares the same days of each.
-  const lastMonthFirst = `${addDays(`${today.slice(0, 7)}-01`, -1).slice(0, 7)}-01`;
-  const months = useMetrics({ from: lastMonthFirst, to: today, interval: 'day' });
+  const months = useMetrics({ from: firstOfMonth(today, 1), to: today, interval: 'day' });
 
   const choose = (next: Record<string, string>) =>
     setParams(
@@ -104,6 +104,8 @@ export default function BusinessOverview() {
     [daily.data, revenueData],
   );
   const figures = daily.data && months.data ? headlines(daily.data, months.data, today) : null;
+  // While a new range loads, the last one stays drawn, dimmed and marked busy.
+  const updating = daily.isPlaceholderData || revenue.isPlaceholderData;
 
   return (
     <section className={styles.section} aria-labelledby="business-heading">
@@ -144,7 +146,11 @@ export default function BusinessOverview() {
       </Text>
       {failure ? <ErrorBanner message={errorText(failure, METRICS_VIEW.loadFailed)} error={failure} /> : null}
       {figures ? (
-        <ul className={styles.headlines} aria-label={METRICS_VIEW.heading}>
+        <ul
+          className={mergeClasses(styles.headlines, updating && styles.updating)}
+          aria-label={METRICS_VIEW.heading}
+          aria-busy={updating}
+        >
           {figures.map((figure) => (
             <li key={figure.label} className={styles.headline}>
               <Text>{figure.label}</Text>
@@ -155,7 +161,7 @@ export default function BusinessOverview() {
         </ul>
       ) : null}
       {charts ? (
-        <div className={styles.charts}>
+        <div className={mergeClasses(styles.charts, updating && styles.updating)} aria-busy={updating}>
           {charts.map((chart) => (
             <MetricsChart key={chart.id} chart={chart} />
           ))}

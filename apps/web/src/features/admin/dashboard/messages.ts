@@ -31,6 +31,9 @@ export const METRICS_VIEW = {
   since: (day: string) => `since ${day}`,
   sameDaysOf: (from: string, to: string) => `vs. ${from} to ${to}`,
   weekOf: (day: string) => `Week of ${day}`,
+  on: (day: string) => `on ${day}`,
+  inWeekOf: (day: string) => `in the week of ${day}`,
+  in: (month: string) => `in ${month}`,
   charts: {
     members: 'Members over time',
     revenue: { day: 'Revenue per day', week: 'Revenue per week', month: 'Revenue per month' },

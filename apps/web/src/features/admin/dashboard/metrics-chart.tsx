@@ -88,7 +88,7 @@ const colorsOf = (chart: ChartData): readonly string[] =>
   chart.kind === 'stacked' ? CHART_COLORS.stacked : [CHART_COLORS.single];
 
 /** The values drawn: a stacked chart draws each series on the ones before it, tallest first so all stay visible. */
-function drawnSeries(chart: ChartData) {
+export function drawnSeries(chart: ChartData) {
   const colors = colorsOf(chart);
   if (chart.kind !== 'stacked')
     return chart.series.map((series, index) => ({ values: series.values, color: colors[index]! }));
@@ -125,10 +125,19 @@ export function MetricsChart({ chart }: { chart: ChartData }) {
   const [drawable] = useState(canDraw);
   const [asTable, setAsTable] = useState(!drawable);
   const [point, setPoint] = useState<number | null>(null);
+  // The readout is announced when the keys move it, not while a pointer sweeps across the chart.
+  const [announce, setAnnounce] = useState(false);
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const colors = colorsOf(chart);
   const last = chart.periods.length - 1;
+
+  // A new range has other points: the readout starts again (state adjusted while rendering, as React advises).
+  const [drawnFor, setDrawnFor] = useState(chart);
+  if (drawnFor !== chart) {
+    setDrawnFor(chart);
+    setPoint(null);
+  }
 
   useEffect(() => {
     const element = box.current;
@@ -209,7 +218,7 @@ export function MetricsChart({ chart }: { chart: ChartData }) {
     u.setCursor({ left: u.valToPos(x, 'x'), top: u.valToPos(top, 'y') });
   };
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    const current = point ?? -1;
+    const current = point === null ? -1 : Math.min(point, last);
     const next =
       event.key === 'ArrowRight'
         ? Math.min(current + 1, last)
@@ -222,6 +231,7 @@ export function MetricsChart({ chart }: { chart: ChartData }) {
               : null;
     if (next === null) return;
     event.preventDefault();
+    setAnnounce(true);
     show(next);
   };
 
@@ -301,7 +311,11 @@ export function MetricsChart({ chart }: { chart: ChartData }) {
             aria-describedby={`${summaryId} ${keysId}`}
             tabIndex={0}
             onKeyDown={onKeyDown}
-            onFocus={() => (point === null ? show(last) : undefined)}
+            onFocus={() => {
+              setAnnounce(true);
+              if (point === null) show(last);
+            }}
+            onPointerMove={() => setAnnounce(false)}
           />
           <p id={keysId} hidden>
             {METRICS_VIEW.keys}
@@ -314,7 +328,7 @@ export function MetricsChart({ chart }: { chart: ChartData }) {
               </li>
             ))}
           </ul>
-          <p className={styles.readout} aria-live="polite">
+          <p className={styles.readout} aria-live={announce ? 'polite' : 'off'}>
             {readout}
           </p>
         </>

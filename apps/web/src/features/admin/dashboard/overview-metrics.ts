@@ -16,13 +16,8 @@ export type ResolvedRange = {
   revenueInterval: MetricsInterval;
 };
 
-/** Today in `timeZone` (the company's), as YYYY-MM-DD. */
-export function todayIn(timeZone: string, now = new Date()): string {
-  // en-CA writes dates as YYYY-MM-DD.
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
-}
-
-const firstOfMonth = (day: string, monthsBack = 0) => {
+/** The first day of the month of `day`, or of the month `monthsBack` before it. */
+export const firstOfMonth = (day: string, monthsBack = 0) => {
   const [year, month] = day.split('-').map(Number) as [number, number];
   const first = new Date(Date.UTC(year, month - 1 - monthsBack, 1));
   return first.toISOString().slice(0, 10);
@@ -150,8 +145,8 @@ export function periodLabel(period: { start: string }, interval: MetricsInterval
 /** When a period was, in a sentence: "on Nov 27, 2026", "in the week of Nov 23, 2026" or "in Nov 2026". */
 export function periodPhrase(period: { start: string }, interval: MetricsInterval): string {
   const label = periodLabel(period, interval);
-  if (interval === 'day') return `on ${label}`;
-  return interval === 'week' ? `in the w${label.slice(1)}` : `in ${label}`;
+  if (interval === 'day') return METRICS_VIEW.on(label);
+  return interval === 'week' ? METRICS_VIEW.inWeekOf(formatShortDate(period.start)) : METRICS_VIEW.in(label);
 }
 
 /** The period whose value is highest (the first of equals), or null when every value is 0. */

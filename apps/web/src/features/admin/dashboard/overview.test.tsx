@@ -9,7 +9,7 @@ import { recordDownloads } from '../../../test/downloads.js';
 import { fakeAuth, LocationProbe, renderWithProviders, signedInUser, TEST_API } from '../../../test/render.js';
 import { SignOutProvider } from '../../shell/index.js';
 import AdminConsole from '../admin-console.js';
-import { CHART_COLORS } from './metrics-chart.js';
+import { CHART_COLORS, drawnSeries } from './metrics-chart.js';
 import { chartCsv, headlines, resolveRange, revenueChart, signInsChart } from './overview-metrics.js';
 
 /**
@@ -222,7 +222,12 @@ describe('the overview’s figures', () => {
   });
 
   it('stacks failed sign-ins on those that succeeded in colours 3:1 apart from each other and from the page', () => {
-    expect(signInsChart(history('2026-11-01', '2026-11-02', 'day')).kind).toBe('stacked');
+    // Nov 1 and 2: 5 succeeded and 1 failed each. The stack is drawn tallest first: all sign-ins in the failed
+    // colour, then those that succeeded over them in theirs.
+    expect(drawnSeries(signInsChart(history('2026-11-01', '2026-11-02', 'day')))).toEqual([
+      { values: [6, 6], color: CHART_COLORS.stacked[1] },
+      { values: [5, 5], color: CHART_COLORS.stacked[0] },
+    ]);
     const white = '#ffffff';
     const [succeeded, failed] = CHART_COLORS.stacked;
     expect(contrast(CHART_COLORS.single, white)).toBeGreaterThanOrEqual(3);
