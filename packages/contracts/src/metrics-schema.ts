@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { daysBetween, isCalendarDay, METRICS_INTERVALS, METRICS_MAX_DAYS, METRICS_TEXTS } from './metrics.js';
+import { isCalendarDay, METRICS_INTERVALS, METRICS_TEXTS, rangeProblem } from './metrics.js';
 
 /** The schemas of `GET /api/admin/metrics` (the API's); the rules and texts they share with the browser are metrics.ts. */
 
@@ -16,10 +16,10 @@ export const metricsQuerySchema = z
   })
   .superRefine((query, ctx) => {
     if (!query.from || !query.to) return;
-    const days = daysBetween(query.from, query.to);
-    if (days < 1) ctx.addIssue({ code: 'custom', path: ['from'], message: METRICS_TEXTS.fromAfterTo });
-    else if (days > METRICS_MAX_DAYS)
-      ctx.addIssue({ code: 'custom', path: ['to'], message: METRICS_TEXTS.tooLong(days) });
+    // A day that does not exist is its own field's issue already; the range's are the browser's words too.
+    const problem = rangeProblem(query.from, query.to);
+    if (problem === null || problem === METRICS_TEXTS.badDate) return;
+    ctx.addIssue({ code: 'custom', path: [problem === METRICS_TEXTS.fromAfterTo ? 'from' : 'to'], message: problem });
   });
 export type MetricsQuery = z.input<typeof metricsQuerySchema>;
 

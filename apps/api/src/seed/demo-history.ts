@@ -53,6 +53,10 @@ function numbers(seed: number) {
   return { next, below: (n: number) => Math.floor(next() * n), chance: (p: number) => next() < p };
 }
 
+/** The rows in batches of `size`: one insert each, within PostgreSQL's limit of parameters per statement. */
+const batches = <T>(rows: T[], size = 500) =>
+  Array.from({ length: Math.ceil(rows.length / size) }, (_, index) => rows.slice(index * size, (index + 1) * size));
+
 /** How far `timeZone` is ahead of UTC at `at`, in minutes (negative west of Greenwich). */
 function offsetMinutes(timeZone: string, at: Date): number {
   const name = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' })
@@ -186,10 +190,8 @@ async function insertHistory(tx: Transaction, timeZone: string, now: Date): Prom
     }
   }
 
-  for (let at = 0; at < accountRows.length; at += 500)
-    await tx.insert(accounts).values(accountRows.slice(at, at + 500));
-  for (let at = 0; at < newOrders.length; at += 500) {
-    const batch = newOrders.slice(at, at + 500);
+  for (const batch of batches(accountRows)) await tx.insert(accounts).values(batch);
+  for (const batch of batches(newOrders)) {
     const made = await tx
       .insert(orders)
       .values(
@@ -232,5 +234,5 @@ async function insertHistory(tx: Transaction, timeZone: string, now: Date): Prom
       })),
     );
   }
-  for (let at = 0; at < events.length; at += 1000) await tx.insert(securityEvents).values(events.slice(at, at + 1000));
+  for (const batch of batches(events, 1000)) await tx.insert(securityEvents).values(batch);
 }

@@ -8,6 +8,12 @@ const MONTHS = 'January February March April May June July August September Octo
 
 let intlUsd: Intl.NumberFormat | undefined;
 
+/** "1,234": digits grouped by thousands. */
+const grouped = (digits: string) => digits.replace(/\B(?=(\d{3})+$)/g, ',');
+
+/** "12,345": a count, as en-US writes it. */
+export const formatCount = (n: number) => (n < 0 ? `-${grouped(String(-n))}` : grouped(String(n)));
+
 /** "$1,234.50": prices are always USD with 2 decimals (half a cent rounds away from zero, as Intl does). */
 export function formatUsd(amount: number | string): string {
   const value = Number(amount);
@@ -20,7 +26,7 @@ export function formatUsd(amount: number | string): string {
   }
   const cents = String((BigInt(whole + fraction.padEnd(3, '0').slice(0, 3)) + 5n) / 10n).padStart(3, '0');
   const sign = value < 0 || Object.is(value, -0) ? '-' : '';
-  return `${sign}$${cents.slice(0, -2).replace(/\B(?=(\d{3})+$)/g, ',')}.${cents.slice(-2)}`;
+  return `${sign}$${grouped(cents.slice(0, -2))}.${cents.slice(-2)}`;
 }
 
 /** "Jan 5, 2026" (short) or "January 5, 2026" for a date in the reader's time zone, years 1 to 9999. */

@@ -1,5 +1,5 @@
 import { addDays, daysBetween, rangeProblem, type AdminMetrics, type MetricsInterval } from '@ums/contracts/metrics';
-import { formatShortDate, formatUsd } from '../../../lib/format.js';
+import { formatCount, formatShortDate, formatUsd } from '../../../lib/format.js';
 import { METRICS_VIEW } from './messages.js';
 
 /** The ranges the Overview offers; the choice (and a custom range's days) is kept in the address. */
@@ -49,8 +49,6 @@ export type Headline = {
   direction: 'up' | 'down' | 'flat';
 };
 
-const count = (n: number) => String(n).replace(/\B(?=(\d{3})+$)/g, ',');
-
 function change(now: number, before: number, write: (n: number) => string, since: string) {
   const delta = Math.round((now - before) * 100) / 100;
   const sign = delta > 0 ? '+' : delta < 0 ? '−' : '±';
@@ -90,13 +88,13 @@ export function headlines(daily: AdminMetrics, months: AdminMetrics, today: stri
   return [
     {
       label: METRICS_VIEW.headlines.members,
-      value: count(last?.members.total ?? 0),
-      ...change(last?.members.total ?? 0, membersBefore, count, since),
+      value: formatCount(last?.members.total ?? 0),
+      ...change(last?.members.total ?? 0, membersBefore, formatCount, since),
     },
     {
       label: METRICS_VIEW.headlines.activeSubscriptions,
-      value: count(last?.subscriptions.active ?? 0),
-      ...change(last?.subscriptions.active ?? 0, activeBefore, count, since),
+      value: formatCount(last?.subscriptions.active ?? 0),
+      ...change(last?.subscriptions.active ?? 0, activeBefore, formatCount, since),
     },
     {
       label: METRICS_VIEW.headlines.revenueThisMonth,
@@ -174,15 +172,15 @@ export function membersChart(daily: AdminMetrics): ChartData {
     kind: 'line',
     interval: daily.interval,
     periods: buckets,
-    series: [{ label: METRICS_VIEW.series.members, values: totals, write: count }],
-    extra: [{ label: METRICS_VIEW.series.newMembers, values: fresh, write: count }],
+    series: [{ label: METRICS_VIEW.series.members, values: totals, write: formatCount }],
+    extra: [{ label: METRICS_VIEW.series.newMembers, values: fresh, write: formatCount }],
     summary: METRICS_VIEW.summaries.members({
       from: formatShortDate(daily.from),
       to: formatShortDate(daily.to),
-      before: count(before),
-      after: count(totals.at(-1) ?? before),
-      joined: count(sum(fresh)),
-      busiest: most === null ? null : { day: formatShortDate(buckets[most]!.start), joined: count(fresh[most]!) },
+      before: formatCount(before),
+      after: formatCount(totals.at(-1) ?? before),
+      joined: formatCount(sum(fresh)),
+      busiest: most === null ? null : { day: formatShortDate(buckets[most]!.start), joined: formatCount(fresh[most]!) },
     }),
     money: false,
     fileName: `members-${fileDays(daily)}.csv`,
@@ -201,12 +199,12 @@ export function revenueChart(metrics: AdminMetrics): ChartData {
     interval: metrics.interval,
     periods: buckets,
     series: [{ label: METRICS_VIEW.series.revenue, values: revenue, write: formatUsd }],
-    extra: [{ label: METRICS_VIEW.series.orders, values: orders, write: count }],
+    extra: [{ label: METRICS_VIEW.series.orders, values: orders, write: formatCount }],
     summary: METRICS_VIEW.summaries.revenue({
       from: formatShortDate(metrics.from),
       to: formatShortDate(metrics.to),
       revenue: formatUsd(sum(revenue)),
-      orders: count(sum(orders)),
+      orders: formatCount(sum(orders)),
       best:
         best === null
           ? null
@@ -229,22 +227,23 @@ export function signInsChart(daily: AdminMetrics): ChartData {
     interval: daily.interval,
     periods: buckets,
     series: [
-      { label: METRICS_VIEW.series.succeeded, values: succeeded, write: count },
-      { label: METRICS_VIEW.series.failed, values: failed, write: count },
+      { label: METRICS_VIEW.series.succeeded, values: succeeded, write: formatCount },
+      { label: METRICS_VIEW.series.failed, values: failed, write: formatCount },
     ],
     extra: [
       {
         label: METRICS_VIEW.series.newDevices,
         values: buckets.map((bucket) => bucket.signIns.newDevices),
-        write: count,
+        write: formatCount,
       },
     ],
     summary: METRICS_VIEW.summaries.signIns({
       from: formatShortDate(daily.from),
       to: formatShortDate(daily.to),
-      succeeded: count(sum(succeeded)),
-      failed: count(sum(failed)),
-      worst: worst === null ? null : { day: formatShortDate(buckets[worst]!.start), failed: count(failed[worst]!) },
+      succeeded: formatCount(sum(succeeded)),
+      failed: formatCount(sum(failed)),
+      worst:
+        worst === null ? null : { day: formatShortDate(buckets[worst]!.start), failed: formatCount(failed[worst]!) },
     }),
     money: false,
     fileName: `sign-ins-${fileDays(daily)}.csv`,
