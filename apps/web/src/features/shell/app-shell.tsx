@@ -101,8 +101,12 @@ const useStyles = makeStyles({
     marginBlock: tokens.spacingVerticalS,
   },
   content: { flexGrow: 1, minWidth: 0, display: 'flex', flexDirection: 'column' },
+  // At least the window's height: the footer starts below the fold and stays there while a page's content loads and
+  // grows, instead of standing at the window's foot and being pushed down (a layout shift, issue 38).
   main: {
     flexGrow: 1,
+    minHeight: `calc(100vh - ${HEADER_HEIGHT}px)`,
+    boxSizing: 'border-box',
     padding: tokens.spacingHorizontalXL,
     [`@media ${MOBILE_QUERY}`]: { padding: tokens.spacingHorizontalM },
   },

@@ -3,13 +3,13 @@ import { todayIn } from '@ums/contracts/metrics';
 import { lazy, Suspense, useId, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { ErrorBanner } from '../../../components/error-banner.js';
-import { Spinner } from '../../../components/spinner.js';
 import { useClientConfig } from '../../../lib/client-config-context.js';
 import { errorText } from '../../../lib/error-text.js';
 import { useMetrics } from './api.js';
 import { METRICS_VIEW } from './messages.js';
 import { MetricsChart } from './metrics-chart.js';
 import {
+  chartFrames,
   firstOfMonth,
   headlines,
   membersChart,
@@ -50,6 +50,14 @@ const useStyles = makeStyles({
     lineHeight: tokens.lineHeightHero700,
     fontWeight: tokens.fontWeightSemibold,
   },
+  // A figure's and its change's lines, held before the numbers come.
+  pending: {
+    height: tokens.lineHeightHero700,
+    width: '40%',
+    borderRadius: tokens.borderRadiusMedium,
+    backgroundColor: tokens.colorNeutralBackground3,
+  },
+  pendingChange: { height: tokens.lineHeightBase300 },
   up: { color: tokens.colorPaletteGreenForeground1 },
   down: { color: tokens.colorPaletteRedForeground1 },
   flat: { color: tokens.colorNeutralForeground2 },
@@ -61,6 +69,9 @@ const useStyles = makeStyles({
     minWidth: 0,
   },
 });
+
+/** The headline figures' labels, shown with a held place for each number until the numbers come. */
+const PENDING_FIGURES = Object.values(METRICS_VIEW.headlines);
 
 /**
  * The Overview's picture of the business (issue 38): the range (kept in the address), the headline figures against the
@@ -100,8 +111,8 @@ export default function BusinessOverview() {
     () =>
       daily.data && revenueData
         ? [membersChart(daily.data), revenueChart(revenueData), signInsChart(daily.data)]
-        : null,
-    [daily.data, revenueData],
+        : chartFrames(range.revenueInterval),
+    [daily.data, revenueData, range.revenueInterval],
   );
   const figures = daily.data && months.data ? headlines(daily.data, months.data, today) : null;
   // While a new range loads, the last one stays drawn, dimmed and marked busy.
@@ -144,31 +155,41 @@ export default function BusinessOverview() {
       <Text as="p" className={styles.note}>
         {METRICS_VIEW.timeZone(config.businessTimeZone)}
       </Text>
-      {failure ? <ErrorBanner message={errorText(failure, METRICS_VIEW.loadFailed)} error={failure} /> : null}
-      {figures ? (
-        <ul
-          className={mergeClasses(styles.headlines, updating && styles.updating)}
-          aria-label={METRICS_VIEW.heading}
-          aria-busy={updating}
-        >
-          {figures.map((figure) => (
-            <li key={figure.label} className={styles.headline}>
-              <Text>{figure.label}</Text>
-              <Text className={styles.figure}>{figure.value}</Text>
-              {figure.change ? <Text className={styles[figure.direction]}>{figure.change}</Text> : null}
-            </li>
-          ))}
-        </ul>
-      ) : null}
-      {charts ? (
-        <div className={mergeClasses(styles.charts, updating && styles.updating)} aria-busy={updating}>
-          {charts.map((chart) => (
-            <MetricsChart key={chart.id} chart={chart} />
-          ))}
-        </div>
-      ) : !failure && ok ? (
-        <Spinner label={METRICS_VIEW.loading} />
-      ) : null}
+      {failure ? (
+        <ErrorBanner message={errorText(failure, METRICS_VIEW.loadFailed)} error={failure} />
+      ) : (
+        <>
+          {/* The figures and the charts take their places at once, their numbers held by frames of the same size. */}
+          <ul
+            className={mergeClasses(styles.headlines, updating && styles.updating)}
+            aria-label={METRICS_VIEW.heading}
+            aria-busy={updating || !figures}
+          >
+            {figures
+              ? figures.map((figure) => (
+                  <li key={figure.label} className={styles.headline}>
+                    <Text>{figure.label}</Text>
+                    <Text className={styles.figure}>{figure.value}</Text>
+                    <Text className={styles[figure.direction]}>{figure.change}</Text>
+                  </li>
+                ))
+              : PENDING_FIGURES.map((label) => (
+                  <li key={label} className={styles.headline}>
+                    <Text>{label}</Text>
+                    <span className={styles.pending} />
+                    <span className={styles.pendingChange} />
+                  </li>
+                ))}
+          </ul>
+          {ok ? (
+            <div className={mergeClasses(styles.charts, updating && styles.updating)} aria-busy={updating}>
+              {charts.map((chart) => (
+                <MetricsChart key={chart.id} chart={chart} />
+              ))}
+            </div>
+          ) : null}
+        </>
+      )}
     </section>
   );
 }

@@ -21,7 +21,7 @@ export const METRICS_VIEW = {
   from: 'From',
   to: 'To',
   timeZone: (zone: string) => `Days are counted in the company's time zone, ${zone}.`,
-  loading: 'Loading the charts...',
+  loadingChart: 'Loading...',
   loadFailed: 'The charts could not be loaded',
   headlines: {
     members: 'Members',

@@ -1,4 +1,5 @@
 import { addDays, daysBetween, rangeProblem, type AdminMetrics, type MetricsInterval } from '@ums/contracts/metrics';
+import { brown } from '../../../config/theme.js';
 import { formatCount, formatShortDate, formatUsd } from '../../../lib/format.js';
 import { METRICS_VIEW } from './messages.js';
 
@@ -44,8 +45,8 @@ export function resolveRange(params: URLSearchParams, today: string): ResolvedRa
 export type Headline = {
   label: string;
   value: string;
-  /** The change against the previous period, written out ("+12 (+1.0%) since Oct 28, 2026"), or null. */
-  change: string | null;
+  /** The change against the previous period, written out ("+12 (+1.0%) since Oct 28, 2026"). */
+  change: string;
   direction: 'up' | 'down' | 'flat';
 };
 
@@ -113,11 +114,20 @@ export type ChartSeries = {
   write: (value: number) => string;
 };
 
-/** One chart: its title, its periods, the series drawn and the same numbers as text. */
-export type ChartData = {
-  id: string;
+/**
+ * What a chart shows before its numbers come: its title, its kind and the names of the series it draws. The Overview
+ * draws each chart's frame at its final size from this, so nothing moves when the numbers and the drawing arrive.
+ */
+export type ChartFrame = {
+  id: 'members' | 'revenue' | 'sign-ins';
   title: string;
   kind: ChartKind;
+  /** The series drawn, in the legend's order. */
+  legend: string[];
+};
+
+/** One chart: its frame, its periods, the series drawn and the same numbers as text. */
+export type ChartData = ChartFrame & {
   interval: MetricsInterval;
   periods: { start: string; end: string }[];
   /** Drawn in this order; a stacked chart stacks each on the ones before. */
@@ -131,6 +141,45 @@ export type ChartData = {
   /** The CSV download's file name. */
   fileName: string;
 };
+
+/** The height of a chart's drawing, reserved by its frame before it is drawn. */
+export const PLOT_HEIGHT = 240;
+
+/**
+ * The charts' colours, each at least 3:1 against the page and against the colour it is stacked on (WCAG 1.4.11):
+ * the brand brown for a single series, a light brown under a dark red for sign-ins that succeeded and failed.
+ */
+export const CHART_COLORS = {
+  single: brown[80],
+  stacked: [brown[110], '#6e1419'],
+  axis: '#424242',
+  grid: '#e0e0e0',
+} as const;
+
+export const colorsOf = (chart: ChartFrame): readonly string[] =>
+  chart.kind === 'stacked' ? CHART_COLORS.stacked : [CHART_COLORS.single];
+
+/** The values drawn: a stacked chart draws each series on the ones before it, tallest first so all stay visible. */
+export function drawnSeries(chart: ChartData) {
+  const colors = colorsOf(chart);
+  if (chart.kind !== 'stacked')
+    return chart.series.map((series, index) => ({ values: series.values, color: colors[index]! }));
+  const stacked = chart.series.map((_, level) =>
+    chart.periods.map((__, index) =>
+      chart.series.slice(0, level + 1).reduce((sum, series) => sum + (series.values[index] ?? 0), 0),
+    ),
+  );
+  return stacked.map((values, level) => ({ values, color: colors[level]! })).reverse();
+}
+
+const { charts: TITLES, series: SERIES } = METRICS_VIEW;
+
+/** The Overview's three charts before their numbers come; revenue is drawn per `revenueInterval`. */
+export const chartFrames = (revenueInterval: MetricsInterval): ChartFrame[] => [
+  { id: 'members', title: TITLES.members, kind: 'line', legend: [SERIES.members] },
+  { id: 'revenue', title: TITLES.revenue[revenueInterval], kind: 'bars', legend: [SERIES.revenue] },
+  { id: 'sign-ins', title: TITLES.signIns, kind: 'stacked', legend: [SERIES.succeeded, SERIES.failed] },
+];
 
 /** How a period is named: "Nov 27, 2026", "Week of Nov 23, 2026" or "Nov 2026". */
 export function periodLabel(period: { start: string }, interval: MetricsInterval): string {
@@ -166,14 +215,13 @@ export function membersChart(daily: AdminMetrics): ChartData {
   const first = buckets[0];
   const before = first ? first.members.total - first.members.new : 0;
   const most = peak(fresh);
+  const frame = chartFrames(daily.interval)[0]!;
   return {
-    id: 'members',
-    title: METRICS_VIEW.charts.members,
-    kind: 'line',
+    ...frame,
     interval: daily.interval,
     periods: buckets,
-    series: [{ label: METRICS_VIEW.series.members, values: totals, write: formatCount }],
-    extra: [{ label: METRICS_VIEW.series.newMembers, values: fresh, write: formatCount }],
+    series: [{ label: frame.legend[0]!, values: totals, write: formatCount }],
+    extra: [{ label: SERIES.newMembers, values: fresh, write: formatCount }],
     summary: METRICS_VIEW.summaries.members({
       from: formatShortDate(daily.from),
       to: formatShortDate(daily.to),
@@ -192,14 +240,13 @@ export function revenueChart(metrics: AdminMetrics): ChartData {
   const revenue = buckets.map((bucket) => bucket.orders.revenue);
   const orders = buckets.map((bucket) => bucket.orders.count);
   const best = peak(revenue);
+  const frame = chartFrames(metrics.interval)[1]!;
   return {
-    id: 'revenue',
-    title: METRICS_VIEW.charts.revenue[metrics.interval],
-    kind: 'bars',
+    ...frame,
     interval: metrics.interval,
     periods: buckets,
-    series: [{ label: METRICS_VIEW.series.revenue, values: revenue, write: formatUsd }],
-    extra: [{ label: METRICS_VIEW.series.orders, values: orders, write: formatCount }],
+    series: [{ label: frame.legend[0]!, values: revenue, write: formatUsd }],
+    extra: [{ label: SERIES.orders, values: orders, write: formatCount }],
     summary: METRICS_VIEW.summaries.revenue({
       from: formatShortDate(metrics.from),
       to: formatShortDate(metrics.to),
@@ -220,19 +267,18 @@ export function signInsChart(daily: AdminMetrics): ChartData {
   const succeeded = buckets.map((bucket) => bucket.signIns.succeeded);
   const failed = buckets.map((bucket) => bucket.signIns.failed);
   const worst = peak(failed);
+  const frame = chartFrames(daily.interval)[2]!;
   return {
-    id: 'sign-ins',
-    title: METRICS_VIEW.charts.signIns,
-    kind: 'stacked',
+    ...frame,
     interval: daily.interval,
     periods: buckets,
     series: [
-      { label: METRICS_VIEW.series.succeeded, values: succeeded, write: formatCount },
-      { label: METRICS_VIEW.series.failed, values: failed, write: formatCount },
+      { label: frame.legend[0]!, values: succeeded, write: formatCount },
+      { label: frame.legend[1]!, values: failed, write: formatCount },
     ],
     extra: [
       {
-        label: METRICS_VIEW.series.newDevices,
+        label: SERIES.newDevices,
         values: buckets.map((bucket) => bucket.signIns.newDevices),
         write: formatCount,
       },

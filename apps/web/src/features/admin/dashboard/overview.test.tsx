@@ -1,4 +1,4 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { adminMetricsSchema } from '@ums/contracts/metrics-schema';
 import { addDays, daysBetween, type MetricsBucket, type MetricsInterval } from '@ums/contracts/metrics';
 import { http, HttpResponse } from 'msw';
@@ -9,8 +9,15 @@ import { recordDownloads } from '../../../test/downloads.js';
 import { fakeAuth, LocationProbe, renderWithProviders, signedInUser, TEST_API } from '../../../test/render.js';
 import { SignOutProvider } from '../../shell/index.js';
 import AdminConsole from '../admin-console.js';
-import { CHART_COLORS, drawnSeries } from './metrics-chart.js';
-import { chartCsv, headlines, resolveRange, revenueChart, signInsChart } from './overview-metrics.js';
+import {
+  CHART_COLORS,
+  chartCsv,
+  drawnSeries,
+  headlines,
+  resolveRange,
+  revenueChart,
+  signInsChart,
+} from './overview-metrics.js';
 
 /**
  * A business with a known history: 2 members join and 1 subscription starts every day (1,000 members and 500
@@ -91,12 +98,22 @@ describe('the business overview', () => {
       </SignOutProvider>,
       { auth: fakeAuth({ user: signedInUser(groups) }), path },
     );
-  const chart = async (title: string) =>
-    (await screen.findByRole('heading', { name: title, level: 3 })).closest('section')!;
+  /** A chart once its numbers have come (its frame is on the page before them, marked busy). */
+  const chart = async (title: string) => {
+    const section = (await screen.findByRole('heading', { name: title, level: 3 })).closest('section')!;
+    await waitFor(() => expect(section.getAttribute('aria-busy')).toBe('false'));
+    return section;
+  };
+  /** The headline figures, once their numbers have come. */
+  const headlineFigures = async () => {
+    const list = await screen.findByRole('list', { name: 'The business' });
+    await waitFor(() => expect(list.getAttribute('aria-busy')).toBe('false'));
+    return within(list);
+  };
 
   it('heads the last 30 days with members and subscriptions against the range’s eve and this month’s revenue against the same days of October', async () => {
     dashboard(['Admin']);
-    const figures = within(await screen.findByRole('list', { name: 'The business' }));
+    const figures = await headlineFigures();
     const items = figures.getAllByRole('listitem').map((item) => item.textContent);
     expect(items).toEqual([
       'Members1,060+60 (+6.0%) since Oct 28, 2026',
@@ -109,6 +126,45 @@ describe('the business overview', () => {
         'from=2026-10-29&to=2026-11-27&interval=day',
         'from=2026-10-01&to=2026-11-27&interval=day',
       ]),
+    );
+  });
+
+  it('lays out the figures and the three charts at once, holding their places until the numbers come into them', async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    apiServer.use(
+      http.get(`${TEST_API}/admin/metrics`, async ({ request }) => {
+        await held;
+        const query = new URL(request.url).searchParams;
+        return HttpResponse.json(
+          envelope(history(query.get('from')!, query.get('to')!, query.get('interval') as MetricsInterval)),
+        );
+      }),
+    );
+    dashboard(['Admin']);
+    const list = await screen.findByRole('list', { name: 'The business' });
+    expect(list.getAttribute('aria-busy')).toBe('true');
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Members', 'Active subscriptions', 'Revenue this month']);
+    const frames = ['Members over time', 'Revenue per day', 'Sign-ins per day'].map((title) =>
+      screen.getByRole('heading', { name: title, level: 3 }).closest('section')!,
+    );
+    for (const frame of frames) {
+      expect(frame.getAttribute('aria-busy')).toBe('true');
+      expect(within(frame).getByText('Loading...')).toBeTruthy();
+      expect((within(frame).getByRole('button', { name: 'Download CSV' }) as HTMLButtonElement).disabled).toBe(true);
+    }
+
+    release();
+    // The numbers fill the same sections: nothing is taken away and put back in another place.
+    const members = await chart('Members over time');
+    expect(members).toBe(frames[0]);
+    expect(within(members).getByText(/^Members went from 1,000 before Oct 29, 2026/)).toBeTruthy();
+    expect((await headlineFigures()).getAllByRole('listitem')[0]!.textContent).toBe(
+      'Members1,060+60 (+6.0%) since Oct 28, 2026',
     );
   });
 

@@ -1,5 +1,4 @@
 import { makeStyles, Text, tokens } from '@fluentui/react-components';
-import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 import { Spinner } from '../../../components/spinner.js';
 import { ErrorBanner } from '../../../components/error-banner.js';
@@ -8,10 +7,8 @@ import { errorText } from '../../../lib/error-text.js';
 import { useAdminStyles } from '../components/admin-styles.js';
 import { useConsoleRights } from '../console-roles.js';
 import { useOverview } from './api.js';
-import { METRICS_VIEW, OVERVIEW } from './messages.js';
-
-// The business charts bring their chart library: fetched when the Overview opens, for the roles that may read them.
-const BusinessOverview = lazy(() => import('./business-overview.js'));
+import BusinessOverview from './business-overview.js';
+import { OVERVIEW } from './messages.js';
 
 const useStyles = makeStyles({
   figures: {
@@ -34,6 +31,12 @@ const useStyles = makeStyles({
     lineHeight: tokens.lineHeightHero800,
     fontWeight: tokens.fontWeightSemibold,
   },
+  pending: {
+    height: tokens.lineHeightHero800,
+    width: '3em',
+    borderRadius: tokens.borderRadiusMedium,
+    backgroundColor: tokens.colorNeutralBackground3,
+  },
   ranking: { margin: 0, display: 'grid', gap: tokens.spacingVerticalXS },
   heading: { margin: 0 },
 });
@@ -43,11 +46,9 @@ export function Overview() {
   const { can } = useConsoleRights();
   return (
     <div className={admin.page}>
-      {can('metrics') ? (
-        <Suspense fallback={<Spinner label={METRICS_VIEW.loading} />}>
-          <BusinessOverview />
-        </Suspense>
-      ) : null}
+      {/* The business's figures and charts, for the roles that may read them; the chart library comes when a chart is
+          about to be seen. */}
+      {can('metrics') ? <BusinessOverview /> : null}
       <CatalogFigures />
     </div>
   );
@@ -60,18 +61,18 @@ function CatalogFigures() {
   const overview = useOverview();
   if (overview.isError)
     return <ErrorBanner message={errorText(overview.error, OVERVIEW.loadFailed)} error={overview.error} />;
-  if (overview.isPending || !overview.data) return <Spinner label={OVERVIEW.loading} />;
 
-  const figures: [string, number, string][] = [
-    [OVERVIEW.figures.memberships, overview.data.memberships, adminPaths.memberships],
-    [OVERVIEW.figures.discountPackages, overview.data.discountPackages, adminPaths.discountPackages],
-    [OVERVIEW.figures.products, overview.data.products, adminPaths.products],
-    [OVERVIEW.figures.promotionalLinks, overview.data.promotionalProducts, adminPaths.promotionalProducts],
+  const counts = overview.data;
+  const figures: [string, number | undefined, string][] = [
+    [OVERVIEW.figures.memberships, counts?.memberships, adminPaths.memberships],
+    [OVERVIEW.figures.discountPackages, counts?.discountPackages, adminPaths.discountPackages],
+    [OVERVIEW.figures.products, counts?.products, adminPaths.products],
+    [OVERVIEW.figures.promotionalLinks, counts?.promotionalProducts, adminPaths.promotionalProducts],
   ];
-  const top = overview.data.mostPromoted;
   return (
     <>
-      <section className={admin.page} aria-labelledby="catalog-figures">
+      {/* The figures' cards are laid out at once, each number's line held until the counts come. */}
+      <section className={admin.page} aria-labelledby="catalog-figures" aria-busy={!counts}>
         <h2 id="catalog-figures" className={styles.heading}>
           {OVERVIEW.catalog}
         </h2>
@@ -79,7 +80,11 @@ function CatalogFigures() {
           {figures.map(([label, value, href]) => (
             <li key={label}>
               <div className={styles.figure}>
-                <Text className={styles.number}>{value}</Text>
+                {value === undefined ? (
+                  <span className={styles.pending} />
+                ) : (
+                  <Text className={styles.number}>{value}</Text>
+                )}
                 <Link to={href}>{label}</Link>
               </div>
             </li>
@@ -88,11 +93,13 @@ function CatalogFigures() {
       </section>
       <section aria-labelledby="most-promoted">
         <h2 id="most-promoted">{OVERVIEW.mostPromoted}</h2>
-        {top.length === 0 ? (
+        {!counts ? (
+          <Spinner label={OVERVIEW.loading} />
+        ) : counts.mostPromoted.length === 0 ? (
           <p className={admin.muted}>{OVERVIEW.nonePromoted}</p>
         ) : (
           <ol className={styles.ranking}>
-            {top.map((entry) => (
+            {counts.mostPromoted.map((entry) => (
               <li key={entry.productId}>
                 {entry.name}: {OVERVIEW.promotedBy(entry.memberships)}
               </li>
