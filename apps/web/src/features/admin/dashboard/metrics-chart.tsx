@@ -118,17 +118,18 @@ export function MetricsChart({ chart }: { chart: ChartFrame | ChartData }) {
     if (asTable || !data || !element) return;
     let cancelIdle = () => {};
     let gone = false;
-    const draw = () =>
-      void loadDrawing().then(({ drawChart }) => {
-        if (!gone) drawing.current = drawChart(element, data, setPoint);
-      });
     // Drawn once it is near the screen, when the browser is idle: the page's first paint and its figures wait for
-    // neither the chart library nor the drawing.
+    // neither the chart library nor the drawing. The library's code runs in one task and each drawing in another.
     const near = new IntersectionObserver(
       (entries) => {
         if (!entries.some((entry) => entry.isIntersecting)) return;
         near.disconnect();
-        cancelIdle = whenIdle(draw);
+        void loadDrawing().then(({ drawChart }) => {
+          if (gone) return;
+          cancelIdle = whenIdle(() => {
+            drawing.current = drawChart(element, data, setPoint);
+          });
+        });
       },
       { rootMargin: '200px' },
     );
