@@ -23,7 +23,7 @@ export interface EmbeddedDatabase {
   url: string;
   /** The application role (APP_ROLE), which the server's pool uses; runtime.ts creates it and grants it. */
   app: { url: string; role: string; password: string };
-  /** True when this process started PostgreSQL and so must stop it. */
+  /** True when this process started PostgreSQL, or took over one a killed server left, and so must stop it. */
   owned: boolean;
   stop: () => Promise<void>;
 }
@@ -147,9 +147,17 @@ async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
 
 /** Stops a PostgreSQL left running by a process that was killed: fast shutdown, then immediate. */
 export async function stopOrphan(pid: number): Promise<void> {
-  process.kill(pid, 'SIGINT');
+  // A process that ended between the check and the signal has stopped: nothing to wait for.
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(pid, name);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+    }
+  };
+  signal('SIGINT');
   if (await waitForExit(pid, 15_000)) return;
-  process.kill(pid, 'SIGQUIT');
+  signal('SIGQUIT');
   if (await waitForExit(pid, 5_000)) return;
   throw new Error(`PostgreSQL (pid ${pid}) left by an earlier run did not stop; stop it by hand.`);
 }
@@ -172,21 +180,43 @@ export interface EmbeddedOptions {
   supervisionIntervalMs?: number;
 }
 
-/** Whether the PostgreSQL at `url` answers a query within `timeoutMs` (one that is shutting down does not). */
-async function answers(url: string, timeoutMs: number): Promise<boolean> {
+/** SQLSTATEs that asking again will not change: the database is missing, or the password is refused. */
+const FINAL_ERRORS = new Set(['3D000', '28P01', '28000']);
+
+/**
+ * Whether the PostgreSQL at `url` serves the cluster in `pgData` and answers a query within `timeoutMs` (one that is
+ * shutting down does not): null when it does, else what is wrong, for the log, and whether it is another cluster's.
+ */
+async function problemOf(
+  url: string,
+  pgData: string,
+  timeoutMs: number,
+): Promise<{ reason: string; foreign: boolean } | null> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1000 });
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1000, query_timeout: 1000 });
+    // A connection the server ends between queries is reported here, not thrown: it must not end this process.
+    client.on('error', () => undefined);
+    let problem: string;
+    let final = false;
     try {
       await client.connect();
-      await client.query('select 1');
-      return true;
-    } catch {
-      if (Date.now() >= deadline) return false;
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      const { rows } = await client.query<{ data_directory: string }>(
+        `select current_setting('data_directory') as data_directory`,
+      );
+      const served = rows[0]?.data_directory ?? '';
+      const real = (folder: string) => fs.realpath(folder).catch(() => path.resolve(folder));
+      if ((await real(served)) === (await real(pgData))) return null;
+      return { reason: `it serves ${served}, not ${pgData}`, foreign: true };
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      problem = code ? `${code}: ${(error as Error).message}` : (error as Error).message;
+      final = code !== undefined && FINAL_ERRORS.has(code);
     } finally {
       await client.end().catch(() => undefined);
     }
+    if (final || Date.now() >= deadline) return { reason: problem, foreign: false };
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
@@ -245,10 +275,14 @@ export async function startEmbeddedPostgres(
     };
   }
   const releaseLock = await lockDataDir(options.dataDir);
-  if (running && (await answers(urlFor(running.port), 5000))) {
+  const problem = running ? await problemOf(urlFor(running.port), pgData, 5000) : null;
+  if (running && problem === null) {
     log(`Taking over PostgreSQL (pid ${running.pid}) left running by an earlier run`);
+    // Started again by the supervisor if it stops under the server: then this process holds it as its own.
+    const restarted: { instance: EmbeddedPostgres | null } = { instance: null };
     const supervisor = superviseEmbedded(pgData, options.supervisionIntervalMs ?? 2000, log, async () => {
-      await makeLibraryInstance(running.port).start();
+      restarted.instance = makeLibraryInstance(running.port);
+      await restarted.instance.start();
     });
     return {
       url: urlFor(running.port),
@@ -256,16 +290,24 @@ export async function startEmbeddedPostgres(
       owned: true,
       created: false,
       stop: async () => {
-        supervisor.stop();
-        // Its own pid, or that of the one the supervisor started in its place.
-        const current = await runningPostmaster(pgData);
-        if (current) await stopOrphan(current.pid);
-        await releaseLock();
+        try {
+          await supervisor.stop();
+          if (restarted.instance) await restarted.instance.stop();
+          else {
+            const current = await runningPostmaster(pgData);
+            if (current) await stopOrphan(current.pid);
+          }
+        } finally {
+          await releaseLock();
+        }
       },
     };
   }
-  if (running) {
-    log(`Stopping PostgreSQL (pid ${running.pid}) left running by an earlier run: it does not answer`);
+  if (running && problem?.foreign) {
+    // The pid file is stale and its pid and port now belong to another PostgreSQL: not ours to stop.
+    log(`Not taking over pid ${running.pid} named in ${pgData}: ${problem.reason}`);
+  } else if (running) {
+    log(`Stopping PostgreSQL (pid ${running.pid}) left running by an earlier run: ${problem?.reason}`);
     await stopOrphan(running.pid);
   }
 
@@ -305,9 +347,12 @@ export async function startEmbeddedPostgres(
     owned: true,
     created,
     stop: async () => {
-      supervisor.stop();
-      await instance.stop();
-      await releaseLock();
+      try {
+        await supervisor.stop();
+        await instance.stop();
+      } finally {
+        await releaseLock();
+      }
     },
   };
 }
@@ -341,28 +386,31 @@ function superviseEmbedded(
   restart: () => Promise<void>,
 ) {
   let stopped = false;
-  let restarting = false;
+  let restarting: Promise<void> | null = null;
   const timer = setInterval(() => {
     if (stopped || restarting) return;
-    void runningPostmaster(pgData).then(async (running) => {
-      if (running || stopped || restarting) return;
-      restarting = true;
-      log('The embedded PostgreSQL stopped unexpectedly; starting it again');
-      try {
-        await restart();
-        log('The embedded PostgreSQL is running again');
-      } catch (error) {
-        log(`The embedded PostgreSQL did not start again: ${String(error)}; retrying`);
-      } finally {
-        restarting = false;
-      }
-    });
+    restarting = runningPostmaster(pgData)
+      .then(async (running) => {
+        if (running || stopped) return;
+        log('The embedded PostgreSQL stopped unexpectedly; starting it again');
+        try {
+          await restart();
+          log('The embedded PostgreSQL is running again');
+        } catch (error) {
+          log(`The embedded PostgreSQL did not start again: ${String(error)}; retrying`);
+        }
+      })
+      .finally(() => {
+        restarting = null;
+      });
   }, intervalMs);
   timer.unref();
   return {
-    stop: () => {
+    /** Stops watching, once a start already under way has ended (so what it started is there to be stopped). */
+    stop: async () => {
       stopped = true;
       clearInterval(timer);
+      await restarting;
     },
   };
 }

@@ -9,8 +9,9 @@ import { useMetrics } from './api.js';
 import { METRICS_VIEW } from './messages.js';
 import { MetricsChart } from './metrics-chart.js';
 import {
-  chartFrames,
+  chartFrame,
   firstOfMonth,
+  HEADLINE_LABELS,
   headlines,
   membersChart,
   OVERVIEW_RANGES,
@@ -50,14 +51,16 @@ const useStyles = makeStyles({
     lineHeight: tokens.lineHeightHero700,
     fontWeight: tokens.fontWeightSemibold,
   },
-  // A figure's and its change's lines, held before the numbers come.
+  // A figure's line, held before the numbers come.
   pending: {
     height: tokens.lineHeightHero700,
     width: '40%',
     borderRadius: tokens.borderRadiusMedium,
     backgroundColor: tokens.colorNeutralBackground3,
   },
-  pendingChange: { height: tokens.lineHeightBase300 },
+  // Two lines, whether the change is there yet or not: the revenue's ("vs. Oct 1, 2026 to Oct 27, 2026") wraps in a
+  // card a third of the page wide, and a card must not grow when it comes.
+  change: { minHeight: `calc(2 * ${tokens.lineHeightBase300})` },
   up: { color: tokens.colorPaletteGreenForeground1 },
   down: { color: tokens.colorPaletteRedForeground1 },
   flat: { color: tokens.colorNeutralForeground2 },
@@ -70,12 +73,10 @@ const useStyles = makeStyles({
   },
 });
 
-/** The headline figures' labels, shown with a held place for each number until the numbers come. */
-const PENDING_FIGURES = Object.values(METRICS_VIEW.headlines);
-
 /**
  * The Overview's picture of the business (issue 38): the range (kept in the address), the headline figures against the
- * previous period, members over time, revenue and sign-ins. Loaded with the Overview only: it brings the chart library.
+ * previous period, members over time, revenue and sign-ins. Its figures and charts are laid out at their final size
+ * at once; the chart library is fetched when a chart is about to be seen (metrics-chart.tsx).
  */
 export default function BusinessOverview() {
   const styles = useStyles();
@@ -107,13 +108,16 @@ export default function BusinessOverview() {
     );
   const revenueData = range.revenueInterval === 'day' ? daily.data : revenue.data;
   const failure = daily.error ?? revenue.error ?? months.error;
-  const charts = useMemo(
-    () =>
-      daily.data && revenueData
-        ? [membersChart(daily.data), revenueChart(revenueData), signInsChart(daily.data)]
-        : chartFrames(range.revenueInterval),
-    [daily.data, revenueData, range.revenueInterval],
-  );
+  // Each chart is built from its own answer, so one that has its numbers keeps them (and its drawing) while another
+  // waits for a new range's: 30 days to 12 months asks only the revenue again per month.
+  const members = useMemo(() => (daily.data ? membersChart(daily.data) : null), [daily.data]);
+  const signIns = useMemo(() => (daily.data ? signInsChart(daily.data) : null), [daily.data]);
+  const revenueDrawn = useMemo(() => (revenueData ? revenueChart(revenueData) : null), [revenueData]);
+  const charts = [
+    members ?? chartFrame('members', 'day'),
+    revenueDrawn ?? chartFrame('revenue', range.revenueInterval),
+    signIns ?? chartFrame('sign-ins', 'day'),
+  ];
   const figures = daily.data && months.data ? headlines(daily.data, months.data, today) : null;
   // While a new range loads, the last one stays drawn, dimmed and marked busy.
   const updating = daily.isPlaceholderData || revenue.isPlaceholderData;
@@ -159,28 +163,33 @@ export default function BusinessOverview() {
         <ErrorBanner message={errorText(failure, METRICS_VIEW.loadFailed)} error={failure} />
       ) : (
         <>
-          {/* The figures and the charts take their places at once, their numbers held by frames of the same size. */}
-          <ul
-            className={mergeClasses(styles.headlines, updating && styles.updating)}
-            aria-label={METRICS_VIEW.heading}
-            aria-busy={updating || !figures}
-          >
-            {figures
-              ? figures.map((figure) => (
-                  <li key={figure.label} className={styles.headline}>
-                    <Text>{figure.label}</Text>
-                    <Text className={styles.figure}>{figure.value}</Text>
-                    <Text className={styles[figure.direction]}>{figure.change}</Text>
-                  </li>
-                ))
-              : PENDING_FIGURES.map((label) => (
-                  <li key={label} className={styles.headline}>
-                    <Text>{label}</Text>
-                    <span className={styles.pending} />
-                    <span className={styles.pendingChange} />
-                  </li>
-                ))}
-          </ul>
+          {/* The figures and the charts take their places at once, their numbers held by frames of the same size. A
+              custom range that cannot be asked for has neither. */}
+          {ok ? (
+            <ul
+              className={mergeClasses(styles.headlines, updating && styles.updating)}
+              aria-label={METRICS_VIEW.heading}
+              aria-busy={updating || !figures}
+            >
+              {figures
+                ? figures.map((figure) => (
+                    <li key={figure.label} className={styles.headline}>
+                      <Text>{figure.label}</Text>
+                      <Text className={styles.figure}>{figure.value}</Text>
+                      <Text className={mergeClasses(styles.change, styles[figure.direction])}>{figure.change}</Text>
+                    </li>
+                  ))
+                : HEADLINE_LABELS.map((label) => (
+                    <li key={label} className={styles.headline}>
+                      <Text>{label}</Text>
+                      <span className={styles.pending}>
+                        <span className="visually-hidden">{METRICS_VIEW.loadingChart}</span>
+                      </span>
+                      <span className={styles.change} />
+                    </li>
+                  ))}
+            </ul>
+          ) : null}
           {ok ? (
             <div className={mergeClasses(styles.charts, updating && styles.updating)} aria-busy={updating}>
               {charts.map((chart) => (

@@ -5,9 +5,34 @@ import { METRICS_VIEW } from './messages.js';
 import { chartCsv, colorsOf, periodLabel, PLOT_HEIGHT, type ChartData, type ChartFrame } from './overview-metrics.js';
 import type { Drawing } from './chart-drawing.js';
 
-/** The drawing code (uPlot), fetched once the first chart is about to be seen and kept for every drawing after it. */
+/**
+ * The drawing code (uPlot), fetched once the first chart is about to be seen and kept for every drawing after it. A
+ * fetch that failed (offline, or a release that replaced the file) is forgotten, so the next chart asks again.
+ */
 let drawingCode: Promise<typeof import('./chart-drawing.js')> | null = null;
-const loadDrawing = () => (drawingCode ??= import('./chart-drawing.js'));
+const loadDrawing = () =>
+  (drawingCode ??= import('./chart-drawing.js').catch((error: unknown) => {
+    drawingCode = null;
+    throw error;
+  }));
+
+/** Calls `onNear` once `element` is within 200 px of the window (at once where the browser cannot tell); the answer stops watching. */
+function whenNear(element: Element, onNear: () => void): () => void {
+  if (typeof IntersectionObserver === 'undefined') {
+    onNear();
+    return () => {};
+  }
+  const observer = new IntersectionObserver(
+    (entries) => {
+      if (!entries.some((entry) => entry.isIntersecting)) return;
+      observer.disconnect();
+      onNear();
+    },
+    { rootMargin: '200px' },
+  );
+  observer.observe(element);
+  return () => observer.disconnect();
+}
 
 /** Runs `task` when the browser is idle (soon at the latest), in a task of its own; the answer cancels it. */
 function whenIdle(task: () => void): () => void {
@@ -38,8 +63,14 @@ const useStyles = makeStyles({
   },
   title: { margin: 0, fontSize: tokens.fontSizeBase400 },
   actions: { display: 'flex', flexWrap: 'wrap', gap: tokens.spacingHorizontalS },
-  // Under the drawing, and three lines high before the numbers come: a longer summary moves nothing above it.
-  summary: { margin: 0, minHeight: `calc(3 * ${tokens.lineHeightBase300})`, color: tokens.colorNeutralForeground2 },
+  // Under the drawing, and as high as a summary before the numbers come (three lines, four on a phone): a longer
+  // one moves nothing above it.
+  summary: {
+    margin: 0,
+    minHeight: `calc(3 * ${tokens.lineHeightBase300})`,
+    color: tokens.colorNeutralForeground2,
+    '@media (max-width: 600px)': { minHeight: `calc(4 * ${tokens.lineHeightBase300})` },
+  },
   waiting: { color: tokens.colorNeutralForeground3 },
   plot: {
     height: `${PLOT_HEIGHT}px`,
@@ -113,6 +144,10 @@ export function MetricsChart({ chart }: { chart: ChartFrame | ChartData }) {
     setPoint(null);
   }
 
+  // The point the keys have chosen, for a drawing that comes after them.
+  const chosen = useRef(point);
+  chosen.current = point;
+
   useEffect(() => {
     const element = box.current;
     if (asTable || !data || !element) return;
@@ -120,23 +155,24 @@ export function MetricsChart({ chart }: { chart: ChartFrame | ChartData }) {
     let gone = false;
     // Drawn once it is near the screen, when the browser is idle: the page's first paint and its figures wait for
     // neither the chart library nor the drawing. The library's code runs in one task and each drawing in another.
-    const near = new IntersectionObserver(
-      (entries) => {
-        if (!entries.some((entry) => entry.isIntersecting)) return;
-        near.disconnect();
-        void loadDrawing().then(({ drawChart }) => {
+    const stopWatching = whenNear(element, () => {
+      loadDrawing().then(
+        ({ drawChart }) => {
           if (gone) return;
           cancelIdle = whenIdle(() => {
             drawing.current = drawChart(element, data, setPoint);
+            if (chosen.current !== null) drawing.current.showPoint(chosen.current);
           });
-        });
-      },
-      { rootMargin: '200px' },
-    );
-    near.observe(element);
+        },
+        // Without its drawing code the chart shows its numbers as the table, as in a browser that cannot draw.
+        () => {
+          if (!gone) setAsTable(true);
+        },
+      );
+    });
     return () => {
       gone = true;
-      near.disconnect();
+      stopWatching();
       cancelIdle();
       drawing.current?.destroy();
       drawing.current = null;
@@ -192,7 +228,7 @@ export function MetricsChart({ chart }: { chart: ChartFrame | ChartData }) {
           ) : null}
           <Button
             size="small"
-            disabled={!data}
+            disabledFocusable={!data}
             onClick={() =>
               data && saveFile(new Blob([chartCsv(data)], { type: 'text/csv;charset=utf-8' }), data.fileName)
             }
@@ -239,8 +275,8 @@ export function MetricsChart({ chart }: { chart: ChartFrame | ChartData }) {
             role="group"
             aria-roledescription="chart"
             aria-labelledby={titleId}
-            aria-describedby={`${summaryId} ${keysId}`}
-            tabIndex={data ? 0 : -1}
+            aria-describedby={data ? `${summaryId} ${keysId}` : summaryId}
+            tabIndex={data ? 0 : undefined}
             onKeyDown={onKeyDown}
             onFocus={() => {
               setAnnounce(true);

@@ -42,6 +42,13 @@ export function resolveRange(params: URLSearchParams, today: string): ResolvedRa
   return { range, from, to, problem, revenueInterval };
 }
 
+/** The headline figures' labels, in their order: shown with a held place for each number until the numbers come. */
+export const HEADLINE_LABELS = [
+  METRICS_VIEW.headlines.members,
+  METRICS_VIEW.headlines.activeSubscriptions,
+  METRICS_VIEW.headlines.revenueThisMonth,
+] as const;
+
 export type Headline = {
   label: string;
   value: string;
@@ -86,19 +93,20 @@ export function headlines(daily: AdminMetrics, months: AdminMetrics, today: stri
   const revenueNow = revenue(thisMonth, today);
   const revenueBefore = revenue(firstOfMonth(lastMonthEnd), sameDaysEnd);
   const sameDays = METRICS_VIEW.sameDaysOf(formatShortDate(firstOfMonth(lastMonthEnd)), formatShortDate(sameDaysEnd));
+  const [membersLabel, activeLabel, revenueLabel] = HEADLINE_LABELS;
   return [
     {
-      label: METRICS_VIEW.headlines.members,
+      label: membersLabel,
       value: formatCount(last?.members.total ?? 0),
       ...change(last?.members.total ?? 0, membersBefore, formatCount, since),
     },
     {
-      label: METRICS_VIEW.headlines.activeSubscriptions,
+      label: activeLabel,
       value: formatCount(last?.subscriptions.active ?? 0),
       ...change(last?.subscriptions.active ?? 0, activeBefore, formatCount, since),
     },
     {
-      label: METRICS_VIEW.headlines.revenueThisMonth,
+      label: revenueLabel,
       value: formatUsd(revenueNow),
       ...change(revenueNow, revenueBefore, formatUsd, sameDays),
     },
@@ -174,12 +182,12 @@ export function drawnSeries(chart: ChartData) {
 
 const { charts: TITLES, series: SERIES } = METRICS_VIEW;
 
-/** The Overview's three charts before their numbers come; revenue is drawn per `revenueInterval`. */
-export const chartFrames = (revenueInterval: MetricsInterval): ChartFrame[] => [
-  { id: 'members', title: TITLES.members, kind: 'line', legend: [SERIES.members] },
-  { id: 'revenue', title: TITLES.revenue[revenueInterval], kind: 'bars', legend: [SERIES.revenue] },
-  { id: 'sign-ins', title: TITLES.signIns, kind: 'stacked', legend: [SERIES.succeeded, SERIES.failed] },
-];
+/** A chart before its numbers come; revenue is drawn per `interval`, the others per day. */
+export function chartFrame(id: ChartFrame['id'], interval: MetricsInterval): ChartFrame {
+  if (id === 'members') return { id, title: TITLES.members, kind: 'line', legend: [SERIES.members] };
+  if (id === 'revenue') return { id, title: TITLES.revenue[interval], kind: 'bars', legend: [SERIES.revenue] };
+  return { id, title: TITLES.signIns, kind: 'stacked', legend: [SERIES.succeeded, SERIES.failed] };
+}
 
 /** How a period is named: "Nov 27, 2026", "Week of Nov 23, 2026" or "Nov 2026". */
 export function periodLabel(period: { start: string }, interval: MetricsInterval): string {
@@ -215,7 +223,7 @@ export function membersChart(daily: AdminMetrics): ChartData {
   const first = buckets[0];
   const before = first ? first.members.total - first.members.new : 0;
   const most = peak(fresh);
-  const frame = chartFrames(daily.interval)[0]!;
+  const frame = chartFrame('members', daily.interval);
   return {
     ...frame,
     interval: daily.interval,
@@ -240,7 +248,7 @@ export function revenueChart(metrics: AdminMetrics): ChartData {
   const revenue = buckets.map((bucket) => bucket.orders.revenue);
   const orders = buckets.map((bucket) => bucket.orders.count);
   const best = peak(revenue);
-  const frame = chartFrames(metrics.interval)[1]!;
+  const frame = chartFrame('revenue', metrics.interval);
   return {
     ...frame,
     interval: metrics.interval,
@@ -267,7 +275,7 @@ export function signInsChart(daily: AdminMetrics): ChartData {
   const succeeded = buckets.map((bucket) => bucket.signIns.succeeded);
   const failed = buckets.map((bucket) => bucket.signIns.failed);
   const worst = peak(failed);
-  const frame = chartFrames(daily.interval)[2]!;
+  const frame = chartFrame('sign-ins', daily.interval);
   return {
     ...frame,
     interval: daily.interval,

@@ -144,18 +144,19 @@ describe('the business overview', () => {
     dashboard(['Admin']);
     const list = await screen.findByRole('list', { name: 'The business' });
     expect(list.getAttribute('aria-busy')).toBe('true');
+    // Each figure's place says, to a screen reader, that its number is on its way.
     expect(
       within(list)
         .getAllByRole('listitem')
         .map((item) => item.textContent),
-    ).toEqual(['Members', 'Active subscriptions', 'Revenue this month']);
+    ).toEqual(['MembersLoading...', 'Active subscriptionsLoading...', 'Revenue this monthLoading...']);
     const frames = ['Members over time', 'Revenue per day', 'Sign-ins per day'].map((title) =>
       screen.getByRole('heading', { name: title, level: 3 }).closest('section')!,
     );
     for (const frame of frames) {
       expect(frame.getAttribute('aria-busy')).toBe('true');
       expect(within(frame).getByText('Loading...')).toBeTruthy();
-      expect((within(frame).getByRole('button', { name: 'Download CSV' }) as HTMLButtonElement).disabled).toBe(true);
+      expect(within(frame).getByRole('button', { name: 'Download CSV' }).getAttribute('aria-disabled')).toBe('true');
     }
 
     release();
@@ -233,9 +234,28 @@ describe('the business overview', () => {
     expect(await screen.findByText('The range starts after it ends: from must be on or before to')).toBeTruthy();
     expect((screen.getByLabelText('From') as HTMLInputElement).value).toBe('2026-11-20');
     expect(asked.some((query) => query.get('from') === '2026-11-20')).toBe(false);
+    // Nothing is on its way: no figures or charts wait for numbers that will not come.
+    expect(screen.queryByRole('list', { name: 'The business' })).toBeNull();
+    expect(screen.queryByRole('heading', { name: 'Revenue per day', level: 3 })).toBeNull();
     fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-11-26' } });
     expect(await chart('Revenue per day')).toBeTruthy();
     expect(asked.map((query) => query.toString())).toContain('from=2026-11-20&to=2026-11-26&interval=day');
+  });
+
+  it('shows a chart’s numbers as its table when the drawing code cannot be fetched', async () => {
+    vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockReturnValue({} as unknown as RenderingContext);
+    vi.doMock('./chart-drawing.js', () => {
+      throw new Error('The chart code could not be fetched');
+    });
+    try {
+      dashboard(['Admin']);
+      const members = await chart('Members over time');
+      const table = await within(members).findByRole('region', { name: 'Members over time: show as table' });
+      expect(within(table).getByRole('rowheader', { name: 'Nov 27, 2026' })).toBeTruthy();
+      expect(within(members).getByRole('button', { name: 'Show as table' }).getAttribute('aria-pressed')).toBe('true');
+    } finally {
+      vi.doUnmock('./chart-drawing.js');
+    }
   });
 
   it('shows Catalog the catalog’s figures and no business charts, asking no series', async () => {

@@ -81,7 +81,9 @@ function CatalogFigures() {
             <li key={label}>
               <div className={styles.figure}>
                 {value === undefined ? (
-                  <span className={styles.pending} />
+                  <span className={styles.pending}>
+                    <span className="visually-hidden">{OVERVIEW.loading}</span>
+                  </span>
                 ) : (
                   <Text className={styles.number}>{value}</Text>
                 )}
