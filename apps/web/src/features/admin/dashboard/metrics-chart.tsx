@@ -146,7 +146,9 @@ export function MetricsChart({ chart }: { chart: ChartFrame | ChartData }) {
 
   // The point the keys have chosen, for a drawing that comes after them.
   const chosen = useRef(point);
-  chosen.current = point;
+  useEffect(() => {
+    chosen.current = point;
+  }, [point]);
 
   useEffect(() => {
     const element = box.current;
