@@ -11,6 +11,14 @@ const { dataDir } = server;
 const startServer = () => server.start();
 const waitReady = () => server.waitReady();
 
+/** Starts a server and kills it with SIGKILL once it is ready: its PostgreSQL is left running on the data folder. */
+async function startAndKill() {
+  const first = startServer();
+  await waitReady();
+  first.child.kill('SIGKILL');
+  await exited(first.child);
+}
+
 describe('server lifecycle with the embedded PostgreSQL', () => {
   it(
     'takes over the PostgreSQL a killed server left running, and stops it cleanly on SIGTERM',
@@ -46,10 +54,7 @@ describe('server lifecycle with the embedded PostgreSQL', () => {
     'starts the PostgreSQL it took over again when that dies under it, and stops the new one on SIGTERM',
     { timeout: 120_000 },
     async () => {
-      const first = startServer();
-      await waitReady();
-      first.child.kill('SIGKILL');
-      await exited(first.child);
+      await startAndKill();
       const second = startServer();
       await waitReady();
       const adopted = await runningPostmaster(server.pgData);
@@ -75,10 +80,7 @@ describe('server lifecycle with the embedded PostgreSQL', () => {
     'stops and starts again a PostgreSQL left running that does not serve the product’s database, saying why',
     { timeout: 120_000 },
     async () => {
-      const first = startServer();
-      await waitReady();
-      first.child.kill('SIGKILL');
-      await exited(first.child);
+      await startAndKill();
       const orphan = await runningPostmaster(server.pgData);
       // The product's database is renamed under the orphan: it answers, but not for the product.
       const superuser = new URL((await runningEmbeddedUrl(dataDir))!);
