@@ -29,6 +29,12 @@ export interface LighthouseResult {
   /** How many runs the figures are the median of, and each run's blocking time (ms), in the order they ran. */
   runs: number;
   tbtRunsMs: number[];
+  /**
+   * Lighthouse's measure of this machine's speed at the time (its benchmark index; higher is faster), median of the
+   * runs: the blocking time is the main thread's observed work times the simulated phone's slowdown, so it moves with
+   * how fast the machine was while the page ran.
+   */
+  benchmarkIndex: number;
 }
 
 type Person = { email: string; password: string };
@@ -137,6 +143,7 @@ async function auditOnce(
     ),
     runs: 1,
     tbtRunsMs: [],
+    benchmarkIndex: Math.round(lhr.environment.benchmarkIndex),
   };
 }
 
@@ -163,6 +170,7 @@ async function audit(port: number, name: string, url: string, before?: () => Pro
     documents: Math.max(...runs.map((run) => run.documents)),
     runs: runs.length,
     tbtRunsMs: runs.map((run) => run.tbtMs),
+    benchmarkIndex: Math.round(median(runs.map((run) => run.benchmarkIndex))),
   };
 }
 
