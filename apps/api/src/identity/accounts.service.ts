@@ -3,7 +3,7 @@ import { ROLE_TEXTS } from '@ums/contracts/roles';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../db/client.js';
-import { accounts } from '../db/schema/index.js';
+import { accountDeletions, accounts } from '../db/schema/index.js';
 import { badRequest, conflict, notFound } from '../plugins/http-errors.js';
 import { hashPassword, needsRehash, verifyPassword } from './password-hash.js';
 import { revokeAccount } from './revocations.js';
@@ -20,10 +20,17 @@ export async function lockGroupChanges(tx: Pick<Database, 'execute'>): Promise<v
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext('ums:account-groups'))`);
 }
 
-/** Whether any account is still in the Admin group (`adminGroup`). */
+/**
+ * Whether any account is still in the Admin group (`adminGroup`) and staying: an administrator who closed their
+ * account (its deletion waits for the grace period) does not count, for the account will go.
+ */
 export async function anyAdmin(tx: Pick<Database, 'execute'>, adminGroup: string): Promise<boolean> {
   const { rows } = await tx.execute<{ any: boolean }>(
-    sql`select exists(select 1 from ${accounts} where ${adminGroup} = any(${accounts.groups})) as any`,
+    sql`select exists(
+          select 1 from ${accounts}
+          where ${adminGroup} = any(${accounts.groups})
+            and not exists (select 1 from ${accountDeletions} where ${accountDeletions.subject} = ${accounts.accountId}::text)
+        ) as any`,
   );
   return rows[0]!.any;
 }

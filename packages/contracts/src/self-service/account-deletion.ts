@@ -17,6 +17,7 @@ export const ACCOUNT_DELETION_TEXTS = {
   wrongPassword: 'Current password is incorrect.',
   managedElsewhere: 'Your account is managed by your identity provider: close it there.',
   alreadyScheduled: 'Your account is already scheduled for deletion.',
+  lastAdmin: 'You are the last administrator: give the Admin group to someone else before you close your account.',
   pageTitle: 'Your account is scheduled for deletion',
   pageText: (day: string) =>
     `Your account and personal information will be deleted on ${day}. Keep your account to cancel the deletion.`,

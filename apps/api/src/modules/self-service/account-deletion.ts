@@ -15,7 +15,7 @@ import {
   userDetails,
 } from '../../db/schema/index.js';
 import { createAttemptLimiter } from '../../identity/attempt-limiter.js';
-import { createAccountService } from '../../identity/accounts.service.js';
+import { anyAdmin, createAccountService, lockGroupChanges } from '../../identity/accounts.service.js';
 import { currentPasswordLimit, PASSWORD_MESSAGES } from '../../identity/password-change.js';
 import { mailContext } from '../../identity/password-reset.js';
 import { revokeAccount } from '../../identity/revocations.js';
@@ -107,7 +107,11 @@ export function createAccountDeletion({
         });
       }
       await factors?.confirmWithSecondFactor(account, confirmation.code, origin);
+      const adminGroup = config.auth.roleGroups.Admin;
       const deleteAfter = await db.transaction(async (tx) => {
+        // An administrator's closing is a group change: it takes its turn with the others (two administrators closing
+        // at once cannot each leave the other the last), and the last one staying cannot close.
+        if (account.groups.includes(adminGroup)) await lockGroupChanges(tx);
         const [scheduled] = await tx
           .insert(accountDeletions)
           .values({
@@ -117,6 +121,9 @@ export function createAccountDeletion({
           .onConflictDoNothing({ target: accountDeletions.subject })
           .returning({ deleteAfter: accountDeletions.deleteAfter });
         if (!scheduled) throw conflict(ACCOUNT_DELETION_TEXTS.alreadyScheduled);
+        if (account.groups.includes(adminGroup) && !(await anyAdmin(tx, adminGroup))) {
+          throw conflict(ACCOUNT_DELETION_TEXTS.lastAdmin);
+        }
         await endAccountSessions(tx, account.accountId);
         await queueMail(tx, account.accountId, 'scheduled', origin, scheduled.deleteAfter);
         return scheduled.deleteAfter;

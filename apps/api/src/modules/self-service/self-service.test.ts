@@ -7,6 +7,7 @@ import {
   RECEIPTS_PER_MINUTE,
   type AccountDeletion,
 } from '@ums/contracts';
+import { ROLE_TEXTS } from '@ums/contracts/roles';
 import { describe, expect, it } from 'vitest';
 import { attemptSignIn, browser, dpopHeaders, refresh, signIn } from '@ums/testkit/oidc-browser';
 import { providerApp } from '../../../test/oidc-client.js';
@@ -349,6 +350,38 @@ describe('closing the account', () => {
     expect([401, 409]).toContain(statuses[1]);
     const { rows } = await pool.query('select 1 from account_deletions where subject = $1', [robin.subject]);
     expect(rows).toHaveLength(1);
+  });
+
+  it('keeps an administrator who stays: of two closing at once one is refused in the texts’ words, and none closing counts as staying', async () => {
+    const admin = config.auth.roleGroups.Admin;
+    // This file's database: no administrator but the two made here.
+    await pool.query('update accounts set groups = array_remove(groups, $1)', [admin]);
+    const [ann, bea] = [await member('Ann'), await member('Bea')];
+    await pool.query('update accounts set groups = array_append(groups, $1) where account_id in ($2, $3)', [
+      admin,
+      ann.subject,
+      bea.subject,
+    ]);
+    const answers = await Promise.all([closeAccount(ann.token, PASSWORD), closeAccount(bea.token, PASSWORD)]);
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
+    const refused = answers.find((r) => r.status === 409)!;
+    expect(await refused.json()).toMatchObject({ isError: true, message: D.lastAdmin });
+    const { rows } = await pool.query('select subject from account_deletions where subject in ($1, $2)', [
+      ann.subject,
+      bea.subject,
+    ]);
+    expect(rows).toHaveLength(1);
+
+    // Once another administrator is there to stay, the one refused may close theirs.
+    const staying = answers[0]!.status === 409 ? ann : bea;
+    const cid = await member('Cid');
+    await pool.query('update accounts set groups = array_append(groups, $1) where account_id = $2', [
+      admin,
+      cid.subject,
+    ]);
+    expect((await closeAccount(staying.token, PASSWORD)).status).toBe(200);
+    // Both closing now, neither counts as an administrator who stays: Cid cannot lose the Admin group.
+    await expect(accounts.revokeGroup(cid.email, admin)).rejects.toMatchObject({ message: ROLE_TEXTS.lastAdmin });
   });
 
   it('signing in during the grace period asks first; "Continue with deletion" changes nothing, "Keep my account" cancels it and signs in', async () => {

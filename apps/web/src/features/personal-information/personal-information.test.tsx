@@ -383,6 +383,31 @@ describe('your data', () => {
     expect(asked).toEqual([{ password: 'Right-Password-1!', code: 'ABCDE-FGHIJ' }]);
   });
 
+  it('"Close my account" shows the last administrator why the server refused, and stays on the page', async () => {
+    apiServer.use(
+      http.get(`${TEST_API}/userdetails/`, () => HttpResponse.json(envelope(morgan))),
+      http.post(`${TEST_API}/me/deletion`, () =>
+        HttpResponse.json(
+          failure(
+            'You are the last administrator: give the Admin group to someone else before you close your account.',
+          ),
+          { status: 409 },
+        ),
+      ),
+    );
+    section();
+    fireEvent.click(await screen.findByRole('button', { name: 'Close my account' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Close your account?' });
+    fireEvent.change(within(dialog).getByLabelText(/Current password/), { target: { value: 'Right-Password-1!' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Close account' }));
+    expect(
+      await within(dialog).findByText(
+        'You are the last administrator: give the Admin group to someone else before you close your account.',
+      ),
+    ).toBeTruthy();
+    expect(screen.getByLabelText('location').textContent).toBe('/');
+  });
+
   it('offers no "Close my account" when another identity provider keeps the accounts', async () => {
     apiServer.use(http.get(`${TEST_API}/userdetails/`, () => HttpResponse.json(envelope(morgan))));
     renderWithProviders(<PersonalInformationSection />, {
