@@ -275,24 +275,26 @@ export async function startEmbeddedPostgres(
     };
   }
   const releaseLock = await lockDataDir(options.dataDir);
-  const problem = running ? await problemOf(urlFor(running.port), pgData, 5000) : null;
-  if (running && problem === null) {
-    log(`Taking over PostgreSQL (pid ${running.pid}) left running by an earlier run`);
-    // Started again by the supervisor if it stops under the server: then this process holds it as its own.
-    const restarted: { instance: EmbeddedPostgres | null } = { instance: null };
+  /**
+   * The PostgreSQL on `port` as this process's own: watched and started again if it stops under the server, and
+   * stopped with it. `started` is the library's handle when this process started it; one taken over has none until
+   * the supervisor starts it again, and is stopped by its pid.
+   */
+  const own = (port: number, started: EmbeddedPostgres | null, created: boolean) => {
+    let instance = started;
     const supervisor = superviseEmbedded(pgData, options.supervisionIntervalMs ?? 2000, log, async () => {
-      restarted.instance = makeLibraryInstance(running.port);
-      await restarted.instance.start();
+      instance = makeLibraryInstance(port);
+      await instance.start();
     });
     return {
-      url: urlFor(running.port),
-      app: appFor(running.port),
+      url: urlFor(port),
+      app: appFor(port),
       owned: true,
-      created: false,
+      created,
       stop: async () => {
         try {
           await supervisor.stop();
-          if (restarted.instance) await restarted.instance.stop();
+          if (instance) await instance.stop();
           else {
             const current = await runningPostmaster(pgData);
             if (current) await stopOrphan(current.pid);
@@ -302,6 +304,12 @@ export async function startEmbeddedPostgres(
         }
       },
     };
+  };
+
+  const problem = running ? await problemOf(urlFor(running.port), pgData, 5000) : null;
+  if (running && problem === null) {
+    log(`Taking over PostgreSQL (pid ${running.pid}) left running by an earlier run`);
+    return own(running.port, null, false);
   }
   if (running && problem?.foreign) {
     // The pid file is stale and its pid and port now belong to another PostgreSQL: not ours to stop.
@@ -312,8 +320,7 @@ export async function startEmbeddedPostgres(
   }
 
   const port = await freePort();
-  const makeInstance = () => makeLibraryInstance(port);
-  let instance = makeInstance();
+  const instance = makeLibraryInstance(port);
 
   const created = !existsSync(path.join(pgData, 'PG_VERSION'));
   if (created) {
@@ -337,24 +344,7 @@ export async function startEmbeddedPostgres(
     await client.end();
     if (found.rowCount === 0) await instance.createDatabase(DATABASE);
   }
-  const supervisor = superviseEmbedded(pgData, options.supervisionIntervalMs ?? 2000, log, async () => {
-    instance = makeInstance();
-    await instance.start();
-  });
-  return {
-    url: urlFor(port),
-    app: appFor(port),
-    owned: true,
-    created,
-    stop: async () => {
-      try {
-        await supervisor.stop();
-        await instance.stop();
-      } finally {
-        await releaseLock();
-      }
-    },
-  };
+  return own(port, instance, created);
 }
 
 /**

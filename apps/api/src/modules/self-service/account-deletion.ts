@@ -108,10 +108,11 @@ export function createAccountDeletion({
       }
       await factors?.confirmWithSecondFactor(account, confirmation.code, origin);
       const adminGroup = config.auth.roleGroups.Admin;
+      const administrator = account.groups.includes(adminGroup);
       const deleteAfter = await db.transaction(async (tx) => {
         // An administrator's closing is a group change: it takes its turn with the others (two administrators closing
         // at once cannot each leave the other the last), and the last one staying cannot close.
-        if (account.groups.includes(adminGroup)) await lockGroupChanges(tx);
+        if (administrator) await lockGroupChanges(tx);
         const [scheduled] = await tx
           .insert(accountDeletions)
           .values({
@@ -121,7 +122,7 @@ export function createAccountDeletion({
           .onConflictDoNothing({ target: accountDeletions.subject })
           .returning({ deleteAfter: accountDeletions.deleteAfter });
         if (!scheduled) throw conflict(ACCOUNT_DELETION_TEXTS.alreadyScheduled);
-        if (account.groups.includes(adminGroup) && !(await anyAdmin(tx, adminGroup))) {
+        if (administrator && !(await anyAdmin(tx, adminGroup))) {
           throw conflict(ACCOUNT_DELETION_TEXTS.lastAdmin);
         }
         await endAccountSessions(tx, account.accountId);

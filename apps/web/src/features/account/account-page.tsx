@@ -5,6 +5,7 @@ import { LoginDetailsSection } from '../login-details/index.js';
 import { PaymentHistorySection } from '../payment-history/index.js';
 import { PersonalInformationSection } from '../personal-information/index.js';
 import { SubscriptionsSection } from '../subscriptions/index.js';
+import { whenNear } from '../../lib/when-near.js';
 import { ACCOUNT_SECTIONS, onSectionAsked, scrollToSection, type AccountSectionId } from './account-sections.js';
 import { ACCOUNT_TITLE } from './messages.js';
 
@@ -27,15 +28,8 @@ function WhenNear({ section, children }: { section: AccountSectionId; children: 
   }, [near, section]);
   useEffect(() => {
     if (near || !placeholder.current) return;
-    const observer = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((entry) => entry.isIntersecting)) setNear(true);
-      },
-      // A screen ahead, the section would load with the page at any common height; in view, it costs a blink.
-      { rootMargin: '0px' },
-    );
-    observer.observe(placeholder.current);
-    return () => observer.disconnect();
+    // A screen ahead, the section would load with the page at any common height; in view, it costs a blink.
+    return whenNear(placeholder.current, () => setNear(true));
   }, [near]);
   return near ? (
     <Suspense fallback={<div style={{ minHeight: 240 }} />}>{children}</Suspense>

@@ -1,6 +1,7 @@
 import { Button, makeStyles, mergeClasses, ToggleButton, tokens } from '@fluentui/react-components';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { saveFile } from '../../../lib/download.js';
+import { whenNear } from '../../../lib/when-near.js';
 import { METRICS_VIEW } from './messages.js';
 import { chartCsv, colorsOf, periodLabel, PLOT_HEIGHT, type ChartData, type ChartFrame } from './overview-metrics.js';
 import type { Drawing } from './chart-drawing.js';
@@ -15,24 +16,6 @@ const loadDrawing = () =>
     drawingCode = null;
     throw error;
   }));
-
-/** Calls `onNear` once `element` is within 200 px of the window (at once where the browser cannot tell); the answer stops watching. */
-function whenNear(element: Element, onNear: () => void): () => void {
-  if (typeof IntersectionObserver === 'undefined') {
-    onNear();
-    return () => {};
-  }
-  const observer = new IntersectionObserver(
-    (entries) => {
-      if (!entries.some((entry) => entry.isIntersecting)) return;
-      observer.disconnect();
-      onNear();
-    },
-    { rootMargin: '200px' },
-  );
-  observer.observe(element);
-  return () => observer.disconnect();
-}
 
 /** Runs `task` when the browser is idle (soon at the latest), in a task of its own; the answer cancels it. */
 function whenIdle(task: () => void): () => void {
