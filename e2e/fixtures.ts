@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
+import axe from 'axe-core';
 import { test as base, expect, type CDPSession, type Page } from '@playwright/test';
 import { dpopHeaders, signIn } from '@ums/testkit/oidc-browser';
 import { currentLane, laneDataDir, lanePort } from './lanes.js';
@@ -45,7 +45,11 @@ export const shot = (page: Page, name: string) =>
 export async function accessibilityViolations(page: Page): Promise<string[]> {
   // Measured at rest: half-faded text mid-animation would fail contrast for no real reason.
   await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
-  const results = await new AxeBuilder({ page }).analyze();
+  // axe-core is put into the page once per page load and run there (what @axe-core/playwright's legacy mode does for
+  // a page without frames, ours have none), instead of evaluated again for every audit and finished in a blank page
+  // of its own: the audits took a third less time.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source);
+  const results = await page.evaluate(() => (window as unknown as { axe: typeof axe }).axe.run(document));
   return results.violations.flatMap((v) =>
     v.nodes
       .filter((n) => !tabsterFocusSentinel(v.id, n.html))
