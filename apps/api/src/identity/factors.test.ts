@@ -49,13 +49,26 @@ const codeFor = (secret: string, offset = 0) =>
     timestamp: Date.now() + offset * 30_000,
   });
 
-/** Sets up the authenticator app: the key, and the recovery codes the first factor brings. */
+/**
+ * The code of the first step among this one, the next and the last (all three accepted) that `spent` does not hold,
+ * which then holds it: each step's code works once, and a test crossing a 30-second boundary must not give a code of
+ * a step it spent in the step before.
+ */
+function unspentCode(secret: string, spent: Set<number>) {
+  const now = Math.floor(Date.now() / 30_000);
+  const step = [now, now + 1, now - 1].find((candidate) => !spent.has(candidate))!;
+  spent.add(step);
+  return new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate({ timestamp: step * 30_000 });
+}
+
+/** Sets up the authenticator app: the key, the recovery codes the first factor brings, and the step it spent. */
 async function withAuthenticator(member: Awaited<ReturnType<typeof newMember>>) {
   const setup = await member.call('POST', '/api/security/totp/setup');
   const { secret } = setup.body.data[0] as { secret: string; otpauthUrl: string };
-  const confirmed = await member.call('POST', '/api/security/totp', { code: codeFor(secret) });
+  const spent = new Set<number>();
+  const confirmed = await member.call('POST', '/api/security/totp', { code: unspentCode(secret, spent) });
   expect(confirmed.status).toBe(200);
-  return { secret, recoveryCodes: (confirmed.body.data[0] as { recoveryCodes: string[] }).recoveryCodes };
+  return { secret, spent, recoveryCodes: (confirmed.body.data[0] as { recoveryCodes: string[] }).recoveryCodes };
 }
 
 /** Signs in up to the second step: the page the password leads to, and the browser holding that interaction. */
@@ -282,13 +295,13 @@ describe('administrators and a member who lost their second factor', () => {
 describe('step-up (RFC 9470) with the embedded provider', () => {
   it('refuses a sensitive action once the sign-in is over 5 minutes old; signing in again with max_age asks for both factors and lets it through', async () => {
     const member = await newMember();
-    const { secret } = await withAuthenticator(member);
+    const { secret, spent } = await withAuthenticator(member);
     const go = browser();
     const key = await dpopKey();
     const tokens = await signIn(base, member.email, PASSWORD, {
       go,
       dpop: key,
-      secondFactor: { code: codeFor(secret, 1) },
+      secondFactor: { code: unspentCode(secret, spent) },
     });
     const exportWith = async (token: string) => {
       const url = `${base}/api/me/export`;
@@ -327,7 +340,7 @@ describe('step-up (RFC 9470) with the embedded provider', () => {
       body: new URLSearchParams({ email: member.email, password: PASSWORD }).toString(),
     });
     expect(second.status).toBe(200);
-    const done = await giveSecondFactor(base, go, second, { code: codeFor(secret, -1) });
+    const done = await giveSecondFactor(base, go, second, { code: unspentCode(secret, spent) });
     const fresh = await finishSignIn(base, go, done, verifier, member.email, key);
     expect(decodeJwt(fresh.access_token).amr).toEqual(['pwd', 'otp', 'mfa']);
     expect((await exportWith(fresh.access_token)).status).toBe(200);
