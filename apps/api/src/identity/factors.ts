@@ -93,9 +93,12 @@ export function createFactorService({
    * works twice: the step's row is inserted, and a second use, on any process, finds it there.
    */
   async function spendTotpCode(accountId: string, secretBase32: string, email: string, code: string) {
-    const delta = totpFor(secretBase32, email).validate({ token: code, window: WINDOW_STEPS });
+    // One reading of the clock for both: read twice across a step's end, the step spent would be the one after the
+    // code's, and that later step's own code would then be refused.
+    const now = Date.now();
+    const delta = totpFor(secretBase32, email).validate({ token: code, window: WINDOW_STEPS, timestamp: now });
     if (delta === null) return false;
-    const step = Math.floor(Date.now() / 1000 / PERIOD_SECONDS) + delta;
+    const step = Math.floor(now / 1000 / PERIOD_SECONDS) + delta;
     const spent = await db
       .insert(totpUsedSteps)
       .values({ accountId, step })
