@@ -1,7 +1,7 @@
-// Runs npm scripts side by side and fails when any of them fails: `node scripts/together.mjs typecheck lint`.
-// `npm test` runs the type check and the lint this way: each is one single-threaded process, so on a machine with two
-// cores they take together about as long as the longer of the two. Each script's output is printed whole when it
-// ends, so two logs never interleave.
+// Runs npm scripts side by side and fails when any of them fails: `node scripts/together.mjs typecheck lint:code`.
+// `npm test` runs the type check, ESLint and Prettier this way: each of them leaves most of a second core idle, so
+// together they take little longer than the longest. Each script's output is printed whole when it ends, so two logs
+// never interleave.
 import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
 

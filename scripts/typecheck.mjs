@@ -21,6 +21,7 @@ for (const project of projects) {
   const started = Date.now();
   const result = spawnSync(process.execPath, [tsc, '--noEmit', '--pretty', 'false', '-p', project], {
     encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
   });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const name = path.relative(root, project) || '.';
@@ -28,7 +29,7 @@ for (const project of projects) {
     console.log(`typecheck ${name}: no errors (${seconds} s)`);
   } else {
     failed += 1;
-    process.stdout.write(result.stdout);
+    process.stdout.write(result.stdout ?? '');
     process.stderr.write(result.stderr || (result.error ? `${result.error.message}\n` : ''));
     console.log(`typecheck ${name}: failed (${seconds} s)`);
   }
