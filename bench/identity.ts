@@ -1,17 +1,17 @@
 // The identity side of `npm run bench` (issue 39): a burst of sign-ins at once, the memory the server and its
 // PostgreSQL hold and the time a start takes, beside the figures Keycloak's sizing guide publishes.
+import type { ChildProcess } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import autocannon from 'autocannon';
 import { hashPassword, verifyPassword } from '../apps/api/src/identity/password-hash.js';
+import { median, percentile } from './median.js';
 
 /**
  * Keycloak's sizing guide ("Concepts for sizing CPU and memory resources"): one vCPU per 15 password sign-ins per
- * second and per 120 refresh-token requests per second, and 1,250 MB of memory as the base of one node.
+ * second and per 120 refresh-token requests per second, and 1,250 MB of memory for one node with its realm data and
+ * 10,000 sessions cached.
  */
 export const KEYCLOAK = { signInsPerCore: 15, refreshesPerCore: 120, baseMemoryMb: 1250 } as const;
-
-const at = (sorted: readonly number[], share: number) =>
-  Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))] ?? 0);
 
 export interface BurstResult {
   started: number;
@@ -37,13 +37,15 @@ export async function signInBurst(
   signIns: (() => Promise<unknown>)[],
 ): Promise<BurstResult> {
   let referenceRun: autocannon.Instance | undefined;
+  // Settled with the error if the load generator fails, so that failure is reported after the burst, not thrown unheard.
   const referenceDone = new Promise<autocannon.Result>((resolve, reject) => {
     referenceRun = autocannon({ ...reference, connections, duration: 600 }, (error, result) =>
       error ? reject(error as Error) : resolve(result),
     );
-  });
-  // The reference's connections are open and answering before the burst starts.
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  }).then(
+    (result) => ({ result }),
+    (error: unknown) => ({ error }),
+  );
   const took: number[] = [];
   let failed = 0;
   let firstFailure: string | undefined;
@@ -62,15 +64,18 @@ export async function signInBurst(
   );
   const wallMs = Math.round(performance.now() - started);
   referenceRun!.stop();
-  const referenceResult = await referenceDone;
+  const reference_ = await referenceDone;
+  if ('error' in reference_)
+    throw new Error(`the reference's load failed during the burst: ${String(reference_.error)}`);
+  const referenceResult = reference_.result;
   took.sort((a, b) => a - b);
   return {
     started: signIns.length,
     completed: took.length,
     failed,
     ...(firstFailure === undefined ? {} : { firstFailure }),
-    p50Ms: at(took, 0.5),
-    p99Ms: at(took, 0.99),
+    p50Ms: percentile(took, 0.5),
+    p99Ms: percentile(took, 0.99),
     wallMs,
     referenceP99Ms: referenceResult.latency.p99,
     referenceRequests: referenceResult.requests.total,
@@ -80,10 +85,14 @@ export async function signInBurst(
 
 /** A process's resident memory, in MB (VmRSS). */
 async function residentMb(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1] ?? Number.NaN);
-  return Math.round(kb / 1024);
+  const resident = /^VmRSS:\s+(\d+) kB$/m.exec(await readFile(`/proc/${pid}/status`, 'utf8'))?.[1];
+  if (resident === undefined) throw new Error(`process ${pid} gives no resident memory`);
+  return Math.round(Number(resident) / 1024);
 }
+
+/** A process that ended since /proc was listed: its files are gone. */
+const ended = (error: unknown) =>
+  (error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ESRCH';
 
 /**
  * The memory of a PostgreSQL server, in MB: the proportional set size of the postmaster and every process it started
@@ -98,16 +107,16 @@ async function postgresMb(postmaster: number): Promise<number> {
       // The fields after the command (in parentheses, which may hold spaces): state, then the parent's pid.
       const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
       if (parent === postmaster) pids.push(Number(entry));
-    } catch {
-      // gone since the listing
+    } catch (error) {
+      if (!ended(error)) throw error;
     }
   }
   let kb = 0;
   for (const pid of pids) {
     try {
       kb += Number(/^Pss:\s+(\d+) kB$/m.exec(await readFile(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
-    } catch {
-      // a backend that ended since the listing
+    } catch (error) {
+      if (!ended(error)) throw error;
     }
   }
   return Math.round(kb / 1024);
@@ -124,10 +133,13 @@ export const footprint = async (server: number, postmaster: number): Promise<Foo
 });
 
 /** Time from spawning a server on an existing data folder until `GET /api/health` answers 200, in ms. */
-export async function startUpMs(base: string, spawnServer: () => void): Promise<number> {
+export async function startUpMs(base: string, spawnServer: () => ChildProcess): Promise<number> {
   const started = performance.now();
-  spawnServer();
+  const child = spawnServer();
+  let exitCode: number | null | undefined;
+  child.once('exit', (code) => (exitCode = code));
   for (;;) {
+    if (exitCode !== undefined) throw new Error(`the server ended with ${exitCode} before answering /api/health`);
     try {
       if ((await fetch(`${base}/api/health`)).status === 200) return Math.round(performance.now() - started);
     } catch {
@@ -151,6 +163,5 @@ export async function passwordCheckMs(times = 30): Promise<number> {
     if (!(await verifyPassword('Bench-Check-2026!', stored))) throw new Error('the password check failed');
     took.push(performance.now() - started);
   }
-  took.sort((a, b) => a - b);
-  return Number(took[Math.floor(times / 2)]!.toFixed(1));
+  return Number(median(took).toFixed(1));
 }
