@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import axe from 'axe-core';
-import { test as base, expect, type CDPSession, type Page } from '@playwright/test';
+import { test as base, expect, type CDPSession, type Locator, type Page } from '@playwright/test';
 import { dpopHeaders, signIn } from '@ums/testkit/oidc-browser';
 import { currentLane, laneDataDir, lanePort } from './lanes.js';
 
@@ -40,6 +40,16 @@ export async function visitSignedIn(page: Page, path: string, account: { email: 
 
 export const shot = (page: Page, name: string) =>
   page.screenshot({ path: `../test-results/screens/${name}.png`, fullPage: true });
+
+/**
+ * Waits until an element's animations (its own and its descendants') are over, as a dialog's fade-in before axe reads
+ * its colours. An animation cancelled on the way is over too, though its `finished` rejects (AbortError).
+ */
+export async function animationsDone(element: Locator): Promise<void> {
+  await element.evaluate((el) =>
+    Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished.catch(() => undefined))),
+  );
+}
 
 /** Accessibility violations on the page (axe, every rule and impact), as "rule (impact): element" lines. */
 export async function accessibilityViolations(page: Page): Promise<string[]> {

@@ -1,7 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { RECOVERY_CODE_COUNT, SECOND_FACTOR_UI_TEXTS as T, passkeyNameProblem } from '@ums/contracts/security';
 import { expect, type Locator, type Page } from '@playwright/test';
-import { accessibilityViolations, cli, platformAuthenticator, shot, signInOnProviderPage, test } from '../fixtures.js';
+import {
+  accessibilityViolations,
+  animationsDone,
+  cli,
+  platformAuthenticator,
+  shot,
+  signInOnProviderPage,
+  test,
+} from '../fixtures.js';
 
 const PASSWORD = 'Passkeys-Journey-2026!';
 
@@ -23,10 +31,7 @@ const openPasskeys = async (page: Page) => {
 /** axe once the dialog has finished appearing (colours mid fade-in read as low contrast). */
 const accessible = async (page: Page, dialog: Locator, what: string) => {
   await expect(dialog).toBeVisible();
-  // An animation cancelled on the way is over too, though its `finished` rejects (AbortError).
-  await dialog.evaluate((el) =>
-    Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished.catch(() => undefined))),
-  );
+  await animationsDone(dialog);
   expect(await accessibilityViolations(page), what).toEqual([]);
 };
 

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { RECOVERY_CODE_COUNT, SECOND_FACTOR_TEXTS, SECOND_FACTOR_UI_TEXTS as T } from '@ums/contracts/security';
 import { expect, type Browser, type Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
-import { accessibilityViolations, cli, signInOnProviderPage, test } from '../fixtures.js';
+import { accessibilityViolations, animationsDone, cli, signInOnProviderPage, test } from '../fixtures.js';
 
 const PASSWORD = 'Second-Factors-Journey-2026!';
 
@@ -102,10 +102,7 @@ for (const size of [
     await again.getByRole('button', { name: T.remove }).click();
     const removing = withRecovery.page.getByRole('alertdialog', { name: T.removeTitle });
     // axe reads colours mid fade-in as low contrast: it looks once the dialog has finished appearing.
-    // An animation cancelled on the way is over too, though its `finished` rejects (AbortError).
-    await removing.evaluate((el) =>
-      Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished.catch(() => undefined))),
-    );
+    await animationsDone(removing);
     expect(await accessibilityViolations(withRecovery.page), 'remove confirmation').toEqual([]);
     await removing.getByRole('button', { name: T.remove }).click();
     await expect(again.getByRole('button', { name: T.setUp })).toBeVisible();

@@ -43,11 +43,12 @@ async function newMember() {
   return { email, tokens, key, call };
 }
 
-/** The authenticator app a person would set up with this key, `offset` steps from now. */
+/** The authenticator app a person would set up with this key (RFC 6238: 6 digits, 30 s). */
+const authenticatorApp = (secret: string) => new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 });
+
+/** The authenticator app's code `offset` steps from now. */
 const codeFor = (secret: string, offset = 0) =>
-  new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate({
-    timestamp: Date.now() + offset * 30_000,
-  });
+  authenticatorApp(secret).generate({ timestamp: Date.now() + offset * 30_000 });
 
 /**
  * The code of the first step among this one, the next and the last (all three accepted) that `spent` does not hold,
@@ -58,7 +59,7 @@ function unspentCode(secret: string, spent: Set<number>) {
   const now = Math.floor(Date.now() / 30_000);
   const step = [now, now + 1, now - 1].find((candidate) => !spent.has(candidate))!;
   spent.add(step);
-  return new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate({ timestamp: step * 30_000 });
+  return authenticatorApp(secret).generate({ timestamp: step * 30_000 });
 }
 
 /** Sets up the authenticator app: the key, the recovery codes the first factor brings, and the step it spent. */
