@@ -1,14 +1,12 @@
 import { PASSKEY_MESSAGES } from '@ums/contracts';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type AuthenticatorTransport,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  AuthenticatorTransport,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
+  VerifiedAuthenticationResponse,
+  VerifiedRegistrationResponse,
 } from '@simplewebauthn/server';
 import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { AppConfig } from '../config/env.js';
@@ -18,9 +16,11 @@ import { HttpError } from '../plugins/http-errors.js';
 import { hasSecondFactor, issueRecoveryCodes } from './factors.js';
 import type { RequestOrigin } from './security-events.js';
 import type { SecurityService } from './security.service.js';
+import { onFirstUse } from '../lib/on-first-use.js';
 
 /** A ceremony's challenge works once, within this time (the browser's own timeout is the same). */
 const CHALLENGE_MS = 5 * 60 * 1000;
+const webauthn = onFirstUse(() => import('@simplewebauthn/server'));
 type Purpose = 'register' | 'sign-in';
 
 /**
@@ -110,7 +110,9 @@ export function createPasskeyService({
         .select({ id: passkeys.id, transports: passkeys.transports })
         .from(passkeys)
         .where(eq(passkeys.accountId, accountId));
-      const options = await generateRegistrationOptions({
+      const options = await (
+        await webauthn()
+      ).generateRegistrationOptions({
         rpName: config.web.company.name,
         rpID: rpId,
         userName: email,
@@ -135,7 +137,8 @@ export function createPasskeyService({
       requestOrigin: RequestOrigin,
     ): Promise<{ id: string; recoveryCodes?: string[] }> {
       if (!challengeOf(response)) throw new HttpError(400, PASSKEY_MESSAGES.refused);
-      let verification: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
+      const { verifyRegistrationResponse } = await webauthn();
+      let verification: VerifiedRegistrationResponse;
       const expectedChallenge = spendChallenge('register', accountId);
       try {
         verification = await verifyRegistrationResponse({
@@ -219,7 +222,9 @@ export function createPasskeyService({
             .from(passkeys)
             .where(eq(passkeys.accountId, accountId))
         : [];
-      const options = await generateAuthenticationOptions({
+      const options = await (
+        await webauthn()
+      ).generateAuthenticationOptions({
         rpID: rpId,
         userVerification: 'required',
         timeout: CHALLENGE_MS,
@@ -250,7 +255,8 @@ export function createPasskeyService({
             : and(eq(passkeys.id, response.id), eq(passkeys.accountId, accountId)),
         );
       if (!key) return null;
-      let verification: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
+      const { verifyAuthenticationResponse } = await webauthn();
+      let verification: VerifiedAuthenticationResponse;
       const expectedChallenge = spendChallenge('sign-in', accountId);
       try {
         verification = await verifyAuthenticationResponse({

@@ -4,7 +4,6 @@ import type { AccountService } from './accounts.service.js';
 import { attemptKey, type AttemptLimiter, type Limit, LONGEST_WINDOW_MS } from './attempt-limiter.js';
 import type { AccountDeletion } from '../modules/self-service/account-deletion.js';
 import { FACTOR_MESSAGES, PASSKEY_SIGN_IN_TEXTS, SECOND_FACTOR_TEXTS } from '@ums/contracts/security';
-import QRCode from 'qrcode';
 import { HttpError } from '../plugins/http-errors.js';
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import { secondFactorLimit, type FactorService } from './factors.js';
@@ -22,8 +21,10 @@ import {
 import { type PasswordResets, RESET_SIGN_IN_COOKIE, signInTicketFrom } from './password-reset.js';
 import { originOf } from './security-events.js';
 import { DEVICE_COOKIE, deviceIdFrom, newDeviceId, type SecurityService } from './security.service.js';
+import { onFirstUse } from '../lib/on-first-use.js';
 
 const MINUTE = 60 * 1000;
+const qrcode = onFirstUse(async () => (await import('qrcode')).default);
 /** The sign-in limits, documented in the README's security section. */
 export const SIGN_IN_LIMITS = {
   /** Failed guesses for one account from one address. */
@@ -194,7 +195,9 @@ export async function registerSignIn(
     setup: { secret: string; otpauthUrl: string },
     options: { error?: string; status?: number } = {},
   ) {
-    const qrSvg = await QRCode.toString(setup.otpauthUrl, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
+    const qrSvg = await (
+      await qrcode()
+    ).toString(setup.otpauthUrl, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
     return reply
       .status(options.status ?? 200)
       .type('text/html')

@@ -3,12 +3,12 @@ import { PassThrough, type Readable } from 'node:stream';
 import { readFileSync } from 'node:fs';
 import { RECEIPT_TEXTS, RECEIPTS_PER_MINUTE } from '@ums/contracts';
 import { eq, sql, type SQL } from 'drizzle-orm';
-import PDFDocument from 'pdfkit';
 import type { Database } from '../../db/client.js';
 import { orderItems, orders, userDetails } from '../../db/schema/index.js';
 import { attemptKey, type AttemptLimiter } from '../../identity/attempt-limiter.js';
 import { HttpError, notFound } from '../../plugins/http-errors.js';
 import { jsonObject } from '../lists/list-statements.js';
+import { onFirstUse } from '../../lib/on-first-use.js';
 
 /** One line of an order as its receipt shows it. */
 export interface ReceiptItem {
@@ -40,6 +40,7 @@ const FONT_FILES = {
 };
 /** Read once, on the first receipt: every receipt after it embeds its glyphs from memory, not from the disk. */
 let fonts: { regular: Buffer; bold: Buffer } | null = null;
+const pdfkit = onFirstUse(async () => (await import('pdfkit')).default);
 const fontData = () => (fonts ??= { regular: readFileSync(FONT_FILES.regular), bold: readFileSync(FONT_FILES.bold) });
 
 /** Money as the account page shows it: "$1,250.00". */
@@ -139,7 +140,8 @@ export function createReceipts({
     member,
 
     /** The receipts as one PDF, a page per order, streamed as it is written. */
-    render(orders: ReceiptOrder[], to: ReceiptMember, title: string): Readable {
+    async render(orders: ReceiptOrder[], to: ReceiptMember, title: string): Promise<Readable> {
+      const PDFDocument = await pdfkit();
       const doc = new PDFDocument({
         size: 'LETTER',
         margin: 56,

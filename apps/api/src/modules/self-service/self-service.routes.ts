@@ -43,7 +43,7 @@ export const selfServiceRoutes: FastifyPluginAsyncZod<{
       await receipts.allow(user.subject);
       const order = await receipts.order(user.subject, request.params.orderId);
       const to = await receipts.member(user.subject, user.email);
-      const pdf = receipts.render([order], to, `${RECEIPT_TEXTS.title} #${order.orderId}`);
+      const pdf = await receipts.render([order], to, `${RECEIPT_TEXTS.title} #${order.orderId}`);
       return sendFile(reply, 'application/pdf', receiptFileName(order.orderId), pdf);
     },
   });
@@ -61,7 +61,7 @@ export const selfServiceRoutes: FastifyPluginAsyncZod<{
       const { year } = request.query;
       const orders = await receipts.year(user.subject, year);
       const to = await receipts.member(user.subject, user.email);
-      const pdf = receipts.render(orders, to, `${RECEIPT_TEXTS.title}s ${year}`);
+      const pdf = await receipts.render(orders, to, `${RECEIPT_TEXTS.title}s ${year}`);
       return sendFile(reply, 'application/pdf', yearReceiptsFileName(year), pdf);
     },
   });
