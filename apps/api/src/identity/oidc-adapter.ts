@@ -13,6 +13,12 @@ const CREDENTIAL_NAMES: Record<string, string> = {
 };
 
 /**
+ * How long a DPoP proof's id is kept once seen: oidc-provider asks for its CHALLENGE_OK_WINDOW (5 minutes) past the
+ * proof's use; kept twice that, the claim made by the look-up (see `find`) always outlives what the provider asks for.
+ */
+export const REPLAY_CLAIM_SECONDS = 600;
+
+/**
  * The id of a stored row. A row's id is the credential itself for most models (a refresh token, an authorization code,
  * the session and interaction cookies' values): only its SHA-256 is stored, so a copy of the database holds nothing
  * that works. Grants keep their ids: a grant id is no credential, and sessions and tokens refer to it.
@@ -63,6 +69,8 @@ export function postgresAdapterFactory(db: Database, secrets: KeyService) {
     }
 
     async upsert(id: string, payload: AdapterPayload, expiresIn: number) {
+      // The look-up claimed the proof's id already, for longer than asked (see `claim`).
+      if (this.model === 'ReplayDetection' && expiresIn > 0 && expiresIn <= REPLAY_CLAIM_SECONDS) return;
       const values = {
         model: this.model,
         id: storedId(this.model, id),
@@ -78,8 +86,29 @@ export function postgresAdapterFactory(db: Database, secrets: KeyService) {
         .onConflictDoUpdate({ target: [oidcPayloads.model, oidcPayloads.id], set: values });
     }
 
-    find(id: string) {
+    async find(id: string) {
+      if (this.model === 'ReplayDetection') return this.claim(id);
       return this.findWhere(this.key(id), id);
+    }
+
+    /**
+     * A DPoP proof's id is recorded by the look-up itself, in one statement: oidc-provider's `ReplayDetection.unique`
+     * finds, then saves, so two requests racing with one proof both found nothing and both passed. The first to claim
+     * the id finds nothing; any other request with the same proof, on any process, finds the claim and is refused.
+     */
+    private async claim(id: string): Promise<AdapterPayload | undefined> {
+      const until = sql`clock_timestamp() + make_interval(secs => ${REPLAY_CLAIM_SECONDS})`;
+      const [claimed] = await db
+        .insert(oidcPayloads)
+        .values({ model: this.model, id: storedId(this.model, id), payload: {}, expiresAt: until })
+        // A claim that expired and was not swept yet is no claim: it is taken over.
+        .onConflictDoUpdate({
+          target: [oidcPayloads.model, oidcPayloads.id],
+          set: { expiresAt: until },
+          setWhere: lt(oidcPayloads.expiresAt, sql`clock_timestamp()`),
+        })
+        .returning({ id: oidcPayloads.id });
+      return claimed ? undefined : { jti: id };
     }
 
     findByUid(uid: string) {

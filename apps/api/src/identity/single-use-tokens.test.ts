@@ -69,3 +69,46 @@ describe('single-use credentials stay single-use under concurrent requests', () 
     }
   });
 });
+
+describe('a DPoP proof is used once at the token endpoint', () => {
+  /** A refresh with the proof given, not a new one. */
+  const refreshWith = async (refreshToken: string, proof: string) => {
+    const response = await fetch(`${base}/oidc/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', dpop: proof },
+      body: new URLSearchParams({
+        client_id: 'ums-web',
+        grant_type: 'refresh_token',
+        refresh_token: refreshToken,
+      }).toString(),
+    });
+    return {
+      status: response.status,
+      body: (await response.json()) as { error?: string; error_description?: string },
+    };
+  };
+
+  it('one proof sent with two sessions of its key at once: one refresh gets tokens, the other is refused as a replay', async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const first = await signIn(base, 'race@example.com', 'Race-Pass-42', { dpop: key });
+      const second = await signIn(base, 'race@example.com', 'Race-Pass-42', { dpop: key });
+      const proof = key.proof('POST', `${base}/oidc/token`);
+      const answers = await Promise.all([
+        refreshWith(first.refresh_token, proof),
+        refreshWith(second.refresh_token, proof),
+      ]);
+      expect(answers.filter((answer) => answer.status === 200).length, `round ${round}: ${statuses(answers)}`).toBe(1);
+      // Both refresh tokens are good: the proof used twice is the only reason to refuse one (the provider does not
+      // say which reason it had).
+      expect(answers.find((answer) => answer.status !== 200)).toMatchObject({
+        status: 400,
+        body: { error: 'invalid_grant' },
+      });
+      // Sent again later, on its own, it is refused too.
+      expect(await refreshWith(second.refresh_token, proof)).toMatchObject({
+        status: 400,
+        body: { error: 'invalid_grant' },
+      });
+    }
+  });
+});
