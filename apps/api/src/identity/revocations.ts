@@ -78,15 +78,15 @@ const now = sql`clock_timestamp()`;
 
 /**
  * The account's latest revocation in epoch microseconds (0 when it has none), read when a token is issued: the
- * token carries it as its revocation mark.
+ * token carries it as its revocation mark. Read beside the account itself, from `token_revocations` left-joined on
+ * `revocationRowOf` (see AccountService.findForTokens).
  */
-export async function revocationMarkOf(db: Executor, accountId: string): Promise<number> {
-  const [row] = await db
-    .select({ mark: micros(sql`greatest(${tokenRevocations.notBefore}, ${tokenRevocations.othersNotBefore})`) })
-    .from(tokenRevocations)
-    .where(eq(tokenRevocations.key, `account:${accountId}`));
-  return Number(row?.mark ?? 0);
-}
+export const revocationMark = sql<string>`coalesce(${micros(
+  sql`greatest(${tokenRevocations.notBefore}, ${tokenRevocations.othersNotBefore})`,
+)}, '0')`;
+
+/** The join condition of an account's revocation row, for `revocationMark`. */
+export const revocationRowOf = (accountId: AnyColumn) => sql`${tokenRevocations.key} = 'account:' || ${accountId}`;
 
 /**
  * Writes revocations. Each goes in the caller's transaction when one is given, and is announced to every API process
