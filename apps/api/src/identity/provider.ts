@@ -204,7 +204,6 @@ export async function createEmbeddedProvider(
     const used = ctx.oidc.entities.RotatedRefreshToken ?? ctx.oidc.entities.RefreshToken;
     if (!used?.sessionUid) return;
     void touchSession(db, config.sessions, used.sessionUid).catch(() => undefined);
-    void security.sessionRefreshed(used.sessionUid).catch(() => undefined);
   });
   {
     // Where and when each session was used (for the member's devices list), and sign-outs in the activity: after

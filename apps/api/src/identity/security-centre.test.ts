@@ -84,6 +84,23 @@ describe('devices (GET /api/sessions)', () => {
   });
 });
 
+describe('a refresh is use of its session', () => {
+  it("moves the session's last use in the devices list, and no other session's", async () => {
+    const { email } = await member();
+    const laptop = await signInWith(email, CHROME_ON_WINDOWS);
+    const phone = await signInWith(email, SAFARI_ON_IPHONE);
+    const lastUse = async () =>
+      Object.fromEntries(
+        (await sessions(laptop.access_token)).body.data.map((s) => [s.browser, Date.parse(s.lastActiveAt)]),
+      );
+    const before = await lastUse();
+    const refreshed = await refresh(base, phone.refresh_token);
+    expect(refreshed.status).toBe(200);
+    await expect.poll(async () => (await lastUse())['Safari 17']).toBeGreaterThan(before['Safari 17']!);
+    expect((await lastUse())['Chrome 131']).toBe(before['Chrome 131']);
+  });
+});
+
 describe('ending a session (DELETE /api/sessions/{id})', () => {
   it("ends the other browser's session: its access token is refused at once, its refresh token and cookie stop working", async () => {
     const { email } = await member();

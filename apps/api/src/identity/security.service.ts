@@ -205,14 +205,6 @@ export function createSecurityService({
         });
     },
 
-    /** A refresh of the session's tokens is use of it (no request from the browser to tell where from). */
-    async sessionRefreshed(sessionUid: string): Promise<void> {
-      await db
-        .update(sessionDetails)
-        .set({ lastActiveAt: sql`clock_timestamp()` })
-        .where(eq(sessionDetails.sessionUid, sessionUid));
-    },
-
     /** The member signed out through the provider. */
     async signedOut(accountId: string, origin: RequestOrigin): Promise<void> {
       await recordSecurityEvent(db, accountId, 'signed-out', origin);

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { AppConfig } from '../config/env.js';
 import type { Database } from '../db/client.js';
-import { oidcPayloads } from '../db/schema/index.js';
+import { oidcPayloads, sessionDetails } from '../db/schema/index.js';
 import { tableAs } from '../modules/lists/list-statements.js';
 
 /** "Keep me signed in": the session cookie outlives the browser, for at most 30 days after sign-in. */
@@ -26,8 +26,9 @@ export function sessionTtl(limits: SessionLimits, loginTs: number | undefined, n
 }
 
 /**
- * A refresh is use of the session: its idle time starts again, never past the absolute limit. The web app renews its
- * tokens through the token endpoint, which does not save the session itself.
+ * A refresh is use of the session: its idle time starts again, never past the absolute limit, and the member's
+ * devices list shows it used now. The web app renews its tokens through the token endpoint, which does not save the
+ * session itself. One statement for both.
  */
 export async function touchSession(db: Database, sessions: AppConfig['sessions'], sessionUid: string) {
   const ordinary = limitsFor(sessions, true);
@@ -36,7 +37,10 @@ export async function touchSession(db: Database, sessions: AppConfig['sessions']
   const transient = sql`(${o.payload}->>'transient')::boolean`;
   // 'Session' stays a literal: the partial index on session rows only matches a literal under generic plans.
   await db.execute(sql`
-    with s as (
+    with used as (
+      update ${sessionDetails} set ${sql.identifier(sessionDetails.lastActiveAt.name)} = clock_timestamp()
+      where ${sessionDetails.sessionUid} = ${sessionUid}
+    ), s as (
       select ${o.id} as id, least(
         clock_timestamp() + make_interval(secs => case when ${transient} then ${ordinary.idle}::double precision else ${REMEMBERED.idle}::double precision end),
         to_timestamp((${o.payload}->>'loginTs')::double precision
