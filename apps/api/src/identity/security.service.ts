@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { SECURITY_ACTIVITY_DAYS, SECURITY_MESSAGES, type DeviceSession } from '@ums/contracts';
+import { SECURITY_ACTIVITY_DAYS, SECURITY_MESSAGES, type DeviceSession, type SecurityEventName } from '@ums/contracts';
 import type { ConsoleRole } from '@ums/contracts/roles';
-import { and, eq, gt, isNotNull, isNull, lt, notExists, or, sql } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, lt, notExists, or, sql, type AnyColumn } from 'drizzle-orm';
 import type { AppConfig } from '../config/env.js';
 import type { Database } from '../db/client.js';
-import { accounts, knownDevices, oidcPayloads, sessionDetails } from '../db/schema/index.js';
+import { accounts, knownDevices, oidcPayloads, securityEvents, sessionDetails } from '../db/schema/index.js';
 import { consoleRolesMail, securityAlert, type AlertKind } from '../mail/alerts.js';
 import { enqueueMail } from '../mail/outbox.js';
 import { conflict, notFound } from '../plugins/http-errors.js';
@@ -14,6 +14,9 @@ import { alertOrigin, recordSecurityEvent, type RequestOrigin } from './security
 import { endAccountSessions, endSession, lockAccountSession, sessionGrants } from './sessions.js';
 import { summariseUserAgent } from './user-agent.js';
 import type { KeyService } from '../secrets/key-service.js';
+
+/** A column named in a statement's column list (an insert's), where a reference would carry its table. */
+const column = (of: AnyColumn) => sql.identifier(of.name);
 
 type Executor = Pick<Database, 'execute' | 'select' | 'insert'>;
 
@@ -138,13 +141,30 @@ export function createSecurityService({
      */
     async signedIn(accountId: string, origin: RequestOrigin, deviceId: string): Promise<void> {
       const hash = deviceHash(deviceId);
-      const newDevice = await db.transaction(async (tx) => {
-        const { rows } = await tx.execute<{ known: boolean; any: boolean }>(sql`
-          select exists(select 1 from ${knownDevices}
-                        where ${knownDevices.accountId} = ${accountId} and ${knownDevices.deviceHash} = ${hash}
-                          and ${knownDevices.lastSeenAt} > ${rememberedSince}) as known,
-                 exists(select 1 from ${knownDevices} where ${knownDevices.accountId} = ${accountId}) as any`);
-        const fresh = !rows[0]!.known && rows[0]!.any;
+      const { browser, os } = summariseUserAgent(origin.userAgent);
+      // Most sign-ins are from a device the account knows (or its first device ever): remembering the device and
+      // recording the sign-in is then one statement. Its data-modifying parts see the devices as they were before it.
+      const { rows } = await db.execute<{ fresh: boolean }>(sql`
+        with seen as (
+          select not exists(select 1 from ${knownDevices}
+                            where ${knownDevices.accountId} = ${accountId} and ${knownDevices.deviceHash} = ${hash}
+                              and ${knownDevices.lastSeenAt} > ${rememberedSince})
+                 and exists(select 1 from ${knownDevices} where ${knownDevices.accountId} = ${accountId}) as fresh
+        ), remembered as (
+          insert into ${knownDevices} (${column(knownDevices.accountId)}, ${column(knownDevices.deviceHash)})
+          select ${accountId}, ${hash} from seen where not fresh
+          on conflict (${column(knownDevices.accountId)}, ${column(knownDevices.deviceHash)})
+          do update set ${column(knownDevices.lastSeenAt)} = clock_timestamp()
+        ), recorded as (
+          insert into ${securityEvents} (${column(securityEvents.subject)}, ${column(securityEvents.event)},
+            ${column(securityEvents.browser)}, ${column(securityEvents.os)}, ${column(securityEvents.ipAddress)})
+          select ${accountId}, ${'sign-in' satisfies SecurityEventName}, ${browser}, ${os}, ${origin.ipAddress}
+          from seen where not fresh
+        )
+        select fresh from seen`);
+      if (!rows[0]?.fresh) return;
+      // A new device: remembered, recorded and told to the member together, or not at all.
+      await db.transaction(async (tx) => {
         await tx
           .insert(knownDevices)
           .values({ accountId, deviceHash: hash })
@@ -153,13 +173,10 @@ export function createSecurityService({
             set: { lastSeenAt: sql`clock_timestamp()` },
           });
         await recordSecurityEvent(tx, accountId, 'sign-in', origin);
-        if (fresh) {
-          await recordSecurityEvent(tx, accountId, 'new-device', origin);
-          await queueAlert(tx, accountId, 'new-device', origin);
-        }
-        return fresh;
+        await recordSecurityEvent(tx, accountId, 'new-device', origin);
+        await queueAlert(tx, accountId, 'new-device', origin);
       });
-      if (newDevice) kickMail();
+      kickMail();
     },
 
     /**
