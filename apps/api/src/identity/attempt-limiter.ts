@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, lt, or, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import { attemptEvents } from '../db/schema/index.js';
 
@@ -41,10 +41,14 @@ export function createAttemptLimiter({ db }: { db: Database }) {
       return { reserved: true, ids: row.ids.map(Number) };
     },
 
-    /** Forgets a reserved attempt that turned out not to be a failure. */
-    async release(reservation: Reservation): Promise<void> {
-      if (!reservation.reserved || reservation.ids.length === 0) return;
-      await db.delete(attemptEvents).where(inArray(attemptEvents.id, reservation.ids));
+    /**
+     * Forgets a reserved attempt that turned out not to be a failure, and with it (in the same statement) every
+     * failure recorded under `clear`'s keys.
+     */
+    async release(reservation: Reservation, clear: string[] = []): Promise<void> {
+      const ids = reservation.reserved ? reservation.ids : [];
+      if (ids.length === 0 && clear.length === 0) return;
+      await db.delete(attemptEvents).where(or(inArray(attemptEvents.id, ids), inArray(attemptEvents.key, clear)));
     },
 
     /** Failures recorded under the key within the window. */
@@ -54,10 +58,6 @@ export function createAttemptLimiter({ db }: { db: Database }) {
         .from(attemptEvents)
         .where(and(eq(attemptEvents.key, key), gt(attemptEvents.at, new Date(Date.now() - windowMs))));
       return row?.n ?? 0;
-    },
-
-    async clear(key: string): Promise<void> {
-      await db.delete(attemptEvents).where(eq(attemptEvents.key, key));
     },
   };
 }

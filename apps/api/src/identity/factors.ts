@@ -48,14 +48,18 @@ function newRecoveryCode(): string {
   return `${chars.slice(0, 5)}-${chars.slice(5)}`;
 }
 
-/** Whether the account has a second factor: a confirmed authenticator app or a passkey. */
+/** Whether the account has a second factor: a confirmed authenticator app or a passkey (one statement). */
 export async function hasSecondFactor(tx: Executor, accountId: string): Promise<boolean> {
-  const [totp] = await tx
-    .select({ n: count() })
+  const app = tx
+    .select({ one: sql`1` })
     .from(totpFactors)
     .where(and(eq(totpFactors.accountId, accountId), isNotNull(totpFactors.confirmedAt)));
-  const [keys] = await tx.select({ n: count() }).from(passkeys).where(eq(passkeys.accountId, accountId));
-  return (totp?.n ?? 0) + (keys?.n ?? 0) > 0;
+  const key = tx
+    .select({ one: sql`1` })
+    .from(passkeys)
+    .where(eq(passkeys.accountId, accountId));
+  const { rows } = await tx.execute<{ has: boolean }>(sql`select exists(${app}) or exists(${key}) as has`);
+  return rows[0]?.has === true;
 }
 
 /** A new set of recovery codes in the caller's transaction; the old set stops working. */

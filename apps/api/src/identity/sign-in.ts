@@ -167,8 +167,13 @@ export async function registerSignIn(
     uid: string,
     login: Login & { email: string },
     reservation: number[],
+    /** Keys whose failures the right password forgives (the browser's for this email). */
+    forgiven: string[] = [],
   ) {
+    // Forgiven now even when the second factor is never given; with the reservation when it is released here.
+    const forgive = () => limiter.release({ reserved: true, ids: [] }, forgiven);
     if (factors && (await factors.hasSecondFactor(login.accountId))) {
+      await forgive();
       const methods = {
         totp: await factors.hasTotp(login.accountId),
         passkey: passkeys ? await passkeys.has(login.accountId) : false,
@@ -179,11 +184,12 @@ export async function registerSignIn(
     }
     const account = factors && mfaRequiredGroups.length > 0 ? await accounts.findById(login.accountId) : null;
     if (factors && account?.groups.some((group) => mfaRequiredGroups.includes(group))) {
+      await forgive();
       const held: Decision = { umsEnrolment: { ...login, at: Date.now(), reservation } };
       await provider.interactionResult(request.raw, reply.raw, held, { mergeWithLastSubmission: false });
       return showEnrolment(reply, uid, await factors.startTotp(login.accountId, login.email));
     }
-    await limiter.release({ reserved: true, ids: reservation });
+    await limiter.release({ reserved: true, ids: reservation }, forgiven);
     return signInOrAsk(request, reply, uid, login);
   }
 
@@ -349,7 +355,6 @@ export async function registerSignIn(
           await safely(security.signInFailed(email, origin), request.log);
           return answer(401, SIGN_IN_ERROR);
         }
-        await limiter.clear(pair.key);
         const deviceId = deviceIdFrom(request.headers.cookie) ?? newDeviceId();
         return firstFactorPassed(
           request,
@@ -357,6 +362,7 @@ export async function registerSignIn(
           details.uid,
           { accountId: found.accountId, email: found.email, remember, deviceId, amr: ['pwd'] },
           reservation.ids,
+          [pair.key],
         );
       },
     );
