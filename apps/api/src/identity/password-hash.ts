@@ -1,5 +1,7 @@
 import { scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import { hash, verify, type Algorithm } from '@node-rs/argon2';
+import { availableParallelism } from 'node:os';
+import { hash as argon2Hash, verify as argon2Verify, type Algorithm } from '@node-rs/argon2';
+import { turns } from '../lib/turns.js';
 
 /** OWASP's current first choice for password storage: argon2id, 19 MiB, 2 iterations, 1 lane. */
 // Algorithm is a const enum the package declares ambiently: 2 is its Argon2id.
@@ -7,6 +9,16 @@ export const ARGON2 = { algorithm: 2 as Algorithm.Argon2id, memoryCost: 19_456, 
 const CURRENT_PREFIX = `$argon2id$v=19$m=${ARGON2.memoryCost},t=${ARGON2.timeCost},p=${ARGON2.parallelism}$`;
 
 const normalize = (password: string) => password.normalize('NFKC');
+
+/**
+ * Password hashes computed at the same time in this process: one core fewer than the machine has (at least one). A
+ * burst of sign-ins queues here instead of putting four hashes (libuv's threads) beside the event loop on every core,
+ * so the process keeps answering everything else while it works through them (issue 39: 200 sign-ins at once).
+ */
+export const PASSWORD_CHECKS_AT_ONCE = Math.max(1, availableParallelism() - 1);
+const passwordWork = turns(PASSWORD_CHECKS_AT_ONCE);
+const hash = (...args: Parameters<typeof argon2Hash>) => passwordWork.run(() => argon2Hash(...args));
+const verify = (...args: Parameters<typeof argon2Verify>) => passwordWork.run(() => argon2Verify(...args));
 
 /** A PHC string: `$argon2id$v=19$m=19456,t=2,p=1$salt$hash`. */
 export function hashPassword(password: string): Promise<string> {
@@ -42,11 +54,9 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const [scheme, n, r, p, salt, expectedText] = stored.split('$');
   if (scheme !== 'scrypt' || !salt || !expectedText) return false;
   const expected = Buffer.from(expectedText, 'base64url');
-  const key = await deriveScrypt(password, Buffer.from(salt, 'base64url'), {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
-  });
+  const key = await passwordWork.run(() =>
+    deriveScrypt(password, Buffer.from(salt, 'base64url'), { N: Number(n), r: Number(r), p: Number(p) }),
+  );
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 
