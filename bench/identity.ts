@@ -98,19 +98,26 @@ const ended = (error: unknown) =>
  * The memory of a PostgreSQL server, in MB: the proportional set size of the postmaster and every process it started
  * (backends, checkpointer, WAL writer...), so the shared buffers they all map count once, not once per process.
  */
-async function postgresMb(postmaster: number): Promise<number> {
+/** The fields of /proc/<pid>/stat after the command (in parentheses, which may hold spaces): state is [0]. */
+const statFields = (stat: string) => stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+
+/** The postmaster and every process it started. */
+async function postgresProcesses(postmaster: number): Promise<number[]> {
   const pids = [postmaster];
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const stat = await readFile(`/proc/${entry}/stat`, 'utf8');
-      // The fields after the command (in parentheses, which may hold spaces): state, then the parent's pid.
-      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (parent === postmaster) pids.push(Number(entry));
+      // The parent's pid follows the state.
+      if (Number(statFields(await readFile(`/proc/${entry}/stat`, 'utf8'))[1]) === postmaster) pids.push(Number(entry));
     } catch (error) {
       if (!ended(error)) throw error;
     }
   }
+  return pids;
+}
+
+async function postgresMb(postmaster: number): Promise<number> {
+  const pids = await postgresProcesses(postmaster);
   let kb = 0;
   for (const pid of pids) {
     try {
@@ -120,6 +127,41 @@ async function postgresMb(postmaster: number): Promise<number> {
     }
   }
   return Math.round(kb / 1024);
+}
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * CPU seconds a process has used so far, user and system; with `reaped`, also those of its children that ended and
+ * were waited for (PostgreSQL's postmaster reaps the backends of closed connections).
+ */
+async function cpuSecondsOf(pid: number, reaped = false): Promise<number> {
+  try {
+    const fields = statFields(await readFile(`/proc/${pid}/stat`, 'utf8'));
+    // utime, stime, cutime, cstime: fields 14-17 of the line, 11-14 after the command.
+    const times = fields.slice(11, reaped ? 15 : 13).map(Number);
+    return times.reduce((sum, ticks) => sum + ticks, 0) / TICKS_PER_SECOND;
+  } catch (error) {
+    if (ended(error)) return 0;
+    throw error;
+  }
+}
+
+export interface CpuSeconds {
+  server: number;
+  postgres: number;
+}
+
+/**
+ * CPU seconds used so far by the server process (all its threads, the password hashes' too) and by PostgreSQL (the
+ * postmaster, every process it runs, and those it reaped). The difference of two readings is the work done between
+ * them, whatever else (the scripted browsers) shares the machine.
+ */
+export async function cpuSeconds(server: number, postmaster: number): Promise<CpuSeconds> {
+  let postgres = await cpuSecondsOf(postmaster, true);
+  for (const pid of (await postgresProcesses(postmaster)).slice(1)) postgres += await cpuSecondsOf(pid);
+  return { server: await cpuSecondsOf(server), postgres };
 }
 
 export interface Footprint {

@@ -24,12 +24,14 @@ import { exited, prepareServer } from '@ums/testkit/server-process';
 import { browser, dpopHeaders, refresh, signIn, type SignedIn } from '@ums/testkit/oidc-browser';
 import { ARGON2 } from '../apps/api/src/identity/password-hash.js';
 import {
+  cpuSeconds,
   footprint,
   KEYCLOAK,
   passwordCheckMs,
   signInBurst,
   startUpMs,
   type BurstResult,
+  type CpuSeconds,
   type Footprint,
 } from './identity.js';
 import { lighthouseAudits, type LighthouseResult } from './lighthouse.js';
@@ -108,7 +110,15 @@ interface LoadResult {
   ratioToReference?: number;
   /** Not loaded: BENCH_CALLS left it out. */
   skipped?: boolean;
+  /**
+   * The identity rows: CPU the server process and PostgreSQL spent per flow over the measured time, and PostgreSQL
+   * transactions per flow (pg_stat_database).
+   */
+  perFlow?: { serverCpuMs: number; postgresCpuMs: number; transactions: number };
 }
+
+/** What the identity rows read around their measured time: set once the server runs. */
+let identityMeters: { cpu: () => Promise<CpuSeconds>; transactions: () => Promise<number> } | null = null;
 
 /**
  * A call's measured time is cut into this many slices, each run right after a slice of the reference route of the
@@ -206,6 +216,12 @@ async function flowLoad(reference: Call, name: string, once: () => Promise<boole
   const warm = performance.now() + IDENTITY_WARMUP * 1000;
   const deadline = warm + IDENTITY_SECONDS * 1000;
   let exhaustedAt = deadline;
+  type Reading = { cpu: CpuSeconds; transactions: number };
+  const read = async (): Promise<Reading | null> =>
+    identityMeters && { cpu: await identityMeters.cpu(), transactions: await identityMeters.transactions() };
+  const atWarm = new Promise<Reading | null>((resolve) =>
+    setTimeout(() => resolve(read()), Math.max(0, warm - performance.now())),
+  );
   const driver = async () => {
     while (!exhausted && performance.now() < deadline) {
       const begun = performance.now();
@@ -225,7 +241,12 @@ async function flowLoad(reference: Call, name: string, once: () => Promise<boole
       }
     }
   };
+  let atEnd: Promise<Reading | null> | null = null;
+  const endReading = () => (atEnd ??= read());
+  const atDeadline = setTimeout(endReading, Math.max(0, deadline - performance.now()));
   await Promise.all(Array.from({ length: CONNECTIONS }, driver));
+  clearTimeout(atDeadline);
+  const [first, last] = [await atWarm, await endReading()];
   if (failure) throw new Error(`${name}: one failed: ${failure.message}`);
   if (exhaustedAt < warm) throw new Error(`${name}: too few accounts to measure after the warm-up`);
   const seconds = (exhaustedAt - warm) / 1000;
@@ -243,6 +264,15 @@ async function flowLoad(reference: Call, name: string, once: () => Promise<boole
     total: took.length,
     referenceRequestsPerSecond: Math.round(referenceRate),
     ratioToReference: Number((rate / referenceRate).toFixed(4)),
+    ...(first && last && took.length > 0
+      ? {
+          perFlow: {
+            serverCpuMs: Math.round(((last.cpu.server - first.cpu.server) * 1000) / took.length),
+            postgresCpuMs: Math.round(((last.cpu.postgres - first.cpu.postgres) * 1000) / took.length),
+            transactions: Number(((last.transactions - first.transactions) / took.length).toFixed(1)),
+          },
+        }
+      : {}),
   };
 }
 
@@ -282,6 +312,17 @@ async function main() {
 
     log('growing the demo data to realistic size');
     const pool = new pg.Pool({ connectionString: (await runningEmbeddedUrl(dataDir))! });
+    identityMeters = {
+      cpu: async () => cpuSeconds(server.pid!, await postmaster()),
+      transactions: async () =>
+        Number(
+          (
+            await pool.query<{ n: string }>(
+              'select xact_commit + xact_rollback as n from pg_stat_database where datname = current_database()',
+            )
+          ).rows[0]!.n,
+        ),
+    };
     await growData(pool, {
       ...REALISTIC,
       member: { subject: DEMO_MEMBER_SUBJECT, orders: REALISTIC.orders, subscriptions: REALISTIC.subscriptions },
@@ -676,6 +717,13 @@ function markdown(report: {
     const perCore = r.requestsPerSecond / cores;
     return `| ${work} | ${r.requestsPerSecond} | ${perCore.toFixed(1)} | ${keycloak ?? 'not published'} | ${keycloak === null ? '' : `${(perCore / keycloak).toFixed(2)}x`} | ${r.p50Ms} | ${r.p99Ms} |`;
   };
+  /** The same work by what it cost: CPU of the server and of PostgreSQL each, and per core of the server's CPU. */
+  const costRow = (work: string, r: LoadResult | undefined, keycloak: number | null) => {
+    const cost = r?.perFlow;
+    if (!cost) return `| ${work} | not measured | | | | | |`;
+    const perServerCore = cost.serverCpuMs > 0 ? 1000 / cost.serverCpuMs : 0;
+    return `| ${work} | ${cost.serverCpuMs} | ${cost.postgresCpuMs} | ${cost.transactions} | ${perServerCore.toFixed(1)} | ${keycloak ?? 'not published'} | ${keycloak === null ? '' : `${(perServerCore / keycloak).toFixed(2)}x`} |`;
+  };
   const { burst, footprint: memory } = report.identity;
   const row = (r: LoadResult) =>
     `| ${r.name} | ${r.requestsPerSecond} | ${r.p50Ms} | ${r.p99Ms} | ${r.errors} | ${r.non2xx} | ${r.referenceRequestsPerSecond ?? r.requestsPerSecond} | ${r.ratioToReference ?? 1} |`;
@@ -741,6 +789,17 @@ that did nothing else could check ${Math.floor(1000 / report.identity.passwordCh
 ${identityRow('Sign-in with a password (whole flow)', found(IDENTITY_ROWS.password), KEYCLOAK.signInsPerCore)}
 ${identityRow('Sign-in with a password and an authenticator code', found(IDENTITY_ROWS.withCode), null)}
 ${identityRow('Refresh-token grant (rotation, DPoP)', found(IDENTITY_ROWS.refresh), KEYCLOAK.refreshesPerCore)}
+
+What each of them cost, over the same measured time: CPU of the server process (all its threads, the password
+hashes' included) and of PostgreSQL (all its processes), read from /proc, and PostgreSQL transactions, each divided
+by the flows completed. Keycloak's figure is for Keycloak's own CPU, its database apart, so the nearest comparison
+is per core of the server's CPU: 1,000 ms over the server's CPU ms per flow. The scripted browsers' CPU is in neither.
+
+| Work | Server CPU ms each | PostgreSQL CPU ms each | PostgreSQL transactions each | Per core of server CPU | Keycloak per vCPU | Against Keycloak |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: |
+${costRow('Sign-in with a password (whole flow)', found(IDENTITY_ROWS.password), KEYCLOAK.signInsPerCore)}
+${costRow('Sign-in with a password and an authenticator code', found(IDENTITY_ROWS.withCode), null)}
+${costRow('Refresh-token grant (rotation, DPoP)', found(IDENTITY_ROWS.refresh), KEYCLOAK.refreshesPerCore)}
 
 ${
   burst
