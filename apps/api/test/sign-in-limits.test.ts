@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { ENROLMENT_TEXTS, SECOND_FACTOR_TEXTS } from '@ums/contracts/security';
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { accounts, passkeys } from '../src/db/schema/index.js';
 import { createAccountService } from '../src/identity/accounts.service.js';
 import { SIGN_IN_ERROR, TOO_MANY_ATTEMPTS } from '../src/identity/pages.js';
 import { SIGN_IN_LIMITS } from '../src/identity/sign-in.js';
@@ -116,5 +119,39 @@ describe('sign-in attempt limits', () => {
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) statuses.push((await attemptSignIn(base, email, WRONG)).status);
     expect(statuses).toEqual([401, 401, 401, 401, 401]);
+  });
+
+  /** 4 wrong guesses, then the right password, which stops at the page given; then 5 more wrong guesses. */
+  async function guessesAround(base: string, email: string, page: string) {
+    for (let i = 0; i < 4; i++) expect((await attemptSignIn(base, email, WRONG)).status).toBe(401);
+    const right = await attemptSignIn(base, email, PASSWORD);
+    expect(right.status).toBe(200);
+    expect(await right.text()).toContain(page);
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await attemptSignIn(base, email, WRONG)).status);
+    return statuses;
+  }
+
+  it('forget them as soon as the right password is given, before the second factor is', async () => {
+    const { base, email, database } = await withOwner();
+    const [owner] = await database.db.select().from(accounts).where(eq(accounts.email, email));
+    await database.db
+      .insert(passkeys)
+      .values({
+        id: `key-${randomBytes(4).toString('hex')}`,
+        accountId: owner!.accountId,
+        name: 'Laptop',
+        publicKey: 'x',
+      });
+    expect(await guessesAround(base, email, SECOND_FACTOR_TEXTS.title)).toEqual([401, 401, 401, 401, 401]);
+  });
+
+  it('forget them as soon as the right password is given, before a required second factor is set up', async () => {
+    const { base, email, database } = await withOwner({ MFA_REQUIRED_GROUPS: 'Admin' });
+    await database.db
+      .update(accounts)
+      .set({ groups: ['Admin'] })
+      .where(eq(accounts.email, email));
+    expect(await guessesAround(base, email, ENROLMENT_TEXTS.title)).toEqual([401, 401, 401, 401, 401]);
   });
 });
