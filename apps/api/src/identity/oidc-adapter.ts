@@ -13,8 +13,11 @@ const CREDENTIAL_NAMES: Record<string, string> = {
 };
 
 /**
- * How long a DPoP proof's id is kept once seen: oidc-provider asks for its CHALLENGE_OK_WINDOW (5 minutes) past the
- * proof's use; kept twice that, the claim made by the look-up (see `find`) always outlives what the provider asks for.
+ * How long a DPoP proof's id is kept once seen (see `claim`). oidc-provider accepts a proof whose `iat` is up to its
+ * CHALLENGE_OK_WINDOW (5 minutes) either side of now, so one proof can be presented for 10 minutes: kept that long, a
+ * replay is refused for as long as the proof itself would be taken (the provider's own record, kept 5 minutes from
+ * its use, let a proof dated ahead come back once the record had gone). `upsert` asks for 5 minutes from now by the
+ * server's clock and the claim counts from PostgreSQL's; 10 minutes covers both.
  */
 export const REPLAY_CLAIM_SECONDS = 600;
 

@@ -13,10 +13,11 @@ const normalize = (password: string) => password.normalize('NFKC');
 /**
  * Password hashes computed at the same time in this process: one core fewer than the machine has (at least one). A
  * burst of sign-ins queues here instead of putting four hashes (libuv's threads) beside the event loop on every core,
- * so the process keeps answering everything else while it works through them (issue 39: 200 sign-ins at once).
+ * so the process keeps answering everything else while it works through them (issue 39: 200 sign-ins at once). The
+ * price: on two cores one hash runs at a time, so a burst's last sign-ins wait longer than when every core hashed
+ * (decision 034). The machine's cores are counted, not a container's CPU quota.
  */
-export const PASSWORD_CHECKS_AT_ONCE = Math.max(1, availableParallelism() - 1);
-const passwordWork = turns(PASSWORD_CHECKS_AT_ONCE);
+const passwordWork = turns(Math.max(1, availableParallelism() - 1));
 const hash = (...args: Parameters<typeof argon2Hash>) => passwordWork.run(() => argon2Hash(...args));
 const verify = (...args: Parameters<typeof argon2Verify>) => passwordWork.run(() => argon2Verify(...args));
 

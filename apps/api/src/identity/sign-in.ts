@@ -167,7 +167,7 @@ export async function registerSignIn(
     uid: string,
     login: Login & { email: string },
     reservation: number[],
-    /** Keys whose failures the right password forgives (the browser's for this email). */
+    /** Keys whose failures the right password forgives (this address's for this account). */
     forgiven: string[] = [],
   ) {
     // Forgiven now even when the second factor is never given; with the reservation when it is released here.
