@@ -94,10 +94,6 @@ async function residentMb(pid: number): Promise<number> {
 const ended = (error: unknown) =>
   (error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ESRCH';
 
-/**
- * The memory of a PostgreSQL server, in MB: the proportional set size of the postmaster and every process it started
- * (backends, checkpointer, WAL writer...), so the shared buffers they all map count once, not once per process.
- */
 /** The fields of /proc/<pid>/stat after the command (in parentheses, which may hold spaces): state is [0]. */
 const statFields = (stat: string) => stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 
@@ -116,6 +112,10 @@ async function postgresProcesses(postmaster: number): Promise<number[]> {
   return pids;
 }
 
+/**
+ * The memory of a PostgreSQL server, in MB: the proportional set size of the postmaster and every process it started
+ * (backends, checkpointer, WAL writer...), so the shared buffers they all map count once, not once per process.
+ */
 async function postgresMb(postmaster: number): Promise<number> {
   const pids = await postgresProcesses(postmaster);
   let kb = 0;
@@ -156,7 +156,8 @@ export interface CpuSeconds {
 /**
  * CPU seconds used so far by the server process (all its threads, the password hashes' too) and by PostgreSQL (the
  * postmaster, every process it runs, and those it reaped). The difference of two readings is the work done between
- * them, whatever else (the scripted browsers) shares the machine.
+ * them, whatever else (the scripted browsers) shares the machine. A backend that ends between the two listings of one
+ * reading counts in neither; the benchmark's connections stay open, so that is rare and small.
  */
 export async function cpuSeconds(server: number, postmaster: number): Promise<CpuSeconds> {
   let postgres = await cpuSecondsOf(postmaster, true);

@@ -217,8 +217,16 @@ async function flowLoad(reference: Call, name: string, once: () => Promise<boole
   const deadline = warm + IDENTITY_SECONDS * 1000;
   let exhaustedAt = deadline;
   type Reading = { cpu: CpuSeconds; transactions: number };
-  const read = async (): Promise<Reading | null> =>
-    identityMeters && { cpu: await identityMeters.cpu(), transactions: await identityMeters.transactions() };
+  // A reading that fails is kept for after the load (a rejected reading nobody awaits yet would end the process).
+  let meterFailure: Error | undefined;
+  const read = async (): Promise<Reading | null> => {
+    try {
+      return identityMeters && { cpu: await identityMeters.cpu(), transactions: await identityMeters.transactions() };
+    } catch (error) {
+      meterFailure ??= error as Error;
+      return null;
+    }
+  };
   const atWarm = new Promise<Reading | null>((resolve) =>
     setTimeout(() => resolve(read()), Math.max(0, warm - performance.now())),
   );
@@ -248,6 +256,7 @@ async function flowLoad(reference: Call, name: string, once: () => Promise<boole
   clearTimeout(atDeadline);
   const [first, last] = [await atWarm, await endReading()];
   if (failure) throw new Error(`${name}: one failed: ${failure.message}`);
+  if (meterFailure) throw new Error(`${name}: reading the CPU and transactions failed: ${meterFailure.message}`);
   if (exhaustedAt < warm) throw new Error(`${name}: too few accounts to measure after the warm-up`);
   const seconds = (exhaustedAt - warm) / 1000;
   if (exhaustedAt < deadline) log(`${name}: the accounts ran out after ${seconds.toFixed(1)} s of the measured time`);
@@ -720,7 +729,7 @@ function markdown(report: {
   /** The same work by what it cost: CPU of the server and of PostgreSQL each, and per core of the server's CPU. */
   const costRow = (work: string, r: LoadResult | undefined, keycloak: number | null) => {
     const cost = r?.perFlow;
-    if (!cost) return `| ${work} | not measured | | | | | |`;
+    if (!cost || cost.serverCpuMs === 0) return `| ${work} | not measured | | | | | |`;
     const perServerCore = cost.serverCpuMs > 0 ? 1000 / cost.serverCpuMs : 0;
     return `| ${work} | ${cost.serverCpuMs} | ${cost.postgresCpuMs} | ${cost.transactions} | ${perServerCore.toFixed(1)} | ${keycloak ?? 'not published'} | ${keycloak === null ? '' : `${(perServerCore / keycloak).toFixed(2)}x`} |`;
   };
