@@ -135,14 +135,12 @@ describe('sign-in attempt limits', () => {
   it('forget them as soon as the right password is given, before the second factor is', async () => {
     const { base, email, database } = await withOwner();
     const [owner] = await database.db.select().from(accounts).where(eq(accounts.email, email));
-    await database.db
-      .insert(passkeys)
-      .values({
-        id: `key-${randomBytes(4).toString('hex')}`,
-        accountId: owner!.accountId,
-        name: 'Laptop',
-        publicKey: 'x',
-      });
+    await database.db.insert(passkeys).values({
+      id: `key-${randomBytes(4).toString('hex')}`,
+      accountId: owner!.accountId,
+      name: 'Laptop',
+      publicKey: 'x',
+    });
     expect(await guessesAround(base, email, SECOND_FACTOR_TEXTS.title)).toEqual([401, 401, 401, 401, 401]);
   });
 
