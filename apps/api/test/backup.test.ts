@@ -25,6 +25,9 @@ const apiRoot = path.resolve(import.meta.dirname, '..');
 const ADMIN_PASSWORD = 'Backup-Admin-2026!';
 const MEMBER_PASSWORD = 'Backup-Member-2026!';
 const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'ums-backup-'));
+// Open to others (not writable by them), as a server's data folder: run as root, PostgreSQL (another user) then keeps
+// its cluster inside the data folders made here, and it goes with them, instead of under /var/lib/ums for good.
+await fs.chmod(folder, 0o755);
 afterAll(() => fs.rm(folder, { recursive: true, force: true }));
 
 /** The id of the key in a data directory's secrets.key (the key itself never leaves the file). */
@@ -203,6 +206,7 @@ describe('backup and restore', () => {
     { timeout: 120_000 },
     async () => {
       const dataDir = await fs.mkdtemp(path.join(folder, 'data-'));
+      await fs.chmod(dataDir, 0o755);
       const newer = path.join(folder, 'newer.ums.gz');
       const gzip = createGzip();
       const done = new Promise<void>((resolve) => gzip.pipe(createWriteStream(newer)).on('finish', () => resolve()));

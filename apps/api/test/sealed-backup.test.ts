@@ -16,6 +16,9 @@ const run = promisify(execFile);
 const apiRoot = path.resolve(import.meta.dirname, '..');
 const PASSPHRASE = 'correct horse battery staple';
 const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'ums-sealed-'));
+// Open to others (not writable by them), as a server's data folder: run as root, PostgreSQL (another user) then keeps
+// its cluster inside the data folders made here, and it goes with them, instead of under /var/lib/ums for good.
+await fs.chmod(folder, 0o755);
 afterAll(() => fs.rm(folder, { recursive: true, force: true }));
 
 const withoutPassphrase = Object.fromEntries(
@@ -78,6 +81,7 @@ describe('sealed backups', () => {
     { timeout: 180_000 },
     async () => {
       const dataDir = await fs.mkdtemp(path.join(folder, 'data-'));
+      await fs.chmod(dataDir, 0o755);
       const email = `kept-${randomBytes(4).toString('hex')}@example.com`;
       expect((await cli(['users', 'add', '--email', email, '--password', 'Kept-Pass-2026!'], dataDir)).code).toBe(0);
 
