@@ -117,8 +117,11 @@ interface LoadResult {
   perFlow?: { serverCpuMs: number; postgresCpuMs: number; transactions: number };
 }
 
-/** What the identity rows read around their measured time: set once the server runs. */
-let identityMeters: { cpu: () => Promise<CpuSeconds>; transactions: () => Promise<number> } | null = null;
+/** What the identity rows read around their measured time: the CPU used so far and PostgreSQL's transactions. */
+interface Meters {
+  cpu: () => Promise<CpuSeconds>;
+  transactions: () => Promise<number>;
+}
 
 /**
  * A call's measured time is cut into this many slices, each run right after a slice of the reference route of the
@@ -201,7 +204,12 @@ async function loadBeside(reference: Call, name: string, options: Call): Promise
  * the flow unmeasured and IDENTITY_SECONDS measured, or until `once` has nothing left to do. Flows ended within the
  * measured time per second of it, and the time of one from its first request to the tokens.
  */
-async function flowLoad(reference: Call, name: string, once: () => Promise<boolean>): Promise<LoadResult> {
+async function flowLoad(
+  reference: Call,
+  meters: Meters,
+  name: string,
+  once: () => Promise<boolean>,
+): Promise<LoadResult> {
   if (CALLS && !CALLS.test(name)) {
     return { name, requestsPerSecond: 0, p50Ms: 0, p99Ms: 0, errors: 0, non2xx: 0, total: 0, skipped: true };
   }
@@ -221,7 +229,7 @@ async function flowLoad(reference: Call, name: string, once: () => Promise<boole
   let meterFailure: Error | undefined;
   const read = async (): Promise<Reading | null> => {
     try {
-      return identityMeters && { cpu: await identityMeters.cpu(), transactions: await identityMeters.transactions() };
+      return { cpu: await meters.cpu(), transactions: await meters.transactions() };
     } catch (error) {
       meterFailure ??= error as Error;
       return null;
@@ -321,7 +329,7 @@ async function main() {
 
     log('growing the demo data to realistic size');
     const pool = new pg.Pool({ connectionString: (await runningEmbeddedUrl(dataDir))! });
-    identityMeters = {
+    const identityMeters: Meters = {
       cpu: async () => cpuSeconds(server.pid!, await postmaster()),
       transactions: async () =>
         Number(
@@ -474,13 +482,13 @@ async function main() {
     }
     const passwordAccounts = [...withPassword];
     endpoints.push(
-      await flowLoad(referenceCall, IDENTITY_ROWS.password, async () => {
+      await flowLoad(referenceCall, identityMeters, IDENTITY_ROWS.password, async () => {
         const email = withPassword.shift();
         if (!email) return false;
         await signIn(base, email, SIGN_IN_PASSWORD, fromOwnAddress(email));
         return true;
       }),
-      await flowLoad(referenceCall, IDENTITY_ROWS.withCode, async () => {
+      await flowLoad(referenceCall, identityMeters, IDENTITY_ROWS.withCode, async () => {
         const account = withCode.shift();
         if (!account) return false;
         // The next step's code (accepted one step either side): enrolment spent the code of its own step.
@@ -503,7 +511,7 @@ async function main() {
       );
     }
     endpoints.push(
-      await flowLoad(referenceCall, IDENTITY_ROWS.refresh, async () => {
+      await flowLoad(referenceCall, identityMeters, IDENTITY_ROWS.refresh, async () => {
         const session = chains.shift()!;
         try {
           const { status, body } = await refresh(base, session.refresh_token);

@@ -110,9 +110,8 @@ export function createPasskeyService({
         .select({ id: passkeys.id, transports: passkeys.transports })
         .from(passkeys)
         .where(eq(passkeys.accountId, accountId));
-      const options = await (
-        await webauthn()
-      ).generateRegistrationOptions({
+      const { generateRegistrationOptions } = await webauthn();
+      const options = await generateRegistrationOptions({
         rpName: config.web.company.name,
         rpID: rpId,
         userName: email,
@@ -222,9 +221,8 @@ export function createPasskeyService({
             .from(passkeys)
             .where(eq(passkeys.accountId, accountId))
         : [];
-      const options = await (
-        await webauthn()
-      ).generateAuthenticationOptions({
+      const { generateAuthenticationOptions } = await webauthn();
+      const options = await generateAuthenticationOptions({
         rpID: rpId,
         userVerification: 'required',
         timeout: CHALLENGE_MS,

@@ -1,22 +1,20 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { SECURITY_ACTIVITY_DAYS, SECURITY_MESSAGES, type DeviceSession, type SecurityEventName } from '@ums/contracts';
 import type { ConsoleRole } from '@ums/contracts/roles';
-import { and, eq, gt, isNotNull, isNull, lt, notExists, or, sql, type AnyColumn } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, lt, notExists, or, sql } from 'drizzle-orm';
 import type { AppConfig } from '../config/env.js';
 import type { Database } from '../db/client.js';
 import { accounts, knownDevices, oidcPayloads, securityEvents, sessionDetails } from '../db/schema/index.js';
 import { consoleRolesMail, securityAlert, type AlertKind } from '../mail/alerts.js';
 import { enqueueMail } from '../mail/outbox.js';
 import { conflict, notFound } from '../plugins/http-errors.js';
+import { columnName } from '../modules/lists/list-statements.js';
 import { cookieValue } from './cookies.js';
 import { mailContext } from './password-reset.js';
 import { alertOrigin, recordSecurityEvent, type RequestOrigin } from './security-events.js';
 import { endAccountSessions, endSession, lockAccountSession, sessionGrants } from './sessions.js';
 import { summariseUserAgent } from './user-agent.js';
 import type { KeyService } from '../secrets/key-service.js';
-
-/** A column named in a statement's column list (an insert's), where a reference would carry its table. */
-const column = (of: AnyColumn) => sql.identifier(of.name);
 
 type Executor = Pick<Database, 'execute' | 'select' | 'insert'>;
 
@@ -151,13 +149,13 @@ export function createSecurityService({
                               and ${knownDevices.lastSeenAt} > ${rememberedSince})
                  and exists(select 1 from ${knownDevices} where ${knownDevices.accountId} = ${accountId}) as fresh
         ), remembered as (
-          insert into ${knownDevices} (${column(knownDevices.accountId)}, ${column(knownDevices.deviceHash)})
+          insert into ${knownDevices} (${columnName(knownDevices.accountId)}, ${columnName(knownDevices.deviceHash)})
           select ${accountId}, ${hash} from seen where not fresh
-          on conflict (${column(knownDevices.accountId)}, ${column(knownDevices.deviceHash)})
-          do update set ${column(knownDevices.lastSeenAt)} = clock_timestamp()
+          on conflict (${columnName(knownDevices.accountId)}, ${columnName(knownDevices.deviceHash)})
+          do update set ${columnName(knownDevices.lastSeenAt)} = clock_timestamp()
         ), recorded as (
-          insert into ${securityEvents} (${column(securityEvents.subject)}, ${column(securityEvents.event)},
-            ${column(securityEvents.browser)}, ${column(securityEvents.os)}, ${column(securityEvents.ipAddress)})
+          insert into ${securityEvents} (${columnName(securityEvents.subject)}, ${columnName(securityEvents.event)},
+            ${columnName(securityEvents.browser)}, ${columnName(securityEvents.os)}, ${columnName(securityEvents.ipAddress)})
           select ${accountId}, ${'sign-in' satisfies SecurityEventName}, ${browser}, ${os}, ${origin.ipAddress}
           from seen where not fresh
         )

@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { AppConfig } from '../config/env.js';
 import type { Database } from '../db/client.js';
 import { oidcPayloads, sessionDetails } from '../db/schema/index.js';
-import { tableAs } from '../modules/lists/list-statements.js';
+import { columnName, tableAs } from '../modules/lists/list-statements.js';
 
 /** "Keep me signed in": the session cookie outlives the browser, for at most 30 days after sign-in. */
 export const REMEMBERED = { idle: 7 * 24 * 3600, max: 30 * 24 * 3600 } as const;
@@ -38,7 +38,7 @@ export async function touchSession(db: Database, sessions: AppConfig['sessions']
   // 'Session' stays a literal: the partial index on session rows only matches a literal under generic plans.
   await db.execute(sql`
     with used as (
-      update ${sessionDetails} set ${sql.identifier(sessionDetails.lastActiveAt.name)} = clock_timestamp()
+      update ${sessionDetails} set ${columnName(sessionDetails.lastActiveAt)} = clock_timestamp()
       where ${sessionDetails.sessionUid} = ${sessionUid}
     ), s as (
       select ${o.id} as id, least(
@@ -50,8 +50,8 @@ export async function touchSession(db: Database, sessions: AppConfig['sessions']
       where ${o.model} = 'Session' and ${o.uid} = ${sessionUid} and ${o.expiresAt} > clock_timestamp()
     )
     update ${tableAs(oidcPayloads, 'p')}
-    set ${sql.identifier(o.expiresAt.name)} = s.until,
-        ${sql.identifier(o.payload.name)} = jsonb_set(${p.payload}, '{exp}', to_jsonb(floor(extract(epoch from s.until))::bigint))
+    set ${columnName(o.expiresAt)} = s.until,
+        ${columnName(o.payload)} = jsonb_set(${p.payload}, '{exp}', to_jsonb(floor(extract(epoch from s.until))::bigint))
     from s
     where ${p.model} = 'Session' and ${p.id} = s.id`);
 }

@@ -201,9 +201,8 @@ export async function registerSignIn(
     setup: { secret: string; otpauthUrl: string },
     options: { error?: string; status?: number } = {},
   ) {
-    const qrSvg = await (
-      await qrcode()
-    ).toString(setup.otpauthUrl, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
+    const QRCode = await qrcode();
+    const qrSvg = await QRCode.toString(setup.otpauthUrl, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
     return reply
       .status(options.status ?? 200)
       .type('text/html')

@@ -49,6 +49,12 @@ export const jsonTime = <C extends AnyColumn<{ columnType: 'PgTimestamp' }>>(col
 /** `table alias` for a FROM clause, the alias being the one `alias(table, name)` gave its columns. */
 export const tableAs = (table: PgTable, name: string) => sql`${table} ${sql.identifier(name)}`;
 
+/**
+ * A column by its bare name, where a reference would carry its table: an insert's column list, an update's SET, a
+ * conflict target.
+ */
+export const columnName = (column: AnyColumn) => sql.identifier(column.name);
+
 // ---- Sort keys and cursors --------------------------------------------------------------------------------------
 
 type KeyType = 'text' | 'int4' | 'int8' | 'numeric' | 'timestamptz';
