@@ -849,9 +849,9 @@ last columns have every run's blocking time, in the order they ran, and Lighthou
 while the page ran (higher is faster): the blocking time is the observed main-thread work times the simulated phone's
 slowdown, so it moves with the machine's speed and with whatever else shared its two cores.
 
-| Page | Performance | FCP ms | LCP ms | TBT ms | CLS | LCP element | Ended at | TBT of each run ms | Benchmark index |
-| --- | ---: | ---: | ---: | ---: | ---: | --- | --- | --- | ---: |
-${report.lighthouse.map((l) => `| ${l.name} | ${l.score === null ? 'n/a' : Math.round(l.score * 100)} | ${l.fcpMs} | ${l.lcpMs} | ${l.tbtMs} | ${l.cls} | \`${l.lcpElement.replaceAll('|', '\\|').replaceAll('`', "'")}\` | \`${new URL(l.finalUrl).pathname}\` | ${l.tbtRunsMs.join(', ')} | ${l.benchmarkIndex} |`).join('\n')}
+| Page | Performance | FCP ms | LCP ms | Interactive ms | TBT ms | CLS | LCP element | Ended at | TBT of each run ms | Benchmark index |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | --- | ---: |
+${report.lighthouse.map((l) => `| ${l.name} | ${l.score === null ? 'n/a' : Math.round(l.score * 100)} | ${l.fcpMs} | ${l.lcpMs} | ${l.ttiMs ?? 'not measured'} | ${l.tbtMs} | ${l.cls} | \`${l.lcpElement.replaceAll('|', '\\|').replaceAll('`', "'")}\` | \`${new URL(l.finalUrl).pathname}\` | ${l.tbtRunsMs.join(', ')} | ${l.benchmarkIndex} |`).join('\n')}
 
 Signed-in pages are opened in a new tab of a browser that has signed in (the member for the account page, the
 administrator for the dashboard): the tab has no tokens of its own. "Signed-in tab open": another tab of the app
