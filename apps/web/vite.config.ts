@@ -6,6 +6,7 @@ import { createLightTheme } from '@fluentui/react-theme';
 import griffel from '@griffel/vite-plugin';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { accountFirstPaint } from './src/features/account/first-paint.js';
 import { brown, THEME_FONTS } from './src/config/theme.js';
 import { griffelCssExtraction } from './vite/griffel-css.js';
 
@@ -76,6 +77,20 @@ function preloadFonts(): Plugin {
   };
 }
 
+/**
+ * The account page's static first paint (src/features/account/first-paint.ts), for the server to write into that
+ * page: the page paints its frame and headings from the document alone, before the scripts arrive.
+ */
+function firstPaint(): Plugin {
+  return {
+    name: 'ums:first-paint',
+    apply: 'build',
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: 'first-paint.json', source: JSON.stringify(accountFirstPaint()) });
+    },
+  };
+}
+
 /** Brotli and gzip copies of every text asset, so the server sends them compressed without compressing per request. */
 function precompress(): Plugin {
   const br = promisify(brotliCompress);
@@ -112,6 +127,7 @@ export default defineConfig(({ command }) => ({
     griffelCssExtraction(),
     themeVariables(),
     preloadFonts(),
+    firstPaint(),
     precompress(),
   ],
   server: { proxy: { '/api': 'http://localhost:8080', '/oidc': 'http://localhost:8080' } },
@@ -128,6 +144,8 @@ export default defineConfig(({ command }) => ({
       input: {
         index: path.resolve(import.meta.dirname, 'index.html'),
         'silent-renew': path.resolve(import.meta.dirname, 'silent-renew.html'),
+        // The account page's first script: fetches the app once the page's static first paint is on screen.
+        start: path.resolve(import.meta.dirname, 'src/start.ts'),
       },
       output: {
         // What every screen runs before anything else, in one file: one compressed stream is smaller than the

@@ -5,10 +5,12 @@ import { createRoot } from 'react-dom/client';
 import { App, ThemeRoot } from './app/app.js';
 import { StatusScreen } from './components/status-screen.js';
 import { loadClientConfig } from './config/env.js';
+import { removeFirstPaintWhenDrawn } from './lib/first-paint.js';
 import { CONFIG_ERROR } from './lib/messages.js';
 import { userManagerSettings } from './features/auth/index.js';
 
 async function start(root: HTMLElement) {
+  removeFirstPaintWhenDrawn(root);
   const view = createRoot(root);
   try {
     const config = await loadClientConfig();

@@ -5,7 +5,7 @@ import { brotliCompressSync, brotliDecompressSync, gzipSync, gunzipSync } from '
 import type { ClientConfig } from '@ums/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONFIG_ELEMENT_ID, registerWebApp } from './web-app.js';
+import { CONFIG_ELEMENT_ID, registerWebApp, renderPages, SCRIPTS_ELEMENT_ID } from './web-app.js';
 
 const config: ClientConfig = {
   authority: 'http://localhost:8080/oidc',
@@ -39,7 +39,8 @@ function fakeBuild(): string {
   mkdirSync(path.join(root, '.vite'));
   writeFileSync(
     path.join(root, 'index.html'),
-    '<!doctype html><html><head><script type="module" src="/assets/index-1.js"></script></head><body><div id="root"></div></body></html>',
+    '<!doctype html><html><head><script type="module" crossorigin src="/assets/index-1.js"></script>' +
+      '<link rel="modulepreload" crossorigin href="/assets/shared-1.js"></head><body><div id="root"></div></body></html>',
   );
   const manifest = {
     'index.html': { file: 'assets/index-1.js', isEntry: true, imports: ['_shared-1.js'] },
@@ -47,11 +48,20 @@ function fakeBuild(): string {
     '_account-dep-1.js': { file: 'assets/account-dep-1.js', imports: ['_shared-1.js'] },
     'src/features/account/index.ts': { file: 'assets/account-1.js', imports: ['_account-dep-1.js', '_shared-1.js'] },
     'src/features/admin/index.ts': { file: 'assets/admin-1.js', imports: ['_shared-1.js'] },
+    'src/start.ts': { file: 'assets/start-1.js', isEntry: true },
   };
   writeFileSync(path.join(root, '.vite', 'manifest.json'), JSON.stringify(manifest));
   writeFileSync(
     path.join(root, 'silent-renew.html'),
     '<!doctype html><script type="module" src="/assets/silent-1.js"></script>',
+  );
+  writeFileSync(
+    path.join(root, 'first-paint.json'),
+    JSON.stringify({
+      paths: ['/', '/payment-history'],
+      css: '#ums-first-paint{position:fixed}',
+      html: '<div id="ums-first-paint"><h1>My Account</h1></div>',
+    }),
   );
   const script = Buffer.from(`export const value = "${'x'.repeat(2000)}";\n`);
   writeFileSync(path.join(root, 'assets', 'index-1.js'), script);
@@ -81,6 +91,13 @@ const configIn = (html: string) => {
 };
 const preloads = (html: string) =>
   [...html.matchAll(/rel="modulepreload" crossorigin href="([^"]+)"/g)].map((m) => m[1]);
+const moduleScripts = (html: string) =>
+  [...html.matchAll(/<script type="module" crossorigin src="([^"]+)"><\/script>/g)].map((m) => m[1]);
+/** The scripts a page with a first paint lists for its start script to fetch after that paint. */
+const scriptsListed = (html: string) => {
+  const match = new RegExp(`<script id="${SCRIPTS_ELEMENT_ID}" type="application/json">(.*?)</script>`).exec(html);
+  return match ? (JSON.parse(match[1]!) as unknown) : null;
+};
 
 describe('the web app page', () => {
   it('carries the client configuration, escaped so that no configured text can close its element', async () => {
@@ -91,19 +108,52 @@ describe('the web app page', () => {
     expect(configIn(response.body)).toEqual(config);
   });
 
-  it('preloads the account page’s chunks on its addresses, never the admin console’s, and nothing the entry loads', async () => {
-    expect(preloads((await page('/')).body)).toEqual(['/assets/account-1.js', '/assets/account-dep-1.js']);
-    expect(preloads((await page('/payment-history?sort=-date')).body)).toEqual([
-      '/assets/account-1.js',
-      '/assets/account-dep-1.js',
-    ]);
+  it('preloads the console’s shared modules on its addresses, never the console itself', async () => {
     // Who signs in is not known yet: a member opening /admin must not download the console.
-    expect(preloads((await page('/admin')).body)).toEqual([]);
-    expect(preloads((await page('/admin/memberships')).body)).toEqual([]);
+    for (const url of ['/admin', '/admin/memberships']) {
+      const { body } = await page(url);
+      expect(moduleScripts(body)).toEqual(['/assets/index-1.js']);
+      expect(preloads(body)).toEqual(['/assets/shared-1.js']);
+    }
     // The sign-in return and the sign-out screen render no area.
     for (const url of ['/auth/callback?code=1&state=2', '/logout-complete']) {
-      expect(preloads((await page(url)).body)).toEqual([]);
+      expect(preloads((await page(url)).body)).toEqual(['/assets/shared-1.js']);
       expect(configIn((await page(url)).body)).toEqual(config);
+    }
+  });
+
+  it('preloads the account area’s chunks on its pages without a first paint, and nothing the entry loads twice', async () => {
+    const { body } = await page('/payment-information');
+    expect(moduleScripts(body)).toEqual(['/assets/index-1.js']);
+    expect(preloads(body)).toEqual(['/assets/shared-1.js', '/assets/account-1.js', '/assets/account-dep-1.js']);
+  });
+
+  it('opens the account page’s own addresses with its static first paint, its scripts listed for after that paint', async () => {
+    for (const url of ['/', '/payment-history?sort=-date', '/payment-history#receipts']) {
+      const { body } = await page(url);
+      expect(body).toContain('<style>#ums-first-paint{position:fixed}</style>');
+      expect(body).toContain('<body><div id="ums-first-paint"><h1>My Account</h1></div><div id="root"></div>');
+      // No script of the app is fetched with the document: the start script fetches them all, side by side.
+      expect(moduleScripts(body)).toEqual(['/assets/start-1.js']);
+      expect(preloads(body)).toEqual([]);
+      expect(scriptsListed(body)).toEqual({
+        entry: '/assets/index-1.js',
+        preload: ['/assets/shared-1.js', '/assets/account-1.js', '/assets/account-dep-1.js'],
+      });
+      expect(configIn(body)).toEqual(config);
+    }
+    // Pages of the account area that are not the account page, the console, the sign-in return: no first paint.
+    for (const url of [
+      '/payment-information',
+      '/no-such-page',
+      '/admin',
+      '/auth/callback?code=1',
+      '/logout-complete',
+    ]) {
+      const { body } = await page(url);
+      expect(body).not.toContain('ums-first-paint');
+      expect(scriptsListed(body)).toBeNull();
+      expect(body).toContain('<body><div id="root"></div>');
     }
   });
 
@@ -141,5 +191,19 @@ describe('the web app page', () => {
   it('leaves unknown API addresses to the API’s not-found answer', async () => {
     expect((await page('/api/nothing-here')).statusCode).toBe(404);
     expect((await page('/api/nothing-here')).body).not.toContain(CONFIG_ELEMENT_ID);
+  });
+});
+
+describe('a web build whose first paint is not what the build writes', () => {
+  it('stops the start with a sentence naming the file and the fix', () => {
+    const broken = fakeBuild();
+    try {
+      writeFileSync(path.join(broken, 'first-paint.json'), JSON.stringify({ paths: '/', html: 1 }));
+      expect(() => renderPages(broken, config)).toThrow(
+        `${path.join(broken, 'first-paint.json')} is not the web build's first paint: build the web app again (npm run build)`,
+      );
+    } finally {
+      rmSync(broken, { recursive: true, force: true });
+    }
   });
 });

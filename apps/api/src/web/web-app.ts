@@ -27,6 +27,26 @@ interface ManifestChunk {
 }
 type Manifest = Record<string, ManifestChunk>;
 
+/** The web build's static first paint of the account page (apps/web/src/features/account/first-paint.ts). */
+interface FirstPaint {
+  paths: string[];
+  css: string;
+  html: string;
+}
+
+function readFirstPaint(webRoot: string): FirstPaint | null {
+  const file = path.join(webRoot, 'first-paint.json');
+  if (!existsSync(file)) return null;
+  const value = JSON.parse(readFileSync(file, 'utf8')) as Partial<FirstPaint>;
+  const valid =
+    Array.isArray(value.paths) &&
+    value.paths.every((entry) => typeof entry === 'string') &&
+    typeof value.css === 'string' &&
+    typeof value.html === 'string';
+  if (!valid) throw new Error(`${file} is not the web build's first paint: build the web app again (npm run build)`);
+  return value as FirstPaint;
+}
+
 interface Page {
   etag: string;
   identity: Buffer;
@@ -54,10 +74,38 @@ function page(html: string): Page {
   };
 }
 
+/** The web build's first script on a page with a first paint (apps/web/src/start.ts), by its manifest key. */
+const START_CHUNK = 'src/start.ts';
+/** The element listing the app's scripts for that start script to fetch. */
+export const SCRIPTS_ELEMENT_ID = 'ums-scripts';
+const MODULE_SCRIPT = /<script type="module"[^>]*\ssrc="([^"]+)"[^>]*><\/script>/;
+const MODULE_PRELOAD = /<link rel="modulepreload"[^>]*\shref="([^"]+)"[^>]*>/g;
+
+/**
+ * A page that paints before its scripts run: the first paint's rules and markup in, and the app's scripts (its entry
+ * and every module the page would preload) handed to the start script, which fetches them once that paint is on
+ * screen. Fetched beside the stylesheet and fonts, they would share a slow connection's first moments with what the
+ * paint needs (issue 32: a new tab with an empty cache).
+ */
+function paintFirst(html: string, painted: FirstPaint, start: string): string {
+  const entry = MODULE_SCRIPT.exec(html)?.[1];
+  if (!entry) return html;
+  const preload = [...html.matchAll(MODULE_PRELOAD)].map((match) => match[1]!);
+  const scripts =
+    `<script id="${SCRIPTS_ELEMENT_ID}" type="application/json">${scriptJson({ entry, preload })}</script>` +
+    `<script type="module" crossorigin src="/${start}"></script>`;
+  return html
+    .replace(MODULE_SCRIPT, '')
+    .replaceAll(MODULE_PRELOAD, '')
+    .replace('</head>', `<style>${painted.css}</style>${scripts}</head>`)
+    .replace('<div id="root">', `${painted.html}<div id="root">`);
+}
+
 /**
  * The built index.html for each area: the client configuration written into the page (no round trip before the
- * app can start) and the area's chunks preloaded. Built once at start; the configuration does not change while the
- * process runs.
+ * app can start) and the area's chunks preloaded; the account page's own addresses also get its static first paint
+ * (the page's frame and headings, drawn before any script arrives). Built once at start; the configuration does not
+ * change while the process runs.
  */
 export function renderPages(webRoot: string, config: ClientConfig) {
   const template = readFileSync(path.join(webRoot, 'index.html'), 'utf8');
@@ -72,18 +120,27 @@ export function renderPages(webRoot: string, config: ClientConfig) {
   const entry = manifest['index.html'] ? 'index.html' : undefined;
   const loadedByEntry = entry ? closure(entry) : new Set<string>();
   const configTag = `<script id="${CONFIG_ELEMENT_ID}" type="application/json">${scriptJson(config)}</script>`;
-  const build = (chunk: string | null) => {
+  const firstPaint = readFirstPaint(webRoot);
+  const start = manifest[START_CHUNK]?.file;
+  const build = (chunk: string | null, painted: FirstPaint | null = null) => {
     const preload = chunk
       ? [...closure(chunk)]
           .filter((key) => !loadedByEntry.has(key))
           .map((key) => `<link rel="modulepreload" crossorigin href="/${manifest[key]!.file}">`)
       : [];
-    return page(template.replace('</head>', `${[configTag, ...preload].join('')}</head>`));
+    const html = template.replace('</head>', `${[configTag, ...preload].join('')}</head>`);
+    return page(painted && start ? paintFirst(html, painted, start) : html);
   };
-  const areas = WEB_AREAS.map((area) => ({
-    prefix: area.prefix,
-    page: build(area.chunk && manifest[area.chunk] ? area.chunk : null),
-  }));
+  const areas = WEB_AREAS.map((area) => {
+    const chunk = area.chunk && manifest[area.chunk] ? area.chunk : null;
+    return {
+      prefix: area.prefix,
+      page: build(chunk),
+      // The account area's chunk is the one the first paint stands for.
+      painted:
+        chunk && firstPaint && start ? { paths: new Set(firstPaint.paths), page: build(chunk, firstPaint) } : null,
+    };
+  });
   const plain = build(null);
   // The hidden sign-in frame gets its own one-script page when the build has it.
   const silentFile = path.join(webRoot, 'silent-renew.html');
@@ -93,7 +150,8 @@ export function renderPages(webRoot: string, config: ClientConfig) {
     if (pathname === config.silentRenewPath) return silent;
     if (NO_AREA.some((prefix) => pathname.startsWith(prefix))) return plain;
     const area = areas.find(({ prefix }) => pathname === prefix || pathname.startsWith(`${prefix}/`) || prefix === '/');
-    return area?.page ?? plain;
+    if (!area) return plain;
+    return area.painted?.paths.has(pathname) ? area.painted.page : area.page;
   };
 }
 

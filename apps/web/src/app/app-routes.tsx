@@ -14,7 +14,7 @@ const LogoutCompletePage = lazy(() =>
 );
 
 const chunk = (element: ReactNode) => (
-  <Suspense fallback={<StatusScreen label={AUTH_MESSAGES.loading} />}>{element}</Suspense>
+  <Suspense fallback={<StatusScreen label={AUTH_MESSAGES.loading} holdsFirstPaint />}>{element}</Suspense>
 );
 
 export function AppRoutes() {

@@ -1,4 +1,5 @@
 import { makeStyles, tokens } from '@fluentui/react-components';
+import { HOLDS_FIRST_PAINT } from '../lib/first-paint.js';
 import { ErrorBanner } from './error-banner.js';
 import { Spinner } from './spinner.js';
 
@@ -15,11 +16,24 @@ const useStyles = makeStyles({
   },
 });
 
-/** A centred state of the app: a spinner with its label, optionally an error (the app's one error banner) above it. */
-export function StatusScreen({ label, error, spinner = true }: { label: string; error?: string; spinner?: boolean }) {
+/**
+ * A centred state of the app: a spinner with its label, optionally an error (the app's one error banner) above it.
+ * `holdsFirstPaint`: a passing loading state that the page's static first paint may keep covering (lib/first-paint.ts).
+ */
+export function StatusScreen({
+  label,
+  error,
+  spinner = true,
+  holdsFirstPaint = false,
+}: {
+  label: string;
+  error?: string;
+  spinner?: boolean;
+  holdsFirstPaint?: boolean;
+}) {
   const styles = useStyles();
   return (
-    <main className={styles.screen}>
+    <main className={styles.screen} {...(holdsFirstPaint ? { [HOLDS_FIRST_PAINT]: '' } : {})}>
       {error ? <ErrorBanner message={error} /> : null}
       {spinner ? <Spinner label={label} labelPosition="below" /> : <span>{label}</span>}
     </main>

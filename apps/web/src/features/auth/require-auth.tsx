@@ -50,6 +50,6 @@ export function RequireAuth() {
       <StatusScreen error={AUTH_MESSAGES.authenticationError(auth.error.message)} label={AUTH_MESSAGES.redirecting} />
     );
   }
-  if (auth.isLoading && !auth.activeNavigator) return <StatusScreen label={AUTH_MESSAGES.loading} />;
+  if (auth.isLoading && !auth.activeNavigator) return <StatusScreen label={AUTH_MESSAGES.loading} holdsFirstPaint />;
   return <StatusScreen label={AUTH_MESSAGES.redirecting} />;
 }
