@@ -11,6 +11,7 @@ import pg from 'pg';
 import { createDatabase } from '../apps/api/src/db/client.js';
 import { runningEmbeddedUrl, runningPostmaster } from '../apps/api/src/db/embedded.js';
 import { createAccountService } from '../apps/api/src/identity/accounts.service.js';
+import { packageStripe } from '../apps/api/src/db/write-stripes.js';
 import { DEMO_MEMBER_SUBJECT } from '../apps/api/src/seed/demo-data.js';
 import {
   growBusinessHistory,
@@ -19,6 +20,7 @@ import {
   LARGE_GROWTH,
   REALISTIC,
 } from '../apps/api/src/seed/grow-data.js';
+import { membershipInputSchema, userDetailsInputSchema } from '@ums/contracts';
 import { addDays, todayIn } from '@ums/contracts/metrics';
 import { exited, prepareServer } from '@ums/testkit/server-process';
 import { browser, dpopHeaders, refresh, signIn, type SignedIn } from '@ums/testkit/oidc-browser';
@@ -393,7 +395,15 @@ async function main() {
      * A call with a proof per request. A browser signs its proofs on its own processor; here each run's are signed
      * before it starts (as many as it could use), so the load generator does not take the server's cores to make them.
      */
-    const proven = (who: Who, url: string, init: { method?: 'GET' | 'PUT'; body?: string } = {}): Call => {
+    /** A call as the web app makes it; a body may be each connection's own (`connection` is kept per connection). */
+    const proven = (
+      who: Who,
+      url: string,
+      init: {
+        method?: 'GET' | 'PUT' | 'POST';
+        body?: string | ((connection: Record<string, unknown>) => string);
+      } = {},
+    ): Call => {
       const method = init.method ?? 'GET';
       const address = `${base}${url.split('?')[0]}`;
       const sign = () => who.dpop.proof(method, address, who.access_token);
@@ -407,9 +417,10 @@ async function main() {
           {
             method,
             path: url,
-            ...(init.body === undefined ? {} : { body: init.body }),
-            setupRequest: (request) => ({
+            ...(typeof init.body === 'string' ? { body: init.body } : {}),
+            setupRequest: (request, connection) => ({
               ...request,
+              ...(typeof init.body === 'function' ? { body: init.body(connection as Record<string, unknown>) } : {}),
               headers: {
                 ...(init.body === undefined ? {} : json),
                 authorization: `DPoP ${who.access_token}`,
@@ -635,6 +646,76 @@ async function main() {
         }),
       ),
     );
+    // Administrators typing prices at once, each into a package of their own (issue 39, item 3): every connection
+    // keeps one package, each package in a stripe of the catalog's lock of its own (decision 036).
+    const ownPackages = [
+      ...new Map(
+        packages.data.filter((p) => p.products.length > 0).map((p) => [packageStripe(p.discountPackageId), p]),
+      ).values(),
+    ].slice(0, CONNECTIONS);
+    if (ownPackages.length < CONNECTIONS)
+      throw new Error(`only ${ownPackages.length} packages in stripes of their own`);
+    let handedOut = 0;
+    endpoints.push(
+      await beside(
+        `PUT /api/discountPackageProduct, ${CONNECTIONS} connections each in a package of its own`,
+        proven(admin, '/api/discountPackageProduct', {
+          method: 'PUT',
+          body: (connection) => {
+            connection['package'] ??= ownPackages[handedOut++ % ownPackages.length]!;
+            const own = connection['package'] as (typeof ownPackages)[number];
+            return JSON.stringify({
+              discountPackageId: own.discountPackageId,
+              productId: own.products[0]!.productId,
+              price: 12.34,
+            });
+          },
+        }),
+      ),
+    );
+
+    // The other writes an administrator or a member makes while typing (issue 39, item 3), each a real change every
+    // time (a value that alternates), so each writes its row and its audit entry.
+    let edits = 0;
+    const membership = ((await once(admin, `/api/membership/${membershipId}`)) as { data: Record<string, unknown>[] })
+      .data[0]!;
+    const membershipFields = Object.fromEntries(
+      Object.keys(membershipInputSchema.shape).flatMap((key) =>
+        key === 'membershipId' || !(key in membership) ? [] : [[key, membership[key]]],
+      ),
+    );
+    const details = ((await once(member, '/api/userdetails/')) as { data: Record<string, unknown>[] }).data[0]!;
+    const detailFields = Object.fromEntries(
+      Object.keys(userDetailsInputSchema.shape).flatMap((key) =>
+        // The email changes through its own confirmation, not with the rest.
+        key !== 'email' && key in details && details[key] !== null ? [[key, details[key]]] : [],
+      ),
+    );
+    for (const [name, who, url, method, body] of [
+      [
+        'PUT /api/discountPackage/{id} (name and description)',
+        admin,
+        `/api/discountPackage/${target.discountPackageId}`,
+        'PUT',
+        () => JSON.stringify({ name: `Bench package ${edits++ % 2}`, description: 'Edited while measured' }),
+      ],
+      [
+        'PUT /api/membership/{id}',
+        admin,
+        `/api/membership/${membershipId}`,
+        'PUT',
+        () => JSON.stringify({ ...membershipFields, description: `Edited while measured ${edits++ % 2}` }),
+      ],
+      [
+        'POST /api/userdetails/internal (personal information)',
+        member,
+        '/api/userdetails/internal',
+        'POST',
+        () => JSON.stringify({ ...detailFields, firstName: `Robin${edits++ % 2 === 0 ? '' : 'a'}` }),
+      ],
+    ] as const) {
+      endpoints.push(await beside(name, proven(who, url, { method, body })));
+    }
 
     /**
      * The server's and PostgreSQL's memory once the load is over and the server has idled, then the time a start on

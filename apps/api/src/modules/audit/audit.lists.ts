@@ -3,6 +3,7 @@ import { AUDIT_IRREVERSIBLE_ACTIONS, CATALOG_AUDIT_ENTITIES } from '@ums/contrac
 import { sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { auditEntries, listCounts } from '../../db/schema/index.js';
+import { keyList, stripeKeys } from '../../db/write-stripes.js';
 import {
   isoTime,
   jsonObject,
@@ -82,7 +83,9 @@ export function auditList(filters: AuditFilters & { catalogOnly?: boolean }): {
       item: auditItem,
       total: where
         ? sql`(select count(*) from ${auditFrom} where ${where})`
-        : sql`(select coalesce((select ${listCounts.n} from ${listCounts} where ${listCounts.key} = 'audit_entries'), 0))`,
+        : // The count's stripes (decision 036).
+          sql`(select coalesce(sum(${listCounts.n}), 0)::bigint from ${listCounts}
+               where ${listCounts.key} in (${sql.raw(keyList(stripeKeys('audit_entries')))}))`,
     };
     definitions.set(name, spec);
   }

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Database } from '../../db/client.js';
+import { keyList, packageStripe, stripeKeys } from '../../db/write-stripes.js';
 import { requireUser } from '../../plugins/auth.js';
 
 export type Executor = Pick<Database, 'execute'>;
@@ -84,8 +85,8 @@ export async function auditPriceSave(tx: Executor, entry: AuditEntryInput & { pr
 
 /**
  * A transaction for an audited catalog write. Every catalog write moves the catalog version on before its first row
- * changes (the tables' statement triggers); taking that lock first here makes the state read for `before` the one
- * the write changes, and keeps every writer taking its locks in the same order.
+ * changes (the tables' statement triggers); taking the catalog's lock first here makes the state read for `before`
+ * the one the write changes, and keeps every writer taking its locks in the same order.
  */
 export function catalogTransaction<T>(db: Database, work: (tx: Tx) => Promise<T>): Promise<T> {
   return db.transaction(async (tx) => {
@@ -94,7 +95,38 @@ export function catalogTransaction<T>(db: Database, work: (tx: Tx) => Promise<T>
   });
 }
 
-/** The catalog writers' lock (the catalog version's row), taken as a transaction's first statement. */
+/**
+ * A transaction for saving prices of one discount package: it takes that package's stripe of the catalog's lock
+ * only (decision 036), so saves in packages of other stripes go on beside it, while saves in the same package, and
+ * every other catalog write, wait for it as before.
+ */
+export function packagePriceTransaction<T>(
+  db: Database,
+  discountPackageId: number,
+  work: (tx: Tx) => Promise<T>,
+): Promise<T> {
+  return db.transaction(async (tx) => {
+    await lockPackagePrices(tx, discountPackageId);
+    return work(tx);
+  });
+}
+
+/**
+ * The catalog writers' lock: every stripe of the catalog's version (decision 036), taken in key order as a
+ * transaction's first statement, so it waits for the price saves in flight in any package and they wait for it.
+ */
 export async function lockCatalog(tx: Executor): Promise<void> {
-  await tx.execute(sql`update data_versions set version = version + 1 where key = 'catalog'`);
+  await tx.execute(
+    sql`select 1 from data_versions where key in (${sql.raw(keyList(stripeKeys('catalog')))}) order by key for update`,
+  );
+}
+
+/**
+ * One package's price saves' lock: its stripe of the catalog's version, named for the transaction, so the writes'
+ * triggers move that stripe of the catalog's and the audit trail's versions and of the trail's count, and no other.
+ */
+export async function lockPackagePrices(tx: Executor, discountPackageId: number): Promise<void> {
+  const stripe = packageStripe(discountPackageId);
+  await tx.execute(sql`select set_config('ums.write_stripe', ${String(stripe)}, true) from data_versions
+                       where key = ${stripeKeys('catalog')[stripe]!} for update`);
 }

@@ -2,7 +2,7 @@ import { discountPackageInputSchema, type DiscountPackage, type DiscountPackageP
 import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
 import { badRequest, conflict, notFound } from '../../plugins/http-errors.js';
-import { catalogTransaction, type Actor, type Queryable } from '../audit/audit.js';
+import { catalogTransaction, packagePriceTransaction, type Actor, type Queryable } from '../audit/audit.js';
 import { discountPackageEntity, recordChange } from '../audit/entities.js';
 import { membershipRepository } from '../memberships/memberships.repository.js';
 import { discountPackageRepository, type PackagePrice } from './discount-packages.repository.js';
@@ -27,7 +27,10 @@ export function createDiscountPackageService({ db }: { db: Database }) {
     if (!exists.product) throw notFound(`Product ${key.productId}`);
   }
 
-  /** An audited write to one package, in a catalog transaction; answers the package as it is after. */
+  /**
+   * An audited write to one package, in a catalog transaction (a price save: in the package's own, decision 036);
+   * answers the package as it is after.
+   */
   async function audited(
     actor: Actor,
     id: number,
@@ -35,15 +38,15 @@ export function createDiscountPackageService({ db }: { db: Database }) {
     write: (tx: Queryable) => Promise<unknown>,
     foldPrice?: number,
   ): Promise<DiscountPackage> {
-    await catalogTransaction(db, (tx) =>
+    const record = (tx: Queryable) =>
       recordChange(
         tx,
         discountPackageEntity,
         String(id),
         { actor, action, ...(foldPrice === undefined ? {} : { foldPrice }) },
         () => write(tx),
-      ),
-    );
+      );
+    await (foldPrice === undefined ? catalogTransaction(db, record) : packagePriceTransaction(db, id, record));
     return get(id);
   }
 

@@ -18,6 +18,7 @@ import {
   subscriptions,
   userDetails,
 } from '../../db/schema/index.js';
+import { keyList, stripeKeys } from '../../db/write-stripes.js';
 import { createBoundedCache } from '../../lib/bounded-cache.js';
 
 /** By default at most this many bytes of answers are kept per cache; the least recently used go first. */
@@ -52,16 +53,22 @@ export type VersionStatement = (scope: readonly string[]) => pg.QueryConfig;
 const dialect = new PgDialect();
 type SharedVersion = Exclude<keyof typeof VERSIONED_TABLES, 'member:<subject>'>;
 
-/** The row of a shared version, its key a literal: these statements have no parameters, as they never had. */
-const sharedKey = (key: SharedVersion) => sql`${dataVersions.key} = ${sql.raw(`'${key}'`)}`;
+/**
+ * A shared version's value, its keys literals (these statements have no parameters, as they never had): the member
+ * directory's one row, or the sum of the catalog's or the audit trail's stripes (decision 036), which moves on with
+ * every commit that writes them as the one row did.
+ */
+const sharedVersion = (key: SharedVersion) =>
+  key === 'members'
+    ? sql`(select ${dataVersions.version} from ${dataVersions} where ${dataVersions.key} = ${sql.raw(`'${key}'`)})`
+    : sql`(select sum(${dataVersions.version}) from ${dataVersions}
+           where ${dataVersions.key} in (${sql.raw(keyList(stripeKeys(key)))}))`;
 
 /** The shared versions' statements, generated once: they run before every cached answer. */
 const SHARED_VERSION_TEXT = Object.fromEntries(
   (['catalog', 'audit', 'members'] as const).map((key) => [
     key,
-    dialect.sqlToQuery(
-      sql`select ${dataVersions.version}::text as version from ${dataVersions} where ${sharedKey(key)}`,
-    ).sql,
+    dialect.sqlToQuery(sql`select ${sharedVersion(key)}::text as version`).sql,
   ]),
 ) as Record<SharedVersion, string>;
 
@@ -73,7 +80,7 @@ export const dataVersion =
 const MEMBER_VERSION = dialect.sqlToQuery(sql`
   select coalesce((select ${dataVersions.version} from ${dataVersions}
                    where ${dataVersions.key} = 'member:' || ${sql.placeholder('subject')}), 0) || '.' ||
-         (select ${dataVersions.version} from ${dataVersions} where ${sharedKey('catalog')}) as version`);
+         ${sharedVersion('catalog')} as version`);
 
 /**
  * A member's own lists: their orders and subscriptions move `member:<subject>` (no row until the first write: 0), and
@@ -89,8 +96,9 @@ export const memberVersion: VersionStatement = ([subject]) => ({
  * Answers kept in memory per data version (`data_versions.key`): the catalog's (memberships, packages, products,
  * promotional links and the overview, whole or paged), the audit trail's, the member directory's and each member's
  * own. Every write to the data moves its version on in its own transaction, and every request reads the version
- * first (one indexed row): an answer is reused only while nothing has been committed since it was built, so each
- * API process serves the newest committed state, whichever process wrote it.
+ * first (one indexed row, or the 16 stripes of the catalog's or the trail's, in one statement): an answer is reused
+ * only while nothing has been committed since it was built, so each API process serves the newest committed state,
+ * whichever process wrote it.
  */
 export function createVersionCache(
   pool: pg.Pool,

@@ -1,0 +1,184 @@
+import { randomBytes } from 'node:crypto';
+import type { DiscountPackage } from '@ums/contracts';
+import { sql } from 'drizzle-orm';
+import { dpopHeaders, signIn } from '@ums/testkit/oidc-browser';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { providerApp } from '../../../test/oidc-client.js';
+import { waitFor } from '../../../test/wait-for.js';
+import { packageStripe } from '../../db/write-stripes.js';
+import { createAccountService } from '../../identity/accounts.service.js';
+import { appendAudit, lockPackagePrices } from '../audit/audit.js';
+
+// Administrators typing prices into different discount packages at once (issue 39, decision 036): a price save
+// takes its package's stripe of the catalog's lock, and its writes move that stripe of the versions and counts.
+
+const PASSWORD = 'Package-Prices-Pass-42!';
+const server = await providerApp();
+const { base, database } = server;
+const pool = database.pool;
+const run = randomBytes(3).toString('hex');
+const accounts = createAccountService({ db: database.db });
+const email = `prices-${run}@prices.example`;
+await accounts.add({ email, password: PASSWORD, admin: true, firstName: 'Price', lastName: 'Admin' });
+const token = (await signIn(base, email, PASSWORD)).access_token;
+
+interface Answer<T> {
+  status: number;
+  data: T[];
+  page?: { total: number };
+}
+async function call<T>(method: string, path: string, body?: unknown): Promise<Answer<T>> {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      ...dpopHeaders(token, method, `${base}${path}`),
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  return { status: response.status, ...((await response.json()) as Omit<Answer<T>, 'status'>) };
+}
+
+let product = 0;
+/**
+ * Packages with one priced product each, made one after another: 16 consecutive ids, so each has a stripe of its own
+ * (the one in stripe 0 is left out).
+ */
+const packages: number[] = [];
+beforeAll(async () => {
+  expect((await call('GET', '/api/product/refresh')).status).toBe(200);
+  product = (await pool.query<{ id: number }>('select product_id as id from products order by product_id limit 1'))
+    .rows[0]!.id;
+  for (let n = 0; n < 16; n++) {
+    const created = await call<DiscountPackage>('POST', '/api/discountPackage', {
+      name: `Prices ${run} ${n}`,
+      description: 'Priced at once',
+    });
+    const id = created.data[0]!.discountPackageId;
+    await call('POST', '/api/discountPackageProduct', { discountPackageId: id, productId: product, price: 10 });
+    packages.push(id);
+  }
+  // Stripe 0 is also where writers that name no stripe go: the packages used below stay out of it.
+  packages.splice(0, packages.length, ...packages.filter((id) => packageStripe(id) !== 0));
+  expect(new Set(packages.map(packageStripe)).size).toBe(packages.length);
+});
+
+const setPrice = (discountPackageId: number, price: number) =>
+  call<DiscountPackage>('PUT', '/api/discountPackageProduct', { discountPackageId, productId: product, price });
+
+/**
+ * A price save of `discountPackageId` held open: its package's lock, a price written and an audit entry added, as
+ * the service does, and not committed until `release`.
+ */
+async function saveInFlight(discountPackageId: number) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let holding!: () => void;
+  const held = new Promise<void>((resolve) => (holding = resolve));
+  const transaction = database.appRole.db.transaction(async (tx) => {
+    await lockPackagePrices(tx, discountPackageId);
+    await tx.execute(
+      sql`update discount_package_products set price = price where discount_package_id = ${discountPackageId}`,
+    );
+    await appendAudit(tx, {
+      actor: { id: 'prices-test', email: null },
+      action: 'package-price-changed',
+      entity: 'discount-package',
+      entityId: String(discountPackageId),
+      before: null,
+      after: null,
+    });
+    holding();
+    await released;
+  });
+  await held;
+  return async () => {
+    release();
+    await transaction;
+  };
+}
+
+/** Backends of this database waiting for a lock another transaction holds. */
+const waitingForLocks = async () =>
+  Number(
+    (
+      await pool.query<{ n: string }>(
+        `select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+      )
+    ).rows[0]!.n,
+  );
+
+/** Settles with the request's answer, or with 'waited' as soon as a backend is seen waiting for a lock. */
+const unlessItWaits = <T>(request: Promise<T>) =>
+  Promise.race([request, waitFor(waitingForLocks, (n) => n > 0, 20_000).then((n) => (n > 0 ? 'waited' : 'timeout'))]);
+
+describe('price saves in different discount packages', () => {
+  it('save while a price save in another package is in flight, without waiting for it', async () => {
+    const [held, other] = [packages[0]!, packages[1]!];
+    const release = await saveInFlight(held);
+    try {
+      const answer = await unlessItWaits(setPrice(other, 11));
+      expect(answer).toMatchObject({ status: 200 });
+    } finally {
+      await release();
+    }
+  });
+
+  it('of the same package wait for the save in flight, then save', async () => {
+    const held = packages[2]!;
+    const release = await saveInFlight(held);
+    let settled = false;
+    const request = setPrice(held, 12).finally(() => (settled = true));
+    try {
+      expect(await waitFor(waitingForLocks, (n) => n > 0)).toBe(1);
+      expect(settled).toBe(false);
+    } finally {
+      await release();
+    }
+    expect((await request).status).toBe(200);
+    expect((await call<DiscountPackage>('GET', `/api/discountPackage/${held}`)).data[0]!.products).toEqual([
+      expect.objectContaining({ productId: product, price: 12 }),
+    ]);
+  });
+
+  it('hold back every other catalog write, in any package, until they commit', async () => {
+    const [held, renamed] = [packages[3]!, packages[4]!];
+    const release = await saveInFlight(held);
+    let settled = false;
+    const rename = call('PUT', `/api/discountPackage/${renamed}`, {
+      name: `Renamed ${run}`,
+      description: 'Priced at once',
+    }).finally(() => (settled = true));
+    try {
+      expect(await waitFor(waitingForLocks, (n) => n > 0)).toBe(1);
+      expect(settled).toBe(false);
+    } finally {
+      await release();
+    }
+    expect((await rename).status).toBe(200);
+  });
+
+  it('all land when ten are sent at once, and the kept lists and the audit trail’s count show every one', async () => {
+    // Packages this administrator has saved no price in (a save within a minute of their last one folds into it).
+    const ten = packages.slice(3, 13);
+    expect(ten).toHaveLength(10);
+    const listed = async () =>
+      new Map(
+        (await call<DiscountPackage>('GET', '/api/discountPackage?limit=100')).data.map((p) => [
+          p.discountPackageId,
+          p.products.find((entry) => entry.productId === product)?.price,
+        ]),
+      );
+    const entries = async () => (await call('GET', '/api/admin/audit?limit=1')).page!.total;
+    // Both answers are kept in memory under their versions now.
+    await listed();
+    const before = await entries();
+
+    const answers = await Promise.all(ten.map((id, n) => setPrice(id, 100 + n)));
+    expect(answers.map((answer) => answer.status)).toEqual(ten.map(() => 200));
+
+    const after = await listed();
+    expect(ten.map((id) => after.get(id))).toEqual(ten.map((_, n) => 100 + n));
+    expect(await entries()).toBe(before + 10);
+  });
+});
