@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { DiscountPackage } from '@ums/contracts';
 import { sql } from 'drizzle-orm';
-import { dpopHeaders, signIn } from '@ums/testkit/oidc-browser';
+import { signIn } from '@ums/testkit/oidc-browser';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { providerApp } from '../../../test/oidc-client.js';
+import { apiCaller, providerApp } from '../../../test/oidc-client.js';
 import { waitFor } from '../../../test/wait-for.js';
 import { packageStripe } from '../../db/write-stripes.js';
 import { createAccountService } from '../../identity/accounts.service.js';
@@ -22,21 +22,11 @@ const email = `prices-${run}@prices.example`;
 await accounts.add({ email, password: PASSWORD, admin: true, firstName: 'Price', lastName: 'Admin' });
 const token = (await signIn(base, email, PASSWORD)).access_token;
 
-interface Answer<T> {
-  status: number;
-  data: T[];
-  page?: { total: number };
-}
-async function call<T>(method: string, path: string, body?: unknown): Promise<Answer<T>> {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: {
-      ...dpopHeaders(token, method, `${base}${path}`),
-      ...(body ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  return { status: response.status, ...((await response.json()) as Omit<Answer<T>, 'status'>) };
+const api = apiCaller(base, token);
+/** An answer's status and envelope, its rows typed as the call's contract says. */
+async function call<T>(method: string, path: string, body?: unknown) {
+  const { status, body: envelope } = await api(method, path, body);
+  return { status, ...(envelope as { data: T[]; page?: { total: number } }) };
 }
 
 let product = 0;
