@@ -52,6 +52,12 @@ type Person = { email: string; password: string };
 const RUNS = Number(process.env['BENCH_LIGHTHOUSE_RUNS'] ?? 5);
 if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error('BENCH_LIGHTHOUSE_RUNS must be a whole number from 1 up');
 
+/** Lighthouse's simulated time to interactive from its metrics audit, when the run computed one. */
+function interactiveMs(details: unknown): number | undefined {
+  const value = (details as { items?: { interactive?: number }[] } | undefined)?.items?.[0]?.interactive;
+  return typeof value === 'number' && value > 0 ? Math.round(value) : undefined;
+}
+
 /** The HTML of the element Lighthouse took as the largest contentful paint, so a reader knows what was timed. */
 function lcpElement(details: unknown): string {
   const list = details as { items?: { type?: string; snippet?: string }[] } | undefined;
@@ -125,6 +131,7 @@ async function auditOnce(
       .map((entry) => `${entry.id}: ${entry.errorMessage ?? 'error'}`);
     console.log(`[bench] ${name}: no performance score (${[lhr.runtimeError?.message, ...errors].join('; ')})`);
   }
+  const interactive = interactiveMs(lhr.audits['metrics']?.details);
   const requests = (lhr.audits['network-requests']?.details as { items?: { resourceType?: string }[] } | undefined)
     ?.items;
   return {
@@ -132,10 +139,7 @@ async function auditOnce(
     score,
     fcpMs: Math.round(lhr.audits['first-contentful-paint']?.numericValue ?? 0),
     lcpMs: Math.round(lhr.audits['largest-contentful-paint']?.numericValue ?? 0),
-    ttiMs: Math.round(
-      (lhr.audits['metrics']?.details as { items?: { interactive?: number }[] } | undefined)?.items?.[0]?.interactive ??
-        0,
-    ),
+    ...(interactive === undefined ? {} : { ttiMs: interactive }),
     tbtMs: Math.round(lhr.audits['total-blocking-time']?.numericValue ?? 0),
     cls: Number((lhr.audits['cumulative-layout-shift']?.numericValue ?? 0).toFixed(3)),
     lcpElement: lcpElement(lhr.audits['lcp-breakdown-insight']?.details),
@@ -165,6 +169,7 @@ async function audit(port: number, name: string, url: string, before?: () => Pro
   const runs: LighthouseResult[] = [];
   for (let run = 0; run < RUNS; run++) runs.push(await auditOnce(port, name, url, before));
   const tbt = median(runs.map((run) => run.tbtMs));
+  const measured = runs.flatMap((run) => (run.ttiMs === undefined ? [] : [run.ttiMs]));
   const typical = runs.reduce((best, run) => (Math.abs(run.tbtMs - tbt) < Math.abs(best.tbtMs - tbt) ? run : best));
   // A run without a score (logged with its reason) leaves the others' median; only no score at all is n/a.
   const scores = runs.flatMap((run) => (run.score === null ? [] : [run.score]));
@@ -173,7 +178,8 @@ async function audit(port: number, name: string, url: string, before?: () => Pro
     score: scores.length > 0 ? median(scores) : null,
     fcpMs: Math.round(median(runs.map((run) => run.fcpMs))),
     lcpMs: Math.round(median(runs.map((run) => run.lcpMs))),
-    ttiMs: Math.round(median(runs.map((run) => run.ttiMs ?? 0))),
+    // Runs that did not report it are left out; none reporting it is not measured.
+    ...(measured.length > 0 ? { ttiMs: Math.round(median(measured)) } : {}),
     tbtMs: Math.round(tbt),
     cls: Number(median(runs.map((run) => run.cls)).toFixed(3)),
     // Every run must have stayed on the page it opened (none ended on the provider's sign-in form).

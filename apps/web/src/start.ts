@@ -3,16 +3,15 @@
 // they do not share the first moments of a slow connection with the stylesheet and fonts that paint needs. The server
 // lists them in the page (`ums-scripts`); nothing here is imported by the app, so this file stays a few hundred bytes.
 
-interface Scripts {
-  /** The app's entry module. */
-  entry: string;
-  /** The modules it and the page's area import, fetched side by side instead of one import after another. */
-  preload: string[];
-}
+import { SCRIPTS_ELEMENT_ID, type PageScripts } from '@ums/contracts/first-paint';
 
-const SCRIPTS_ELEMENT_ID = 'ums-scripts';
+/**
+ * lib/first-paint.ts's FIRST_PAINT_ID, written out: importing a module the app imports too would make the build put
+ * it in a chunk of its own, one more request before this script can run. start.test.ts holds the two equal.
+ */
+export const FIRST_PAINT_ELEMENT = 'ums-first-paint';
 
-function start(scripts: Scripts) {
+function start(scripts: PageScripts) {
   for (const href of scripts.preload) {
     const link = document.createElement('link');
     link.rel = 'modulepreload';
@@ -20,12 +19,17 @@ function start(scripts: Scripts) {
     link.href = href;
     document.head.append(link);
   }
-  void import(/* @vite-ignore */ scripts.entry);
+  // A page whose app cannot load (the connection dropped, a release replaced the file) must not go on looking like
+  // a working page under the first paint: without it the page is plainly blank, as any page is whose script fails.
+  import(/* @vite-ignore */ scripts.entry).catch((error: unknown) => {
+    console.error(error);
+    document.getElementById(FIRST_PAINT_ELEMENT)?.remove();
+  });
 }
 
 const listed = document.getElementById(SCRIPTS_ELEMENT_ID)?.textContent;
 if (listed) {
-  const scripts = JSON.parse(listed) as Scripts;
+  const scripts = JSON.parse(listed) as PageScripts;
   // After the frame that paints the page (a timer set in the frame's callback runs once it is drawn); a tab opened
   // in the background draws no frame until it is shown, so it starts at once.
   if (document.visibilityState === 'visible') requestAnimationFrame(() => setTimeout(() => start(scripts), 0));

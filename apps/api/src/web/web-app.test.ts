@@ -5,7 +5,8 @@ import { brotliCompressSync, brotliDecompressSync, gzipSync, gunzipSync } from '
 import type { ClientConfig } from '@ums/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONFIG_ELEMENT_ID, registerWebApp, renderPages, SCRIPTS_ELEMENT_ID } from './web-app.js';
+import { SCRIPTS_ELEMENT_ID } from '@ums/contracts/first-paint';
+import { CONFIG_ELEMENT_ID, registerWebApp, renderPages } from './web-app.js';
 
 const config: ClientConfig = {
   authority: 'http://localhost:8080/oidc',
@@ -58,7 +59,7 @@ function fakeBuild(): string {
   writeFileSync(
     path.join(root, 'first-paint.json'),
     JSON.stringify({
-      paths: ['/', '/payment-history'],
+      paths: ['/', '/personal-information'],
       css: '#ums-first-paint{position:fixed}',
       html: '<div id="ums-first-paint"><h1>My Account</h1></div>',
     }),
@@ -129,7 +130,7 @@ describe('the web app page', () => {
   });
 
   it('opens the account page’s own addresses with its static first paint, its scripts listed for after that paint', async () => {
-    for (const url of ['/', '/payment-history?sort=-date', '/payment-history#receipts']) {
+    for (const url of ['/', '/personal-information?from=mail']) {
       const { body } = await page(url);
       expect(body).toContain('<style>#ums-first-paint{position:fixed}</style>');
       expect(body).toContain('<body><div id="ums-first-paint"><h1>My Account</h1></div><div id="root"></div>');
@@ -194,16 +195,31 @@ describe('the web app page', () => {
   });
 });
 
-describe('a web build whose first paint is not what the build writes', () => {
-  it('stops the start with a sentence naming the file and the fix', () => {
+describe('a web build that is not what the build writes', () => {
+  const withBroken = (file: string, text: string, check: (root: string) => void) => {
     const broken = fakeBuild();
     try {
-      writeFileSync(path.join(broken, 'first-paint.json'), JSON.stringify({ paths: '/', html: 1 }));
-      expect(() => renderPages(broken, config)).toThrow(
-        `${path.join(broken, 'first-paint.json')} is not the web build's first paint: build the web app again (npm run build)`,
-      );
+      writeFileSync(path.join(broken, file), text);
+      check(broken);
     } finally {
       rmSync(broken, { recursive: true, force: true });
     }
+  };
+
+  it('stops the start with a sentence naming the first paint’s file and the fix', () => {
+    withBroken('first-paint.json', JSON.stringify({ paths: '/', html: 1 }), (broken) =>
+      expect(() => renderPages(broken, config)).toThrow(
+        `${path.join(broken, 'first-paint.json')} is not the web build's first paint: ` +
+          'build the web app again (npm run build)',
+      ),
+    );
+  });
+
+  it('stops the start with a sentence naming what the page lacks and the fix', () => {
+    withBroken('index.html', '<!doctype html><html><head></head><body><main></main></body></html>', (broken) =>
+      expect(() => renderPages(broken, config)).toThrow(
+        "The web app's index.html has no entry script: build the web app again (npm run build)",
+      ),
+    );
   });
 });

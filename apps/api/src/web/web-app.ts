@@ -4,7 +4,9 @@ import path from 'node:path';
 import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { ClientConfig } from '@ums/contracts';
+import { SCRIPTS_ELEMENT_ID, type FirstPaint, type PageScripts } from '@ums/contracts/first-paint';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 
 /**
  * The screens the single-page app loads as their own chunk, by address prefix (longest first). A screen's chunk and
@@ -12,9 +14,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
  * of after it has run. The admin console is not: the page cannot know who is signing in, and a member never
  * downloads the console's code (the app fetches it once the user is known to be an administrator).
  */
-export const WEB_AREAS: readonly { prefix: string; chunk: string | null }[] = [
+export const WEB_AREAS: readonly { prefix: string; chunk: string | null; firstPaint?: true }[] = [
   { prefix: '/admin', chunk: null },
-  { prefix: '/', chunk: 'src/features/account/index.ts' },
+  // The account area: its page's own addresses open with the page's static first paint (decision 035).
+  { prefix: '/', chunk: 'src/features/account/index.ts', firstPaint: true },
 ];
 /** Pages that render no area: the sign-in return, the hidden renewal frame, the sign-out screen. */
 const NO_AREA = ['/auth/', '/logout-complete'];
@@ -28,23 +31,25 @@ interface ManifestChunk {
 type Manifest = Record<string, ManifestChunk>;
 
 /** The web build's static first paint of the account page (apps/web/src/features/account/first-paint.ts). */
-interface FirstPaint {
-  paths: string[];
-  css: string;
-  html: string;
-}
+const firstPaintSchema = z.strictObject({ paths: z.array(z.string()), css: z.string(), html: z.string() });
 
 function readFirstPaint(webRoot: string): FirstPaint | null {
   const file = path.join(webRoot, 'first-paint.json');
   if (!existsSync(file)) return null;
-  const value = JSON.parse(readFileSync(file, 'utf8')) as Partial<FirstPaint>;
-  const valid =
-    Array.isArray(value.paths) &&
-    value.paths.every((entry) => typeof entry === 'string') &&
-    typeof value.css === 'string' &&
-    typeof value.html === 'string';
-  if (!valid) throw new Error(`${file} is not the web build's first paint: build the web app again (npm run build)`);
-  return value as FirstPaint;
+  const read = firstPaintSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+  if (!read.success) {
+    throw new Error(`${file} is not the web build's first paint: build the web app again (npm run build)`);
+  }
+  return read.data;
+}
+
+/** Puts `text` in place of `anchor` in the page, which the web build must have: a page without it is not ours. */
+function inPlaceOf(html: string, anchor: string | RegExp, text: string): string {
+  if (typeof anchor === 'string' ? !html.includes(anchor) : !anchor.test(html)) {
+    throw new Error(`The web app's index.html has no ${String(anchor)}: build the web app again (npm run build)`);
+  }
+  // A function, so that no `$` in the text is read as a replacement pattern.
+  return html.replace(anchor, () => text);
 }
 
 interface Page {
@@ -76,8 +81,6 @@ function page(html: string): Page {
 
 /** The web build's first script on a page with a first paint (apps/web/src/start.ts), by its manifest key. */
 const START_CHUNK = 'src/start.ts';
-/** The element listing the app's scripts for that start script to fetch. */
-export const SCRIPTS_ELEMENT_ID = 'ums-scripts';
 const MODULE_SCRIPT = /<script type="module"[^>]*\ssrc="([^"]+)"[^>]*><\/script>/;
 const MODULE_PRELOAD = /<link rel="modulepreload"[^>]*\shref="([^"]+)"[^>]*>/g;
 
@@ -89,16 +92,14 @@ const MODULE_PRELOAD = /<link rel="modulepreload"[^>]*\shref="([^"]+)"[^>]*>/g;
  */
 function paintFirst(html: string, painted: FirstPaint, start: string): string {
   const entry = MODULE_SCRIPT.exec(html)?.[1];
-  if (!entry) return html;
-  const preload = [...html.matchAll(MODULE_PRELOAD)].map((match) => match[1]!);
-  const scripts =
-    `<script id="${SCRIPTS_ELEMENT_ID}" type="application/json">${scriptJson({ entry, preload })}</script>` +
+  if (!entry) throw new Error("The web app's index.html has no entry script: build the web app again (npm run build)");
+  const scripts: PageScripts = { entry, preload: [...html.matchAll(MODULE_PRELOAD)].map((match) => match[1]!) };
+  const tags =
+    `<script id="${SCRIPTS_ELEMENT_ID}" type="application/json">${scriptJson(scripts)}</script>` +
     `<script type="module" crossorigin src="/${start}"></script>`;
-  return html
-    .replace(MODULE_SCRIPT, '')
-    .replaceAll(MODULE_PRELOAD, '')
-    .replace('</head>', `<style>${painted.css}</style>${scripts}</head>`)
-    .replace('<div id="root">', `${painted.html}<div id="root">`);
+  const withoutScripts = inPlaceOf(html, MODULE_SCRIPT, '').replaceAll(MODULE_PRELOAD, '');
+  const styled = inPlaceOf(withoutScripts, '</head>', `<style>${painted.css}</style>${tags}</head>`);
+  return inPlaceOf(styled, '<div id="root">', `${painted.html}<div id="root">`);
 }
 
 /**
@@ -128,7 +129,7 @@ export function renderPages(webRoot: string, config: ClientConfig) {
           .filter((key) => !loadedByEntry.has(key))
           .map((key) => `<link rel="modulepreload" crossorigin href="/${manifest[key]!.file}">`)
       : [];
-    const html = template.replace('</head>', `${[configTag, ...preload].join('')}</head>`);
+    const html = inPlaceOf(template, '</head>', `${[configTag, ...preload].join('')}</head>`);
     return page(painted && start ? paintFirst(html, painted, start) : html);
   };
   const areas = WEB_AREAS.map((area) => {
@@ -136,9 +137,10 @@ export function renderPages(webRoot: string, config: ClientConfig) {
     return {
       prefix: area.prefix,
       page: build(chunk),
-      // The account area's chunk is the one the first paint stands for.
       painted:
-        chunk && firstPaint && start ? { paths: new Set(firstPaint.paths), page: build(chunk, firstPaint) } : null,
+        area.firstPaint && chunk && firstPaint && start
+          ? { paths: new Set(firstPaint.paths), page: build(chunk, firstPaint) }
+          : null,
     };
   });
   const plain = build(null);

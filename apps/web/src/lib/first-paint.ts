@@ -1,4 +1,7 @@
-/** The element holding the page's static first paint (features/account/first-paint.ts), when the page has one. */
+/**
+ * The element holding the page's static first paint (features/account/first-paint.ts). Here, not in the contracts:
+ * the build's configuration imports it, and Node loads the contracts' TypeScript only through Vite.
+ */
 export const FIRST_PAINT_ID = 'ums-first-paint';
 
 /** Marks a screen that may stand behind the first paint: the app's "Loading..." while it reads the session. */

@@ -5,6 +5,7 @@ import { LoginDetailsSection } from '../login-details/index.js';
 import { PaymentHistorySection } from '../payment-history/index.js';
 import { PersonalInformationSection } from '../personal-information/index.js';
 import { SubscriptionsSection } from '../subscriptions/index.js';
+import { ACCOUNT_PAGE_MAX_WIDTH } from '../../config/layout.js';
 import { whenNear } from '../../lib/when-near.js';
 import { ACCOUNT_SECTIONS, onSectionAsked, scrollToSection, type AccountSectionId } from './account-sections.js';
 import { ACCOUNT_TITLE } from './messages.js';
@@ -51,7 +52,7 @@ const sections: Record<AccountSectionId, () => JSX.Element> = {
 };
 
 const useStyles = makeStyles({
-  page: { maxWidth: '960px', display: 'grid', gap: tokens.spacingVerticalXXL },
+  page: { maxWidth: `${ACCOUNT_PAGE_MAX_WIDTH}px`, display: 'grid', gap: tokens.spacingVerticalXXL },
   section: { scrollMarginTop: '80px' },
 });
 
