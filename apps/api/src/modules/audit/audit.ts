@@ -116,10 +116,15 @@ export function packagePriceTransaction<T>(
  * transaction's first statement, so it waits for the price saves in flight in any package and they wait for it.
  */
 export async function lockCatalog(tx: Executor): Promise<void> {
-  await tx.execute(
-    sql`select 1 from data_versions where key in (${sql.raw(keyList(stripeKeys('catalog')))}) order by key for update`,
+  const keys = stripeKeys('catalog');
+  const { rows } = await tx.execute(
+    sql`select 1 from data_versions where key in (${sql.raw(keyList(keys))}) order by key for update`,
   );
+  if (rows.length !== keys.length) throw new Error(MISSING_STRIPES);
 }
+
+/** A stripe row gone would leave its writers unlocked and its version unmoved: refused rather than run without. */
+const MISSING_STRIPES = "The catalog's version rows are missing (migration 0022): the write was not made";
 
 /**
  * One package's price saves' lock: its stripe of the catalog's version, named for the transaction, so the writes'
@@ -127,6 +132,7 @@ export async function lockCatalog(tx: Executor): Promise<void> {
  */
 export async function lockPackagePrices(tx: Executor, discountPackageId: number): Promise<void> {
   const stripe = packageStripe(discountPackageId);
-  await tx.execute(sql`select set_config('ums.write_stripe', ${String(stripe)}, true) from data_versions
-                       where key = ${stripeKeys('catalog')[stripe]!} for update`);
+  const { rows } = await tx.execute(sql`select set_config('ums.write_stripe', ${String(stripe)}, true)
+                                        from data_versions where key = ${stripeKeys('catalog')[stripe]!} for update`);
+  if (rows.length !== 1) throw new Error(MISSING_STRIPES);
 }

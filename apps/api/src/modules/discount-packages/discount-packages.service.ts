@@ -28,15 +28,15 @@ export function createDiscountPackageService({ db }: { db: Database }) {
   }
 
   /**
-   * An audited write to one package, in a catalog transaction (a price save: in the package's own, decision 036);
-   * answers the package as it is after.
+   * An audited write to one package, in a transaction that first takes the catalog's lock, or (a price save) only its
+   * package's stripe of it (decision 036); answers the package as it is after.
    */
   async function audited(
     actor: Actor,
     id: number,
     action: string,
     write: (tx: Queryable) => Promise<unknown>,
-    foldPrice?: number,
+    { lock = 'catalog', foldPrice }: { lock?: 'catalog' | 'package'; foldPrice?: number } = {},
   ): Promise<DiscountPackage> {
     const record = (tx: Queryable) =>
       recordChange(
@@ -46,7 +46,7 @@ export function createDiscountPackageService({ db }: { db: Database }) {
         { actor, action, ...(foldPrice === undefined ? {} : { foldPrice }) },
         () => write(tx),
       );
-    await (foldPrice === undefined ? catalogTransaction(db, record) : packagePriceTransaction(db, id, record));
+    await (lock === 'package' ? packagePriceTransaction(db, id, record) : catalogTransaction(db, record));
     return get(id);
   }
 
@@ -112,7 +112,8 @@ export function createDiscountPackageService({ db }: { db: Database }) {
             throw notFound(`Product ${change.productId} in discount package ${change.discountPackageId}`);
           }
         },
-        change.productId,
+        // Its package's stripe only: saves in other packages go on beside it.
+        { lock: 'package', foldPrice: change.productId },
       );
     },
 

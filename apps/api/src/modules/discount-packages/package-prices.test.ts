@@ -5,7 +5,7 @@ import { signIn } from '@ums/testkit/oidc-browser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiCaller, providerApp } from '../../../test/oidc-client.js';
 import { waitFor } from '../../../test/wait-for.js';
-import { packageStripe } from '../../db/write-stripes.js';
+import { packageStripe, stripeKeys } from '../../db/write-stripes.js';
 import { createAccountService } from '../../identity/accounts.service.js';
 import { appendAudit, lockPackagePrices } from '../audit/audit.js';
 
@@ -88,12 +88,13 @@ async function saveInFlight(discountPackageId: number) {
   };
 }
 
-/** Backends of this database waiting for a lock another transaction holds. */
+/** Backends of this database waiting for a lock another transaction holds on the versions' rows. */
 const waitingForLocks = async () =>
   Number(
     (
       await pool.query<{ n: string }>(
-        `select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+        `select count(*) as n from pg_stat_activity
+         where datname = current_database() and wait_event_type = 'Lock' and query like '%data_versions%'`,
       )
     ).rows[0]!.n,
   );
@@ -101,6 +102,18 @@ const waitingForLocks = async () =>
 /** Settles with the request's answer, or with 'waited' as soon as a backend is seen waiting for a lock. */
 const unlessItWaits = <T>(request: Promise<T>) =>
   Promise.race([request, waitFor(waitingForLocks, (n) => n > 0, 20_000).then((n) => (n > 0 ? 'waited' : 'timeout'))]);
+
+describe('the stripes', () => {
+  it('are the rows the code reads and locks, for each striped value', async () => {
+    const keys = async (table: string, pattern: string) =>
+      (await pool.query<{ key: string }>(`select key from ${table} where key ~ $1`, [pattern])).rows
+        .map((row) => row.key)
+        .sort();
+    expect(await keys('data_versions', '^catalog(#|$)')).toEqual(stripeKeys('catalog').sort());
+    expect(await keys('data_versions', '^audit(#|$)')).toEqual(stripeKeys('audit').sort());
+    expect(await keys('list_counts', '^audit_entries(#|$)')).toEqual(stripeKeys('audit_entries').sort());
+  });
+});
 
 describe('price saves in different discount packages', () => {
   it('save while a price save in another package is in flight, without waiting for it', async () => {
@@ -131,7 +144,7 @@ describe('price saves in different discount packages', () => {
     ]);
   });
 
-  it('hold back every other catalog write, in any package, until they commit', async () => {
+  it('hold back a catalog write other than a price save, here another package’s rename, until they commit', async () => {
     const [held, renamed] = [packages[3]!, packages[4]!];
     const release = await saveInFlight(held);
     let settled = false;
