@@ -274,9 +274,17 @@ ${alert(options.error)}
 
 const D = ACCOUNT_DELETION_TEXTS;
 
-/** The day a closed account will be deleted, as the pages and the account section say it ("December 23, 2026"). */
-export const deletionDay = (at: Date) =>
-  new Intl.DateTimeFormat('en-US', { month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC' }).format(at);
+const DELETION_DAY = new Intl.DateTimeFormat('en-US', {
+  month: 'long',
+  day: 'numeric',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
+/**
+ * The day a closed account will be deleted, as the pages and the account section say it ("December 23, 2026"). One
+ * formatter for the process: each new one leaves ICU's memory behind in the malloc heap (decision 034).
+ */
+export const deletionDay = (at: Date) => DELETION_DAY.format(at);
 
 /** Signing in to a closed account during its grace period: keep it (and go on), or leave it to be deleted. */
 export function deletionPendingPage(keepAction: string, leaveUrl: string, deleteAfter: Date): string {

@@ -61,11 +61,18 @@ export type AlertKind =
   | 'recovery-code-used'
   | 'sign-in-methods-reset';
 
+// One formatter each for the process: each new one leaves ICU's memory behind in the malloc heap (decision 034).
+const ALERT_DAY = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+const ALERT_TIME = new Intl.DateTimeFormat('en-GB', {
+  hour: '2-digit',
+  minute: '2-digit',
+  hour12: false,
+  timeZone: 'UTC',
+});
+
 /** "22 November 2026 at 14:05 UTC": unambiguous in every country. */
 export function alertTime(at: Date): string {
-  const day = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
-  const time = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hour12: false, timeZone: 'UTC' });
-  return `${day.format(at)} at ${time.format(at)} UTC`;
+  return `${ALERT_DAY.format(at)} at ${ALERT_TIME.format(at)} UTC`;
 }
 
 const where = (origin: Origin) =>

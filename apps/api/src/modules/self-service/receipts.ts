@@ -47,9 +47,12 @@ const fontData = () => (fonts ??= { regular: readFileSync(FONT_FILES.regular), b
 const money = (value: string | number) =>
   new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(Number(value));
 const cents = (value: string) => Math.round(Number(value) * 100);
-/** Dates as the payment history shows them ("Mar 7, 2026"), in UTC, which the receipt says. */
-const day = (at: Date) =>
-  new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' }).format(at);
+/**
+ * Dates as the payment history shows them ("Mar 7, 2026"), in UTC, which the receipt says. One formatter for the
+ * process: each new one leaves ICU's memory behind in the malloc heap (decision 034).
+ */
+const DAY = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+const day = (at: Date) => DAY.format(at);
 
 /** An order's items in their order, as JSON PostgreSQL builds (prices as text, so no cent is lost to a float). */
 const ORDER_ITEMS = sql<ReceiptItem[]>`coalesce((
