@@ -1,3 +1,6 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { literal } from '../modules/lists/list-statements.js';
+
 /**
  * Values many writers move, kept as stripes (migration 0022, decision 036): the catalog's and the audit trail's data
  * versions and the trail's entry count are 16 rows each, and a reader takes their sum. A transaction adds to the
@@ -6,13 +9,15 @@
  */
 export const WRITE_STRIPES = 16;
 
+type StripedValue = 'catalog' | 'audit' | 'audit_entries';
+
 /** The rows of a striped value: stripe 0 is the row under its own name (the row before stripes), then `<base>#<n>`. */
-export const stripeKeys = (base: 'catalog' | 'audit' | 'audit_entries'): string[] =>
+export const stripeKeys = (base: StripedValue): string[] =>
   Array.from({ length: WRITE_STRIPES }, (_, n) => (n === 0 ? base : `${base}#${n}`));
 
 /** The stripe of a discount package's price saves: packages whose ids are less than 16 apart never share one. */
 export const packageStripe = (discountPackageId: number): number =>
   ((discountPackageId % WRITE_STRIPES) + WRITE_STRIPES) % WRITE_STRIPES;
 
-/** The keys as SQL text: our own constants, so the statements that read them keep no parameters. */
-export const keyList = (keys: readonly string[]): string => keys.map((key) => `'${key}'`).join(', ');
+/** A striped value's keys as SQL literals, so the statements that read them keep no parameters. */
+export const stripeKeyList = (base: StripedValue): SQL => sql.join(stripeKeys(base).map(literal), sql`, `);

@@ -44,9 +44,9 @@ function readFirstPaint(webRoot: string): FirstPaint | null {
 }
 
 /** Puts `text` in place of `anchor` in the page, which the web build must have: a page without it is not ours. */
-function inPlaceOf(html: string, anchor: string | RegExp, text: string): string {
-  if (typeof anchor === 'string' ? !html.includes(anchor) : !anchor.test(html)) {
-    throw new Error(`The web app's index.html has no ${String(anchor)}: build the web app again (npm run build)`);
+function inPlaceOf(html: string, anchor: string, text: string): string {
+  if (!html.includes(anchor)) {
+    throw new Error(`The web app's index.html has no ${anchor}: build the web app again (npm run build)`);
   }
   // A function, so that no `$` in the text is read as a replacement pattern.
   return html.replace(anchor, () => text);
@@ -90,14 +90,17 @@ const MODULE_PRELOAD = /<link rel="modulepreload"[^>]*\shref="([^"]+)"[^>]*>/g;
  * screen. Fetched beside the stylesheet and fonts, they would share a slow connection's first moments with what the
  * paint needs (issue 32: a new tab with an empty cache).
  */
-function paintFirst(html: string, painted: FirstPaint, start: string): string {
-  const entry = MODULE_SCRIPT.exec(html)?.[1];
+function paintFirst(html: string, painted: FirstPaint, start: string, areaPreload: string[]): string {
+  const entry = MODULE_SCRIPT.exec(html);
   if (!entry) throw new Error("The web app's index.html has no entry script: build the web app again (npm run build)");
-  const scripts: PageScripts = { entry, preload: [...html.matchAll(MODULE_PRELOAD)].map((match) => match[1]!) };
+  const scripts: PageScripts = {
+    entry: entry[1]!,
+    preload: [...[...html.matchAll(MODULE_PRELOAD)].map((match) => match[1]!), ...areaPreload],
+  };
   const tags =
     `<script id="${SCRIPTS_ELEMENT_ID}" type="application/json">${scriptJson(scripts)}</script>` +
     `<script type="module" crossorigin src="/${start}"></script>`;
-  const withoutScripts = inPlaceOf(html, MODULE_SCRIPT, '').replaceAll(MODULE_PRELOAD, '');
+  const withoutScripts = inPlaceOf(html, entry[0], '').replaceAll(MODULE_PRELOAD, '');
   const styled = inPlaceOf(withoutScripts, '</head>', `<style>${painted.css}</style>${tags}</head>`);
   return inPlaceOf(styled, '<div id="root">', `${painted.html}<div id="root">`);
 }
@@ -125,12 +128,13 @@ export function renderPages(webRoot: string, config: ClientConfig) {
   const start = manifest[START_CHUNK]?.file;
   const build = (chunk: string | null, painted: FirstPaint | null = null) => {
     const preload = chunk
-      ? [...closure(chunk)]
-          .filter((key) => !loadedByEntry.has(key))
-          .map((key) => `<link rel="modulepreload" crossorigin href="/${manifest[key]!.file}">`)
+      ? [...closure(chunk)].filter((key) => !loadedByEntry.has(key)).map((key) => `/${manifest[key]!.file}`)
       : [];
-    const html = inPlaceOf(template, '</head>', `${[configTag, ...preload].join('')}</head>`);
-    return page(painted && start ? paintFirst(html, painted, start) : html);
+    if (painted && start) {
+      return page(paintFirst(inPlaceOf(template, '</head>', `${configTag}</head>`), painted, start, preload));
+    }
+    const tags = preload.map((href) => `<link rel="modulepreload" crossorigin href="${href}">`);
+    return page(inPlaceOf(template, '</head>', `${[configTag, ...tags].join('')}</head>`));
   };
   const areas = WEB_AREAS.map((area) => {
     const chunk = area.chunk && manifest[area.chunk] ? area.chunk : null;

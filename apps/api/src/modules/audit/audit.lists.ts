@@ -3,7 +3,7 @@ import { AUDIT_IRREVERSIBLE_ACTIONS, CATALOG_AUDIT_ENTITIES } from '@ums/contrac
 import { sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { auditEntries, listCounts } from '../../db/schema/index.js';
-import { keyList, stripeKeys } from '../../db/write-stripes.js';
+import { stripeKeyList } from '../../db/write-stripes.js';
 import {
   isoTime,
   jsonObject,
@@ -85,7 +85,7 @@ export function auditList(filters: AuditFilters & { catalogOnly?: boolean }): {
         ? sql`(select count(*) from ${auditFrom} where ${where})`
         : // The count's stripes (decision 036).
           sql`(select coalesce(sum(${listCounts.n}), 0)::bigint from ${listCounts}
-               where ${listCounts.key} in (${sql.raw(keyList(stripeKeys('audit_entries')))}))`,
+               where ${listCounts.key} in (${stripeKeyList('audit_entries')}))`,
     };
     definitions.set(name, spec);
   }

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Database } from '../../db/client.js';
-import { keyList, packageStripe, stripeKeys } from '../../db/write-stripes.js';
+import { packageStripe, stripeKeyList, stripeKeys } from '../../db/write-stripes.js';
 import { requireUser } from '../../plugins/auth.js';
 
 export type Executor = Pick<Database, 'execute'>;
@@ -89,8 +89,13 @@ export async function auditPriceSave(tx: Executor, entry: AuditEntryInput & { pr
  * the one the write changes, and keeps every writer taking its locks in the same order.
  */
 export function catalogTransaction<T>(db: Database, work: (tx: Tx) => Promise<T>): Promise<T> {
+  return lockedTransaction(db, lockCatalog, work);
+}
+
+/** A transaction whose first statement takes `lock`. */
+function lockedTransaction<T>(db: Database, lock: (tx: Tx) => Promise<void>, work: (tx: Tx) => Promise<T>) {
   return db.transaction(async (tx) => {
-    await lockCatalog(tx);
+    await lock(tx);
     return work(tx);
   });
 }
@@ -105,10 +110,7 @@ export function packagePriceTransaction<T>(
   discountPackageId: number,
   work: (tx: Tx) => Promise<T>,
 ): Promise<T> {
-  return db.transaction(async (tx) => {
-    await lockPackagePrices(tx, discountPackageId);
-    return work(tx);
-  });
+  return lockedTransaction(db, (tx) => lockPackagePrices(tx, discountPackageId), work);
 }
 
 /**
@@ -116,11 +118,10 @@ export function packagePriceTransaction<T>(
  * transaction's first statement, so it waits for the price saves in flight in any package and they wait for it.
  */
 export async function lockCatalog(tx: Executor): Promise<void> {
-  const keys = stripeKeys('catalog');
   const { rows } = await tx.execute(
-    sql`select 1 from data_versions where key in (${sql.raw(keyList(keys))}) order by key for update`,
+    sql`select 1 from data_versions where key in (${stripeKeyList('catalog')}) order by key for update`,
   );
-  if (rows.length !== keys.length) throw new Error(MISSING_STRIPES);
+  if (rows.length !== stripeKeys('catalog').length) throw new Error(MISSING_STRIPES);
 }
 
 /** A stripe row gone would leave its writers unlocked and its version unmoved: refused rather than run without. */

@@ -99,6 +99,23 @@ const waitingForLocks = async () =>
     ).rows[0]!.n,
   );
 
+/**
+ * Sends `request` while a price save of `heldPackage` is in flight: it must be seen waiting for a lock, and not be
+ * answered, until that save commits; answers its answer after.
+ */
+async function whileHeld<T>(heldPackage: number, request: () => Promise<T>): Promise<T> {
+  const release = await saveInFlight(heldPackage);
+  let settled = false;
+  const sent = request().finally(() => (settled = true));
+  try {
+    expect(await waitFor(waitingForLocks, (n) => n > 0)).toBe(1);
+    expect(settled).toBe(false);
+  } finally {
+    await release();
+  }
+  return sent;
+}
+
 /** Settles with the request's answer, or with 'waited' as soon as a backend is seen waiting for a lock. */
 const unlessItWaits = <T>(request: Promise<T>) =>
   Promise.race([request, waitFor(waitingForLocks, (n) => n > 0, 20_000).then((n) => (n > 0 ? 'waited' : 'timeout'))]);
@@ -129,16 +146,7 @@ describe('price saves in different discount packages', () => {
 
   it('of the same package wait for the save in flight, then save', async () => {
     const held = packages[2]!;
-    const release = await saveInFlight(held);
-    let settled = false;
-    const request = setPrice(held, 12).finally(() => (settled = true));
-    try {
-      expect(await waitFor(waitingForLocks, (n) => n > 0)).toBe(1);
-      expect(settled).toBe(false);
-    } finally {
-      await release();
-    }
-    expect((await request).status).toBe(200);
+    expect((await whileHeld(held, () => setPrice(held, 12))).status).toBe(200);
     expect((await call<DiscountPackage>('GET', `/api/discountPackage/${held}`)).data[0]!.products).toEqual([
       expect.objectContaining({ productId: product, price: 12 }),
     ]);
@@ -146,19 +154,10 @@ describe('price saves in different discount packages', () => {
 
   it('hold back a catalog write other than a price save, here another package’s rename, until they commit', async () => {
     const [held, renamed] = [packages[3]!, packages[4]!];
-    const release = await saveInFlight(held);
-    let settled = false;
-    const rename = call('PUT', `/api/discountPackage/${renamed}`, {
-      name: `Renamed ${run}`,
-      description: 'Priced at once',
-    }).finally(() => (settled = true));
-    try {
-      expect(await waitFor(waitingForLocks, (n) => n > 0)).toBe(1);
-      expect(settled).toBe(false);
-    } finally {
-      await release();
-    }
-    expect((await rename).status).toBe(200);
+    const rename = await whileHeld(held, () =>
+      call('PUT', `/api/discountPackage/${renamed}`, { name: `Renamed ${run}`, description: 'Priced at once' }),
+    );
+    expect(rename.status).toBe(200);
   });
 
   it('all land when ten are sent at once, and the kept lists and the audit trail’s count show every one', async () => {

@@ -18,7 +18,8 @@ import {
   subscriptions,
   userDetails,
 } from '../../db/schema/index.js';
-import { keyList, stripeKeys } from '../../db/write-stripes.js';
+import { stripeKeyList } from '../../db/write-stripes.js';
+import { literal } from './list-statements.js';
 import { createBoundedCache } from '../../lib/bounded-cache.js';
 
 /** By default at most this many bytes of answers are kept per cache; the least recently used go first. */
@@ -61,9 +62,9 @@ type SharedVersion = Exclude<keyof typeof VERSIONED_TABLES, 'member:<subject>'>;
  */
 const sharedVersion = (key: SharedVersion) =>
   key === 'members'
-    ? sql`(select ${dataVersions.version} from ${dataVersions} where ${dataVersions.key} = ${sql.raw(`'${key}'`)})`
+    ? sql`(select ${dataVersions.version} from ${dataVersions} where ${dataVersions.key} = ${literal(key)})`
     : sql`(select sum(${dataVersions.version}) from ${dataVersions}
-           where ${dataVersions.key} in (${sql.raw(keyList(stripeKeys(key)))}))`;
+           where ${dataVersions.key} in (${stripeKeyList(key)}))`;
 
 /** The shared versions' statements, generated once: they run before every cached answer. */
 const SHARED_VERSION_TEXT = Object.fromEntries(
