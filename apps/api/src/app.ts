@@ -62,7 +62,8 @@ import { createReceipts } from './modules/self-service/receipts.js';
 import { selfServiceRoutes } from './modules/self-service/self-service.routes.js';
 import { membershipRoutes } from './modules/memberships/memberships.routes.js';
 import { authPlugin } from './plugins/auth.js';
-import { postgresProofLedger, sweepDpopProofs } from './plugins/dpop.js';
+import { postgresProofLedger, rememberedDpop, sweepDpopProofs } from './plugins/dpop.js';
+import { createMemoryBudget } from './lib/bounded-cache.js';
 import { errorEnvelopeText, registerErrorHandling } from './plugins/errors.js';
 import { createMetrics, recordRequests, type Metrics } from './plugins/metrics.js';
 
@@ -151,7 +152,13 @@ export async function buildApp(options: AppOptions) {
     reply.raw.setHeader('x-request-id', request.id);
     done();
   });
-  const metrics = createMetrics(db.$client);
+  // One memory budget for this process's answer caches (CACHE_MEMORY_MB), which the metrics report.
+  const cacheBudget = createMemoryBudget(config.cacheMemoryBytes);
+  const metrics = createMetrics(db.$client, () => [
+    ...cacheBudget.usage(),
+    rememberedDpop.tokens.usage(),
+    rememberedDpop.headers.usage(),
+  ]);
   app.decorate('metrics', metrics);
   recordRequests(app, metrics, options.embeddedIdentity ? providerMountPath(config) : null);
   app.setValidatorCompiler(validatorCompiler);
@@ -392,13 +399,13 @@ export async function buildApp(options: AppOptions) {
     },
   });
 
-  const lists = createLists(db.$client);
+  const lists = createLists(db.$client, cacheBudget);
   await app.register(catalogRoutes, { catalog: createCatalogService({ db, catalogFile: config.catalogFile }), lists });
   await app.register(membershipRoutes, { memberships: createMembershipService({ db }), lists });
   await app.register(discountPackageRoutes, { packages: createDiscountPackageService({ db }), lists });
   await app.register(overviewRoutes, { pool: db.$client, lists });
   await app.register(businessMetricsRoutes, {
-    metrics: createBusinessMetrics({ db, timeZone: config.businessTimeZone }),
+    metrics: createBusinessMetrics({ db, timeZone: config.businessTimeZone, budget: cacheBudget }),
   });
   await app.register(passwordChangeRoutes, {
     passwords: createPasswordChangeService({ db, config, security, factors }),

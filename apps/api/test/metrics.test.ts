@@ -79,6 +79,24 @@ describe('metrics after a known sequence of calls', () => {
     expect(await value('nodejs_eventloop_lag_seconds')).toBeGreaterThanOrEqual(0);
   });
 
+  it('report what each answer cache keeps, the one a list was just read into grown by its answer', async () => {
+    const email = `metrics-${randomBytes(4).toString('hex')}@example.com`;
+    await accounts.add({ email, password: PASSWORD });
+    const session = await signIn(base, email, PASSWORD);
+    const before = {
+      entries: (await value('ums_cache_entries', { cache: 'member-lists' })) ?? 0,
+      bytes: (await value('ums_cache_bytes', { cache: 'member-lists' })) ?? 0,
+    };
+    const answer = await call('/PaymentHistory?limit=5', session.access_token);
+    expect(answer.status).toBe(200);
+    const body = await answer.text();
+    expect(await value('ums_cache_entries', { cache: 'member-lists' })).toBe(before.entries + 1);
+    expect(await value('ums_cache_bytes', { cache: 'member-lists' })).toBeGreaterThan(before.bytes + body.length);
+    for (const cache of ['catalog', 'audit', 'directory', 'business-metrics', 'dpop-tokens', 'dpop-proof-keys']) {
+      expect(await value('ums_cache_bytes', { cache })).toBeGreaterThanOrEqual(0);
+    }
+  });
+
   it('count 40 requests answered at once exactly 40 times', async () => {
     const email = `metrics-${randomBytes(4).toString('hex')}@example.com`;
     await accounts.add({ email, password: PASSWORD });

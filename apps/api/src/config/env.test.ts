@@ -172,6 +172,14 @@ describe('configuration from the environment', () => {
     expect(() => load({ DELETION_GRACE_DAYS: '2.5' })).toThrow(/DELETION_GRACE_DAYS: must be a whole number of days/);
     expect(() => load({ DELETION_GRACE_DAYS: 'soon' })).toThrow(/DELETION_GRACE_DAYS: must be a whole number of days/);
   });
+
+  it('keeps 64 MB of answers in memory unless CACHE_MEMORY_MB says otherwise, and refuses a size that is none', () => {
+    expect(load({}).cacheMemoryBytes).toBe(64 * 1024 * 1024);
+    expect(load({ CACHE_MEMORY_MB: '256' }).cacheMemoryBytes).toBe(256 * 1024 * 1024);
+    expect(() => load({ CACHE_MEMORY_MB: '0' })).toThrow(/CACHE_MEMORY_MB: must be at least 1 MB/);
+    expect(() => load({ CACHE_MEMORY_MB: '1.5' })).toThrow(/CACHE_MEMORY_MB: must be a whole number of megabytes/);
+    expect(() => load({ CACHE_MEMORY_MB: '64MB' })).toThrow(/CACHE_MEMORY_MB: must be a whole number of megabytes/);
+  });
 });
 
 describe('SECRETS_KEY', () => {

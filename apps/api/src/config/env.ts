@@ -91,6 +91,12 @@ const trustProxy = z
     return z.NEVER;
   });
 
+/**
+ * The answer caches' shared budget by default: with the server's own memory at rest (about 140 MB), it keeps a busy
+ * process within issue 39's 250 MB.
+ */
+export const CACHE_MEMORY_MB = 64;
+
 /** Backups are sealed under a key derived from a passphrase of at least this length. */
 export const MIN_BACKUP_PASSPHRASE_LENGTH = 12;
 
@@ -161,6 +167,13 @@ const envSchema = z.object({
     .max(10 * 1024 * 1024, 'must be at most 10485760 bytes')
     .default(102_400),
   TRUST_PROXY: trustProxy,
+  // What the process's answer caches keep in all (catalog, audit trail, directory, members' lists, overview series).
+  CACHE_MEMORY_MB: z.coerce
+    .number({ error: 'must be a whole number of megabytes' })
+    .int('must be a whole number of megabytes')
+    .min(1, 'must be at least 1 MB')
+    .max(65_536, 'must be at most 65536 MB')
+    .default(CACHE_MEMORY_MB),
   ACCESS_TOKEN_TTL: duration(30, 3600).default(600),
   SESSION_IDLE_MINUTES: positiveNumber('minutes', 7 * 24 * 60).default(30),
   DELETION_GRACE_DAYS: z.coerce
@@ -268,6 +281,8 @@ export interface AppConfig {
   metricsPort: number | undefined;
   /** The address the metrics port listens on (this machine only, unless METRICS_HOST opens it). */
   metricsHost: string;
+  /** What the process's answer caches keep in all, in bytes (CACHE_MEMORY_MB). */
+  cacheMemoryBytes: number;
   host: string;
   /** The passphrase backups are sealed with (cli backup and restore); none: the CLI refuses to write one. */
   backupPassphrase: string | undefined;
@@ -435,6 +450,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { cat
     port: e.PORT,
     metricsPort: e.METRICS_PORT,
     metricsHost: e.METRICS_HOST,
+    cacheMemoryBytes: e.CACHE_MEMORY_MB * 1024 * 1024,
     host: e.HOST,
     backupPassphrase: e.BACKUP_PASSPHRASE,
     secretsKey: e.SECRETS_KEY === undefined ? undefined : parseKeyEncryptionKey(e.SECRETS_KEY),

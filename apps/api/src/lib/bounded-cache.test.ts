@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createBoundedCache, ENTRY_OVERHEAD_BYTES } from './bounded-cache.js';
+import { createBoundedCache, createMemoryBudget, ENTRY_OVERHEAD_BYTES } from './bounded-cache.js';
 
 const texts = (maxBytes: number, maxEntries: number) =>
   createBoundedCache<string>({ maxBytes, maxEntries, bytesOf: (value) => value.length });
@@ -111,5 +111,57 @@ describe('the bounded cache', () => {
     expect((await first).body).toBe('old');
     expect((await second).body).toBe('new');
     expect((await cache.build('k', async () => ({ version: '3', body: 'newer' }), at('3'))).body).toBe('newer');
+  });
+});
+
+describe('a memory budget shared by caches', () => {
+  /** An entry of this cost in all: a one-character key, a value of the rest, the entry's overhead. */
+  const ENTRY = 1000;
+  const value = 'v'.repeat(ENTRY - 1 - ENTRY_OVERHEAD_BYTES);
+  const member = (budget: ReturnType<typeof createMemoryBudget>, name: string) =>
+    createBoundedCache<string>({ name, budget, maxBytes: 100 * ENTRY, maxEntries: 1000, bytesOf: (v) => v.length });
+
+  it('holds the caches together within it, each under its own bound too', () => {
+    const budget = createMemoryBudget(10 * ENTRY);
+    const catalog = member(budget, 'catalog');
+    const audit = member(budget, 'audit');
+    for (let i = 0; i < 8; i++) catalog.set(String(i), value);
+    for (let i = 0; i < 8; i++) audit.set(String(i), value);
+    const usage = budget.usage();
+    expect(usage.map(({ name }) => name)).toEqual(['catalog', 'audit']);
+    expect(usage.reduce((sum, { bytes }) => sum + bytes, 0)).toBeLessThanOrEqual(10 * ENTRY);
+    // Alone, each cache's own bound (100 entries' worth) would have kept all 16.
+    expect(catalog.size.entries + audit.size.entries).toBe(10);
+  });
+
+  it('takes from the cache that holds the most, its least recently used entry first', () => {
+    const budget = createMemoryBudget(10 * ENTRY);
+    // The audit trail's cache joins first: the one that gives up an entry is the fuller, not the first.
+    const audit = member(budget, 'audit');
+    const catalog = member(budget, 'catalog');
+    for (let i = 0; i < 8; i++) catalog.set(String(i), value);
+    catalog.get('0');
+    audit.set('a', value);
+    audit.set('b', value);
+    // The budget is full: the next audit answer pushes out the catalog's least recently read, which is 1 (0 was read).
+    audit.set('c', value);
+    expect(catalog.keys()).toEqual(['2', '3', '4', '5', '6', '7', '0']);
+    expect(audit.keys()).toEqual(['a', 'b', 'c']);
+  });
+
+  it('lets one cache use what the others leave', () => {
+    const budget = createMemoryBudget(10 * ENTRY);
+    member(budget, 'catalog');
+    const audit = member(budget, 'audit');
+    for (const key of 'abcdefghijkl') audit.set(key, value);
+    expect(audit.size).toEqual({ entries: 10, bytes: 10 * ENTRY });
+  });
+
+  it('serves, without keeping, a value larger than the whole budget', () => {
+    const budget = createMemoryBudget(2 * ENTRY);
+    const catalog = member(budget, 'catalog');
+    catalog.set('small', value);
+    expect(catalog.set('large', 'v'.repeat(3 * ENTRY))).toHaveLength(3 * ENTRY);
+    expect(catalog.keys()).toEqual(['small']);
   });
 });

@@ -4,7 +4,61 @@
  */
 export const ENTRY_OVERHEAD_BYTES = 128;
 
+/** What one cache keeps: its name (for the metrics), its entries' number and their cost in bytes. */
+export interface CacheUsage {
+  name: string;
+  entries: number;
+  bytes: number;
+}
+
+/** A cache as its shared budget sees it. */
+interface BudgetMember {
+  usage(): CacheUsage;
+  /** Drops the least recently used entry; its cost in bytes, or 0 when there was none. */
+  evictOldest(): number;
+}
+
+/**
+ * One budget of bytes that several caches share, beside each one's own bound: when their entries together cost more,
+ * the cache that holds the most gives up its least recently used entry, until they fit. So the process's answers
+ * together stay within one figure, and a cache that is read more than the others can use what they leave.
+ */
+export function createMemoryBudget(maxBytes: number) {
+  const members = new Set<BudgetMember>();
+  return {
+    maxBytes,
+    /** What each cache of the budget keeps now. */
+    usage: (): CacheUsage[] => [...members].map((member) => member.usage()),
+    /** Adds a cache to the budget, for as long as the budget lives (an app's caches and budget go together). */
+    join(member: BudgetMember): void {
+      members.add(member);
+    },
+    /** Evicts from the largest cache until the caches together fit the budget. */
+    fit(): void {
+      let total = 0;
+      for (const member of members) total += member.usage().bytes;
+      while (total > maxBytes) {
+        let largest: BudgetMember | undefined;
+        let most = 0;
+        for (const member of members) {
+          const { bytes } = member.usage();
+          if (bytes > most) [largest, most] = [member, bytes];
+        }
+        const freed = largest?.evictOldest() ?? 0;
+        if (freed === 0) return;
+        total -= freed;
+      }
+    },
+  };
+}
+
+export type MemoryBudget = ReturnType<typeof createMemoryBudget>;
+
 export interface BoundedCacheOptions<Value> {
+  /** What the metrics call it (`ums_cache_bytes{cache="..."}`). */
+  name?: string;
+  /** A budget this cache shares with others (see createMemoryBudget), beside its own bounds. */
+  budget?: MemoryBudget;
   /** At most this many bytes are kept: keys, values and each entry's overhead counted. */
   maxBytes: number;
   /** And at most this many entries however small, so that a caller choosing many keys cannot fill memory with them. */
@@ -39,7 +93,13 @@ export interface BuildOptions<Value> {
  * The one in-process cache: least recently used first out, bounded by bytes (keys included) and by entries. Every
  * memo of the API that could grow with what callers send goes through one of these.
  */
-export function createBoundedCache<Value>({ maxBytes, maxEntries, bytesOf }: BoundedCacheOptions<Value>) {
+export function createBoundedCache<Value>({
+  name = 'unnamed',
+  budget,
+  maxBytes,
+  maxEntries,
+  bytesOf,
+}: BoundedCacheOptions<Value>) {
   // A list from the least to the most recently used, beside the map that finds an entry: a read moves its entry to
   // the end and an eviction takes the first, with no walk over the map (whose iteration passes every slot a delete
   // left, so evicting through it slows down as the cache turns over).
@@ -88,14 +148,25 @@ export function createBoundedCache<Value>({ maxBytes, maxEntries, bytesOf }: Bou
     remove(key);
     const cost = key.length + bytesOf(value) + ENTRY_OVERHEAD_BYTES;
     // A value bigger than the whole budget is served, not kept.
-    if (cost > maxBytes) return value;
+    if (cost > maxBytes || (budget && cost > budget.maxBytes)) return value;
     const entry: Entry<Value> = { key, value, cost, older: undefined, newer: undefined };
     entries.set(key, entry);
     append(entry);
     bytes += cost;
     while (oldest && (bytes > maxBytes || entries.size > maxEntries)) remove(oldest.key);
+    budget?.fit();
     return value;
   }
+
+  const usage = (): CacheUsage => ({ name, entries: entries.size, bytes });
+  budget?.join({
+    usage,
+    evictOldest: () => {
+      const cost = oldest?.cost ?? 0;
+      if (oldest) remove(oldest.key);
+      return cost;
+    },
+  });
 
   return {
     get,
@@ -106,6 +177,8 @@ export function createBoundedCache<Value>({ maxBytes, maxEntries, bytesOf }: Bou
     get size() {
       return { entries: entries.size, bytes };
     },
+    /** The same, with the cache's name. */
+    usage,
     /** The keys kept, least recently used first (for tests). */
     keys: () => {
       const keys: string[] = [];

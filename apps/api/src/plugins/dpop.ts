@@ -58,12 +58,14 @@ const PROOF_KEY_BYTES = 4096;
 export const rememberedDpop = {
   /** Access tokens by the hash a proof's `ath` carries (a token is about a kilobyte). */
   tokens: createBoundedCache<string>({
+    name: 'dpop-tokens',
     maxBytes: 16 * 1024 * 1024,
     maxEntries: MAX_REMEMBERED,
     bytesOf: (token) => token.length,
   }),
   /** Proofs' protected headers (their base64url text), checked, with their key imported. */
   headers: createBoundedCache<ProofKey>({
+    name: 'dpop-proof-keys',
     maxBytes: 48 * 1024 * 1024,
     maxEntries: MAX_REMEMBERED,
     bytesOf: (proofKey) => proofKey.jkt.length + PROOF_KEY_BYTES,

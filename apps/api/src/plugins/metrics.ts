@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import client from 'prom-client';
+import type { CacheUsage } from '../lib/bounded-cache.js';
 
 /** Request durations in seconds: the API answers in milliseconds, a sign-in's password check takes ~100 ms. */
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
@@ -11,7 +12,7 @@ const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
  * outcome, attempt-limit refusals, revocations learnt and revoked tokens refused, the connection pool, and Node's
  * own (event-loop lag, memory, CPU). One registry per app, so tests and several apps in one process stay apart.
  */
-export function createMetrics(pool: pg.Pool) {
+export function createMetrics(pool: pg.Pool, caches: () => CacheUsage[] = () => []) {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
   const registers = [registry];
@@ -63,6 +64,24 @@ export function createMetrics(pool: pg.Pool) {
       this.set({ state: 'total' }, pool.totalCount);
       this.set({ state: 'idle' }, pool.idleCount);
       this.set({ state: 'waiting' }, pool.waitingCount);
+    },
+  });
+  new client.Gauge({
+    name: 'ums_cache_bytes',
+    help: 'What each in-memory cache of this process keeps, in bytes (keys and entries counted)',
+    labelNames: ['cache'] as const,
+    registers,
+    collect() {
+      for (const { name, bytes } of caches()) this.set({ cache: name }, bytes);
+    },
+  });
+  new client.Gauge({
+    name: 'ums_cache_entries',
+    help: 'The number of entries each in-memory cache of this process keeps',
+    labelNames: ['cache'] as const,
+    registers,
+    collect() {
+      for (const { name, entries } of caches()) this.set({ cache: name }, entries);
     },
   });
   return metrics;

@@ -113,11 +113,17 @@ export async function growData(pool: pg.Pool, plan: GrowthPlan): Promise<void> {
 
 /**
  * A business's member directory and a year of administrators' work: `accounts` accounts with names (created a
- * minute apart) and `auditEntries` audit entries by 5 administrators over 500 memberships and packages.
+ * minute apart) and `auditEntries` audit entries by 5 administrators over `entities` memberships and packages (500
+ * unless told: each entity's label is its name, "Entity <id>").
  */
 export async function growDirectoryAndAudit(
   pool: pg.Pool,
-  { accounts, auditEntries, domain }: { accounts: number; auditEntries: number; domain: string },
+  {
+    accounts,
+    auditEntries,
+    domain,
+    entities = 500,
+  }: { accounts: number; auditEntries: number; domain: string; entities?: number },
 ): Promise<void> {
   await pool.query(
     `insert into accounts (email, password_hash, first_name, last_name, created_at)
@@ -129,10 +135,10 @@ export async function growDirectoryAndAudit(
     `insert into audit_entries (at, actor_id, actor_email, action, entity, entity_id, before, after, label)
      select now() - make_interval(mins => n), 'actor-' || n % 5, 'admin' || n % 5 || '@' || $2,
             case when n % 2 = 0 then 'package-price-changed' else 'membership-updated' end,
-            case when n % 2 = 0 then 'discount-package' else 'membership' end, (n % 500)::text,
-            '{"name": "Before"}', '{"name": "After"}', 'Entity ' || n % 500
+            case when n % 2 = 0 then 'discount-package' else 'membership' end, (n % $3::int)::text,
+            '{"name": "Before"}', '{"name": "After"}', 'Entity ' || n % $3::int
      from generate_series(1, $1::int) n`,
-    [auditEntries, domain],
+    [auditEntries, domain, entities],
   );
 }
 

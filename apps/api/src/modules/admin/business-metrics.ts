@@ -20,7 +20,7 @@ import {
   securityEvents,
   subscriptions,
 } from '../../db/schema/index.js';
-import { createBoundedCache } from '../../lib/bounded-cache.js';
+import { createBoundedCache, type MemoryBudget } from '../../lib/bounded-cache.js';
 
 /** An answer is served again for this long: a new order or sign-in shows within a minute. */
 export const METRICS_FRESH_MS = 60_000;
@@ -96,13 +96,18 @@ export function createBusinessMetrics({
   db,
   timeZone,
   freshMs = METRICS_FRESH_MS,
+  budget,
 }: {
   db: Database;
   timeZone: string;
+  /** The budget the process's caches share (CACHE_MEMORY_MB). */
+  budget?: MemoryBudget;
   /** How long an answer is served again (a minute; 0 computes every call). */
   freshMs?: number;
 }) {
   const cache = createBoundedCache<{ at: number; metrics: AdminMetrics }>({
+    name: 'business-metrics',
+    ...(budget === undefined ? {} : { budget }),
     maxBytes: 4 * 1024 * 1024,
     maxEntries: 500,
     bytesOf: (value) => JSON.stringify(value.metrics).length,

@@ -4,6 +4,7 @@ import { csvFileName, streamCsv } from './csv.js';
 import { sendFile, sendJsonText } from './json-text.js';
 import { listStatement, type AnyListDefinition, type ListRequest } from './list-statements.js';
 import { createVersionCache, dataVersion, memberVersion, type VersionCache } from './version-cache.js';
+import type { MemoryBudget } from '../../lib/bounded-cache.js';
 
 /** A CSV export's file name (before its date) and columns (the API's field names). */
 export interface CsvFile {
@@ -18,11 +19,16 @@ export interface CsvFile {
  * database plans each once per connection and writes the JSON; the catalog's, the audit trail's, the member
  * directory's and each member's orders and subscriptions go through their per-version caches.
  */
-export function createLists(pool: pg.Pool) {
-  const cache = createVersionCache(pool, dataVersion('catalog'));
-  const auditCache = createVersionCache(pool, dataVersion('audit'));
+export function createLists(pool: pg.Pool, budget?: MemoryBudget) {
+  const shared = budget === undefined ? {} : { budget };
+  const cache = createVersionCache(pool, dataVersion('catalog'), { name: 'catalog', ...shared });
+  const auditCache = createVersionCache(pool, dataVersion('audit'), { name: 'audit', ...shared });
   // Members' answers are small and many: a smaller share of memory, the least recently read member first out.
-  const memberCache = createVersionCache(pool, memberVersion, 32 * 1024 * 1024);
+  const memberCache = createVersionCache(pool, memberVersion, {
+    name: 'member-lists',
+    maxBytes: 32 * 1024 * 1024,
+    ...shared,
+  });
   /** The answer's JSON text, and whether its page holds no item (the statement says so beside the text). */
   const answer = async (statement: ReturnType<typeof listStatement>) =>
     (await pool.query<{ body: string; empty: boolean }>(statement)).rows[0]!;
@@ -63,7 +69,7 @@ export function createLists(pool: pg.Pool) {
     cache,
     catalog,
     audit: cached(auditCache),
-    directory: cached(createVersionCache(pool, dataVersion('members'))),
+    directory: cached(createVersionCache(pool, dataVersion('members'), { name: 'directory', ...shared })),
     /**
      * One member's ([subject]) payment history or subscriptions: only lists whose every row is a member's order,
      * order item, subscription or subscription product (what moves the member's version), plus catalog names.

@@ -13,7 +13,7 @@ const noScope = () => ({ text: 'select 1' });
 describe('the version cache', () => {
   it('counts the keys (which hold the caller’s search text) against its byte budget, not only the answers', async () => {
     const budget = 20_000;
-    const cache = createVersionCache(poolAt('1'), noScope, budget);
+    const cache = createVersionCache(poolAt('1'), noScope, { maxBytes: budget });
     const builds: string[] = [];
     for (let i = 0; i < 100; i++) {
       const key = `product?q=${String(i).padStart(3, '0')}${'x'.repeat(1000)}`;
@@ -28,7 +28,7 @@ describe('the version cache', () => {
   });
 
   it('keeps at most its number of answers however small, the most recently used', async () => {
-    const cache = createVersionCache(poolAt('1'), noScope, 1024 * 1024, 10);
+    const cache = createVersionCache(poolAt('1'), noScope, { maxBytes: 1024 * 1024, maxEntries: 10 });
     // Sent at once: the bound holds for concurrent requests too.
     await Promise.all(Array.from({ length: 50 }, (_, i) => cache.get(`k${i}`, async () => `answer ${i}`)));
     expect(cache.size.entries).toBe(10);
@@ -44,7 +44,7 @@ describe('the version cache', () => {
   });
 
   it('serves an answer larger than the whole budget without keeping it', async () => {
-    const cache = createVersionCache(poolAt('1'), noScope, 1000);
+    const cache = createVersionCache(poolAt('1'), noScope, { maxBytes: 1000 });
     expect(await cache.get('big', async () => 'y'.repeat(5000))).toHaveLength(5000);
     expect(cache.size).toEqual({ entries: 0, bytes: 0 });
   });

@@ -20,7 +20,7 @@ import {
 } from '../../db/schema/index.js';
 import { stripeKeyList } from '../../db/write-stripes.js';
 import { literal } from './list-statements.js';
-import { createBoundedCache } from '../../lib/bounded-cache.js';
+import { createBoundedCache, type MemoryBudget } from '../../lib/bounded-cache.js';
 
 /** By default at most this many bytes of answers are kept per cache; the least recently used go first. */
 const BUDGET_BYTES = 64 * 1024 * 1024;
@@ -105,12 +105,25 @@ export const memberVersion: VersionStatement = ([subject]) => ({
 export function createVersionCache(
   pool: pg.Pool,
   versionOf: VersionStatement,
-  budgetBytes = BUDGET_BYTES,
-  maxEntries = MAX_ENTRIES,
+  {
+    name,
+    budget,
+    maxBytes = BUDGET_BYTES,
+    maxEntries = MAX_ENTRIES,
+  }: {
+    /** What the metrics call it. */
+    name?: string;
+    /** The budget the process's caches share (CACHE_MEMORY_MB), beside this cache's own bounds. */
+    budget?: MemoryBudget;
+    maxBytes?: number;
+    maxEntries?: number;
+  } = {},
 ) {
   // An entry's cost: its key (which holds the caller's search text) and version as well as its answer.
   const answers = createBoundedCache<{ version: string; body: string }>({
-    maxBytes: budgetBytes,
+    ...(name === undefined ? {} : { name }),
+    ...(budget === undefined ? {} : { budget }),
+    maxBytes,
     maxEntries,
     bytesOf: ({ version, body }) => version.length + body.length,
   });
@@ -120,6 +133,8 @@ export function createVersionCache(
     get size() {
       return answers.size;
     },
+    /** The same, with the cache's name (for the metrics). */
+    usage: answers.usage,
 
     /**
      * The answer for `key`: from memory when the data has not changed since it was built, else from `build`.
