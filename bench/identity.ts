@@ -168,11 +168,44 @@ export async function cpuSeconds(server: number, postmaster: number): Promise<Cp
 export interface Footprint {
   serverRssMb: number;
   postgresPssMb: number;
+  /** Where the server's memory is, from its metrics. */
+  parts: MemoryParts;
 }
 
-export const footprint = async (server: number, postmaster: number): Promise<Footprint> => ({
+/**
+ * The server's memory by part, read from its metrics (METRICS_PORT): V8's heap (what its objects use, and what it holds
+ * for them), memory outside the heap that JavaScript objects own (buffers), and the answers its caches keep (each
+ * cache's, in megabytes). The rest of the resident memory is the code, the threads' stacks and what native libraries
+ * allocate.
+ */
+export interface MemoryParts {
+  heapUsedMb: number;
+  heapTotalMb: number;
+  externalMb: number;
+  cachesMb: Record<string, number>;
+}
+
+const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
+
+async function memoryParts(metricsUrl: string): Promise<MemoryParts> {
+  const text = await (await fetch(metricsUrl)).text();
+  const sample = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  const cachesMb: Record<string, number> = {};
+  for (const [, cache, bytes] of text.matchAll(/^ums_cache_bytes\{cache="([^"]+)"\} (\S+)$/gm)) {
+    cachesMb[cache!] = Math.round(Number(bytes) / 2 ** 17) / 8;
+  }
+  return {
+    heapUsedMb: mb(sample('nodejs_heap_size_used_bytes')),
+    heapTotalMb: mb(sample('nodejs_heap_size_total_bytes')),
+    externalMb: mb(sample('nodejs_external_memory_bytes')),
+    cachesMb,
+  };
+}
+
+export const footprint = async (server: number, postmaster: number, metricsUrl: string): Promise<Footprint> => ({
   serverRssMb: await residentMb(server),
   postgresPssMb: await postgresMb(postmaster),
+  parts: await memoryParts(metricsUrl),
 });
 
 /** Time from spawning a server on an existing data folder until `GET /api/health` answers 200, in ms. */

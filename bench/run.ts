@@ -13,6 +13,7 @@ import { runningEmbeddedUrl, runningPostmaster } from '../apps/api/src/db/embedd
 import { createAccountService } from '../apps/api/src/identity/accounts.service.js';
 import { packageStripe } from '../apps/api/src/db/write-stripes.js';
 import { DEMO_MEMBER_SUBJECT } from '../apps/api/src/seed/demo-data.js';
+import { freePort } from '../apps/api/src/net.js';
 import {
   growBusinessHistory,
   growData,
@@ -56,6 +57,11 @@ const log = (message: string) => console.log(`[bench] ${message}`);
 const totpCode = (secret: string, aheadMs = 0) =>
   new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate({ timestamp: Date.now() + aheadMs });
 const REVOCATIONS = 10_000;
+/**
+ * Issue 39, item 5: ten times issue 14's member data, which the pages and searches are measured on; the audit trail's
+ * million entries are about 10,000 memberships and packages (100 changes each).
+ */
+const TEN_TIMES = { accounts: 1_000_000, memberOrders: 100_000, auditEntries: 1_000_000, auditedEntities: 10_000 };
 /** The identity rows (sign-ins, refreshes) are measured this long, after this long of the same flow unmeasured. */
 const IDENTITY_SECONDS = Number(process.env['BENCH_IDENTITY_DURATION'] ?? 30);
 const IDENTITY_WARMUP = Number(process.env['BENCH_IDENTITY_WARMUP'] ?? 5);
@@ -117,6 +123,8 @@ interface LoadResult {
    * transactions per flow (pg_stat_database).
    */
   perFlow?: { serverCpuMs: number; postgresCpuMs: number; transactions: number };
+  /** The pages and searches: their first answer after the data grew, before anything was kept for it, in ms. */
+  firstAnswerMs?: number;
 }
 
 /** What the identity rows read around their measured time: the CPU used so far and PostgreSQL's transactions. */
@@ -297,6 +305,9 @@ async function flowLoad(
 
 async function main() {
   if (!process.env['BENCH_SKIP_BUILD']) execSync('npm run build', { cwd: root, stdio: 'inherit' });
+  // The server's own metrics say where its memory is (V8's heap, buffers, each cache's answers).
+  const metricsPort = await freePort();
+  const serverMetricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
   const prepared = await prepareServer({
     entry: 'build',
     // The whole API part takes longer than the default 10-minute access token: the tokens minted at its start must
@@ -308,6 +319,7 @@ async function main() {
       // Behind a load balancer, as in production: the scripted browsers of the identity rows each come from an
       // address of their own (fromOwnAddress), as members do, instead of sharing one address's sign-in limits.
       TRUST_PROXY: '127.0.0.1',
+      METRICS_PORT: String(metricsPort),
     },
     output: 'inherit',
     nodeArgs: process.env['BENCH_CPU_PROFILE']
@@ -322,11 +334,12 @@ async function main() {
     // Idle after its start: the demo data in, nothing asked yet but readiness, its start-up work (migrations,
     // keys, the provider) settled.
     await new Promise((resolve) => setTimeout(resolve, 5000));
-    const idleAfterStart = await footprint(server.pid!, await postmaster());
+    const idleAfterStart = await footprint(server.pid!, await postmaster(), serverMetricsUrl);
     const passwordCheck = await passwordCheckMs();
     log(`one argon2id password check alone: ${passwordCheck} ms`);
     log(
-      `idle after start: server ${idleAfterStart.serverRssMb} MB resident, PostgreSQL ${idleAfterStart.postgresPssMb} MB`,
+      `idle after start: server ${idleAfterStart.serverRssMb} MB resident (${JSON.stringify(idleAfterStart.parts)}), ` +
+        `PostgreSQL ${idleAfterStart.postgresPssMb} MB`,
     );
 
     log('growing the demo data to realistic size');
@@ -402,12 +415,15 @@ async function main() {
       init: {
         method?: 'GET' | 'PUT' | 'POST';
         body?: string | ((connection: Record<string, unknown>) => string);
+        /** Each request's own address (the same path, another query), from a count of the requests made. */
+        path?: (n: number) => string;
       } = {},
     ): Call => {
       const method = init.method ?? 'GET';
       const address = `${base}${url.split('?')[0]}`;
       const sign = () => who.dpop.proof(method, address, who.access_token);
       let ready: string[] = [];
+      let made = 0;
       return {
         url: `${base}${url}`,
         prepare: (seconds) => {
@@ -420,6 +436,7 @@ async function main() {
             ...(typeof init.body === 'string' ? { body: init.body } : {}),
             setupRequest: (request, connection) => ({
               ...request,
+              ...(init.path ? { path: init.path(made++) } : {}),
               ...(typeof init.body === 'function' ? { body: init.body(connection as Record<string, unknown>) } : {}),
               headers: {
                 ...(init.body === undefined ? {} : json),
@@ -444,6 +461,8 @@ async function main() {
      * ranges no process keeps yet (read from the rollups), in ms.
      */
     let metricsColdMs: { first: number; uncached: number[] } | null = null;
+    /** The grow step of the pages' data (issue 39, item 5): inserts, then VACUUM ANALYZE, in seconds. */
+    let growSeconds: number | null = null;
     const endpoints = [
       await get('GET /api/membership (whole list)', '/api/membership', admin),
       await get('GET /api/PaymentHistory (whole list)', '/api/PaymentHistory', member),
@@ -552,17 +571,29 @@ async function main() {
       log(`burst: ${JSON.stringify(burst)}`);
     }
 
-    log('growing the data to issue 14 size: 5,000 products, 2,000 memberships x 20, 10,000 orders');
+    // Issue 14's catalog (5,000 products, 2,000 memberships x 20), and issue 39's ten times the earlier member data
+    // (item 5): 100,000 orders for the demo member, 1,000,000 accounts and 1,000,000 audit entries.
+    log(
+      `growing the data: 5,000 products, 2,000 memberships x 20, ${TEN_TIMES.memberOrders} orders for the demo member`,
+    );
+    const growStarted = performance.now();
     await growData(pool, {
       ...LARGE_GROWTH,
-      member: { subject: DEMO_MEMBER_SUBJECT, orders: LARGE_GROWTH.orders, subscriptions: 0 },
+      member: { subject: DEMO_MEMBER_SUBJECT, orders: TEN_TIMES.memberOrders - REALISTIC.orders, subscriptions: 0 },
     });
-    log('growing the member directory and the audit trail to 100,000 entries each');
-    await growDirectoryAndAudit(pool, { accounts: 100_000, auditEntries: 100_000, domain: 'bench.example' });
+    log(`growing the member directory and the audit trail to ${TEN_TIMES.accounts} entries each`);
+    await growDirectoryAndAudit(pool, {
+      accounts: TEN_TIMES.accounts,
+      auditEntries: TEN_TIMES.auditEntries,
+      entities: TEN_TIMES.auditedEntities,
+      domain: 'bench.example',
+    });
     log("growing the overview's history: 1,000,000 orders over a year, 1,000,000 security events over 89 days");
     await growBusinessHistory(pool, { orders: 1_000_000, securityEvents: 1_000_000, domain: 'bench.example' });
     // What autovacuum does after a bulk load: statistics, and the trigram indexes' pending entries merged.
     await pool.query('vacuum analyze');
+    growSeconds = Math.round((performance.now() - growStarted) / 100) / 10;
+    log(`grown, analysed and vacuumed in ${growSeconds} s`);
     const large = await dataCounts();
     // Measured once PostgreSQL's own background work after the load is over, as a system at rest would be.
     for (let waited = 0; waited < 60; waited++) {
@@ -586,35 +617,68 @@ async function main() {
       ['/api/PaymentHistory', 'panel 1234', member],
       ['/api/UserSubscriptions', 'panel', member],
     ] as const;
+    const timed = async (url: string, who: Who = admin) => {
+      const started = performance.now();
+      await once(who, url);
+      return Math.round(performance.now() - started);
+    };
+    /**
+     * A page or search as loaded, and beside it its first answer after the grow: nothing is kept in memory for it
+     * yet, so that one is PostgreSQL's query on the grown tables.
+     */
+    const page = async (name: string, url: string, who: Who) => {
+      if (CALLS && !CALLS.test(name)) return get(name, url, who);
+      const firstAnswerMs = await timed(url, who);
+      return { ...(await get(name, url, who)), firstAnswerMs };
+    };
     const pageResults: LoadResult[] = [];
     for (const [url, q, who] of pages) {
       const shown = url.replace(/\/\d+$/, '/{membershipId}');
-      pageResults.push(await get(`GET ${shown}?limit=25`, `${url}?limit=25`, who));
-      pageResults.push(await get(`GET ${shown}?limit=25&q=${q}`, `${url}?limit=25&q=${encodeURIComponent(q)}`, who));
+      pageResults.push(await page(`GET ${shown}?limit=25`, `${url}?limit=25`, who));
+      pageResults.push(await page(`GET ${shown}?limit=25&q=${q}`, `${url}?limit=25&q=${encodeURIComponent(q)}`, who));
     }
-    pageResults.push(await get('GET /api/admin/overview', '/api/admin/overview', admin));
+    pageResults.push(await page('GET /api/admin/overview', '/api/admin/overview', admin));
     for (const [name, url] of [
-      ['GET /api/admin/members?limit=25 (100,000 accounts)', '/api/admin/members?limit=25'],
+      ['GET /api/admin/members?limit=25 (1,000,000 accounts)', '/api/admin/members?limit=25'],
       ['GET /api/admin/members?limit=25&q=number 1234', '/api/admin/members?limit=25&q=number%201234'],
-      ['GET /api/admin/audit?limit=25 (100,000 entries)', '/api/admin/audit?limit=25'],
+      ['GET /api/admin/audit?limit=25 (1,000,000 entries)', '/api/admin/audit?limit=25'],
       [
         'GET /api/admin/audit?limit=25&entity=discount-package&entityId=42',
         '/api/admin/audit?limit=25&entity=discount-package&entityId=42',
       ],
       ['GET /api/admin/audit?limit=25&q=entity 42', '/api/admin/audit?limit=25&q=entity%2042'],
     ] as const) {
-      pageResults.push(await get(name, url, admin));
+      pageResults.push(await page(name, url, admin));
+    }
+    // The same pages asked with a new search every request, as people typing different names or numbers do: nothing
+    // is kept for any of them, so each is PostgreSQL's query on the grown tables (the rows above reuse answers kept
+    // per data version, as a list opened again does). 7 and 10,007 share no factor with the ranges, so each request's
+    // search differs from every other's in the run.
+    for (const [name, who, path] of [
+      [
+        'GET /api/PaymentHistory?limit=25&q={an order number}, a new one each request (100,000 orders)',
+        member,
+        (n: number) => `/api/PaymentHistory?limit=25&q=${200_000 + ((n * 7) % 100_000)}`,
+      ],
+      [
+        'GET /api/admin/members?limit=25&q=number {n}, a new one each request (1,000,000 accounts)',
+        admin,
+        (n: number) => `/api/admin/members?limit=25&q=number%20${1 + ((n * 10_007) % TEN_TIMES.accounts)}`,
+      ],
+      [
+        'GET /api/admin/audit?limit=25&q=entity {n}, a new one each request (1,000,000 entries)',
+        admin,
+        (n: number) => `/api/admin/audit?limit=25&q=entity%20${1000 + ((n * 7) % (TEN_TIMES.auditedEntities - 1000))}`,
+      ],
+    ] as const) {
+      const address = path(0).split('?')[0]!;
+      pageResults.push(await beside(name, proven(who, address, { path })));
     }
     // The overview's series over the last 12 months: the first answer rolls the tables up (timed here); answers of
     // ranges not kept yet read the rollups (timed, by day and by month); an answer is then kept a minute, as a
     // dashboard opened by several administrators is, which the row measures.
     const today = todayIn('America/New_York');
     const metricsUrl = `/api/admin/metrics?from=${addDays(today, -364)}&to=${today}&interval=month`;
-    const timed = async (url: string) => {
-      const started = performance.now();
-      await once(admin, url);
-      return Math.round(performance.now() - started);
-    };
     const first = await timed(metricsUrl);
     const uncached: number[] = [];
     for (let back = 1; back <= 6; back += 1) {
@@ -725,7 +789,7 @@ async function main() {
      */
     const closingFigures = async () => {
       await new Promise((resolve) => setTimeout(resolve, 5000));
-      const afterBench = await footprint(server.pid!, await postmaster());
+      const afterBench = await footprint(server.pid!, await postmaster(), serverMetricsUrl);
       server.kill('SIGTERM');
       const code = await exited(server);
       // A start that took a running PostgreSQL over would leave PostgreSQL's own start out of the figure.
@@ -738,7 +802,8 @@ async function main() {
       });
       log(
         `after the benchmark: server ${afterBench.serverRssMb} MB resident, PostgreSQL ${afterBench.postgresPssMb} MB; ` +
-          `a start on this data folder answered /api/health after ${startUp} ms`,
+          `a start on this data folder answered /api/health after ${startUp} ms; ` +
+          `its parts then: ${JSON.stringify(afterBench.parts)}`,
       );
       return { afterBench, startUpMs: startUp };
     };
@@ -746,7 +811,8 @@ async function main() {
       for (const r of [reference, ...endpoints].filter((result) => !result.skipped))
         log(
           `${r.name}: ${r.requestsPerSecond}/s, p99 ${r.p99Ms} ms, ratio ${r.ratioToReference ?? 1}` +
-            (r.referenceRequestsPerSecond ? ` (reference beside it ${r.referenceRequestsPerSecond}/s)` : ''),
+            (r.referenceRequestsPerSecond ? ` (reference beside it ${r.referenceRequestsPerSecond}/s)` : '') +
+            (r.firstAnswerMs === undefined ? '' : `, first answer ${r.firstAnswerMs} ms`),
         );
       await closingFigures();
       return;
@@ -763,6 +829,7 @@ async function main() {
       data: counts,
       largeData: large,
       metricsColdMs,
+      growSeconds,
       load: { reference, endpoints },
       frontEnd: {
         accountPage: { jsGzipBytes: bundles.account.jsGzipBytes, cssGzipBytes: bundles.account.cssGzipBytes },
@@ -796,6 +863,7 @@ function markdown(report: {
   data: Record<string, number>;
   largeData: Record<string, number>;
   metricsColdMs: { first: number; uncached: number[] } | null;
+  growSeconds: number | null;
   load: { reference: LoadResult; endpoints: LoadResult[] };
   frontEnd: Record<string, { jsGzipBytes: number; cssGzipBytes: number }>;
   lighthouse: LighthouseResult[];
@@ -835,7 +903,7 @@ ${report.settings.durationSeconds} s each, after ${report.settings.warmupSeconds
 route) on the same machine over loopback.
 
 Data for the whole lists and the member reads: ${report.data['products']} products, ${report.data['memberships']} memberships with ${report.data['promotional']} promotional links, the demo member has ${report.data['orders']} orders and ${report.data['subscriptions']} active subscriptions; ${report.data['revocations']} revoked sessions are held in memory.
-Then, for the pages (\`limit=25\`), searches (\`q\`) and the overview: ${report.largeData['products']} products, ${report.largeData['memberships']} memberships with ${report.largeData['promotional']} promotional links, ${report.largeData['orders']} orders for the demo member, ${report.largeData['accounts']} accounts in the member directory and ${report.largeData['auditEntries']} audit entries; for the overview's series, ${report.largeData['allOrders']} orders of all members over a year and ${report.largeData['securityEvents']} security events over the 89 days they are kept.
+Then, for the pages (\`limit=25\`), searches (\`q\`) and the overview: ${report.largeData['products']} products, ${report.largeData['memberships']} memberships with ${report.largeData['promotional']} promotional links, ${report.largeData['orders']} orders for the demo member, ${report.largeData['accounts']} accounts in the member directory and ${report.largeData['auditEntries']} audit entries; for the overview's series, ${report.largeData['allOrders']} orders of all members over a year and ${report.largeData['securityEvents']} security events over the 89 days they are kept. Growing the pages' data (set-based inserts, then \`VACUUM ANALYZE\`) took ${report.growSeconds ?? 'n/a'} s.
 The series' first answer for 12 months, which rolls those tables up per quarter hour (decision 031), took ${report.metricsColdMs?.first ?? 'n/a'} ms; answers of 12-month ranges no process kept yet, read from the rollups and the quarter hours after them, took ${report.metricsColdMs ? `${median(report.metricsColdMs.uncached)} ms (median; ${Math.max(...report.metricsColdMs.uncached)} ms at most, by day and by month)` : 'n/a'}; an answer is then kept a minute per range and interval (a new order or sign-in shows within it), which the row measures.
 
 ## API
@@ -869,6 +937,16 @@ any catalog write, on any process, makes the next request build afresh. A member
 way per member version, which every write to that member's orders or subscriptions moves on (and the catalog's
 version, for the products' names). GET /api/PaymentHistory without parameters returns all of the member's orders
 (the whole list, as the specification's call does); the account page asks for pages.
+
+The pages' and searches' first answers after the data grew, before anything was kept for them: PostgreSQL's own
+query on the grown tables, one request each, with the token check and the proof.
+
+| Call | First answer ms |
+| --- | ---: |
+${report.load.endpoints
+  .filter((r) => r.firstAnswerMs !== undefined)
+  .map((r) => `| ${r.name} | ${r.firstAnswerMs} |`)
+  .join('\n')}
 
 ## Identity, memory and start-up, beside Keycloak's sizing guide
 
@@ -911,6 +989,27 @@ ${
 | --- | ---: | ---: | ---: |
 | Idle after its start | ${memory.idleAfterStart.serverRssMb} MB | ${memory.idleAfterStart.postgresPssMb} MB | ${KEYCLOAK.baseMemoryMb} MB |
 | Idle after the whole benchmark | ${memory.afterBench.serverRssMb} MB | ${memory.afterBench.postgresPssMb} MB | |
+
+Where the server's resident memory is, from its own metrics (\`METRICS_PORT\`): V8's heap (what its objects use, of
+what it holds), memory JavaScript objects own outside it (buffers), and what the caches keep, the answer caches
+sharing one budget (\`CACHE_MEMORY_MB\`, 64 MB) and the DPoP memos their own. The rest is the code, the threads'
+stacks and what native libraries allocate.
+
+| Server | Resident | V8 heap used / held | Outside the heap | Caches |
+| --- | ---: | ---: | ---: | --- |
+${[
+  ['Idle after its start', memory.idleAfterStart],
+  ['Idle after the whole benchmark', memory.afterBench],
+]
+  .map(([when, f]) => {
+    const { serverRssMb, parts } = f as Footprint;
+    const caches = Object.entries(parts.cachesMb)
+      .filter(([, kept]) => kept > 0)
+      .map(([name, kept]) => `${name} ${kept} MB`)
+      .join(', ');
+    return `| ${when as string} | ${serverRssMb} MB | ${parts.heapUsedMb} / ${parts.heapTotalMb} MB | ${parts.externalMb} MB | ${caches || 'none'} |`;
+  })
+  .join('\n')}
 
 A start on the benchmark's data folder, with all the rows it grew, answered \`GET /api/health\` with 200 after
 ${report.identity.startUpMs} ms (goal: 5,000 ms at most).
