@@ -19,6 +19,7 @@ import {
   WEBAUTHN_SCRIPT,
 } from './pages.js';
 import { addressBucket } from './sign-in.js';
+import { IDENTITY_BUSY, identityQueue } from './identity-queue.js';
 
 /**
  * Authorization requests one address may start in 15 minutes. Each one that is not signed in yet stores an
@@ -71,6 +72,20 @@ export function mountProvider(
   const ours = [`${mount}/interaction/`, `${mount}/password/`, `${mount}/email/`, `${mount}/me`];
 
   const authorize = `${mount}/auth`;
+
+  // First of the identity hooks: a request waits for its turn before anything else is done for it.
+  const queue = identityQueue({
+    isIdentity: (url) => url.startsWith(`${mount}/`),
+    startsFlow: (url) => url === authorize || url.startsWith(`${authorize}?`),
+    busy: (reply) =>
+      void reply
+        .code(503)
+        .type('text/html')
+        .header('cache-control', 'no-store')
+        .header('retry-after', '2')
+        .send(errorPage(IDENTITY_BUSY)),
+  });
+  app.addHook('onRequest', queue.hook);
 
   app.addHook('onRequest', async (request, reply) => {
     const url = request.raw.url ?? '';
