@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { identityQueue } from './identity-queue.js';
 
 /** A request to `url`, its reply (whose raw response says 'close' when the test ends it) and whether it went on. */
@@ -19,6 +19,7 @@ function call(url: string) {
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('the identity request queue', () => {
+  afterEach(() => void vi.useRealTimers());
   const make = (queued = 2) =>
     identityQueue({
       isIdentity: (url) => url.startsWith('/oidc/'),
@@ -26,6 +27,7 @@ describe('the identity request queue', () => {
       busy: (reply) => void ((reply as unknown as { sent: { busy: boolean } }).sent.busy = true),
       atOnce: 2,
       queued,
+      turnMs: 5000,
     });
 
   it('lets so many identity requests through at once, the next in the order they came as each is answered', async () => {
@@ -90,5 +92,25 @@ describe('the identity request queue', () => {
     const next = call('/oidc/auth');
     queue.hook(next.request, next.reply, next.done);
     expect(next.state.busy).toBe(false);
+  });
+
+  it('hands a turn on after 5 s however slowly its client sends, and only once when the answer comes later', async () => {
+    vi.useFakeTimers();
+    const queue = make();
+    const [slow, other, waiting, after] = ['/oidc/interaction/a/login', '/oidc/token', '/oidc/me', '/oidc/me'].map(
+      call,
+    );
+    queue.hook(slow!.request, slow!.reply, slow!.done);
+    await vi.advanceTimersByTimeAsync(1000);
+    for (const c of [other!, waiting!]) queue.hook(c.request, c.reply, c.done);
+    await vi.advanceTimersByTimeAsync(3999);
+    expect(waiting!.state.passed).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(waiting!.state.passed).toBe(true);
+    // The slow request's answer, when it comes, frees no second turn: two are held (other, waiting), so one more waits.
+    slow!.answer();
+    queue.hook(after!.request, after!.reply, after!.done);
+    expect(after!.state.passed).toBe(false);
+    expect(queue.waiting).toBe(1);
   });
 });

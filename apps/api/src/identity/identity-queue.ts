@@ -14,14 +14,21 @@ export const IDENTITY_REQUESTS_AT_ONCE = 16;
  */
 export const IDENTITY_REQUESTS_QUEUED = 1000;
 
+/**
+ * The longest a request holds its turn: past it the turn is handed on while the request goes on. A sign-in's request
+ * takes milliseconds; one that takes this long is a client sending slowly (or not at all) and must not keep sign-ins
+ * waiting behind it: sixteen such clients would otherwise hold every turn.
+ */
+export const IDENTITY_TURN_MS = 5000;
+
 export const IDENTITY_BUSY = 'The sign-in service is busy. Please try again in a moment.';
 
 /**
  * An `onRequest` hook that lets `atOnce` identity requests (`isIdentity`) through at a time: a request holds its turn
  * until its answer has been sent or its connection closed. Waiting requests of sign-ins already under way (the
  * sign-in page, the password, the token) go before those that start one (`startsFlow`), each kind in the order it
- * came: in a burst, the sign-ins begun first finish first instead of all finishing together at the end. Past `queued`
- * waiting, `busy` answers at once.
+ * came: in a burst, the sign-ins begun first finish first instead of all finishing together at the end. A turn held
+ * `turnMs` is handed on all the same. Past `queued` waiting, `busy` answers at once.
  */
 export function identityQueue({
   isIdentity,
@@ -29,12 +36,14 @@ export function identityQueue({
   busy,
   atOnce = IDENTITY_REQUESTS_AT_ONCE,
   queued = IDENTITY_REQUESTS_QUEUED,
+  turnMs = IDENTITY_TURN_MS,
 }: {
   isIdentity: (url: string) => boolean;
   startsFlow: (url: string) => boolean;
   busy: (reply: FastifyReply) => void;
   atOnce?: number;
   queued?: number;
+  turnMs?: number;
 }) {
   let running = 0;
   const underWay: (() => void)[] = [];
@@ -49,8 +58,17 @@ export function identityQueue({
       const url = request.raw.url ?? '';
       if (!isIdentity(url)) return done();
       const go = () => {
-        // 'close' comes once the answer is sent, and when the client goes away before it is: the turn is handed on.
-        reply.raw.once('close', release);
+        let held = true;
+        const handOn = () => {
+          if (!held) return;
+          held = false;
+          clearTimeout(timer);
+          release();
+        };
+        const timer = setTimeout(handOn, turnMs);
+        timer.unref();
+        // 'close' comes once the answer is sent, and when the client goes away before it is.
+        reply.raw.once('close', handOn);
         done();
       };
       if (running < atOnce) {
