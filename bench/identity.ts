@@ -47,11 +47,20 @@ export interface BurstResult {
 export async function signInBurst(reference: ReferenceLoad, signIns: (() => Promise<unknown>)[]): Promise<BurstResult> {
   const worker = new Worker(new URL('./reference-load.mjs', import.meta.url), { workerData: reference });
   const referenceDone = new Promise<ReferenceLoadResult>((resolve, reject) => {
-    worker.once('message', resolve);
+    worker.on(
+      'message',
+      (message: ReferenceLoadResult | 'answered') => void (message !== 'answered' && resolve(message)),
+    );
     worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the reference's load stopped (exit ${code}) before its result`)));
   });
-  // Under way once it has answered: the burst starts beside a loaded reference, not before it.
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  // The burst starts beside a reference that is answering, not before it.
+  await Promise.race([
+    new Promise((resolve) => worker.once('message', resolve)),
+    referenceDone.then(() => {
+      throw new Error("the reference's load ended before its first answer");
+    }),
+  ]);
   const took: number[] = [];
   let failed = 0;
   let firstFailure: string | undefined;

@@ -23,4 +23,6 @@ const run = autocannon(options, (error, raw) => {
     proofsLeft: proofs.length,
   });
 });
+// Tells the main thread once the first answer is in, so the burst starts beside a loaded reference.
+run.once('response', () => parentPort.postMessage('answered'));
 parentPort.once('message', () => run.stop());

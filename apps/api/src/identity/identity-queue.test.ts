@@ -1,17 +1,26 @@
 import { EventEmitter } from 'node:events';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import Fastify from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { identityQueue } from './identity-queue.js';
+import { identityQueue, STARTS_EVERY } from './identity-queue.js';
+import { IDENTITY_BUSY } from './pages.js';
+import { answerBusy } from './provider-mount.js';
 
-/** A request to `url`, its reply (whose raw response says 'close' when the test ends it) and whether it went on. */
+/** A request to `url`: whether it went on, whether it was told the service is busy, and its client's moves. */
 function call(url: string) {
-  const raw = new EventEmitter();
+  const raw = Object.assign(new EventEmitter(), { destroyed: false });
   const state = { passed: false, busy: false };
   return {
     request: { raw: { url } } as unknown as FastifyRequest,
-    reply: { raw, sent: state } as unknown as FastifyReply,
-    done: () => void (state.passed = true),
+    reply: raw,
+    hook: (queue: ReturnType<typeof identityQueue>) =>
+      queue.hook(
+        { raw: { url }, state } as unknown as FastifyRequest,
+        { raw } as unknown as FastifyReply,
+        () => void (state.passed = true),
+      ),
     state,
+    /** The answer is sent (or the client leaves): the response closes. */
     answer: () => raw.emit('close'),
   };
 }
@@ -24,7 +33,7 @@ describe('the identity request queue', () => {
     identityQueue({
       isIdentity: (url) => url.startsWith('/oidc/'),
       startsFlow: (url) => url.startsWith('/oidc/auth'),
-      busy: (reply) => void ((reply as unknown as { sent: { busy: boolean } }).sent.busy = true),
+      busy: (request) => void ((request as unknown as { state: { busy: boolean } }).state.busy = true),
       atOnce: 2,
       queued,
       turnMs: 5000,
@@ -33,17 +42,15 @@ describe('the identity request queue', () => {
   it('lets so many identity requests through at once, the next in the order they came as each is answered', async () => {
     const queue = make();
     const calls = ['/oidc/token', '/oidc/interaction/a', '/oidc/interaction/b', '/oidc/me'].map(call);
-    for (const c of calls) queue.hook(c.request, c.reply, c.done);
+    for (const c of calls) c.hook(queue);
     await settle();
     expect(calls.map((c) => c.state.passed)).toEqual([true, true, false, false]);
-    expect(queue.waiting).toBe(2);
     calls[1]!.answer();
     await settle();
     expect(calls.map((c) => c.state.passed)).toEqual([true, true, true, false]);
     calls[0]!.answer();
     await settle();
     expect(calls.map((c) => c.state.passed)).toEqual([true, true, true, true]);
-    expect(queue.waiting).toBe(0);
   });
 
   it('lets the requests of sign-ins under way go before those that start one, each kind in the order it came', async () => {
@@ -55,42 +62,67 @@ describe('the identity request queue', () => {
       '/oidc/interaction/a/login',
       '/oidc/token',
     ].map(call);
-    for (const c of [first!, second!, start!, password!, token!]) queue.hook(c.request, c.reply, c.done);
-    await settle();
+    for (const c of [first!, second!, start!, password!, token!]) c.hook(queue);
     first!.answer();
-    await settle();
     // The new sign-in came first, but the password of one under way goes before it.
     expect([start!.state.passed, password!.state.passed, token!.state.passed]).toEqual([false, true, false]);
     second!.answer();
-    await settle();
     expect([start!.state.passed, token!.state.passed]).toEqual([false, true]);
     password!.answer();
-    await settle();
     expect(start!.state.passed).toBe(true);
   });
 
-  it('never holds the API’s requests, however many identity requests wait', async () => {
-    const queue = make();
-    for (const c of ['/oidc/auth', '/oidc/auth', '/oidc/auth', '/oidc/auth'].map(call)) {
-      queue.hook(c.request, c.reply, c.done);
+  it(`gives a sign-in's start one turn in ${STARTS_EVERY} however many requests claim to continue one`, () => {
+    const queue = make(100);
+    const [a, b] = ['/oidc/token', '/oidc/token'].map(call);
+    for (const c of [a!, b!]) c.hook(queue);
+    const start = call('/oidc/auth?client_id=web');
+    start.hook(queue);
+    const others = Array.from({ length: 10 }, () => call('/oidc/token'));
+    for (const c of others) c.hook(queue);
+    // Turns handed on one by one: the start has its turn by the STARTS_EVERY-th, not after all ten others.
+    const running = [a!, b!];
+    const answered = new Set<ReturnType<typeof call>>();
+    for (let turn = 1; turn <= STARTS_EVERY; turn++) {
+      const finished = running.shift()!;
+      finished.answer();
+      answered.add(finished);
+      running.push([start, ...others].find((c) => c.state.passed && !running.includes(c) && !answered.has(c))!);
     }
+    expect(start.state.passed).toBe(true);
+    expect(others.filter((c) => c.state.passed)).toHaveLength(STARTS_EVERY - 1);
+  });
+
+  it('gives up the place of a request whose client leaves while it waits', () => {
+    const queue = make();
+    const [a, b, left, next] = ['/oidc/token', '/oidc/token', '/oidc/me', '/oidc/me'].map(call);
+    for (const c of [a!, b!, left!, next!]) c.hook(queue);
+    expect(queue.waiting).toBe(2);
+    left!.answer();
+    expect(queue.waiting).toBe(1);
+    a!.answer();
+    // The turn goes past the one that left, to the next.
+    expect([left!.state.passed, next!.state.passed]).toEqual([false, true]);
+  });
+
+  it('never holds the API’s requests, however many identity requests wait', () => {
+    const queue = make();
+    for (const c of ['/oidc/auth', '/oidc/auth', '/oidc/auth', '/oidc/auth'].map(call)) c.hook(queue);
     const api = call('/api/test/auth');
-    queue.hook(api.request, api.reply, api.done);
+    api.hook(queue);
     expect(api.state.passed).toBe(true);
   });
 
-  it('answers busy at once past so many waiting, and queues again once a turn is free', async () => {
+  it('answers busy at once past so many waiting, and queues again once a turn is free', () => {
     const queue = make();
     const calls = ['/oidc/auth', '/oidc/auth', '/oidc/auth', '/oidc/auth'].map(call);
-    for (const c of calls) queue.hook(c.request, c.reply, c.done);
-    await settle();
+    for (const c of calls) c.hook(queue);
     const over = call('/oidc/auth');
-    queue.hook(over.request, over.reply, over.done);
+    over.hook(queue);
     expect(over.state).toEqual({ passed: false, busy: true });
     calls[0]!.answer();
-    await settle();
     const next = call('/oidc/auth');
-    queue.hook(next.request, next.reply, next.done);
+    next.hook(queue);
     expect(next.state.busy).toBe(false);
   });
 
@@ -100,17 +132,34 @@ describe('the identity request queue', () => {
     const [slow, other, waiting, after] = ['/oidc/interaction/a/login', '/oidc/token', '/oidc/me', '/oidc/me'].map(
       call,
     );
-    queue.hook(slow!.request, slow!.reply, slow!.done);
+    slow!.hook(queue);
     await vi.advanceTimersByTimeAsync(1000);
-    for (const c of [other!, waiting!]) queue.hook(c.request, c.reply, c.done);
+    for (const c of [other!, waiting!]) c.hook(queue);
     await vi.advanceTimersByTimeAsync(3999);
     expect(waiting!.state.passed).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
     expect(waiting!.state.passed).toBe(true);
     // The slow request's answer, when it comes, frees no second turn: two are held (other, waiting), so one more waits.
     slow!.answer();
-    queue.hook(after!.request, after!.reply, after!.done);
+    after!.hook(queue);
     expect(after!.state.passed).toBe(false);
     expect(queue.waiting).toBe(1);
+  });
+
+  it('answers busy with 503 and Retry-After: the error page to a browser, OAuth’s error to an endpoint’s caller', async () => {
+    const app = Fastify();
+    app.post('/oidc/token', answerBusy);
+    app.get('/oidc/auth', answerBusy);
+    const page = await app.inject({ method: 'GET', url: '/oidc/auth', headers: { accept: 'text/html,*/*' } });
+    expect([page.statusCode, page.headers['retry-after'], page.headers['content-type']]).toEqual([
+      503,
+      '2',
+      'text/html',
+    ]);
+    expect(page.body).toContain('The sign-in service is busy. Please try again in a moment.');
+    const token = await app.inject({ method: 'POST', url: '/oidc/token' });
+    expect([token.statusCode, token.headers['retry-after']]).toEqual([503, '2']);
+    expect(token.json()).toEqual({ error: 'temporarily_unavailable', error_description: IDENTITY_BUSY });
+    await app.close();
   });
 });

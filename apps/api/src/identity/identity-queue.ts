@@ -21,14 +21,26 @@ export const IDENTITY_REQUESTS_QUEUED = 1000;
  */
 export const IDENTITY_TURN_MS = 5000;
 
-export const IDENTITY_BUSY = 'The sign-in service is busy. Please try again in a moment.';
+/**
+ * Of this many turns handed to waiting requests, at least one goes to a request that starts a sign-in when one waits:
+ * requests that claim to continue one (any address under the provider's path but the authorization endpoint's) go
+ * first, and a stream of them must not keep new sign-ins out for good.
+ */
+export const STARTS_EVERY = 4;
+
+interface Waiting {
+  go: () => void;
+  /** Its client went away while it waited: skipped when its turn comes. */
+  gone: boolean;
+}
 
 /**
  * An `onRequest` hook that lets `atOnce` identity requests (`isIdentity`) through at a time: a request holds its turn
- * until its answer has been sent or its connection closed. Waiting requests of sign-ins already under way (the
- * sign-in page, the password, the token) go before those that start one (`startsFlow`), each kind in the order it
- * came: in a burst, the sign-ins begun first finish first instead of all finishing together at the end. A turn held
- * `turnMs` is handed on all the same. Past `queued` waiting, `busy` answers at once.
+ * until its answer has been sent or its connection closed, or `turnMs` at most. Waiting requests of sign-ins already
+ * under way (the sign-in page, the password, the token) go before those that start one (`startsFlow`), each kind in
+ * the order it came, but one turn in `STARTS_EVERY` goes to a start: in a burst, the sign-ins begun first finish first
+ * instead of all finishing together at the end. A request whose client leaves while it waits gives up its place. Past
+ * `queued` waiting, `busy` answers at once.
  */
 export function identityQueue({
   isIdentity,
@@ -40,18 +52,29 @@ export function identityQueue({
 }: {
   isIdentity: (url: string) => boolean;
   startsFlow: (url: string) => boolean;
-  busy: (reply: FastifyReply) => void;
+  busy: (request: FastifyRequest, reply: FastifyReply) => void;
   atOnce?: number;
   queued?: number;
   turnMs?: number;
 }) {
   let running = 0;
-  const underWay: (() => void)[] = [];
-  const starting: (() => void)[] = [];
+  let waiting = 0;
+  let handedOut = 0;
+  const underWay: Waiting[] = [];
+  const starting: Waiting[] = [];
+  const next = () => {
+    const startsDue = handedOut % STARTS_EVERY === STARTS_EVERY - 1;
+    const [first, then] = startsDue ? [starting, underWay] : [underWay, starting];
+    return first.shift() ?? then.shift();
+  };
   const release = () => {
-    const next = underWay.shift() ?? starting.shift();
-    if (next) next();
-    else running--;
+    for (let entry = next(); entry; entry = next()) {
+      if (entry.gone) continue;
+      waiting--;
+      handedOut++;
+      return entry.go();
+    }
+    running--;
   };
   return {
     hook(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
@@ -68,19 +91,27 @@ export function identityQueue({
         const timer = setTimeout(handOn, turnMs);
         timer.unref();
         // 'close' comes once the answer is sent, and when the client goes away before it is.
-        reply.raw.once('close', handOn);
+        if (reply.raw.destroyed) handOn();
+        else reply.raw.once('close', handOn);
         done();
       };
       if (running < atOnce) {
         running++;
         return go();
       }
-      if (underWay.length + starting.length >= queued) return busy(reply);
-      (startsFlow(url) ? starting : underWay).push(go);
+      if (waiting >= queued) return busy(request, reply);
+      const entry: Waiting = { go, gone: false };
+      waiting++;
+      reply.raw.once('close', () => {
+        if (entry.gone || !(starting.includes(entry) || underWay.includes(entry))) return;
+        entry.gone = true;
+        waiting--;
+      });
+      (startsFlow(url) ? starting : underWay).push(entry);
     },
     /** Requests waiting for a turn now. */
     get waiting() {
-      return underWay.length + starting.length;
+      return waiting;
     },
   };
 }

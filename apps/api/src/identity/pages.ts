@@ -86,6 +86,8 @@ export function errorPage(message: string): string {
 
 export const SIGN_IN_ERROR = 'The email or password is incorrect.';
 export const TOO_MANY_ATTEMPTS = 'Too many sign-in attempts. Please wait a few minutes and try again.';
+/** When a process has more identity requests waiting than it holds (decision 038). */
+export const IDENTITY_BUSY = 'The sign-in service is busy. Please try again in a moment.';
 
 export const KEEP_SIGNED_IN = 'Keep me signed in';
 

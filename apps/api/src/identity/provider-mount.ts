@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { AppConfig } from '../config/env.js';
 import { attemptKey, type AttemptLimiter } from './attempt-limiter.js';
@@ -15,11 +15,12 @@ import {
   SIGN_OUT_SCRIPT,
   SIGN_OUT_SCRIPT_SOURCE,
   errorPage,
+  IDENTITY_BUSY,
   TOO_MANY_ATTEMPTS,
   WEBAUTHN_SCRIPT,
 } from './pages.js';
 import { addressBucket } from './sign-in.js';
-import { IDENTITY_BUSY, identityQueue } from './identity-queue.js';
+import { identityQueue } from './identity-queue.js';
 
 /**
  * Authorization requests one address may start in 15 minutes. Each one that is not signed in yet stores an
@@ -49,6 +50,17 @@ const SCRIPTS: Record<string, string> = {
   [WEBAUTHN_SCRIPT]: readFileSync(webauthnBrowserBundle(), 'utf8'),
 };
 
+/**
+ * The answer to an identity request when too many wait (decision 038): 503 with Retry-After; a browser gets the
+ * provider's error page, the endpoints' callers (the token endpoint's) OAuth's error.
+ */
+export function answerBusy(request: FastifyRequest, reply: FastifyReply): void {
+  reply.code(503).header('cache-control', 'no-store').header('retry-after', '2');
+  void (request.headers.accept?.includes('text/html')
+    ? reply.type('text/html').send(errorPage(IDENTITY_BUSY))
+    : reply.send({ error: 'temporarily_unavailable', error_description: IDENTITY_BUSY }));
+}
+
 /** The path the provider answers under: the issuer's (/oidc by default). */
 export const providerMountPath = (config: AppConfig) => new URL(config.auth.issuer).pathname.replace(/\/$/, '');
 
@@ -77,13 +89,7 @@ export function mountProvider(
   const queue = identityQueue({
     isIdentity: (url) => url.startsWith(`${mount}/`),
     startsFlow: (url) => url === authorize || url.startsWith(`${authorize}?`),
-    busy: (reply) =>
-      void reply
-        .code(503)
-        .type('text/html')
-        .header('cache-control', 'no-store')
-        .header('retry-after', '2')
-        .send(errorPage(IDENTITY_BUSY)),
+    busy: answerBusy,
   });
   app.addHook('onRequest', queue.hook);
 

@@ -149,6 +149,17 @@ describe('a memory budget shared by caches', () => {
     expect(audit.keys()).toEqual(['a', 'b', 'c']);
   });
 
+  it('keeps an answer larger than every other cache holds, giving up theirs for it', () => {
+    const budget = createMemoryBudget(10 * ENTRY);
+    const catalog = member(budget, 'catalog');
+    const audit = member(budget, 'audit');
+    for (const key of 'abc') catalog.set(key, value);
+    const large = 'v'.repeat(8 * ENTRY - 1 - ENTRY_OVERHEAD_BYTES);
+    audit.set('x', large);
+    expect(audit.keys()).toEqual(['x']);
+    expect(catalog.keys()).toEqual(['b', 'c']);
+  });
+
   it('lets one cache use what the others leave', () => {
     const budget = createMemoryBudget(10 * ENTRY);
     member(budget, 'catalog');

@@ -33,16 +33,19 @@ export function createMemoryBudget(maxBytes: number) {
     join(member: BudgetMember): void {
       members.add(member);
     },
-    /** Evicts from the largest cache until the caches together fit the budget. */
-    fit(): void {
+    /**
+     * Evicts from the largest cache until the caches together fit the budget. `setter` has just kept an entry: its
+     * newest, which is also its oldest while it is its only one, is never what goes.
+     */
+    fit(setter: BudgetMember): void {
       let total = 0;
       for (const member of members) total += member.usage().bytes;
       while (total > maxBytes) {
         let largest: BudgetMember | undefined;
         let most = 0;
         for (const member of members) {
-          const { bytes } = member.usage();
-          if (bytes > most) [largest, most] = [member, bytes];
+          const { bytes, entries } = member.usage();
+          if (bytes > most && (member !== setter || entries > 1)) [largest, most] = [member, bytes];
         }
         const freed = largest?.evictOldest() ?? 0;
         if (freed === 0) return;
@@ -154,19 +157,21 @@ export function createBoundedCache<Value>({
     append(entry);
     bytes += cost;
     while (oldest && (bytes > maxBytes || entries.size > maxEntries)) remove(oldest.key);
-    budget?.fit();
+    budget?.fit(member);
     return value;
   }
 
   const usage = (): CacheUsage => ({ name, entries: entries.size, bytes });
-  budget?.join({
+  const member: BudgetMember = {
     usage,
     evictOldest: () => {
       const cost = oldest?.cost ?? 0;
       if (oldest) remove(oldest.key);
       return cost;
     },
-  });
+  };
+  budget?.join(member);
+
 
   return {
     get,
