@@ -172,7 +172,6 @@ export function createBoundedCache<Value>({
   };
   budget?.join(member);
 
-
   return {
     get,
     set,
