@@ -30,8 +30,8 @@ export const STARTS_EVERY = 4;
 
 interface Waiting {
   go: () => void;
-  /** Its client went away while it waited: skipped when its turn comes. */
-  gone: boolean;
+  /** Waiting; given its turn; or its client went away while it waited (skipped when its turn comes). */
+  state: 'waiting' | 'started' | 'gone';
 }
 
 /**
@@ -69,7 +69,8 @@ export function identityQueue({
   };
   const release = () => {
     for (let entry = next(); entry; entry = next()) {
-      if (entry.gone) continue;
+      if (entry.state === 'gone') continue;
+      entry.state = 'started';
       waiting--;
       handedOut++;
       return entry.go();
@@ -100,11 +101,11 @@ export function identityQueue({
         return go();
       }
       if (waiting >= queued) return busy(request, reply);
-      const entry: Waiting = { go, gone: false };
+      const entry: Waiting = { go, state: 'waiting' };
       waiting++;
       reply.raw.once('close', () => {
-        if (entry.gone || !(starting.includes(entry) || underWay.includes(entry))) return;
-        entry.gone = true;
+        if (entry.state !== 'waiting') return;
+        entry.state = 'gone';
         waiting--;
       });
       (startsFlow(url) ? starting : underWay).push(entry);

@@ -59,9 +59,9 @@ export type MemoryBudget = ReturnType<typeof createMemoryBudget>;
 
 export interface BoundedCacheOptions<Value> {
   /** What the metrics call it (`ums_cache_bytes{cache="..."}`). */
-  name?: string;
+  name?: string | undefined;
   /** A budget this cache shares with others (see createMemoryBudget), beside its own bounds. */
-  budget?: MemoryBudget;
+  budget?: MemoryBudget | undefined;
   /** At most this many bytes are kept: keys, values and each entry's overhead counted. */
   maxBytes: number;
   /** And at most this many entries however small, so that a caller choosing many keys cannot fill memory with them. */

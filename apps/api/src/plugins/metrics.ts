@@ -66,24 +66,20 @@ export function createMetrics(pool: pg.Pool, caches: () => CacheUsage[] = () => 
       this.set({ state: 'waiting' }, pool.waitingCount);
     },
   });
-  new client.Gauge({
-    name: 'ums_cache_bytes',
-    help: 'What each in-memory cache of this process keeps, in bytes (keys and entries counted)',
-    labelNames: ['cache'] as const,
-    registers,
-    collect() {
-      for (const { name, bytes } of caches()) this.set({ cache: name }, bytes);
-    },
-  });
-  new client.Gauge({
-    name: 'ums_cache_entries',
-    help: 'The number of entries each in-memory cache of this process keeps',
-    labelNames: ['cache'] as const,
-    registers,
-    collect() {
-      for (const { name, entries } of caches()) this.set({ cache: name }, entries);
-    },
-  });
+  for (const [field, help] of [
+    ['bytes', 'What each in-memory cache of this process keeps, in bytes (keys and entries counted)'],
+    ['entries', 'The number of entries each in-memory cache of this process keeps'],
+  ] as const) {
+    new client.Gauge({
+      name: `ums_cache_${field}`,
+      help,
+      labelNames: ['cache'] as const,
+      registers,
+      collect() {
+        for (const usage of caches()) this.set({ cache: usage.name }, usage[field]);
+      },
+    });
+  }
   return metrics;
 }
 

@@ -101,13 +101,13 @@ export function createBusinessMetrics({
   db: Database;
   timeZone: string;
   /** The budget the process's caches share (CACHE_MEMORY_MB). */
-  budget?: MemoryBudget;
+  budget?: MemoryBudget | undefined;
   /** How long an answer is served again (a minute; 0 computes every call). */
   freshMs?: number;
 }) {
   const cache = createBoundedCache<{ at: number; metrics: AdminMetrics }>({
     name: 'business-metrics',
-    ...(budget === undefined ? {} : { budget }),
+    budget,
     maxBytes: 4 * 1024 * 1024,
     maxEntries: 500,
     bytesOf: (value) => JSON.stringify(value.metrics).length,

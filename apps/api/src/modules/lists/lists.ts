@@ -20,14 +20,13 @@ export interface CsvFile {
  * directory's and each member's orders and subscriptions go through their per-version caches.
  */
 export function createLists(pool: pg.Pool, budget?: MemoryBudget) {
-  const shared = budget === undefined ? {} : { budget };
-  const cache = createVersionCache(pool, dataVersion('catalog'), { name: 'catalog', ...shared });
-  const auditCache = createVersionCache(pool, dataVersion('audit'), { name: 'audit', ...shared });
+  const cache = createVersionCache(pool, dataVersion('catalog'), { name: 'catalog', budget });
+  const auditCache = createVersionCache(pool, dataVersion('audit'), { name: 'audit', budget });
   // Members' answers are small and many: a smaller share of memory, the least recently read member first out.
   const memberCache = createVersionCache(pool, memberVersion, {
     name: 'member-lists',
     maxBytes: 32 * 1024 * 1024,
-    ...shared,
+    budget,
   });
   /** The answer's JSON text, and whether its page holds no item (the statement says so beside the text). */
   const answer = async (statement: ReturnType<typeof listStatement>) =>
@@ -69,7 +68,7 @@ export function createLists(pool: pg.Pool, budget?: MemoryBudget) {
     cache,
     catalog,
     audit: cached(auditCache),
-    directory: cached(createVersionCache(pool, dataVersion('members'), { name: 'directory', ...shared })),
+    directory: cached(createVersionCache(pool, dataVersion('members'), { name: 'directory', budget })),
     /**
      * One member's ([subject]) payment history or subscriptions: only lists whose every row is a member's order,
      * order item, subscription or subscription product (what moves the member's version), plus catalog names.

@@ -114,15 +114,15 @@ export function createVersionCache(
     /** What the metrics call it. */
     name?: string;
     /** The budget the process's caches share (CACHE_MEMORY_MB), beside this cache's own bounds. */
-    budget?: MemoryBudget;
+    budget?: MemoryBudget | undefined;
     maxBytes?: number;
     maxEntries?: number;
   } = {},
 ) {
   // An entry's cost: its key (which holds the caller's search text) and version as well as its answer.
   const answers = createBoundedCache<{ version: string; body: string }>({
-    ...(name === undefined ? {} : { name }),
-    ...(budget === undefined ? {} : { budget }),
+    name,
+    budget,
     maxBytes,
     maxEntries,
     bytesOf: ({ version, body }) => version.length + body.length,
