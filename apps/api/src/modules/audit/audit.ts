@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import type { Database } from '../../db/client.js';
+import { namedStatement, type Database } from '../../db/client.js';
 import { packageStripe, stripeKeyList, stripeKeys } from '../../db/write-stripes.js';
 import { requireUser } from '../../plugins/auth.js';
 
@@ -44,26 +44,54 @@ const json = (value: unknown) => (value === null || value === undefined ? null :
 const ids = (list: (string | number)[] = []) =>
   `{${[...new Set(list.map(Number))].filter((id) => Number.isInteger(id)).join(',')}}`;
 
-/** The entry's `labels`: those given, and the current names of the products and packages it refers to. */
-const labelsOf = (entry: AuditEntryInput) => sql`(coalesce(${json(entry.labels)}::jsonb, '{}'::jsonb)
+/**
+ * The entry's `labels`: those given (JSON text), and the current names of the products and packages it refers to
+ * (arrays of ids as PostgreSQL's text form, `ids`).
+ */
+const labelsFrom = (given: unknown, products: unknown, packages: unknown) => sql`(coalesce(${given}::jsonb, '{}'::jsonb)
   || coalesce((select jsonb_object_agg('product:' || product_id, name) from products
-               where product_id = any(${ids(entry.refs?.products)}::int4[])), '{}'::jsonb)
+               where product_id = any(${products}::int4[])), '{}'::jsonb)
   || coalesce((select jsonb_object_agg('discountPackage:' || discount_package_id, name) from discount_packages
-               where discount_package_id = any(${ids(entry.refs?.discountPackages)}::int4[])), '{}'::jsonb))`;
-
-const insertEntry = (entry: AuditEntryInput) => sql`
+               where discount_package_id = any(${packages}::int4[])), '{}'::jsonb))`;
+const labelValues = (entry: AuditEntryInput) => ({
+  labels: json(entry.labels),
+  products: ids(entry.refs?.products),
+  packages: ids(entry.refs?.discountPackages),
+});
+/**
+ * An entry appended, as a named prepared statement generated once (decision 027's exception, decision 039): every
+ * audited write runs it.
+ */
+const insertEntry = namedStatement<{ id: string }>(
+  'audit_append',
+  sql`
   insert into audit_entries (actor_id, actor_email, action, entity, entity_id, before, after, label, labels, reverts)
-  select ${entry.actor.id}, ${entry.actor.email}, ${entry.action}, ${entry.entity}, ${entry.entityId},
-         ${json(entry.before)}::jsonb, ${json(entry.after)}::jsonb, ${entry.label ?? null}, ${labelsOf(entry)},
-         ${entry.reverts ?? null}::bigint`;
+  select ${sql.placeholder('actorId')}, ${sql.placeholder('actorEmail')}, ${sql.placeholder('action')},
+         ${sql.placeholder('entity')}, ${sql.placeholder('entityId')}, ${sql.placeholder('before')}::jsonb,
+         ${sql.placeholder('after')}::jsonb, ${sql.placeholder('label')}::text,
+         ${labelsFrom(sql.placeholder('labels'), sql.placeholder('products'), sql.placeholder('packages'))},
+         ${sql.placeholder('reverts')}::bigint
+  returning id`,
+);
 
 /**
  * Appends one entry to the audit trail, in the caller's transaction: the change and its record land together or
  * neither does. Entries are never changed or removed (the table's trigger refuses it, but for `auditPriceSave`).
  */
-export async function appendAudit(tx: Executor, entry: AuditEntryInput): Promise<number> {
-  const { rows } = await tx.execute<{ id: string }>(sql`${insertEntry(entry)} returning id`);
-  return Number(rows[0]!.id);
+export async function appendAudit(tx: Queryable, entry: AuditEntryInput): Promise<number> {
+  const [row] = await insertEntry(tx, {
+    actorId: entry.actor.id,
+    actorEmail: entry.actor.email,
+    action: entry.action,
+    entity: entry.entity,
+    entityId: entry.entityId,
+    before: json(entry.before),
+    after: json(entry.after),
+    label: entry.label ?? null,
+    reverts: entry.reverts ?? null,
+    ...labelValues(entry),
+  });
+  return Number(row!.id);
 }
 
 export const PRICE_CHANGED = 'package-price-changed';
@@ -73,15 +101,32 @@ export const PRICE_CHANGED = 'package-price-changed';
  * administrator's saves of one product's price within a minute fold into one entry whose `before` is the price before
  * the first save and whose `after` the latest. A reverted entry is never folded into. Answers the entry's id.
  */
-export async function auditPriceSave(tx: Executor, entry: AuditEntryInput & { productKey: string }): Promise<number> {
+export async function auditPriceSave(tx: Queryable, entry: AuditEntryInput & { productKey: string }): Promise<number> {
   const priced = { ...entry, action: PRICE_CHANGED };
-  // The fold runs as the trail's owner (migration 0019): the server's role may add entries, never change one.
-  const { rows } = await tx.execute<{ id: string | null }>(sql`
-    select audit_fold_price_save(${entry.entity}, ${entry.entityId}, ${entry.actor.id}, ${entry.productKey},
-                                 ${json(entry.after)}::jsonb, ${labelsOf(entry)}) as id`);
+  const rows = await foldPriceSave(tx, {
+    entity: entry.entity,
+    entityId: entry.entityId,
+    actorId: entry.actor.id,
+    productKey: entry.productKey,
+    after: json(entry.after),
+    ...labelValues(entry),
+  });
   const folded = rows[0]?.id;
   return folded === null || folded === undefined ? appendAudit(tx, priced) : Number(folded);
 }
+
+/**
+ * The fold as a named prepared statement, generated once (decision 027's exception): a price save runs it as the
+ * administrator types. It runs as the trail's owner (migration 0019): the server's role may add entries, never change
+ * one.
+ */
+const foldPriceSave = namedStatement<{ id: string | null }>(
+  'audit_fold_price_save',
+  sql`
+  select audit_fold_price_save(${sql.placeholder('entity')}, ${sql.placeholder('entityId')}, ${sql.placeholder('actorId')},
+                               ${sql.placeholder('productKey')}, ${sql.placeholder('after')}::jsonb,
+                               ${labelsFrom(sql.placeholder('labels'), sql.placeholder('products'), sql.placeholder('packages'))}) as id`,
+);
 
 /**
  * A transaction for an audited catalog write. Every catalog write moves the catalog version on before its first row
@@ -117,12 +162,21 @@ export function packagePriceTransaction<T>(
  * The catalog writers' lock: every stripe of the catalog's version (decision 036), taken in key order as a
  * transaction's first statement, so it waits for the price saves in flight in any package and they wait for it.
  */
-export async function lockCatalog(tx: Executor): Promise<void> {
-  const { rows } = await tx.execute(
-    sql`select 1 from data_versions where key in (${stripeKeyList('catalog')}) order by key for update`,
-  );
+export async function lockCatalog(tx: Queryable): Promise<void> {
+  const rows = await catalogLock(tx, {});
   if (rows.length !== stripeKeys('catalog').length) throw new Error(MISSING_STRIPES);
 }
+
+// Both locks are named prepared statements (decision 039): every catalog write runs one first.
+const catalogLock = namedStatement(
+  'catalog_lock',
+  sql`select 1 from data_versions where key in (${stripeKeyList('catalog')}) order by key for update`,
+);
+const packagePricesLock = namedStatement(
+  'package_prices_lock',
+  sql`select set_config('ums.write_stripe', ${sql.placeholder('stripe')}, true)
+      from data_versions where key = ${sql.placeholder('key')} for update`,
+);
 
 /** A stripe row gone would leave its writers unlocked and its version unmoved: refused rather than run without. */
 const MISSING_STRIPES = "The catalog's version rows are missing (migration 0022): the write was not made";
@@ -131,9 +185,8 @@ const MISSING_STRIPES = "The catalog's version rows are missing (migration 0022)
  * One package's price saves' lock: its stripe of the catalog's version, named for the transaction, so the writes'
  * triggers move that stripe of the catalog's and the audit trail's versions and of the trail's count, and no other.
  */
-export async function lockPackagePrices(tx: Executor, discountPackageId: number): Promise<void> {
+export async function lockPackagePrices(tx: Queryable, discountPackageId: number): Promise<void> {
   const stripe = packageStripe(discountPackageId);
-  const { rows } = await tx.execute(sql`select set_config('ums.write_stripe', ${String(stripe)}, true)
-                                        from data_versions where key = ${stripeKeys('catalog')[stripe]!} for update`);
+  const rows = await packagePricesLock(tx, { stripe: String(stripe), key: stripeKeys('catalog')[stripe]! });
   if (rows.length !== 1) throw new Error(MISSING_STRIPES);
 }

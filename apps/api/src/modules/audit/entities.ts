@@ -82,37 +82,57 @@ export const discountPackageEntity: AuditedEntity = {
   },
 };
 
+/** What an audited change is: who made it, its action, and (a price save) the product whose price it folds. */
+export interface Change {
+  actor: Actor;
+  action: string;
+  /** The product whose package price this saves: such saves fold into the same administrator's entry of the last minute. */
+  foldPrice?: number;
+  reverts?: number;
+}
+
 /**
  * Makes an audited change in the caller's transaction: reads the entity's state, runs the change, reads it again and
- * appends the difference (nothing when nothing changed). Answers the entry's id, or null when nothing changed. `id` is a function where the
- * write creates the entity (its id is known after). `foldPrice` names the product whose package price this
- * saves: such saves fold into the same administrator's entry of the last minute.
+ * appends the difference (nothing when nothing changed). Answers the entry's id, or null when nothing changed. `id` is
+ * a function where the write creates the entity (its id is known after).
  */
 export async function recordChange(
   tx: Queryable,
   audited: AuditedEntity,
   id: string | (() => string),
-  change: { actor: Actor; action: string; foldPrice?: number; reverts?: number },
+  change: Change,
   write: () => Promise<unknown>,
 ): Promise<number | null> {
   const before = typeof id === 'string' ? await audited.read(tx, id) : null;
   await write();
   const entityId = typeof id === 'string' ? id : id();
-  const after = await audited.read(tx, entityId);
+  return recordStates(tx, audited, entityId, change, before, await audited.read(tx, entityId));
+}
+
+/**
+ * Appends the difference between two states of an entity, in the caller's transaction (nothing when nothing changed),
+ * for a writer that knows both without reading them again (decision 039). Answers the entry's id, or null.
+ */
+export async function recordStates(
+  tx: Queryable,
+  audited: AuditedEntity,
+  entityId: string,
+  change: Change,
+  before: State | null,
+  after: State | null,
+): Promise<number | null> {
   const diff = diffStates(before, after);
-  if (diff) {
-    const entry = {
-      actor: change.actor,
-      action: change.action,
-      entity: audited.entity,
-      entityId,
-      ...diff,
-      reverts: change.reverts ?? null,
-      ...(await audited.names(tx, entityId, [diff.after, diff.before, after])),
-    };
-    return change.foldPrice === undefined
-      ? appendAudit(tx, entry)
-      : auditPriceSave(tx, { ...entry, productKey: String(change.foldPrice) });
-  }
-  return null;
+  if (!diff) return null;
+  const entry = {
+    actor: change.actor,
+    action: change.action,
+    entity: audited.entity,
+    entityId,
+    ...diff,
+    reverts: change.reverts ?? null,
+    ...(await audited.names(tx, entityId, [diff.after, diff.before, after])),
+  };
+  return change.foldPrice === undefined
+    ? appendAudit(tx, entry)
+    : auditPriceSave(tx, { ...entry, productKey: String(change.foldPrice) });
 }

@@ -1,9 +1,12 @@
 import type { DiscountPackage } from '@ums/contracts';
-import { and, eq, notInArray, sql } from 'drizzle-orm';
+import { and, eq, notInArray, sql, type Placeholder } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { namedStatement } from '../../db/client.js';
 import { moneyText } from '../../db/money.js';
 import { discountPackageProducts, discountPackages, products } from '../../db/schema/index.js';
 import type { Queryable } from '../audit/audit.js';
-import type { State } from '../audit/states.js';
+import { applyState, type State } from '../audit/states.js';
+import { jsonObject } from '../lists/list-statements.js';
 import { packageFrom, packageItem, packageKey } from './discount-packages.lists.js';
 
 /** A package's fields as the administrator saves them. */
@@ -26,7 +29,7 @@ export interface DiscountPackageState extends State, PackageFields {
 }
 
 const priceText = (price: number | null) => (price === null ? null : moneyText(price));
-const isProductOf = (key: { discountPackageId: number; productId: number }) =>
+const isProductOf = (key: { discountPackageId: number | Placeholder; productId: number | Placeholder }) =>
   and(
     eq(discountPackageProducts.discountPackageId, key.discountPackageId),
     eq(discountPackageProducts.productId, key.productId),
@@ -40,6 +43,70 @@ const productsState = sql<DiscountPackageState['products']>`coalesce(
   json_object_agg(${discountPackageProducts.productId}::text, json_build_object('price', ${discountPackageProducts.price})
                   order by ${discountPackageProducts.productId})
     filter (where ${discountPackageProducts.productId} is not null), '{}'::json)`;
+
+/**
+ * The package's whole state for the audit trail, as one JSON value (one row, none when there is no package): a
+ * statement's scalar subquery as it is. A join, not a subquery: drizzle writes a single table's columns unqualified in
+ * selected expressions.
+ */
+const stateQuery = (q: Pick<Queryable, 'select'>, id: number | Placeholder) =>
+  q
+    .select({
+      state: jsonObject<DiscountPackageState>({
+        name: discountPackages.name,
+        description: discountPackages.description,
+        products: productsState,
+      }),
+    })
+    .from(discountPackages)
+    .leftJoin(
+      discountPackageProducts,
+      eq(discountPackageProducts.discountPackageId, discountPackages.discountPackageId),
+    )
+    .where(eq(discountPackages.discountPackageId, id))
+    .groupBy(discountPackages.discountPackageId);
+
+/**
+ * A price save (`savePrice`) as one named prepared statement, its text generated once from the typed statement and
+ * planned once per connection (decision 027's exception). The update is a CTE: the statement's own reads do not see
+ * it, so they read the package as it was. (An embedded query comes in parentheses, as a CTE's body must.)
+ */
+const builder = drizzle.mock(); // builds statements, runs none
+const packageId = sql.placeholder('discountPackageId');
+const savePrice = namedStatement<{
+  price: { price: number | null } | null;
+  before: DiscountPackageState | null;
+  answer: DiscountPackage | null;
+}>(
+  'package_price_save',
+  sql`with saved as ${builder
+    .update(discountPackageProducts)
+    .set({ price: sql`${sql.placeholder('price')}`, updatedAt: sql`now()` })
+    .where(isProductOf({ discountPackageId: packageId, productId: sql.placeholder('productId') }))
+    .returning({ price: discountPackageProducts.price })}
+  select (select json_build_object('price', saved.price) from saved) as price,
+         ${stateQuery(builder, packageId)} as before,
+         (select ${packageItem} from ${packageFrom} where ${packageKey} = ${packageId}) as answer`,
+);
+
+/**
+ * A package's fields saved (`saveFields`), as one named prepared statement: the update is a CTE named as the answer's
+ * table (`dp`), so the answer is read from the row it returns, and the state before from the table as it was.
+ */
+const saveFields = namedStatement<{ before: DiscountPackageState | null; answer: DiscountPackage | null }>(
+  'package_fields_save',
+  sql`with dp as ${builder
+    .update(discountPackages)
+    .set({
+      name: sql`${sql.placeholder('name')}`,
+      description: sql`${sql.placeholder('description')}`,
+      updatedAt: sql`now()`,
+    })
+    .where(eq(discountPackages.discountPackageId, packageId))
+    .returning()}
+  select ${stateQuery(builder, packageId)} as before,
+         (select ${packageItem} from dp) as answer`,
+);
 
 /**
  * Every read and write of the discount packages and their products' package prices, and the audit trail's reads and
@@ -83,6 +150,21 @@ export const discountPackageRepository = {
     return row!.id;
   },
 
+  /**
+   * Saves a package's fields and answers its state before and after and its answer after, from one statement (the
+   * caller holds the catalog's lock); null when there is no such package.
+   */
+  async saveFields(
+    q: Queryable,
+    id: number,
+    fields: PackageFields,
+  ): Promise<{ before: DiscountPackageState; after: DiscountPackageState; answer: DiscountPackage } | null> {
+    const [row] = await saveFields(q, { discountPackageId: id, name: fields.name, description: fields.description });
+    const { before, answer } = row!;
+    if (before === null || answer === null) return null;
+    return { before, after: { ...before, name: answer.name, description: answer.description }, answer };
+  },
+
   /** False when there is no such package. */
   async update(q: Queryable, id: number, fields: PackageFields): Promise<boolean> {
     const updated = await q
@@ -112,6 +194,33 @@ export const discountPackageRepository = {
     return updated.length > 0;
   },
 
+  /**
+   * Sets a product's package price and reads, in the same statement, the package as it was: its audit state and its
+   * answer. Null when the product is not in the package. The caller holds the package's lock (its stripe, decision
+   * 036), so nothing else changes the package in between: the state and the answer after are the ones before with
+   * this one price changed, to the value the row now holds (decision 039).
+   */
+  async savePrice(
+    q: Queryable,
+    change: PackagePrice,
+  ): Promise<{ before: DiscountPackageState; after: DiscountPackageState; answer: DiscountPackage } | null> {
+    const [row] = await savePrice(q, {
+      price: priceText(change.price),
+      discountPackageId: change.discountPackageId,
+      productId: change.productId,
+    });
+    const { price, before, answer } = row!;
+    if (price === null || before === null || answer === null) return null;
+    return {
+      before,
+      after: applyState(before, { products: { [String(change.productId)]: price } }) as DiscountPackageState,
+      answer: {
+        ...answer,
+        products: answer.products.map((p) => (p.productId === change.productId ? { ...p, price: price.price } : p)),
+      },
+    };
+  },
+
   /** Adds a product with its price; false when it is in the package already. */
   async addProduct(q: Queryable, change: PackagePrice): Promise<boolean> {
     const inserted = await q
@@ -135,21 +244,10 @@ export const discountPackageRepository = {
     return deleted.length > 0;
   },
 
-  /**
-   * The package's whole state for the audit trail (one statement), or null when there is none. A join, not a
-   * subquery: drizzle writes a single table's columns unqualified in selected expressions.
-   */
+  /** The package's whole state for the audit trail (one statement), or null when there is none. */
   async readState(q: Queryable, id: number): Promise<DiscountPackageState | null> {
-    const [row] = await q
-      .select({ name: discountPackages.name, description: discountPackages.description, products: productsState })
-      .from(discountPackages)
-      .leftJoin(
-        discountPackageProducts,
-        eq(discountPackageProducts.discountPackageId, discountPackages.discountPackageId),
-      )
-      .where(eq(discountPackages.discountPackageId, id))
-      .groupBy(discountPackages.discountPackageId);
-    return row ?? null;
+    const [row] = await stateQuery(q, id);
+    return row?.state ?? null;
   },
 
   /**

@@ -2,8 +2,14 @@ import { discountPackageInputSchema, type DiscountPackage, type DiscountPackageP
 import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
 import { badRequest, conflict, notFound } from '../../plugins/http-errors.js';
-import { catalogTransaction, packagePriceTransaction, type Actor, type Queryable } from '../audit/audit.js';
-import { discountPackageEntity, recordChange } from '../audit/entities.js';
+import {
+  catalogTransaction,
+  packagePriceTransaction,
+  PRICE_CHANGED,
+  type Actor,
+  type Queryable,
+} from '../audit/audit.js';
+import { discountPackageEntity, recordChange, recordStates } from '../audit/entities.js';
 import { membershipRepository } from '../memberships/memberships.repository.js';
 import { discountPackageRepository, type PackagePrice } from './discount-packages.repository.js';
 
@@ -27,26 +33,16 @@ export function createDiscountPackageService({ db }: { db: Database }) {
     if (!exists.product) throw notFound(`Product ${key.productId}`);
   }
 
-  /**
-   * An audited write to one package, in a transaction that first takes the catalog's lock, or (a price save) only its
-   * package's stripe of it (decision 036); answers the package as it is after.
-   */
+  /** An audited write to one package, in a transaction that first takes the catalog's lock; answers the package after. */
   async function audited(
     actor: Actor,
     id: number,
     action: string,
     write: (tx: Queryable) => Promise<unknown>,
-    { lock = 'catalog', foldPrice }: { lock?: 'catalog' | 'package'; foldPrice?: number } = {},
   ): Promise<DiscountPackage> {
-    const record = (tx: Queryable) =>
-      recordChange(
-        tx,
-        discountPackageEntity,
-        String(id),
-        { actor, action, ...(foldPrice === undefined ? {} : { foldPrice }) },
-        () => write(tx),
-      );
-    await (lock === 'package' ? packagePriceTransaction(db, id, record) : catalogTransaction(db, record));
+    await catalogTransaction(db, (tx) =>
+      recordChange(tx, discountPackageEntity, String(id), { actor, action }, () => write(tx)),
+    );
     return get(id);
   }
 
@@ -75,8 +71,13 @@ export function createDiscountPackageService({ db }: { db: Database }) {
           `discountPackageId ${fields.discountPackageId} in the body does not match ${id} in the address`,
         );
       }
-      return audited(actor, id, 'discount-package-updated', async (tx) => {
-        if (!(await repository.update(tx, id, fields))) throw notFound(`Discount package ${id}`);
+      // One statement saves the fields and reads the package as it was and as it is (decision 039).
+      return catalogTransaction(db, async (tx) => {
+        const saved = await repository.saveFields(tx, id, fields);
+        if (!saved) throw notFound(`Discount package ${id}`);
+        const change = { actor, action: 'discount-package-updated' };
+        await recordStates(tx, discountPackageEntity, String(id), change, saved.before, saved.after);
+        return saved.answer;
       });
     },
 
@@ -101,20 +102,25 @@ export function createDiscountPackageService({ db }: { db: Database }) {
      * administrator types: one administrator's saves of one price within a minute are one audit entry.
      */
     async setPrice(actor: Actor, change: PackagePrice): Promise<DiscountPackage> {
-      return audited(
-        actor,
-        change.discountPackageId,
-        'package-price-changed',
-        async (tx) => {
-          if (!(await repository.setPrice(tx, change))) {
-            // Only now (the rare case) find out which of the three is missing.
-            await assertPackageAndProduct(tx, change);
-            throw notFound(`Product ${change.productId} in discount package ${change.discountPackageId}`);
-          }
-        },
-        // Its package's stripe only: saves in other packages go on beside it.
-        { lock: 'package', foldPrice: change.productId },
-      );
+      // Its package's stripe of the catalog's lock only (decision 036): saves in other packages go on beside it. One
+      // statement saves the price and reads the package as it was, the lock keeping it so (decision 039).
+      return packagePriceTransaction(db, change.discountPackageId, async (tx) => {
+        const saved = await repository.savePrice(tx, change);
+        if (!saved) {
+          // Only now (the rare case) find out which of the three is missing.
+          await assertPackageAndProduct(tx, change);
+          throw notFound(`Product ${change.productId} in discount package ${change.discountPackageId}`);
+        }
+        await recordStates(
+          tx,
+          discountPackageEntity,
+          String(change.discountPackageId),
+          { actor, action: PRICE_CHANGED, foldPrice: change.productId },
+          saved.before,
+          saved.after,
+        );
+        return saved.answer;
+      });
     },
 
     async addProduct(actor: Actor, change: PackagePrice): Promise<DiscountPackage> {

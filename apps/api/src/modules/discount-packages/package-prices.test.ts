@@ -26,7 +26,7 @@ const api = apiCaller(base, token);
 /** An answer's status and envelope, its rows typed as the call's contract says. */
 async function call<T>(method: string, path: string, body?: unknown) {
   const { status, body: envelope } = await api(method, path, body);
-  return { status, ...(envelope as { data: T[]; page?: { total: number } }) };
+  return { status, ...(envelope as { data: T[]; message?: string; page?: { total: number } }) };
 }
 
 let product = 0;
@@ -182,5 +182,75 @@ describe('price saves in different discount packages', () => {
     const after = await listed();
     expect(ten.map((id) => after.get(id))).toEqual(ten.map((_, n) => 100 + n));
     expect(await entries()).toBe(before + 10);
+  });
+});
+
+describe('a price save’s answer and audit entry', () => {
+  it('answer the package as a read of it after the save does, and record only the price that changed', async () => {
+    const created = await call<DiscountPackage>('POST', '/api/discountPackage', {
+      name: `Answered ${run}`,
+      description: 'Three products',
+    });
+    const id = created.data[0]!.discountPackageId;
+    const three = (
+      await pool.query<{ id: number }>('select product_id as id from products order by product_id limit 3')
+    ).rows.map((row) => row.id);
+    for (const [n, productId] of three.entries()) {
+      const price = [10.5, null, 7][n];
+      expect(
+        (await call('POST', '/api/discountPackageProduct', { discountPackageId: id, productId, price })).status,
+      ).toBe(201);
+    }
+    const lastEntry = async () =>
+      (
+        await pool.query<{ before: unknown; after: unknown }>(
+          `select before, after from audit_entries where entity = 'discount-package' and entity_id = $1
+           order by id desc limit 1`,
+          [String(id)],
+        )
+      ).rows[0];
+
+    // A product without a price gets one; then the priced one's price is cleared.
+    for (const [productId, price, was] of [
+      [three[1]!, 12.25, null],
+      [three[0]!, null, 10.5],
+    ] as const) {
+      const saved = await call<DiscountPackage>('PUT', '/api/discountPackageProduct', {
+        discountPackageId: id,
+        productId,
+        price,
+      });
+      expect(saved.status).toBe(200);
+      expect(saved.message).toBe('Package price saved');
+      const read = await call<DiscountPackage>('GET', `/api/discountPackage/${id}`);
+      expect(saved.data).toEqual(read.data);
+      expect(read.data[0]!.products.find((p) => p.productId === productId)?.price).toBe(price);
+      expect(await lastEntry()).toEqual({
+        before: { products: { [productId]: { price: was } } },
+        after: { products: { [productId]: { price } } },
+      });
+    }
+    expect(
+      (await call<DiscountPackage>('GET', `/api/discountPackage/${id}`)).data[0]!.products.map((p) => p.price),
+    ).toEqual(expect.arrayContaining([null, 12.25, 7]));
+  });
+
+  it('answer 404 naming the product and the package when the product is not in it, and change nothing', async () => {
+    const id = packages[0]!;
+    const other = (
+      await pool.query<{ id: number }>(
+        `select product_id as id from products where product_id <> $1 order by product_id limit 1`,
+        [product],
+      )
+    ).rows[0]!.id;
+    const before = (await call<DiscountPackage>('GET', `/api/discountPackage/${id}`)).data;
+    const answer = await call('PUT', '/api/discountPackageProduct', {
+      discountPackageId: id,
+      productId: other,
+      price: 1,
+    });
+    expect(answer.status).toBe(404);
+    expect(answer.message).toBe(`Product ${other} in discount package ${id} was not found`);
+    expect((await call<DiscountPackage>('GET', `/api/discountPackage/${id}`)).data).toEqual(before);
   });
 });

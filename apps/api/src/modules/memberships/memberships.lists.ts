@@ -1,5 +1,5 @@
 import type { Membership, PromotionalProduct } from '@ums/contracts';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { discountPackages, listCounts, memberships, products, promotionalProducts } from '../../db/schema/index.js';
 import { float8, jsonObject, key, scopeValue, tableAs, type ListDefinition } from '../lists/list-statements.js';
@@ -29,9 +29,15 @@ export const membershipItem = jsonObject<Membership>({
     where ${pp.membershipId} = ${m.membershipId}), '[]'::json)`,
 });
 
-export const membershipFrom = sql`${tableAs(memberships, 'm')}
+/** `membershipItem`'s tables, its memberships being `rows` named `m`. */
+const membershipsFrom = (rows: SQL) => sql`${rows}
   join ${tableAs(products, 'p')} on ${p.productId} = ${m.productId}
   left join ${tableAs(discountPackages, 'dp')} on ${dp.discountPackageId} = ${m.discountPackageId}`;
+
+export const membershipFrom = membershipsFrom(tableAs(memberships, 'm'));
+
+/** `membershipFrom` over the rows a CTE named `m` returns (an update's), of the memberships' columns. */
+export const membershipFromUpdated = membershipsFrom(sql`m`);
 
 /** The id of `membershipFrom`'s membership: where one membership is read. */
 export const membershipKey = m.membershipId;

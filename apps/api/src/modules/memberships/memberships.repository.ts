@@ -1,9 +1,12 @@
 import type { Membership, PromotionalProductLink } from '@ums/contracts';
-import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
-import { memberships, promotionalProducts } from '../../db/schema/index.js';
+import { and, eq, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { namedStatement } from '../../db/client.js';
+import { discountPackages, memberships, products, promotionalProducts } from '../../db/schema/index.js';
 import type { Queryable } from '../audit/audit.js';
 import type { State } from '../audit/states.js';
-import { membershipFrom, membershipItem, membershipKey } from './memberships.lists.js';
+import { jsonObject } from '../lists/list-statements.js';
+import { membershipFrom, membershipFromUpdated, membershipItem, membershipKey } from './memberships.lists.js';
 
 /** A membership's fields as the administrator saves them. */
 export interface MembershipFields {
@@ -34,6 +37,66 @@ const fieldsOf = (f: MembershipFields): MembershipFields => ({
 const promotionalState = sql<Record<string, true>>`coalesce(
   json_object_agg(${promotionalProducts.productId}::text, true order by ${promotionalProducts.productId})
     filter (where ${promotionalProducts.productId} is not null), '{}'::json)`;
+
+/**
+ * The membership's whole state for the audit trail, as one JSON value (one row, none when there is no membership): a
+ * statement's scalar subquery as it is.
+ */
+const stateQuery = (q: Pick<Queryable, 'select'>, id: number | SQL) =>
+  q
+    .select({
+      state: jsonObject<MembershipState>({
+        name: memberships.name,
+        description: memberships.description,
+        productId: memberships.productId,
+        discountPackageId: memberships.discountPackageId,
+        numberOfFreeEligibleItems: memberships.numberOfFreeEligibleItems,
+        membershipLengthInMonths: memberships.membershipLengthInMonths,
+        promotionalProducts: promotionalState,
+      }),
+    })
+    .from(memberships)
+    .leftJoin(promotionalProducts, eq(promotionalProducts.membershipId, memberships.membershipId))
+    .where(eq(memberships.membershipId, id))
+    .groupBy(memberships.membershipId);
+
+const builder = drizzle.mock(); // builds statements, runs none
+const placeholders = <K extends string>(...names: K[]) =>
+  Object.fromEntries(names.map((name) => [name, sql`${sql.placeholder(name)}`])) as Record<K, SQL>;
+const savedId = sql`${sql.placeholder('membershipId')}`;
+const saved = placeholders(
+  'name',
+  'description',
+  'productId',
+  'discountPackageId',
+  'numberOfFreeEligibleItems',
+  'membershipLengthInMonths',
+) satisfies Record<keyof MembershipFields, SQL>;
+const productExists = sql`exists (select 1 from ${products} where ${products.productId} = ${saved.productId})`;
+const packageExistsOrNone = sql`(${saved.discountPackageId}::int4 is null or exists (
+  select 1 from ${discountPackages} where ${discountPackages.discountPackageId} = ${saved.discountPackageId}))`;
+
+/**
+ * A membership's fields saved (`saveFields`), as one named prepared statement (decision 039): the update is a CTE
+ * named as the answer's table (`m`), made only when the product and the package it names exist, so the answer is read
+ * from the row it returns and the state before from the table as it was.
+ */
+const saveFields = namedStatement<{
+  product: boolean;
+  package: boolean;
+  before: MembershipState | null;
+  answer: Membership | null;
+}>(
+  'membership_fields_save',
+  sql`with m as ${builder
+    .update(memberships)
+    .set({ ...saved, updatedAt: sql`now()` })
+    .where(and(eq(memberships.membershipId, savedId), productExists, packageExistsOrNone))
+    .returning()}
+  select ${productExists} as product, ${packageExistsOrNone} as package,
+         ${stateQuery(builder, savedId)} as before,
+         (select ${membershipItem} from ${membershipFromUpdated}) as answer`,
+);
 
 /**
  * Every read and write of the memberships and their promotional links, and the audit trail's reads and restores of
@@ -75,6 +138,29 @@ export const membershipRepository = {
   },
 
   /** False when there is no such membership. */
+  /**
+   * Saves a membership's fields when the product and the package it names exist, in one statement (the caller holds
+   * the catalog's lock): whether each exists, and the membership's state before and after and its answer after (null
+   * when there is no such membership, or nothing was saved).
+   */
+  async saveFields(
+    q: Queryable,
+    id: number,
+    fields: MembershipFields,
+  ): Promise<{
+    product: boolean;
+    package: boolean;
+    saved: { before: MembershipState; after: MembershipState; answer: Membership } | null;
+  }> {
+    const [row] = await saveFields(q, { membershipId: id, ...fieldsOf(fields) });
+    const { product, package: pkg, before, answer } = row!;
+    return {
+      product,
+      package: pkg,
+      saved: before === null || answer === null ? null : { before, after: { ...before, ...fieldsOf(answer) }, answer },
+    };
+  },
+
   async update(q: Queryable, id: number, fields: MembershipFields): Promise<boolean> {
     const updated = await q
       .update(memberships)
@@ -118,21 +204,8 @@ export const membershipRepository = {
    * subquery: drizzle writes a single table's columns unqualified in selected expressions.
    */
   async readState(q: Queryable, id: number): Promise<MembershipState | null> {
-    const [row] = await q
-      .select({
-        name: memberships.name,
-        description: memberships.description,
-        productId: memberships.productId,
-        discountPackageId: memberships.discountPackageId,
-        numberOfFreeEligibleItems: memberships.numberOfFreeEligibleItems,
-        membershipLengthInMonths: memberships.membershipLengthInMonths,
-        promotionalProducts: promotionalState,
-      })
-      .from(memberships)
-      .leftJoin(promotionalProducts, eq(promotionalProducts.membershipId, memberships.membershipId))
-      .where(eq(memberships.membershipId, id))
-      .groupBy(memberships.membershipId);
-    return row ?? null;
+    const [row] = await stateQuery(q, id);
+    return row?.state ?? null;
   },
 
   /**

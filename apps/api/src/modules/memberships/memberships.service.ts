@@ -3,20 +3,22 @@ import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
 import { badRequest, notFound } from '../../plugins/http-errors.js';
 import { catalogTransaction, type Actor, type Queryable } from '../audit/audit.js';
-import { membershipEntity, recordChange } from '../audit/entities.js';
+import { membershipEntity, recordChange, recordStates } from '../audit/entities.js';
 import { productRepository } from '../catalog/products.repository.js';
 import { discountPackageRepository } from '../discount-packages/discount-packages.repository.js';
 import { membershipRepository } from './memberships.repository.js';
 
 type MembershipFields = z.output<typeof membershipInputSchema>;
 
+const missingProduct = (id: number) =>
+  badRequest(`Product ${id} does not exist`, { productId: ['Product does not exist'] });
+const missingPackage = (id: number | null) =>
+  badRequest(`Discount package ${id} does not exist`, { discountPackageId: ['Discount package does not exist'] });
+
 async function assertReferences(tx: Queryable, fields: MembershipFields) {
-  if ((await productRepository.missingIds(tx, [fields.productId])).length > 0)
-    throw badRequest(`Product ${fields.productId} does not exist`, { productId: ['Product does not exist'] });
+  if ((await productRepository.missingIds(tx, [fields.productId])).length > 0) throw missingProduct(fields.productId);
   if (fields.discountPackageId !== null && !(await discountPackageRepository.exists(tx, fields.discountPackageId))) {
-    throw badRequest(`Discount package ${fields.discountPackageId} does not exist`, {
-      discountPackageId: ['Discount package does not exist'],
-    });
+    throw missingPackage(fields.discountPackageId);
   }
 }
 
@@ -66,12 +68,16 @@ export function createMembershipService({ db }: { db: Database }) {
           membershipId: ['Does not match the address'],
         });
       }
+      // One statement checks the product and the package, saves, and reads the membership as it was and as it is
+      // (decision 039).
       return catalogTransaction(db, async (tx) => {
-        await assertReferences(tx, fields);
-        await recordChange(tx, membershipEntity, String(id), { actor, action: 'membership-updated' }, async () => {
-          if (!(await repository.update(tx, id, fields))) throw notFound(`Membership ${id}`);
-        });
-        return get(id, tx);
+        const { product, package: pkg, saved } = await repository.saveFields(tx, id, fields);
+        if (!product) throw missingProduct(fields.productId);
+        if (!pkg) throw missingPackage(fields.discountPackageId);
+        if (!saved) throw notFound(`Membership ${id}`);
+        const change = { actor, action: 'membership-updated' };
+        await recordStates(tx, membershipEntity, String(id), change, saved.before, saved.after);
+        return saved.answer;
       });
     },
 

@@ -25,11 +25,11 @@ import { accountDeletionMail } from '../../mail/alerts.js';
 import { enqueueMail } from '../../mail/outbox.js';
 import type { AuthUser } from '../../plugins/auth.js';
 import { conflict, HttpError } from '../../plugins/http-errors.js';
-import { appendAudit, SYSTEM_ACTOR } from '../audit/audit.js';
+import { appendAudit, SYSTEM_ACTOR, type Queryable } from '../audit/audit.js';
 import type { FactorService } from '../../identity/factors.js';
 import type { KeyService } from '../../secrets/key-service.js';
 
-type Executor = Pick<Database, 'execute' | 'select' | 'insert' | 'update' | 'delete'>;
+type Executor = Queryable;
 
 /** The account a token subject names: compared as text, so a subject that is no account id finds none. */
 const accountNamed = (subject: string) => sql`${accounts.accountId}::text = ${subject}`;

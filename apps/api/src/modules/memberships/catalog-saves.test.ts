@@ -1,0 +1,159 @@
+import type { DiscountPackage, Membership } from '@ums/contracts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, MEMBER, testApp } from '../../../test/helper.js';
+import { paths } from '../../runtime.js';
+import { seedDemoData } from '../../seed/demo-data.js';
+
+// A membership's and a package's fields are saved in one statement that also reads the state before and the answer
+// after (decision 039): the answer must still be what a read after the save gives, and the audit entry only what
+// changed.
+
+const ctx = await testApp();
+await seedDemoData(ctx.db, paths.catalogFile, MEMBER.sub);
+
+async function call<T>(method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) {
+  const response = await ctx.app.inject({
+    method,
+    url,
+    payload: payload as object,
+    headers: await ctx.signedIn(ADMIN),
+  });
+  const body = response.json<{ data: T[]; message: string; errors?: Record<string, string[]> }>();
+  return { status: response.statusCode, ...body };
+}
+
+const lastEntry = async (entity: string, id: number) =>
+  (
+    await ctx.pool.query<{ action: string; before: unknown; after: unknown; label: string | null }>(
+      `select action, before, after, label from audit_entries where entity = $1 and entity_id = $2
+       order by id desc limit 1`,
+      [entity, String(id)],
+    )
+  ).rows[0];
+
+let products: { productId: number; productName: string; retailPrice: number }[] = [];
+let packages: DiscountPackage[] = [];
+beforeAll(async () => {
+  packages = (await call<DiscountPackage>('GET', '/api/discountPackage')).data;
+  products = packages
+    .flatMap((p) => p.products)
+    .filter((p, n, all) => all.findIndex((q) => q.productId === p.productId) === n);
+  expect(packages.length).toBeGreaterThan(1);
+  expect(products.length).toBeGreaterThan(1);
+});
+
+describe('PUT /api/membership/{id}', () => {
+  const fieldsOf = (m: Membership) => ({
+    name: m.name,
+    description: m.description,
+    productId: m.productId,
+    discountPackageId: m.discountPackageId,
+    numberOfFreeEligibleItems: m.numberOfFreeEligibleItems,
+    membershipLengthInMonths: m.membershipLengthInMonths,
+  });
+  async function newMembership() {
+    const created = await call<Membership>('POST', '/api/membership', {
+      name: `Saved ${Math.random().toString(36).slice(2, 8)}`,
+      description: 'Before',
+      productId: products[0]!.productId,
+      discountPackageId: packages[0]!.discountPackageId,
+      numberOfFreeEligibleItems: 1,
+      membershipLengthInMonths: 12,
+    });
+    expect(created.status).toBe(201);
+    await call('POST', '/api/promotionalProduct/batch', [
+      { membershipId: created.data[0]!.membershipId, productId: products[1]!.productId },
+    ]);
+    return (await call<Membership>('GET', `/api/membership/${created.data[0]!.membershipId}`)).data[0]!;
+  }
+
+  it('answers the membership as a read after the save does, with the new product’s and package’s names', async () => {
+    const before = await newMembership();
+    const [product, pkg] = [products[1]!, packages[1]!];
+    const saved = await call<Membership>('PUT', `/api/membership/${before.membershipId}`, {
+      ...fieldsOf(before),
+      description: null,
+      productId: product.productId,
+      discountPackageId: pkg.discountPackageId,
+      membershipLengthInMonths: 24,
+    });
+    expect(saved.status).toBe(200);
+    expect(saved.message).toBe('Membership saved');
+    const read = await call<Membership>('GET', `/api/membership/${before.membershipId}`);
+    expect(saved.data).toEqual(read.data);
+    expect(saved.data[0]).toMatchObject({
+      description: null,
+      productId: product.productId,
+      productName: product.productName,
+      discountPackageId: pkg.discountPackageId,
+      discountPackageName: pkg.name,
+      membershipLengthInMonths: 24,
+      promotionalProducts: [{ productId: product.productId, name: product.productName }],
+    });
+  });
+
+  it('records only the fields that changed, the membership’s name as the entry’s label', async () => {
+    const before = await newMembership();
+    await call('PUT', `/api/membership/${before.membershipId}`, { ...fieldsOf(before), discountPackageId: null });
+    expect(await lastEntry('membership', before.membershipId)).toEqual({
+      action: 'membership-updated',
+      before: { discountPackageId: before.discountPackageId },
+      after: { discountPackageId: null },
+      label: before.name,
+    });
+    const saved = await call<Membership>('GET', `/api/membership/${before.membershipId}`);
+    expect(saved.data[0]).toMatchObject({ discountPackageId: null, discountPackageName: null });
+  });
+
+  it('refuses a product or a package that does not exist, naming it on its field, and saves nothing', async () => {
+    const before = await newMembership();
+    for (const [change, message, field] of [
+      [{ productId: 424242 }, 'Product 424242 does not exist', { productId: ['Product does not exist'] }],
+      [
+        { discountPackageId: 4242 },
+        'Discount package 4242 does not exist',
+        { discountPackageId: ['Discount package does not exist'] },
+      ],
+    ] as const) {
+      const answer = await call('PUT', `/api/membership/${before.membershipId}`, {
+        ...fieldsOf(before),
+        name: 'Not saved',
+        ...change,
+      });
+      expect(answer).toMatchObject({ status: 400, message, errors: field });
+    }
+    expect((await call<Membership>('GET', `/api/membership/${before.membershipId}`)).data).toEqual([before]);
+    expect((await lastEntry('membership', before.membershipId))?.action).toBe('promotional-products-added');
+  });
+
+  it('answers 404 for a membership that does not exist', async () => {
+    const answer = await call('PUT', '/api/membership/987654', fieldsOf(await newMembership()));
+    expect(answer).toMatchObject({ status: 404, message: 'Membership 987654 was not found' });
+  });
+});
+
+describe('PUT /api/discountPackage/{id}', () => {
+  it('answers the package as a read after the save does, and records only the name and description', async () => {
+    const pkg = packages[0]!;
+    const saved = await call<DiscountPackage>('PUT', `/api/discountPackage/${pkg.discountPackageId}`, {
+      name: `${pkg.name} renamed`,
+      description: null,
+    });
+    expect(saved.status).toBe(200);
+    expect(saved.message).toBe('Discount package saved');
+    const read = await call<DiscountPackage>('GET', `/api/discountPackage/${pkg.discountPackageId}`);
+    expect(saved.data).toEqual(read.data);
+    expect(read.data[0]).toEqual({ ...pkg, name: `${pkg.name} renamed`, description: null });
+    expect(await lastEntry('discount-package', pkg.discountPackageId)).toEqual({
+      action: 'discount-package-updated',
+      before: { name: pkg.name, description: pkg.description },
+      after: { name: `${pkg.name} renamed`, description: null },
+      label: `${pkg.name} renamed`,
+    });
+  });
+
+  it('answers 404 for a package that does not exist', async () => {
+    const answer = await call('PUT', '/api/discountPackage/987654', { name: 'Nobody', description: null });
+    expect(answer).toMatchObject({ status: 404, message: 'Discount package 987654 was not found' });
+  });
+});
