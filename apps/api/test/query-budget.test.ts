@@ -42,6 +42,8 @@ async function call(method: 'GET' | 'PUT', url: string, who: typeof ADMIN, body?
 }
 
 let packageId = 0;
+/** The package's products, one for each measure: each measure's price save is the first of its product's price. */
+let pricedProducts: number[] = [];
 let membershipId = 0;
 let membershipFields: Record<string, unknown> = {};
 const paged = (path: string, q: string, sort: string) => [
@@ -50,11 +52,11 @@ const paged = (path: string, q: string, sort: string) => [
   `${path}?limit=25&sort=${sort}`,
 ];
 let price = 12.5;
-const calls = () =>
+const calls = (productId: number) =>
   [
     // A catalog write first: the catalog reads after it are built afresh, not served from the per-version cache. A
     // new price each time, so the write is audited each time.
-    ['PUT', '/api/discountPackageProduct', ADMIN, { discountPackageId: packageId, productId: 1001, price: price++ }],
+    ['PUT', '/api/discountPackageProduct', ADMIN, { discountPackageId: packageId, productId, price: price++ }],
     ['PUT', `/api/discountPackage/${packageId}`, ADMIN, { name: `Budget ${price}`, description: null }],
     ['PUT', `/api/membership/${membershipId}`, ADMIN, { ...membershipFields, description: `Budget ${price}` }],
     ['GET', '/api/membership', ADMIN],
@@ -77,9 +79,10 @@ const calls = () =>
     ...paged('/api/PaymentHistory', 'panel', 'productNames').map((url) => ['GET', url, MEMBER]),
   ] as [method: 'GET' | 'PUT', url: string, who: typeof ADMIN, body?: unknown][];
 
-async function measure() {
+/** Each call's statements, the price save's of `productId` (by default the next of the package's products). */
+async function measure(productId = pricedProducts.shift()!) {
   const counts: Record<string, number> = {};
-  for (const [method, url, who, body] of calls()) {
+  for (const [method, url, who, body] of calls(productId)) {
     counts[`${method} ${url.replace(/\/\d+(?=$|\?)/, '/:id')}`] = await counter.during(() =>
       call(method, url, who, body),
     );
@@ -92,6 +95,8 @@ describe('SQL statements per call do not grow with the data', () => {
     await seedDemoData(ctx.db, paths.catalogFile, MEMBER.sub);
     const packages = await call('GET', '/api/discountPackage', ADMIN);
     packageId = packages.data[0]!.discountPackageId!;
+    pricedProducts = (packages.data[0]!.products as { productId: number }[]).map((p) => p.productId);
+    expect(pricedProducts.length).toBeGreaterThan(2);
     const memberships = await call('GET', '/api/membership', ADMIN);
     membershipId = memberships.data[0]!.membershipId!;
     const { name, productId, discountPackageId, numberOfFreeEligibleItems, membershipLengthInMonths } = memberships
@@ -99,15 +104,18 @@ describe('SQL statements per call do not grow with the data', () => {
     membershipFields = { name, productId, discountPackageId, numberOfFreeEligibleItems, membershipLengthInMonths };
   });
 
-  it('saves a price, a package or a membership in six statements: the proof, begin, lock, save, audit, commit', async () => {
-    // The first save of a price in a minute finds no entry to fold into and appends one: the second folds.
-    await measure();
-    const counts = await measure();
-    expect([
+  it('saves a package or a membership in six statements (proof, begin, lock, save, audit entry, commit), a price in seven then six', async () => {
+    // A price's first save in a minute finds no entry to fold into and appends one; the next folds into it.
+    const productId = pricedProducts.shift()!;
+    const saves = [await measure(productId), await measure(productId)].map((counts) => [
       counts['PUT /api/discountPackageProduct'],
       counts['PUT /api/discountPackage/:id'],
       counts['PUT /api/membership/:id'],
-    ]).toEqual([6, 6, 6]);
+    ]);
+    expect(saves).toEqual([
+      [7, 6, 6],
+      [6, 6, 6],
+    ]);
   });
 
   it('answers with the same number of statements for about 10 rows and for 10,000', { timeout: 120_000 }, async () => {

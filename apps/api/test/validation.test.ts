@@ -51,7 +51,7 @@ const cases: [string, 'POST' | 'PUT' | 'DELETE', string, unknown, string][] = [
   ['negative free items', 'POST', '/api/membership', { ...valid, numberOfFreeEligibleItems: -1 }, 'must be 0 or more'],
   ['unknown product', 'POST', '/api/membership', { ...valid, productId: 424242 }, 'Product 424242 does not exist'],
   [
-    'unknown product of a saved one',
+    'unknown product when saving an existing membership',
     'PUT',
     '/api/membership/1',
     { ...valid, productId: 424242 },

@@ -1,4 +1,4 @@
-import { fillPlaceholders, type SQL } from 'drizzle-orm';
+import { fillPlaceholders, sql, type SQL } from 'drizzle-orm';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { PgDialect } from 'drizzle-orm/pg-core';
@@ -7,27 +7,41 @@ import * as schema from './schema/index.js';
 
 export type Database = NodePgDatabase<typeof schema> & { $client: pg.Pool };
 
-type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+/** A transaction of a `createDatabase` database. */
+export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 
-/** The connection each transaction of `createDatabase`'s databases runs on. */
-const transactionClients = new WeakMap<Transaction, pg.PoolClient>();
+/** The connection each transaction of `createDatabase`'s databases runs on (savepoints are not used, nor known). */
+const transactionClients = new WeakMap<object, pg.PoolClient>();
 
 /**
- * Where a named prepared statement (decision 027's exception: its text generated once from typed SQL) runs: the
- * transaction's own connection, or the pool for the database itself.
+ * Where a named prepared statement (decision 039) runs: the transaction's own connection, or the pool for the
+ * database itself. A transaction this module did not open is refused: run on the pool, its statements would leave
+ * the transaction (and its locks) behind.
  */
 export function connectionOf(q: Database | Transaction): pg.Pool | pg.PoolClient {
-  if ('$client' in q) return q.$client;
   const client = transactionClients.get(q);
-  if (client === undefined) throw new Error('Not a transaction of createDatabase: its connection is unknown');
-  return client;
+  if (client !== undefined) return client;
+  if ('$client' in q && q.$client instanceof pg.Pool) return q.$client;
+  throw new Error('Not a database or transaction of createDatabase: its connection is unknown');
 }
 
+/** Builds statements from drizzle's typed builder and runs none: for statements whose text is generated once. */
+export const statementBuilder = drizzle.mock();
+
+/** Placeholders by name, as SQL values a builder's `set` and conditions take. */
+export const placeholders = <K extends string>(...names: K[]) =>
+  Object.fromEntries(names.map((name) => [name, sql`${sql.placeholder(name)}`])) as Record<K, SQL>;
+
+const statementNames = new Set<string>();
+
 /**
- * A named prepared statement (decision 027's exception): its text generated once, at load, from typed SQL whose
- * values are `sql.placeholder`s, and planned once per connection. Runs on the caller's transaction, or the pool.
+ * A named prepared statement (decisions 027 and 039): its text generated once, at load, from typed SQL whose values
+ * are `sql.placeholder`s, and planned once per connection. Runs on the caller's transaction, or the pool. Two
+ * statements of one name would collide on a connection: the second is refused at load.
  */
 export function namedStatement<Row extends pg.QueryResultRow>(name: string, statement: SQL) {
+  if (statementNames.has(name)) throw new Error(`Two prepared statements are named ${name}`);
+  statementNames.add(name);
   const { sql: text, params } = new PgDialect().sqlToQuery(statement);
   return async (q: Database | Transaction, values: Record<string, unknown>): Promise<Row[]> =>
     (await connectionOf(q).query<Row>({ name, text, values: fillPlaceholders(params, values) })).rows;

@@ -1,11 +1,11 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { namedStatement, type Database } from '../../db/client.js';
+import { namedStatement, placeholders, type Database, type Transaction } from '../../db/client.js';
 import { packageStripe, stripeKeyList, stripeKeys } from '../../db/write-stripes.js';
 import { requireUser } from '../../plugins/auth.js';
 
 export type Executor = Pick<Database, 'execute'>;
-export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
+export type Tx = Transaction;
 /** What a repository runs on: the pool, or the caller's transaction. */
 export type Queryable = Database | Tx;
 
@@ -48,7 +48,7 @@ const ids = (list: (string | number)[] = []) =>
  * The entry's `labels`: those given (JSON text), and the current names of the products and packages it refers to
  * (arrays of ids as PostgreSQL's text form, `ids`).
  */
-const labelsFrom = (given: unknown, products: unknown, packages: unknown) => sql`(coalesce(${given}::jsonb, '{}'::jsonb)
+const labelsFrom = (given: SQL, products: SQL, packages: SQL) => sql`(coalesce(${given}::jsonb, '{}'::jsonb)
   || coalesce((select jsonb_object_agg('product:' || product_id, name) from products
                where product_id = any(${products}::int4[])), '{}'::jsonb)
   || coalesce((select jsonb_object_agg('discountPackage:' || discount_package_id, name) from discount_packages
@@ -58,19 +58,29 @@ const labelValues = (entry: AuditEntryInput) => ({
   products: ids(entry.refs?.products),
   packages: ids(entry.refs?.discountPackages),
 });
-/**
- * An entry appended, as a named prepared statement generated once (decision 027's exception, decision 039): every
- * audited write runs it.
- */
+
+const appended = placeholders(
+  'actorId',
+  'actorEmail',
+  'action',
+  'entity',
+  'entityId',
+  'before',
+  'after',
+  'label',
+  'labels',
+  'products',
+  'packages',
+  'reverts',
+);
+/** An entry appended, as a named prepared statement (decision 039): every audited write runs it. */
 const insertEntry = namedStatement<{ id: string }>(
   'audit_append',
   sql`
   insert into audit_entries (actor_id, actor_email, action, entity, entity_id, before, after, label, labels, reverts)
-  select ${sql.placeholder('actorId')}, ${sql.placeholder('actorEmail')}, ${sql.placeholder('action')},
-         ${sql.placeholder('entity')}, ${sql.placeholder('entityId')}, ${sql.placeholder('before')}::jsonb,
-         ${sql.placeholder('after')}::jsonb, ${sql.placeholder('label')}::text,
-         ${labelsFrom(sql.placeholder('labels'), sql.placeholder('products'), sql.placeholder('packages'))},
-         ${sql.placeholder('reverts')}::bigint
+  select ${appended.actorId}, ${appended.actorEmail}, ${appended.action}, ${appended.entity}, ${appended.entityId},
+         ${appended.before}::jsonb, ${appended.after}::jsonb, ${appended.label}::text,
+         ${labelsFrom(appended.labels, appended.products, appended.packages)}, ${appended.reverts}::bigint
   returning id`,
 );
 
@@ -116,16 +126,25 @@ export async function auditPriceSave(tx: Queryable, entry: AuditEntryInput & { p
 }
 
 /**
- * The fold as a named prepared statement, generated once (decision 027's exception): a price save runs it as the
- * administrator types. It runs as the trail's owner (migration 0019): the server's role may add entries, never change
+ * The fold as a named prepared statement (decision 039): a price save runs it as the administrator types. It runs as the trail's owner (migration 0019): the server's role may add entries, never change
  * one.
  */
+const foldedInto = placeholders(
+  'entity',
+  'entityId',
+  'actorId',
+  'productKey',
+  'after',
+  'labels',
+  'products',
+  'packages',
+);
 const foldPriceSave = namedStatement<{ id: string | null }>(
   'audit_fold_price_save',
   sql`
-  select audit_fold_price_save(${sql.placeholder('entity')}, ${sql.placeholder('entityId')}, ${sql.placeholder('actorId')},
-                               ${sql.placeholder('productKey')}, ${sql.placeholder('after')}::jsonb,
-                               ${labelsFrom(sql.placeholder('labels'), sql.placeholder('products'), sql.placeholder('packages'))}) as id`,
+  select audit_fold_price_save(${foldedInto.entity}, ${foldedInto.entityId}, ${foldedInto.actorId},
+                               ${foldedInto.productKey}, ${foldedInto.after}::jsonb,
+                               ${labelsFrom(foldedInto.labels, foldedInto.products, foldedInto.packages)}) as id`,
 );
 
 /**
@@ -153,10 +172,21 @@ function lockedTransaction<T>(db: Database, lock: (tx: Tx) => Promise<void>, wor
 export function packagePriceTransaction<T>(
   db: Database,
   discountPackageId: number,
-  work: (tx: Tx) => Promise<T>,
+  work: (tx: PackagePricesTx) => Promise<T>,
 ): Promise<T> {
-  return lockedTransaction(db, (tx) => lockPackagePrices(tx, discountPackageId), work);
+  return lockedTransaction(
+    db,
+    (tx) => lockPackagePrices(tx, discountPackageId),
+    (tx) => work(tx as PackagePricesTx),
+  );
 }
+
+declare const pricesLocked: unique symbol;
+/**
+ * A transaction that took a package's price lock first (`packagePriceTransaction`): what a price save that derives
+ * its answer from the package as it was needs (decision 039). Only that function makes one.
+ */
+export type PackagePricesTx = Tx & { readonly [pricesLocked]: true };
 
 /**
  * The catalog writers' lock: every stripe of the catalog's version (decision 036), taken in key order as a

@@ -86,7 +86,7 @@ export const discountPackageEntity: AuditedEntity = {
 export interface Change {
   actor: Actor;
   action: string;
-  /** The product whose package price this saves: such saves fold into the same administrator's entry of the last minute. */
+  /** The product whose package price this saves: such saves fold into the administrator's entry of the last minute. */
   foldPrice?: number;
   reverts?: number;
 }

@@ -4,12 +4,15 @@ import { alias } from 'drizzle-orm/pg-core';
 import { discountPackageProducts, discountPackages, listCounts, products } from '../../db/schema/index.js';
 import { float8, jsonObject, key, tableAs, type ListDefinition } from '../lists/list-statements.js';
 
-const dp = alias(discountPackages, 'dp');
+const PACKAGES = 'dp';
+const dp = alias(discountPackages, PACKAGES);
 const dpp = alias(discountPackageProducts, 'dpp');
 const pr = alias(products, 'pr');
 
 /** The packages as `dp`, the table `packageItem` reads. */
-export const packageFrom = tableAs(discountPackages, 'dp');
+export const packageFrom = tableAs(discountPackages, PACKAGES);
+/** The name `packageItem` reads its package by: a CTE of this name (an update's returned rows) stands for the table. */
+export const packageItemTable = sql.identifier(PACKAGES);
 /** The id of `packageFrom`'s package. */
 export const packageKey = dp.discountPackageId;
 

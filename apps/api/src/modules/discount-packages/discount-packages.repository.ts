@@ -1,13 +1,12 @@
 import type { DiscountPackage } from '@ums/contracts';
 import { and, eq, notInArray, sql, type Placeholder } from 'drizzle-orm';
-import { drizzle } from 'drizzle-orm/node-postgres';
-import { namedStatement } from '../../db/client.js';
+import { namedStatement, statementBuilder as builder } from '../../db/client.js';
 import { moneyText } from '../../db/money.js';
 import { discountPackageProducts, discountPackages, products } from '../../db/schema/index.js';
-import type { Queryable } from '../audit/audit.js';
+import type { PackagePricesTx, Queryable } from '../audit/audit.js';
 import { applyState, type State } from '../audit/states.js';
 import { jsonObject } from '../lists/list-statements.js';
-import { packageFrom, packageItem, packageKey } from './discount-packages.lists.js';
+import { packageFrom, packageItem, packageItemTable, packageKey } from './discount-packages.lists.js';
 
 /** A package's fields as the administrator saves them. */
 export interface PackageFields {
@@ -71,31 +70,33 @@ const stateQuery = (q: Pick<Queryable, 'select'>, id: number | Placeholder) =>
  * planned once per connection (decision 027's exception). The update is a CTE: the statement's own reads do not see
  * it, so they read the package as it was. (An embedded query comes in parentheses, as a CTE's body must.)
  */
-const builder = drizzle.mock(); // builds statements, runs none
 const packageId = sql.placeholder('discountPackageId');
+const saved = sql.identifier('saved');
+const savedPrice = sql`${saved}.${sql.identifier(discountPackageProducts.price.name)}`;
 const savePrice = namedStatement<{
   price: { price: number | null } | null;
   before: DiscountPackageState | null;
   answer: DiscountPackage | null;
 }>(
   'package_price_save',
-  sql`with saved as ${builder
+  sql`with ${saved} as ${builder
     .update(discountPackageProducts)
     .set({ price: sql`${sql.placeholder('price')}`, updatedAt: sql`now()` })
     .where(isProductOf({ discountPackageId: packageId, productId: sql.placeholder('productId') }))
     .returning({ price: discountPackageProducts.price })}
-  select (select json_build_object('price', saved.price) from saved) as price,
+  select (select json_build_object('price', ${savedPrice}) from ${saved}) as price,
          ${stateQuery(builder, packageId)} as before,
          (select ${packageItem} from ${packageFrom} where ${packageKey} = ${packageId}) as answer`,
 );
 
 /**
  * A package's fields saved (`saveFields`), as one named prepared statement: the update is a CTE named as the answer's
- * table (`dp`), so the answer is read from the row it returns, and the state before from the table as it was.
+ * table (`packageItemTable`), so the answer is read from the row it returns, and the state before from the table as
+ * it was.
  */
 const saveFields = namedStatement<{ before: DiscountPackageState | null; answer: DiscountPackage | null }>(
   'package_fields_save',
-  sql`with dp as ${builder
+  sql`with ${packageItemTable} as ${builder
     .update(discountPackages)
     .set({
       name: sql`${sql.placeholder('name')}`,
@@ -105,7 +106,7 @@ const saveFields = namedStatement<{ before: DiscountPackageState | null; answer:
     .where(eq(discountPackages.discountPackageId, packageId))
     .returning()}
   select ${stateQuery(builder, packageId)} as before,
-         (select ${packageItem} from dp) as answer`,
+         (select ${packageItem} from ${packageItemTable}) as answer`,
 );
 
 /**
@@ -184,24 +185,14 @@ export const discountPackageRepository = {
     return deleted.length > 0;
   },
 
-  /** Sets a product's package price; false when the product is not in the package. */
-  async setPrice(q: Queryable, change: PackagePrice): Promise<boolean> {
-    const updated = await q
-      .update(discountPackageProducts)
-      .set({ price: priceText(change.price), updatedAt: sql`now()` })
-      .where(isProductOf(change))
-      .returning({ id: discountPackageProducts.productId });
-    return updated.length > 0;
-  },
-
   /**
    * Sets a product's package price and reads, in the same statement, the package as it was: its audit state and its
-   * answer. Null when the product is not in the package. The caller holds the package's lock (its stripe, decision
-   * 036), so nothing else changes the package in between: the state and the answer after are the ones before with
-   * this one price changed, to the value the row now holds (decision 039).
+   * answer. Null when the product is not in the package. It runs in a transaction that took the package's lock first
+   * (its stripe, decision 036: the type says so), so nothing else changes the package in between: the state and the
+   * answer after are the ones before with this one price changed, to the value the row now holds (decision 039).
    */
   async savePrice(
-    q: Queryable,
+    q: PackagePricesTx,
     change: PackagePrice,
   ): Promise<{ before: DiscountPackageState; after: DiscountPackageState; answer: DiscountPackage } | null> {
     const [row] = await savePrice(q, {

@@ -33,7 +33,7 @@ export function createDiscountPackageService({ db }: { db: Database }) {
     if (!exists.product) throw notFound(`Product ${key.productId}`);
   }
 
-  /** An audited write to one package, in a transaction that first takes the catalog's lock; answers the package after. */
+  /** An audited write to one package, in a transaction that takes the catalog's lock first; answers the package. */
   async function audited(
     actor: Actor,
     id: number,

@@ -235,6 +235,15 @@ describe('a price save’s answer and audit entry', () => {
     ).toEqual(expect.arrayContaining([null, 12.25, 7]));
   });
 
+  it('answer 404 naming the package when there is no such package', async () => {
+    const answer = await call('PUT', '/api/discountPackageProduct', {
+      discountPackageId: 987654,
+      productId: product,
+      price: 1,
+    });
+    expect(answer).toMatchObject({ status: 404, message: 'Discount package 987654 was not found' });
+  });
+
   it('answer 404 naming the product and the package when the product is not in it, and change nothing', async () => {
     const id = packages[0]!;
     const other = (

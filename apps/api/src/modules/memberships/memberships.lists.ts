@@ -1,10 +1,11 @@
 import type { Membership, PromotionalProduct } from '@ums/contracts';
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type SQLWrapper } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { discountPackages, listCounts, memberships, products, promotionalProducts } from '../../db/schema/index.js';
 import { float8, jsonObject, key, scopeValue, tableAs, type ListDefinition } from '../lists/list-statements.js';
 
-const m = alias(memberships, 'm');
+const MEMBERSHIPS = 'm';
+const m = alias(memberships, MEMBERSHIPS);
 const p = alias(products, 'p');
 const dp = alias(discountPackages, 'dp');
 const pp = alias(promotionalProducts, 'pp');
@@ -30,14 +31,16 @@ export const membershipItem = jsonObject<Membership>({
 });
 
 /** `membershipItem`'s tables, its memberships being `rows` named `m`. */
-const membershipsFrom = (rows: SQL) => sql`${rows}
+const membershipsFrom = (rows: SQLWrapper) => sql`${rows}
   join ${tableAs(products, 'p')} on ${p.productId} = ${m.productId}
   left join ${tableAs(discountPackages, 'dp')} on ${dp.discountPackageId} = ${m.discountPackageId}`;
 
-export const membershipFrom = membershipsFrom(tableAs(memberships, 'm'));
+export const membershipFrom = membershipsFrom(tableAs(memberships, MEMBERSHIPS));
 
-/** `membershipFrom` over the rows a CTE named `m` returns (an update's), of the memberships' columns. */
-export const membershipFromUpdated = membershipsFrom(sql`m`);
+/** The name `membershipItem` reads its membership by: a CTE of this name (an update's returned rows) stands for it. */
+export const membershipItemTable = sql.identifier(MEMBERSHIPS);
+/** `membershipFrom` over the rows of a CTE named `membershipItemTable`. */
+export const membershipFromUpdated = membershipsFrom(membershipItemTable);
 
 /** The id of `membershipFrom`'s membership: where one membership is read. */
 export const membershipKey = m.membershipId;

@@ -1,12 +1,17 @@
 import type { Membership, PromotionalProductLink } from '@ums/contracts';
 import { and, eq, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
-import { drizzle } from 'drizzle-orm/node-postgres';
-import { namedStatement } from '../../db/client.js';
+import { namedStatement, placeholders, statementBuilder as builder } from '../../db/client.js';
 import { discountPackages, memberships, products, promotionalProducts } from '../../db/schema/index.js';
 import type { Queryable } from '../audit/audit.js';
 import type { State } from '../audit/states.js';
 import { jsonObject } from '../lists/list-statements.js';
-import { membershipFrom, membershipFromUpdated, membershipItem, membershipKey } from './memberships.lists.js';
+import {
+  membershipFrom,
+  membershipFromUpdated,
+  membershipItem,
+  membershipItemTable,
+  membershipKey,
+} from './memberships.lists.js';
 
 /** A membership's fields as the administrator saves them. */
 export interface MembershipFields {
@@ -40,7 +45,8 @@ const promotionalState = sql<Record<string, true>>`coalesce(
 
 /**
  * The membership's whole state for the audit trail, as one JSON value (one row, none when there is no membership): a
- * statement's scalar subquery as it is.
+ * statement's scalar subquery as it is. A join, not a subquery: drizzle writes a single table's columns unqualified
+ * in selected expressions.
  */
 const stateQuery = (q: Pick<Queryable, 'select'>, id: number | SQL) =>
   q
@@ -60,9 +66,6 @@ const stateQuery = (q: Pick<Queryable, 'select'>, id: number | SQL) =>
     .where(eq(memberships.membershipId, id))
     .groupBy(memberships.membershipId);
 
-const builder = drizzle.mock(); // builds statements, runs none
-const placeholders = <K extends string>(...names: K[]) =>
-  Object.fromEntries(names.map((name) => [name, sql`${sql.placeholder(name)}`])) as Record<K, SQL>;
 const savedId = sql`${sql.placeholder('membershipId')}`;
 const saved = placeholders(
   'name',
@@ -78,8 +81,8 @@ const packageExistsOrNone = sql`(${saved.discountPackageId}::int4 is null or exi
 
 /**
  * A membership's fields saved (`saveFields`), as one named prepared statement (decision 039): the update is a CTE
- * named as the answer's table (`m`), made only when the product and the package it names exist, so the answer is read
- * from the row it returns and the state before from the table as it was.
+ * named as the answer's table (`membershipItemTable`), made only when the product and the package it names exist, so
+ * the answer is read from the row it returns and the state before from the table as it was.
  */
 const saveFields = namedStatement<{
   product: boolean;
@@ -88,7 +91,7 @@ const saveFields = namedStatement<{
   answer: Membership | null;
 }>(
   'membership_fields_save',
-  sql`with m as ${builder
+  sql`with ${membershipItemTable} as ${builder
     .update(memberships)
     .set({ ...saved, updatedAt: sql`now()` })
     .where(and(eq(memberships.membershipId, savedId), productExists, packageExistsOrNone))
@@ -137,7 +140,6 @@ export const membershipRepository = {
     return created!.id;
   },
 
-  /** False when there is no such membership. */
   /**
    * Saves a membership's fields when the product and the package it names exist, in one statement (the caller holds
    * the catalog's lock): whether each exists, and the membership's state before and after and its answer after (null
@@ -159,15 +161,6 @@ export const membershipRepository = {
       package: pkg,
       saved: before === null || answer === null ? null : { before, after: { ...before, ...fieldsOf(answer) }, answer },
     };
-  },
-
-  async update(q: Queryable, id: number, fields: MembershipFields): Promise<boolean> {
-    const updated = await q
-      .update(memberships)
-      .set({ ...fieldsOf(fields), updatedAt: new Date() })
-      .where(eq(memberships.membershipId, id))
-      .returning({ id: memberships.membershipId });
-    return updated.length > 0;
   },
 
   /** False when there is no such membership. */
@@ -199,10 +192,7 @@ export const membershipRepository = {
     return deleted.length > 0;
   },
 
-  /**
-   * The membership's whole state for the audit trail (one statement), or null when there is none. A join, not a
-   * subquery: drizzle writes a single table's columns unqualified in selected expressions.
-   */
+  /** The membership's whole state for the audit trail (one statement), or null when there is none. */
   async readState(q: Queryable, id: number): Promise<MembershipState | null> {
     const [row] = await stateQuery(q, id);
     return row?.state ?? null;

@@ -29,13 +29,11 @@ import { appendAudit, SYSTEM_ACTOR, type Queryable } from '../audit/audit.js';
 import type { FactorService } from '../../identity/factors.js';
 import type { KeyService } from '../../secrets/key-service.js';
 
-type Executor = Queryable;
-
 /** The account a token subject names: compared as text, so a subject that is no account id finds none. */
 const accountNamed = (subject: string) => sql`${accounts.accountId}::text = ${subject}`;
 
 /** The email of the account a subject names, if it has one. */
-async function accountEmail(tx: Executor, subject: string): Promise<string | undefined> {
+async function accountEmail(tx: Queryable, subject: string): Promise<string | undefined> {
   const [row] = await tx.select({ email: accounts.email }).from(accounts).where(accountNamed(subject));
   return row?.email;
 }
@@ -75,7 +73,7 @@ export function createAccountDeletion({
 
   /** The alert of a closed or kept account, naming the day it is (or was to be) deleted. */
   async function queueMail(
-    tx: Executor,
+    tx: Queryable,
     subject: string,
     kind: 'scheduled' | 'cancelled',
     origin: RequestOrigin,
@@ -189,7 +187,7 @@ export type AccountDeletion = ReturnType<typeof createAccountDeletion>;
 
 /** One closed account's purge, in the caller's transaction. Answers how many orders were kept anonymised. */
 async function purgeAccount(
-  tx: Executor,
+  tx: Queryable,
   due: { subject: string; requestedAt: Date; deleteAfter: Date },
 ): Promise<number> {
   const subject = due.subject;

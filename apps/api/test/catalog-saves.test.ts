@@ -1,8 +1,8 @@
 import type { DiscountPackage, Membership } from '@ums/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, MEMBER, testApp } from '../../../test/helper.js';
-import { paths } from '../../runtime.js';
-import { seedDemoData } from '../../seed/demo-data.js';
+import { paths } from '../src/runtime.js';
+import { seedDemoData } from '../src/seed/demo-data.js';
+import { ADMIN, MEMBER, testApp } from './helper.js';
 
 // A membership's and a package's fields are saved in one statement that also reads the state before and the answer
 // after (decision 039): the answer must still be what a read after the save gives, and the audit entry only what
@@ -126,9 +126,26 @@ describe('PUT /api/membership/{id}', () => {
     expect((await lastEntry('membership', before.membershipId))?.action).toBe('promotional-products-added');
   });
 
-  it('answers 404 for a membership that does not exist', async () => {
-    const answer = await call('PUT', '/api/membership/987654', fieldsOf(await newMembership()));
-    expect(answer).toMatchObject({ status: 404, message: 'Membership 987654 was not found' });
+  it('names the product first when neither the product nor the package exists', async () => {
+    const before = await newMembership();
+    const answer = await call('PUT', `/api/membership/${before.membershipId}`, {
+      ...fieldsOf(before),
+      productId: 424242,
+      discountPackageId: 4242,
+    });
+    expect(answer).toMatchObject({ status: 400, message: 'Product 424242 does not exist' });
+  });
+
+  it('answers 404 for a membership that does not exist, and 400 first when its product does not exist either', async () => {
+    const fields = fieldsOf(await newMembership());
+    expect(await call('PUT', '/api/membership/987654', fields)).toMatchObject({
+      status: 404,
+      message: 'Membership 987654 was not found',
+    });
+    expect(await call('PUT', '/api/membership/987654', { ...fields, productId: 424242 })).toMatchObject({
+      status: 400,
+      message: 'Product 424242 does not exist',
+    });
   });
 });
 
