@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { paths } from '../src/runtime.js';
 import { seedDemoData } from '../src/seed/demo-data.js';
 import { ADMIN, MEMBER, testApp } from './helper.js';
+import { membershipFieldsOf } from './membership-fields.js';
 
 // A membership's and a package's fields are saved in one statement that also reads the state before and the answer
 // after (decision 039): the answer must still be what a read after the save gives, and the audit entry only what
@@ -43,14 +44,6 @@ beforeAll(async () => {
 });
 
 describe('PUT /api/membership/{id}', () => {
-  const fieldsOf = (m: Membership) => ({
-    name: m.name,
-    description: m.description,
-    productId: m.productId,
-    discountPackageId: m.discountPackageId,
-    numberOfFreeEligibleItems: m.numberOfFreeEligibleItems,
-    membershipLengthInMonths: m.membershipLengthInMonths,
-  });
   async function newMembership() {
     const created = await call<Membership>('POST', '/api/membership', {
       name: `Saved ${Math.random().toString(36).slice(2, 8)}`,
@@ -71,7 +64,7 @@ describe('PUT /api/membership/{id}', () => {
     const before = await newMembership();
     const [product, pkg] = [products[1]!, packages[1]!];
     const saved = await call<Membership>('PUT', `/api/membership/${before.membershipId}`, {
-      ...fieldsOf(before),
+      ...membershipFieldsOf(before),
       description: null,
       productId: product.productId,
       discountPackageId: pkg.discountPackageId,
@@ -94,7 +87,10 @@ describe('PUT /api/membership/{id}', () => {
 
   it('records only the fields that changed, the membership’s name as the entry’s label', async () => {
     const before = await newMembership();
-    await call('PUT', `/api/membership/${before.membershipId}`, { ...fieldsOf(before), discountPackageId: null });
+    await call('PUT', `/api/membership/${before.membershipId}`, {
+      ...membershipFieldsOf(before),
+      discountPackageId: null,
+    });
     expect(await lastEntry('membership', before.membershipId)).toEqual({
       action: 'membership-updated',
       before: { discountPackageId: before.discountPackageId },
@@ -116,7 +112,7 @@ describe('PUT /api/membership/{id}', () => {
       ],
     ] as const) {
       const answer = await call('PUT', `/api/membership/${before.membershipId}`, {
-        ...fieldsOf(before),
+        ...membershipFieldsOf(before),
         name: 'Not saved',
         ...change,
       });
@@ -129,7 +125,7 @@ describe('PUT /api/membership/{id}', () => {
   it('names the product first when neither the product nor the package exists', async () => {
     const before = await newMembership();
     const answer = await call('PUT', `/api/membership/${before.membershipId}`, {
-      ...fieldsOf(before),
+      ...membershipFieldsOf(before),
       productId: 424242,
       discountPackageId: 4242,
     });
@@ -137,7 +133,7 @@ describe('PUT /api/membership/{id}', () => {
   });
 
   it('answers 404 for a membership that does not exist, and 400 first when its product does not exist either', async () => {
-    const fields = fieldsOf(await newMembership());
+    const fields = membershipFieldsOf(await newMembership());
     expect(await call('PUT', '/api/membership/987654', fields)).toMatchObject({
       status: 404,
       message: 'Membership 987654 was not found',

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { AUDIT_MESSAGES, type AuditEntry, type DiscountPackage, type Membership } from '@ums/contracts';
 import { dpopHeaders, signIn } from '@ums/testkit/oidc-browser';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { membershipFieldsOf } from '../../../test/membership-fields.js';
 import { providerApp } from '../../../test/oidc-client.js';
 import { createAccountService } from '../../identity/accounts.service.js';
 
@@ -76,15 +77,6 @@ const priceOf = async (discountPackageId: number, productId: number) =>
     )
   ).rows[0]?.price;
 
-const inputOf = (m: Membership) => ({
-  name: m.name,
-  description: m.description,
-  productId: m.productId,
-  discountPackageId: m.discountPackageId,
-  numberOfFreeEligibleItems: m.numberOfFreeEligibleItems,
-  membershipLengthInMonths: m.membershipLengthInMonths,
-});
-
 async function newMembership(name = `Membership ${randomBytes(2).toString('hex')}`) {
   const created = await call<Membership>('POST', '/api/membership', {
     name,
@@ -102,7 +94,7 @@ describe('the audit trail records every administrator write', () => {
   it('records a membership created, edited, given promotional products and deleted, with who, what and the change', async () => {
     const membership = await newMembership('Trail Gold');
     const id = membership.membershipId;
-    await call('PUT', `/api/membership/${id}`, { ...inputOf(membership), name: 'Trail Platinum' });
+    await call('PUT', `/api/membership/${id}`, { ...membershipFieldsOf(membership), name: 'Trail Platinum' });
     await call('POST', '/api/promotionalProduct/batch', [
       { membershipId: id, productId: products[2]!.productId },
       { membershipId: id, productId: products[3]!.productId },
@@ -217,7 +209,7 @@ describe('the audit trail records every administrator write', () => {
     const membership = await newMembership();
     const before = (await historyOf('membership', membership.membershipId)).length;
     const refused = await call('PUT', `/api/membership/${membership.membershipId}`, {
-      ...inputOf(membership),
+      ...membershipFieldsOf(membership),
       productId: 987654,
     });
     expect(refused.status).toBe(400);
@@ -230,7 +222,7 @@ describe('the audit trail records every administrator write', () => {
       create trigger refuse_marked before insert on audit_entries for each row execute function refuse_marked();`);
     try {
       const failed = await call('PUT', `/api/membership/${membership.membershipId}`, {
-        ...inputOf(membership),
+        ...membershipFieldsOf(membership),
         name: 'Refused by the trail',
       });
       expect(failed.status).toBe(500);
@@ -395,7 +387,10 @@ describe('POST /api/admin/audit/{id}/revert', () => {
   it('refuses in words to bring back a membership whose product has left the catalog since, and changes nothing', async () => {
     await pool.query(`insert into products (product_id, name, retail_price) values (990001, 'Retired Panel', 30)`);
     const membership = await newMembership('Retired Plan');
-    await call('PUT', `/api/membership/${membership.membershipId}`, { ...inputOf(membership), productId: 990001 });
+    await call('PUT', `/api/membership/${membership.membershipId}`, {
+      ...membershipFieldsOf(membership),
+      productId: 990001,
+    });
     await call('DELETE', `/api/membership/${membership.membershipId}`);
     await pool.query('delete from products where product_id = 990001');
     const [deletion] = await historyOf('membership', membership.membershipId);
