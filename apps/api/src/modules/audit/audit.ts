@@ -126,8 +126,8 @@ export async function auditPriceSave(tx: Queryable, entry: AuditEntryInput & { p
 }
 
 /**
- * The fold as a named prepared statement (decision 039): a price save runs it as the administrator types. It runs as the trail's owner (migration 0019): the server's role may add entries, never change
- * one.
+ * The fold as a named prepared statement (decision 039): a price save runs it as the administrator types. It runs as
+ * the trail's owner (migration 0019): the server's role may add entries, never change one.
  */
 const foldedInto = placeholders(
   'entity',

@@ -1,6 +1,6 @@
 import type { DiscountPackage } from '@ums/contracts';
-import { and, eq, notInArray, sql, type Placeholder } from 'drizzle-orm';
-import { namedStatement, statementBuilder as builder } from '../../db/client.js';
+import { and, eq, notInArray, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { namedStatement, placeholders, statementBuilder as builder } from '../../db/client.js';
 import { moneyText } from '../../db/money.js';
 import { discountPackageProducts, discountPackages, products } from '../../db/schema/index.js';
 import type { PackagePricesTx, Queryable } from '../audit/audit.js';
@@ -28,7 +28,7 @@ export interface DiscountPackageState extends State, PackageFields {
 }
 
 const priceText = (price: number | null) => (price === null ? null : moneyText(price));
-const isProductOf = (key: { discountPackageId: number | Placeholder; productId: number | Placeholder }) =>
+const isProductOf = (key: { discountPackageId: number | Placeholder; productId: number | SQL }) =>
   and(
     eq(discountPackageProducts.discountPackageId, key.discountPackageId),
     eq(discountPackageProducts.productId, key.productId),
@@ -71,6 +71,7 @@ const stateQuery = (q: Pick<Queryable, 'select'>, id: number | Placeholder) =>
  * it, so they read the package as it was. (An embedded query comes in parentheses, as a CTE's body must.)
  */
 const packageId = sql.placeholder('discountPackageId');
+const given = placeholders('price', 'productId', 'name', 'description');
 const saved = sql.identifier('saved');
 const savedPrice = sql`${saved}.${sql.identifier(discountPackageProducts.price.name)}`;
 const savePrice = namedStatement<{
@@ -81,8 +82,8 @@ const savePrice = namedStatement<{
   'package_price_save',
   sql`with ${saved} as ${builder
     .update(discountPackageProducts)
-    .set({ price: sql`${sql.placeholder('price')}`, updatedAt: sql`now()` })
-    .where(isProductOf({ discountPackageId: packageId, productId: sql.placeholder('productId') }))
+    .set({ price: given.price, updatedAt: sql`now()` })
+    .where(isProductOf({ discountPackageId: packageId, productId: given.productId }))
     .returning({ price: discountPackageProducts.price })}
   select (select json_build_object('price', ${savedPrice}) from ${saved}) as price,
          ${stateQuery(builder, packageId)} as before,
@@ -98,11 +99,7 @@ const saveFields = namedStatement<{ before: DiscountPackageState | null; answer:
   'package_fields_save',
   sql`with ${packageItemTable} as ${builder
     .update(discountPackages)
-    .set({
-      name: sql`${sql.placeholder('name')}`,
-      description: sql`${sql.placeholder('description')}`,
-      updatedAt: sql`now()`,
-    })
+    .set({ name: given.name, description: given.description, updatedAt: sql`now()` })
     .where(eq(discountPackages.discountPackageId, packageId))
     .returning()}
   select ${stateQuery(builder, packageId)} as before,

@@ -1,8 +1,7 @@
 import type { HeldPersonalInformation, UserDetails } from '@ums/contracts';
-import { and, eq, fillPlaceholders, isNull, sql } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { subscriptions, userDetails } from '../../db/schema/index.js';
-import type { Database } from '../../db/client.js';
+import { namedStatement, type Database } from '../../db/client.js';
 import type { Queryable } from '../audit/audit.js';
 import { jsonObject, jsonTime, type JsonFields } from '../lists/list-statements.js';
 
@@ -32,20 +31,21 @@ export const heldPersonalInformationJson = jsonObject<HeldPersonalInformation>({
   updatedAt: jsonTime(userDetails.updatedAt),
 });
 
-const dialect = new PgDialect();
-
 /**
  * The details route's answer: the envelope's JSON text in one named prepared statement (the account page asks for it
  * first). A member who never saved any gets the same shape with nulls and the token's email (the one row of `values`
  * outer-joined to none).
  */
-const DETAILS_ENVELOPE = dialect.sqlToQuery(sql`
+const detailsEnvelope = namedStatement<{ body: string }>(
+  'user_details_envelope',
+  sql`
   select json_build_object('isError', false, 'message', ${sql.placeholder('message')}::text,
            'data', json_build_array(${jsonObject<UserDetails>({
              ...DETAILS,
              email: sql<string | null>`coalesce(${userDetails.email}, ${sql.placeholder('email')})`,
            })}))::text as body
-  from (values (1)) as one left join ${userDetails} on ${userDetails.subject} = ${sql.placeholder('subject')}`);
+  from (values (1)) as one left join ${userDetails} on ${userDetails.subject} = ${sql.placeholder('subject')}`,
+);
 
 /** Every read and write of a member's own details and subscriptions. */
 export const memberRepository = {
@@ -54,12 +54,8 @@ export const memberRepository = {
     owner: { subject: string; email: string | null },
     message: string,
   ): Promise<string> {
-    const { rows } = await db.$client.query<{ body: string }>({
-      name: 'user_details_envelope',
-      text: DETAILS_ENVELOPE.sql,
-      values: fillPlaceholders(DETAILS_ENVELOPE.params, { ...owner, message }),
-    });
-    return rows[0]!.body;
+    const [row] = await detailsEnvelope(db, { ...owner, message });
+    return row!.body;
   },
 
   /** Inserts or replaces the subject's details. */
