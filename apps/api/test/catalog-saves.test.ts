@@ -132,6 +132,34 @@ describe('PUT /api/membership/{id}', () => {
     expect(answer).toMatchObject({ status: 400, message: 'Product 424242 does not exist' });
   });
 
+  it('of one membership sent ten at once each record as before what the one saved before it left', async () => {
+    const before = await newMembership();
+    const descriptions = Array.from({ length: 10 }, (_, n) => `At once ${n}`);
+    const answers = await Promise.all(
+      descriptions.map((description) =>
+        call<Membership>('PUT', `/api/membership/${before.membershipId}`, {
+          ...membershipFieldsOf(before),
+          description,
+        }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(descriptions.map(() => 200));
+    const { rows: entries } = await ctx.pool.query<{ before: { description: string }; after: { description: string } }>(
+      `select before, after from audit_entries where entity = 'membership' and entity_id = $1
+       and action = 'membership-updated' order by id`,
+      [String(before.membershipId)],
+    );
+    expect(entries).toHaveLength(10);
+    // Saved one after another under the catalog's lock: each entry starts where the one before it ended.
+    expect(entries.map((entry) => entry.before.description)).toEqual([
+      before.description,
+      ...entries.slice(0, -1).map((entry) => entry.after.description),
+    ]);
+    expect(new Set(entries.map((entry) => entry.after.description))).toEqual(new Set(descriptions));
+    const read = await call<Membership>('GET', `/api/membership/${before.membershipId}`);
+    expect(read.data[0]!.description).toBe(entries.at(-1)!.after.description);
+  });
+
   it('answers 404 for a membership that does not exist, and 400 first when its product does not exist either', async () => {
     const fields = membershipFieldsOf(await newMembership());
     expect(await call('PUT', '/api/membership/987654', fields)).toMatchObject({
