@@ -11,7 +11,7 @@ import pg from 'pg';
 import { createDatabase } from '../apps/api/src/db/client.js';
 import { runningEmbeddedUrl, runningPostmaster } from '../apps/api/src/db/embedded.js';
 import { createAccountService } from '../apps/api/src/identity/accounts.service.js';
-import { packageStripe } from '../apps/api/src/db/write-stripes.js';
+import { entityStripe } from '../apps/api/src/db/write-stripes.js';
 import { DEMO_MEMBER_SUBJECT } from '../apps/api/src/seed/demo-data.js';
 import { freePort } from '../apps/api/src/net.js';
 import { CACHE_MEMORY_MB } from '../apps/api/src/config/env.js';
@@ -422,6 +422,10 @@ async function main() {
         body?: string | ((connection: Record<string, unknown>) => string);
         /** Each request's own address (the same path, another query), from a count of the requests made. */
         path?: (n: number) => string;
+        /** Called with the connection's state once its answer is in (the state is new for each request). */
+        answered?: (connection: Record<string, unknown>) => void;
+        /** Called before each run of the call (the warm-up, each slice). */
+        reset?: () => void;
       } = {},
     ): Call => {
       const method = init.method ?? 'GET';
@@ -432,6 +436,7 @@ async function main() {
       return {
         url: `${base}${url}`,
         prepare: (seconds) => {
+          init.reset?.();
           ready = Array.from({ length: 6000 * seconds }, sign);
         },
         signed: (count) => ({ authorization: `DPoP ${who.access_token}`, proofs: Array.from({ length: count }, sign) }),
@@ -450,8 +455,68 @@ async function main() {
                 dpop: ready.pop() ?? sign(),
               },
             }),
+            ...(init.answered
+              ? {
+                  onResponse: (_status: number, _body: string, connection: unknown) =>
+                    init.answered!(connection as Record<string, unknown>),
+                }
+              : {}),
           },
         ],
+      };
+    };
+
+    type Round = Record<string, unknown>;
+    /** One request of a round: its address and body from what the steps before it kept in `round`. */
+    interface Step {
+      method: 'POST' | 'PUT' | 'DELETE';
+      path: (round: Round) => string;
+      body?: (round: Round) => string;
+      /** Keeps what a later step needs from the answer (a 2xx answer's JSON). */
+      then?: (answer: unknown, round: Round) => void;
+    }
+    /**
+     * Changes made and taken back, as an administrator adds something and removes it: each connection runs the steps
+     * in order, again and again, and `round` carries what a step needs from the one before (the id a create
+     * answered). Each proof is signed as its request is made: an address that holds such an id is known only then.
+     */
+    const rounds = (who: Who, steps: Step[]): Call => ({
+      url: base,
+      requests: steps.map((step) => ({
+        method: step.method,
+        setupRequest: (request, round) => {
+          const address = step.path(round as Round);
+          return {
+            ...request,
+            method: step.method,
+            path: address,
+            ...(step.body ? { body: step.body(round as Round) } : {}),
+            headers: {
+              ...(step.body ? json : {}),
+              ...dpopHeaders(who.access_token, step.method, `${base}${address}`),
+            },
+          };
+        },
+        onResponse: (status: number, body: string, round: unknown) => {
+          if (status >= 200 && status < 300) step.then?.(body ? JSON.parse(body) : null, round as Round);
+        },
+      })),
+    });
+    /**
+     * Items handed to one round at a time and given back when it ends. A round the run's end cut off keeps its item:
+     * whatever that round left half done is never met again.
+     */
+    const handOut = <T>(items: T[]) => {
+      const free = [...items];
+      return {
+        take: (round: Round) => {
+          const item = free.shift();
+          if (item === undefined) throw new Error('every item is taken: more connections than items');
+          round['item'] = item;
+          return item;
+        },
+        held: (round: Round) => round['item'] as T,
+        give: (round: Round) => free.push(round['item'] as T),
       };
     };
 
@@ -727,32 +792,54 @@ async function main() {
         }),
       ),
     );
-    // Administrators typing prices at once, each into a package of their own (issue 39, item 3): every connection
-    // keeps one package, each package in a stripe of the catalog's lock of its own (decision 036).
-    const ownPackages = [
-      ...new Map(
-        packages.data.filter((p) => p.products.length > 0).map((p) => [packageStripe(p.discountPackageId), p]),
-      ).values(),
-    ].slice(0, CONNECTIONS);
-    if (ownPackages.length < CONNECTIONS)
-      throw new Error(`only ${ownPackages.length} packages in stripes of their own`);
-    let handedOut = 0;
+    /**
+     * Entities of their own for ten connections, each in a stripe of the catalog's lock of its own (decisions 036 and
+     * 040). Each request takes one no other request in flight has, and gives it back with its answer (autocannon
+     * starts a connection's state afresh for every request). Every run starts with all of them free: a request the
+     * run's end cut off only saved a value. Each save alternates its entity's value, so each is a real change.
+     */
+    const eachOwn = <T>(label: string, all: T[], idOf: (item: T) => number) => {
+      const items = [...new Map(all.map((item) => [entityStripe(idOf(item)), item])).values()].slice(0, CONNECTIONS);
+      if (items.length < CONNECTIONS) throw new Error(`only ${items.length} ${label} in stripes of their own`);
+      let free = [...items];
+      const saves = new Map<number, number>();
+      return {
+        reset: () => {
+          free = [...items];
+        },
+        /** The entity taken, and whether this save is an even one of it. */
+        take: (connection: Record<string, unknown>) => {
+          const own = free.shift();
+          if (own === undefined) throw new Error(`every one of the ${label} is taken: more requests than them`);
+          connection['own'] = own;
+          const saved = (saves.get(idOf(own)) ?? 0) + 1;
+          saves.set(idOf(own), saved);
+          return { own, even: saved % 2 === 0 };
+        },
+        answered: (connection: Record<string, unknown>) => free.push(connection['own'] as T),
+      };
+    };
+    // Administrators typing prices at once, each into a package of their own (issue 39, item 3).
+    const pricedPackages = eachOwn(
+      'priced packages',
+      packages.data.filter((p) => p.products.length > 0),
+      (p) => p.discountPackageId,
+    );
     endpoints.push(
       await beside(
         `PUT /api/discountPackageProduct, ${CONNECTIONS} connections each in a package of its own`,
         proven(admin, '/api/discountPackageProduct', {
           method: 'PUT',
+          reset: pricedPackages.reset,
           body: (connection) => {
-            connection['package'] ??= ownPackages[handedOut++ % ownPackages.length]!;
-            const own = connection['package'] as (typeof ownPackages)[number];
-            // A new price each time, as someone typing: every save changes the row and folds into its audit entry.
-            const saves = (connection['saves'] = Number(connection['saves'] ?? 0) + 1);
+            const { own, even } = pricedPackages.take(connection);
             return JSON.stringify({
               discountPackageId: own.discountPackageId,
               productId: own.products[0]!.productId,
-              price: saves % 2 === 0 ? 12.34 : 12.35,
+              price: even ? 12.34 : 12.35,
             });
           },
+          answered: pricedPackages.answered,
         }),
       ),
     );
@@ -798,6 +885,152 @@ async function main() {
       ],
     ] as const) {
       endpoints.push(await beside(name, proven(who, url, { method, body })));
+    }
+
+    // A package's name and a membership saved by ten administrators at once, each an entity of their own (decision
+    // 040). Each request's address is its entity's, so its proof is signed as it is made.
+    const toRename = eachOwn('packages', packages.data, (p) => p.discountPackageId);
+    const someFullMemberships = (
+      (await once(admin, '/api/membership?limit=100')) as { data: Record<string, unknown>[] }
+    ).data;
+    const toSave = eachOwn('memberships', someFullMemberships, (m) => Number(m['membershipId']));
+    const fieldsOf = (m: Record<string, unknown>) =>
+      Object.fromEntries(
+        Object.keys(membershipInputSchema.shape).flatMap((key) =>
+          key === 'membershipId' || !(key in m) ? [] : [[key, m[key]]],
+        ),
+      );
+    for (const [name, each, save] of [
+      [
+        `PUT /api/discountPackage/{id} (name and description), ${CONNECTIONS} connections each on a package of its own`,
+        toRename,
+        (round: Round) => {
+          const { own, even } = toRename.take(round);
+          return {
+            path: `/api/discountPackage/${own.discountPackageId}`,
+            body: JSON.stringify({ name: `Bench package ${even ? 0 : 1}`, description: 'Edited while measured' }),
+          };
+        },
+      ],
+      [
+        `PUT /api/membership/{id}, ${CONNECTIONS} connections each on a membership of its own`,
+        toSave,
+        (round: Round) => {
+          const { own, even } = toSave.take(round);
+          return {
+            path: `/api/membership/${String(own['membershipId'])}`,
+            body: JSON.stringify({ ...fieldsOf(own), description: `Edited while measured ${even ? 0 : 1}` }),
+          };
+        },
+      ],
+    ] as const) {
+      const saving = rounds(admin, [
+        {
+          method: 'PUT',
+          path: (round) => {
+            round['save'] = save(round);
+            return (round['save'] as { path: string }).path;
+          },
+          body: (round) => (round['save'] as { body: string }).body,
+          then: (_answer, round) => each.answered(round),
+        },
+      ]);
+      endpoints.push(await beside(name, { ...saving, prepare: each.reset }));
+    }
+
+    // The catalog's other writes (issue 39, item 3), each made and taken back by every connection in turn, so the
+    // catalog stays as it was: a row's requests/s count both requests of its rounds.
+    const productIds = ((await once(admin, '/api/product?limit=100')) as { data: { productId: number }[] }).data.map(
+      (p) => p.productId,
+    );
+    const someMemberships = (
+      (await once(admin, '/api/membership?limit=100')) as {
+        data: { membershipId: number; promotionalProducts: { productId: number }[] }[];
+      }
+    ).data;
+    /**
+     * 100 pairs of an owner and a product it does not have, for rounds that add the product and remove it: the owners
+     * in turn, so rounds in flight at once are of different owners as far as there are owners.
+     */
+    const withoutProduct = <T>(owners: T[], has: (owner: T) => number[]) => {
+      const missing = owners.map((owner) => productIds.filter((id) => !has(owner).includes(id)));
+      return Array.from({ length: 100 }, (_, n) => {
+        const owner = n % owners.length;
+        return { owner: owners[owner]!, productId: missing[owner]![Math.floor(n / owners.length)]! };
+      }).filter((pair) => pair.productId !== undefined);
+    };
+    const packageProducts = handOut(
+      withoutProduct(packages.data, (p) => p.products.map((product) => product.productId)).map(
+        ({ owner, productId }) => ({ discountPackageId: owner.discountPackageId, productId }),
+      ),
+    );
+    const promotionalLinks = handOut(
+      withoutProduct(someMemberships, (m) => m.promotionalProducts.map((product) => product.productId)).map(
+        ({ owner, productId }) => ({ membershipId: owner.membershipId, productId }),
+      ),
+    );
+    const created = (key: string) => (answer: unknown, round: Round) => {
+      round['id'] = (answer as { data: Record<string, number>[] }).data[0]![key];
+    };
+    for (const [name, steps] of [
+      [
+        'POST /api/membership, then DELETE /api/membership/{id}',
+        [
+          {
+            method: 'POST',
+            path: () => '/api/membership',
+            body: () => JSON.stringify({ ...membershipFields, name: 'Bench membership' }),
+            then: created('membershipId'),
+          },
+          { method: 'DELETE', path: (round) => `/api/membership/${String(round['id'])}` },
+        ],
+      ],
+      [
+        'POST /api/discountPackage, then DELETE /api/discountPackage/{id}',
+        [
+          {
+            method: 'POST',
+            path: () => '/api/discountPackage',
+            body: () => JSON.stringify({ name: 'Bench package', description: 'Made while measured' }),
+            then: created('discountPackageId'),
+          },
+          { method: 'DELETE', path: (round) => `/api/discountPackage/${String(round['id'])}` },
+        ],
+      ],
+      [
+        'POST /api/discountPackageProduct, then DELETE it (a product into a package and out)',
+        [
+          {
+            method: 'POST',
+            path: () => '/api/discountPackageProduct',
+            body: (round) => JSON.stringify({ ...packageProducts.take(round), price: 9.99 }),
+          },
+          {
+            method: 'DELETE',
+            path: () => '/api/discountPackageProduct',
+            body: (round) => JSON.stringify(packageProducts.held(round)),
+            then: (_answer, round) => packageProducts.give(round),
+          },
+        ],
+      ],
+      [
+        'POST /api/promotionalProduct, then DELETE it (a promotional link made and removed)',
+        [
+          {
+            method: 'POST',
+            path: () => '/api/promotionalProduct',
+            body: (round) => JSON.stringify(promotionalLinks.take(round)),
+          },
+          {
+            method: 'DELETE',
+            path: () => '/api/promotionalProduct',
+            body: (round) => JSON.stringify(promotionalLinks.held(round)),
+            then: (_answer, round) => promotionalLinks.give(round),
+          },
+        ],
+      ],
+    ] as const satisfies readonly (readonly [string, readonly Step[]])[]) {
+      endpoints.push(await beside(name, rounds(admin, [...steps])));
     }
 
     /**
@@ -943,8 +1176,14 @@ The reference route verifies the token and its proof and answers a small JSON wi
 is it alone. Every other call is measured beside it: the call's ${report.settings.durationSeconds} s are cut into ${SLICES} slices, each right after a
 slice of the reference of the same length, and the ratio is the call's requests over the reference's in those
 slices (its requests/s are in the column before the ratio), so a moment when the machine runs slower weighs on
-both. p50 is the slices' median, p99 the highest of them. The pages, searches, overview and the write are
-measured once the data has grown and PostgreSQL's background work is over. Every route's token check, the reference's included, also looks the token's account and session up among the revoked
+both. p50 is the slices' median, p99 the highest of them. The pages, searches, overview and the writes are
+measured once the data has grown and PostgreSQL's background work is over.
+Every write is a real change each time (its value alternates), so each writes its row and its audit entry; the rows
+named "each ... of its own" give every request an entity (in a stripe of the catalog's lock of its own) that no other
+request in flight has, as ten administrators each editing their own. The rows of a create then a delete (or an add
+then a remove) run the two in turn on every connection and count both; in them, and in the rows of entities of their
+own but for the price's, the load generator signs each proof as it makes the request (the address holds an id known
+only then), on the cores the server uses. Every route's token check, the reference's included, also looks the token's account and session up among the revoked
 ones held in memory (no database round trip); the member reads (details, subscriptions) are compared with it.
 PostgreSQL builds every list answer and the member's details as JSON text (one
 prepared statement); the API sends it as it comes.
