@@ -66,6 +66,14 @@ async function contents(client: pg.Client | pg.PoolClient) {
   // The catalog version only labels cached answers: a restored database starts its own count. The kept row counts
   // (list_counts) are compared like data: the triggers rebuild them as the rows come back.
   out['data_versions'] = (out['data_versions'] as { key: string }[]).map(({ key }) => ({ key }));
+  // A striped count (`audit_entries#3`, decision 036) means the sum of its stripes: the writers spread it over them,
+  // and the restore's triggers rebuild it in stripe 0.
+  const counts = new Map<string, number>();
+  for (const { key, n } of out['list_counts'] as { key: string; n: string }[]) {
+    const counted = key.split('#')[0]!;
+    counts.set(counted, (counts.get(counted) ?? 0) + Number(n));
+  }
+  out['list_counts'] = [...counts].map(([key, n]) => ({ key, n }));
   return out;
 }
 

@@ -12,7 +12,7 @@ import { membershipFieldsOf } from './membership-fields.js';
 const ctx = await testApp();
 await seedDemoData(ctx.db, paths.catalogFile, MEMBER.sub);
 
-async function call<T>(method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) {
+async function call<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) {
   const response = await ctx.app.inject({
     method,
     url,
@@ -196,5 +196,191 @@ describe('PUT /api/discountPackage/{id}', () => {
   it('answers 404 for a package that does not exist', async () => {
     const answer = await call('PUT', '/api/discountPackage/987654', { name: 'Nobody', description: null });
     expect(answer).toMatchObject({ status: 404, message: 'Discount package 987654 was not found' });
+  });
+});
+
+// Creations, removals and links are one statement each too (decision 039): their answers, their audit entries and
+// their errors are as they were when the state was read before and after the write.
+describe('a membership created and removed', () => {
+  const fields = () => ({
+    name: `Made ${Math.random().toString(36).slice(2, 8)}`,
+    description: 'Made and removed',
+    productId: products[0]!.productId,
+    discountPackageId: packages[0]!.discountPackageId,
+    numberOfFreeEligibleItems: 2,
+    membershipLengthInMonths: 6,
+  });
+
+  it('answers the new membership as a read does, and records it whole; its removal records it whole as it was', async () => {
+    const made = await call<Membership>('POST', '/api/membership', fields());
+    expect([made.status, made.message]).toEqual([201, 'Membership created']);
+    const id = made.data[0]!.membershipId;
+    expect(made.data).toEqual((await call<Membership>('GET', `/api/membership/${id}`)).data);
+    const whole = { ...membershipFieldsOf(made.data[0]!), promotionalProducts: {} };
+    expect(await lastEntry('membership', id)).toEqual({
+      action: 'membership-created',
+      before: null,
+      after: whole,
+      label: whole.name,
+    });
+
+    const link = { membershipId: id, productId: products[1]!.productId };
+    expect((await call('POST', '/api/promotionalProduct', link)).status).toBe(201);
+    const removed = await call('DELETE', `/api/membership/${id}`);
+    expect([removed.status, removed.message]).toEqual([200, 'Membership deleted']);
+    expect((await call('GET', `/api/membership/${id}`)).status).toBe(404);
+    expect(await lastEntry('membership', id)).toEqual({
+      action: 'membership-deleted',
+      before: { ...whole, promotionalProducts: { [link.productId]: true } },
+      after: null,
+      label: whole.name,
+    });
+    expect(await call('DELETE', `/api/membership/${id}`)).toMatchObject({
+      status: 404,
+      message: `Membership ${id} was not found`,
+    });
+  });
+
+  it('makes nothing when its product or package does not exist, naming the product first', async () => {
+    const count = async () => Number((await ctx.pool.query('select count(*) as n from memberships')).rows[0].n);
+    const entries = async () => Number((await ctx.pool.query('select count(*) as n from audit_entries')).rows[0].n);
+    const [memberships, trail] = [await count(), await entries()];
+    for (const [change, message] of [
+      [{ productId: 424242 }, 'Product 424242 does not exist'],
+      [{ discountPackageId: 4242 }, 'Discount package 4242 does not exist'],
+      [{ productId: 424242, discountPackageId: 4242 }, 'Product 424242 does not exist'],
+    ] as const) {
+      expect(await call('POST', '/api/membership', { ...fields(), ...change })).toMatchObject({ status: 400, message });
+    }
+    expect([await count(), await entries()]).toEqual([memberships, trail]);
+  });
+});
+
+describe('a discount package created, and a product put into it and taken out', () => {
+  it('answers each as a read does, and records what changed', async () => {
+    const made = await call<DiscountPackage>('POST', '/api/discountPackage', { name: 'Made whole', description: null });
+    expect([made.status, made.message]).toEqual([201, 'Discount package created']);
+    const id = made.data[0]!.discountPackageId;
+    const read = async () => (await call<DiscountPackage>('GET', `/api/discountPackage/${id}`)).data;
+    expect(made.data).toEqual(await read());
+    expect(made.data[0]).toMatchObject({ name: 'Made whole', description: null, products: [] });
+    expect(await lastEntry('discount-package', id)).toEqual({
+      action: 'discount-package-created',
+      before: null,
+      after: { name: 'Made whole', description: null, products: {} },
+      label: 'Made whole',
+    });
+
+    const key = { discountPackageId: id, productId: products[0]!.productId };
+    const added = await call<DiscountPackage>('POST', '/api/discountPackageProduct', { ...key, price: 10.5 });
+    expect([added.status, added.message]).toEqual([201, 'Product added to the package']);
+    expect(added.data).toEqual(await read());
+    expect(added.data[0]!.products).toEqual([expect.objectContaining({ productId: key.productId, price: 10.5 })]);
+    expect(await lastEntry('discount-package', id)).toEqual({
+      action: 'package-product-added',
+      before: { products: { [key.productId]: null } },
+      after: { products: { [key.productId]: { price: 10.5 } } },
+      label: 'Made whole',
+    });
+
+    const taken = await call<DiscountPackage>('DELETE', '/api/discountPackageProduct', key);
+    expect([taken.status, taken.message]).toEqual([200, 'Product removed from the package']);
+    expect(taken.data).toEqual(await read());
+    expect(taken.data[0]!.products).toEqual([]);
+    expect(await lastEntry('discount-package', id)).toEqual({
+      action: 'package-product-removed',
+      before: { products: { [key.productId]: { price: 10.5 } } },
+      after: { products: { [key.productId]: null } },
+      label: 'Made whole',
+    });
+  });
+
+  it('answers a package or product that does not exist, one already in or not in the package, changing nothing', async () => {
+    const pkg = packages[0]!;
+    const inIt = pkg.products[0]!.productId;
+    const notInIt = products.find((p) => !pkg.products.some((q) => q.productId === p.productId))!.productId;
+    const state = async () =>
+      (await call<DiscountPackage>('GET', `/api/discountPackage/${pkg.discountPackageId}`)).data;
+    const before = await state();
+    const entry = await lastEntry('discount-package', pkg.discountPackageId);
+    for (const [method, body, status, message] of [
+      ['POST', { discountPackageId: 987654, productId: inIt }, 404, 'Discount package 987654 was not found'],
+      ['POST', { discountPackageId: pkg.discountPackageId, productId: 424242 }, 404, 'Product 424242 was not found'],
+      [
+        'POST',
+        { discountPackageId: pkg.discountPackageId, productId: inIt },
+        409,
+        `Product ${inIt} is already in this discount package`,
+      ],
+      [
+        'DELETE',
+        { discountPackageId: pkg.discountPackageId, productId: notInIt },
+        404,
+        `Product ${notInIt} in discount package ${pkg.discountPackageId} was not found`,
+      ],
+    ] as const) {
+      expect(await call(method, '/api/discountPackageProduct', body)).toMatchObject({ status, message });
+    }
+    expect(await state()).toEqual(before);
+    expect(await lastEntry('discount-package', pkg.discountPackageId)).toEqual(entry);
+  });
+});
+
+describe('promotional products made and removed', () => {
+  it('records the link made and removed, and nothing for a link that is there already', async () => {
+    const membership = (await call<Membership>('GET', '/api/membership')).data[0]!;
+    const id = membership.membershipId;
+    const productId = products.find(
+      (p) => !membership.promotionalProducts.some((q) => q.productId === p.productId),
+    )!.productId;
+    const link = { membershipId: id, productId };
+    const made = await call('POST', '/api/promotionalProduct', link);
+    expect([made.status, made.message, made.data]).toEqual([201, 'Promotional product added', [link]]);
+    const entry = await lastEntry('membership', id);
+    expect(entry).toEqual({
+      action: 'promotional-products-added',
+      before: { promotionalProducts: { [productId]: null } },
+      after: { promotionalProducts: { [productId]: true } },
+      label: membership.name,
+    });
+    expect((await call('POST', '/api/promotionalProduct', link)).status).toBe(201);
+    expect(await lastEntry('membership', id)).toEqual(entry);
+
+    const removed = await call('DELETE', '/api/promotionalProduct', link);
+    expect([removed.status, removed.message]).toEqual([200, 'Promotional product removed']);
+    expect(await lastEntry('membership', id)).toEqual({
+      action: 'promotional-product-removed',
+      before: { promotionalProducts: { [productId]: true } },
+      after: { promotionalProducts: { [productId]: null } },
+      label: membership.name,
+    });
+    expect((await call<Membership>('GET', `/api/membership/${id}`)).data[0]!.promotionalProducts).toEqual(
+      membership.promotionalProducts,
+    );
+    expect(await call('DELETE', '/api/promotionalProduct', link)).toMatchObject({
+      status: 404,
+      message: `Promotional product ${productId} of membership ${id} was not found`,
+    });
+  });
+
+  it('answers a membership or products that do not exist, the membership first, and links none', async () => {
+    const membership = (await call<Membership>('GET', '/api/membership')).data[0]!;
+    const entry = await lastEntry('membership', membership.membershipId);
+    for (const [body, status, message] of [
+      [[{ membershipId: 987654, productId: 424242 }], 404, 'Membership 987654 was not found'],
+      [
+        [
+          { membershipId: membership.membershipId, productId: products[0]!.productId },
+          { membershipId: membership.membershipId, productId: 424243 },
+          { membershipId: membership.membershipId, productId: 424242 },
+        ],
+        400,
+        'Unknown product ids: 424243, 424242',
+      ],
+    ] as const) {
+      expect(await call('POST', '/api/promotionalProduct/batch', body)).toMatchObject({ status, message });
+    }
+    expect((await call<Membership>('GET', `/api/membership/${membership.membershipId}`)).data).toEqual([membership]);
+    expect(await lastEntry('membership', membership.membershipId)).toEqual(entry);
   });
 });

@@ -15,9 +15,11 @@ type StripedValue = 'catalog' | 'audit' | 'audit_entries';
 export const stripeKeys = (base: StripedValue): string[] =>
   Array.from({ length: WRITE_STRIPES }, (_, n) => (n === 0 ? base : `${base}#${n}`));
 
-/** The stripe of a discount package's price saves: packages whose ids are less than 16 apart never share one. */
-export const packageStripe = (discountPackageId: number): number =>
-  ((discountPackageId % WRITE_STRIPES) + WRITE_STRIPES) % WRITE_STRIPES;
+/**
+ * The stripe of a package's or a membership's writes (decision 040): entities whose ids are less than 16 apart never
+ * share one.
+ */
+export const entityStripe = (id: number): number => ((id % WRITE_STRIPES) + WRITE_STRIPES) % WRITE_STRIPES;
 
 /** A striped value's keys as SQL literals, so the statements that read them keep no parameters. */
 export const stripeKeyList = (base: StripedValue): SQL => sql.join(stripeKeys(base).map(literal), sql`, `);

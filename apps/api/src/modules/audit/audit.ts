@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { namedStatement, placeholders, type Database, type Transaction } from '../../db/client.js';
-import { packageStripe, stripeKeyList, stripeKeys } from '../../db/write-stripes.js';
+import { entityStripe, stripeKeyList, stripeKeys, WRITE_STRIPES } from '../../db/write-stripes.js';
 import { requireUser } from '../../plugins/auth.js';
 
 export type Executor = Pick<Database, 'execute'>;
@@ -165,28 +165,52 @@ function lockedTransaction<T>(db: Database, lock: (tx: Tx) => Promise<void>, wor
 }
 
 /**
- * A transaction for saving prices of one discount package: it takes that package's stripe of the catalog's lock
- * only (decision 036), so saves in packages of other stripes go on beside it, while saves in the same package, and
- * every other catalog write, wait for it as before.
+ * A transaction for an audited write of one discount package: its fields, its products and their prices. It takes
+ * that package's stripe of the catalog's lock only (decisions 036 and 040), so writes of packages and memberships in
+ * other stripes go on beside it, while writes of the same package, and every write that spans entities, wait for it.
  */
-export function packagePriceTransaction<T>(
+export function packageTransaction<T>(
   db: Database,
   discountPackageId: number,
-  work: (tx: PackagePricesTx) => Promise<T>,
+  work: (tx: PackageTx) => Promise<T>,
 ): Promise<T> {
   return lockedTransaction(
     db,
-    (tx) => lockPackagePrices(tx, discountPackageId),
-    (tx) => work(tx as PackagePricesTx),
+    (tx) => lockStripes(tx, [entityStripe(discountPackageId)]),
+    (tx) => work(tx as PackageTx),
   );
 }
 
-declare const pricesLocked: unique symbol;
 /**
- * A transaction that took a package's price lock first (`packagePriceTransaction`): what a price save that derives
- * its answer from the package as it was needs (decision 039). Only that function makes one.
+ * A transaction for an audited write of one membership (its fields, its promotional products, its removal), or of
+ * the promotional products of several: their stripes of the catalog's lock only (decision 040).
  */
-export type PackagePricesTx = Tx & { readonly [pricesLocked]: true };
+export function membershipTransaction<T>(
+  db: Database,
+  membershipIds: number | number[],
+  work: (tx: Tx) => Promise<T>,
+): Promise<T> {
+  const stripes = [membershipIds].flat().map(entityStripe);
+  return lockedTransaction(db, (tx) => lockStripes(tx, stripes), work);
+}
+
+let creations = 0;
+/**
+ * A transaction that creates a package or a membership: one stripe of the catalog's lock, taken in turn (decision
+ * 040). Nothing else sees the new entity before it commits, and what it refers to (a product, a package) is removed
+ * only under the whole catalog's lock, which waits for this one.
+ */
+export function creationTransaction<T>(db: Database, work: (tx: Tx) => Promise<T>): Promise<T> {
+  const stripe = (creations = (creations + 1) % WRITE_STRIPES);
+  return lockedTransaction(db, (tx) => lockStripes(tx, [stripe]), work);
+}
+
+declare const packageLocked: unique symbol;
+/**
+ * A transaction that took a package's stripe first (`packageTransaction`): what a price save that derives its answer
+ * from the package as it was needs (decision 039). Only that function makes one.
+ */
+export type PackageTx = Tx & { readonly [packageLocked]: true };
 
 /**
  * The catalog writers' lock: every stripe of the catalog's version (decision 036), taken in key order as a
@@ -202,21 +226,23 @@ const catalogLock = namedStatement(
   'catalog_lock',
   sql`select 1 from data_versions where key in (${stripeKeyList('catalog')}) order by key for update`,
 );
-const packagePricesLock = namedStatement(
-  'package_prices_lock',
+const stripesLock = namedStatement(
+  'stripes_lock',
   sql`select set_config('ums.write_stripe', ${sql.placeholder('stripe')}, true)
-      from data_versions where key = ${sql.placeholder('key')} for update`,
+      from data_versions where key = any(${sql.placeholder('keys')}::text[]) order by key for update`,
 );
 
 /** A stripe row gone would leave its writers unlocked and its version unmoved: refused rather than run without. */
 const MISSING_STRIPES = "The catalog's version rows are missing (migration 0022): the write was not made";
 
 /**
- * One package's price saves' lock: its stripe of the catalog's version, named for the transaction, so the writes'
- * triggers move that stripe of the catalog's and the audit trail's versions and of the trail's count, and no other.
+ * Stripes of the catalog's lock (decision 040), taken in key order as `lockCatalog` takes them all, so no two writers
+ * wait for each other in a circle. The transaction is named for the first, so the writes' triggers move that stripe
+ * of the catalog's and the audit trail's versions and of the trail's count, and no other.
  */
-export async function lockPackagePrices(tx: Queryable, discountPackageId: number): Promise<void> {
-  const stripe = packageStripe(discountPackageId);
-  const rows = await packagePricesLock(tx, { stripe: String(stripe), key: stripeKeys('catalog')[stripe]! });
-  if (rows.length !== 1) throw new Error(MISSING_STRIPES);
+export async function lockStripes(tx: Queryable, stripes: number[]): Promise<void> {
+  const all = stripeKeys('catalog');
+  const keys = [...new Set(stripes)].map((stripe) => all[stripe]!);
+  const rows = await stripesLock(tx, { stripe: String(stripes[0]), keys: `{${keys.join(',')}}` });
+  if (rows.length !== keys.length) throw new Error(MISSING_STRIPES);
 }

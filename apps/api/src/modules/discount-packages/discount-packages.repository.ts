@@ -3,7 +3,7 @@ import { and, eq, notInArray, sql, type Placeholder, type SQL } from 'drizzle-or
 import { namedStatement, placeholders, statementBuilder as builder } from '../../db/client.js';
 import { moneyText } from '../../db/money.js';
 import { discountPackageProducts, discountPackages, products } from '../../db/schema/index.js';
-import type { PackagePricesTx, Queryable } from '../audit/audit.js';
+import type { PackageTx, Queryable } from '../audit/audit.js';
 import { applyState, type State } from '../audit/states.js';
 import { jsonObject } from '../lists/list-statements.js';
 import { packageFrom, packageItem, packageItemTable, packageKey } from './discount-packages.lists.js';
@@ -107,16 +107,91 @@ const saveFields = namedStatement<{ before: DiscountPackageState | null; answer:
 );
 
 /**
+ * A package created (`createAnswered`), as one named prepared statement (decision 039): the insert is a CTE named as
+ * the answer's table, so the answer is read from the row it returns.
+ */
+const createPackage = namedStatement<{ answer: DiscountPackage }>(
+  'package_create',
+  sql`with ${packageItemTable} as ${builder
+    .insert(discountPackages)
+    .values({ name: given.name, description: given.description })
+    .returning()}
+  select ${packageItem} as answer from ${packageItemTable}`,
+);
+
+const packageExists = sql`exists (select 1 from ${discountPackages}
+  where ${discountPackages.discountPackageId} = ${packageId})`;
+const productExists = sql`exists (select 1 from ${products} where ${products.productId} = ${given.productId})`;
+const productColumns = [
+  discountPackageProducts.discountPackageId,
+  discountPackageProducts.productId,
+  discountPackageProducts.price,
+] as const;
+/**
+ * A product added to a package (`addProduct`), as one named prepared statement (decision 039): the insert is a CTE,
+ * made only when the package and the product exist and the product is not in the package yet; the statement reads
+ * the package's state as it was. (Its values are cast to their columns' types: a SELECT's untyped parameters would be
+ * text.)
+ */
+const addProduct = namedStatement<{
+  package: boolean;
+  product: boolean;
+  added: { price: number | null } | null;
+  before: DiscountPackageState | null;
+}>(
+  'package_product_add',
+  sql`with added as (
+    insert into ${discountPackageProducts} (${sql.join(
+      productColumns.map((column) => sql.identifier(column.name)),
+      sql`, `,
+    )})
+    select ${sql.join(
+      [packageId, given.productId, given.price].map(
+        (value, n) => sql`${value}::${sql.raw(productColumns[n]!.getSQLType())}`,
+      ),
+      sql`, `,
+    )}
+    where ${packageExists} and ${productExists}
+    on conflict do nothing
+    returning ${discountPackageProducts.price})
+  select ${packageExists} as package, ${productExists} as product,
+         (select json_build_object('price', price) from added) as added,
+         ${stateQuery(builder, packageId)} as before`,
+);
+
+/**
+ * A product removed from a package (`removeProduct`), as one named prepared statement (decision 039): the delete is a
+ * CTE, so the statement reads the package's state as it was.
+ */
+const removeProduct = namedStatement<{ removed: boolean; before: DiscountPackageState | null }>(
+  'package_product_remove',
+  sql`with removed as ${builder
+    .delete(discountPackageProducts)
+    .where(isProductOf({ discountPackageId: packageId, productId: given.productId }))
+    .returning({ id: discountPackageProducts.productId })}
+  select exists (select 1 from removed) as removed, ${stateQuery(builder, packageId)} as before`,
+);
+
+/** A package's answer and its audit state, read by id: named prepared statements, planned once (decision 039). */
+const byId = sql.placeholder('id');
+const findById = namedStatement<{ item: DiscountPackage }>(
+  'package_by_id',
+  sql`select ${packageItem} as item from ${packageFrom} where ${packageKey} = ${byId}`,
+);
+const readState = namedStatement<{ state: DiscountPackageState }>(
+  'package_state',
+  sql`select ${stateQuery(builder, byId)} as state`,
+);
+
+/**
  * Every read and write of the discount packages and their products' package prices, and the audit trail's reads and
  * restores of a package. Each takes the executor it runs on (the caller's transaction); rules live in the service.
  */
 export const discountPackageRepository = {
   /** One package as the contract answers it (the list's item), or null. */
   async findById(q: Queryable, id: number): Promise<DiscountPackage | null> {
-    const { rows } = await q.execute<{ item: DiscountPackage }>(
-      sql`select ${packageItem} as item from ${packageFrom} where ${packageKey} = ${id}`,
-    );
-    return rows[0]?.item ?? null;
+    const [row] = await findById(q, { id });
+    return row?.item ?? null;
   },
 
   async exists(q: Queryable, id: number): Promise<boolean> {
@@ -139,13 +214,14 @@ export const discountPackageRepository = {
     return rows[0]!;
   },
 
-  /** Answers the new package's id. */
-  async create(q: Queryable, fields: PackageFields): Promise<number> {
-    const [row] = await q
-      .insert(discountPackages)
-      .values({ name: fields.name, description: fields.description })
-      .returning({ id: discountPackages.discountPackageId });
-    return row!.id;
+  /** Creates a package in one statement: its answer and its audit state. */
+  async createAnswered(
+    q: Queryable,
+    fields: PackageFields,
+  ): Promise<{ state: DiscountPackageState; answer: DiscountPackage }> {
+    const [row] = await createPackage(q, { name: fields.name, description: fields.description });
+    const { answer } = row!;
+    return { state: { name: answer.name, description: answer.description, products: {} }, answer };
   },
 
   /**
@@ -185,11 +261,11 @@ export const discountPackageRepository = {
   /**
    * Sets a product's package price and reads, in the same statement, the package as it was: its audit state and its
    * answer. Null when the product is not in the package. It runs in a transaction that took the package's lock first
-   * (its stripe, decision 036: the type says so), so nothing else changes the package in between: the state and the
+   * (its stripe, decisions 036 and 040: the type says so), so nothing else changes the package in between: the state and the
    * answer after are the ones before with this one price changed, to the value the row now holds (decision 039).
    */
   async savePrice(
-    q: PackagePricesTx,
+    q: PackageTx,
     change: PackagePrice,
   ): Promise<{ before: DiscountPackageState; after: DiscountPackageState; answer: DiscountPackage } | null> {
     const [row] = await savePrice(q, {
@@ -209,32 +285,55 @@ export const discountPackageRepository = {
     };
   },
 
-  /** Adds a product with its price; false when it is in the package already. */
-  async addProduct(q: Queryable, change: PackagePrice): Promise<boolean> {
-    const inserted = await q
-      .insert(discountPackageProducts)
-      .values({
-        discountPackageId: change.discountPackageId,
-        productId: change.productId,
-        price: priceText(change.price),
-      })
-      .onConflictDoNothing()
-      .returning({ id: discountPackageProducts.productId });
-    return inserted.length > 0;
+  /**
+   * Adds a product with its price when the package and the product exist, in one statement (the caller holds the
+   * package's lock): whether each exists, and the package's state before and after (null when the product was in the
+   * package already).
+   */
+  async addProduct(
+    q: PackageTx,
+    change: PackagePrice,
+  ): Promise<{
+    package: boolean;
+    product: boolean;
+    states: { before: DiscountPackageState; after: DiscountPackageState } | null;
+  }> {
+    const [row] = await addProduct(q, {
+      discountPackageId: change.discountPackageId,
+      productId: change.productId,
+      price: priceText(change.price),
+    });
+    const { package: pkg, product, added, before } = row!;
+    const states =
+      added === null || before === null
+        ? null
+        : {
+            before,
+            after: applyState(before, { products: { [String(change.productId)]: added } }) as DiscountPackageState,
+          };
+    return { package: pkg, product, states };
   },
 
-  /** False when the product was not in the package. */
-  async removeProduct(q: Queryable, key: { discountPackageId: number; productId: number }): Promise<boolean> {
-    const deleted = await q
-      .delete(discountPackageProducts)
-      .where(isProductOf(key))
-      .returning({ id: discountPackageProducts.productId });
-    return deleted.length > 0;
+  /**
+   * Removes a product from a package in one statement (the caller holds the package's lock): the package's state
+   * before and after, or null when the product was not in it.
+   */
+  async removeProduct(
+    q: PackageTx,
+    key: { discountPackageId: number; productId: number },
+  ): Promise<{ before: DiscountPackageState; after: DiscountPackageState } | null> {
+    const [row] = await removeProduct(q, { discountPackageId: key.discountPackageId, productId: key.productId });
+    const { removed, before } = row!;
+    if (!removed || before === null) return null;
+    return {
+      before,
+      after: applyState(before, { products: { [String(key.productId)]: null } }) as DiscountPackageState,
+    };
   },
 
   /** The package's whole state for the audit trail (one statement), or null when there is none. */
   async readState(q: Queryable, id: number): Promise<DiscountPackageState | null> {
-    const [row] = await stateQuery(q, id);
+    const [row] = await readState(q, { id });
     return row?.state ?? null;
   },
 

@@ -4,7 +4,8 @@ import type { Database } from '../../db/client.js';
 import { badRequest, conflict, notFound } from '../../plugins/http-errors.js';
 import {
   catalogTransaction,
-  packagePriceTransaction,
+  creationTransaction,
+  packageTransaction,
   PRICE_CHANGED,
   type Actor,
   type Queryable,
@@ -33,36 +34,17 @@ export function createDiscountPackageService({ db }: { db: Database }) {
     if (!exists.product) throw notFound(`Product ${key.productId}`);
   }
 
-  /** An audited write to one package, in a transaction that takes the catalog's lock first; answers the package. */
-  async function audited(
-    actor: Actor,
-    id: number,
-    action: string,
-    write: (tx: Queryable) => Promise<unknown>,
-  ): Promise<DiscountPackage> {
-    await catalogTransaction(db, (tx) =>
-      recordChange(tx, discountPackageEntity, String(id), { actor, action }, () => write(tx)),
-    );
-    return get(id);
-  }
-
   return {
     get,
 
     async create(actor: Actor, fields: PackageFields): Promise<DiscountPackage> {
-      let id = 0;
-      await catalogTransaction(db, (tx) =>
-        recordChange(
-          tx,
-          discountPackageEntity,
-          () => String(id),
-          { actor, action: 'discount-package-created' },
-          async () => {
-            id = await repository.create(tx, fields);
-          },
-        ),
-      );
-      return get(id);
+      // One statement creates it and reads its answer (decision 039).
+      return creationTransaction(db, async (tx) => {
+        const { state, answer } = await repository.createAnswered(tx, fields);
+        const id = String(answer.discountPackageId);
+        await recordStates(tx, discountPackageEntity, id, { actor, action: 'discount-package-created' }, null, state);
+        return answer;
+      });
     },
 
     async update(actor: Actor, id: number, fields: PackageFields): Promise<DiscountPackage> {
@@ -71,8 +53,9 @@ export function createDiscountPackageService({ db }: { db: Database }) {
           `discountPackageId ${fields.discountPackageId} in the body does not match ${id} in the address`,
         );
       }
-      // One statement saves the fields and reads the package as it was and as it is (decision 039).
-      return catalogTransaction(db, async (tx) => {
+      // One statement saves the fields and reads the package as it was and as it is (decision 039), under the
+      // package's stripe of the catalog's lock (decision 040).
+      return packageTransaction(db, id, async (tx) => {
         const saved = await repository.saveFields(tx, id, fields);
         if (!saved) throw notFound(`Discount package ${id}`);
         const change = { actor, action: 'discount-package-updated' };
@@ -82,6 +65,7 @@ export function createDiscountPackageService({ db }: { db: Database }) {
     },
 
     async remove(actor: Actor, id: number): Promise<void> {
+      // The whole catalog's lock (decision 040): it reads which memberships use the package, which their writes change.
       await catalogTransaction(db, (tx) =>
         recordChange(tx, discountPackageEntity, String(id), { actor, action: 'discount-package-deleted' }, async () => {
           const users = await membershipRepository.namesUsingPackage(tx, id);
@@ -104,7 +88,7 @@ export function createDiscountPackageService({ db }: { db: Database }) {
     async setPrice(actor: Actor, change: PackagePrice): Promise<DiscountPackage> {
       // Its package's stripe of the catalog's lock only (decision 036): saves in other packages go on beside it. One
       // statement saves the price and reads the package as it was, the lock keeping it so (decision 039).
-      return packagePriceTransaction(db, change.discountPackageId, async (tx) => {
+      return packageTransaction(db, change.discountPackageId, async (tx) => {
         const saved = await repository.savePrice(tx, change);
         if (!saved) {
           // Only now (the rare case) find out which of the three is missing.
@@ -124,18 +108,29 @@ export function createDiscountPackageService({ db }: { db: Database }) {
     },
 
     async addProduct(actor: Actor, change: PackagePrice): Promise<DiscountPackage> {
-      return audited(actor, change.discountPackageId, 'package-product-added', async (tx) => {
-        await assertPackageAndProduct(tx, change);
-        if (!(await repository.addProduct(tx, change)))
-          throw conflict(`Product ${change.productId} is already in this discount package`);
+      // One statement checks the package and the product, adds it and reads the package as it was (decision 039),
+      // under the package's stripe of the catalog's lock (decision 040). The answer is read after the commit.
+      const id = change.discountPackageId;
+      await packageTransaction(db, id, async (tx) => {
+        const { package: pkg, product, states } = await repository.addProduct(tx, change);
+        if (!pkg) throw notFound(`Discount package ${id}`);
+        if (!product) throw notFound(`Product ${change.productId}`);
+        if (!states) throw conflict(`Product ${change.productId} is already in this discount package`);
+        const added = { actor, action: 'package-product-added' };
+        await recordStates(tx, discountPackageEntity, String(id), added, states.before, states.after);
       });
+      return get(id);
     },
 
     async removeProduct(actor: Actor, key: { discountPackageId: number; productId: number }): Promise<DiscountPackage> {
-      return audited(actor, key.discountPackageId, 'package-product-removed', async (tx) => {
-        if (!(await repository.removeProduct(tx, key)))
-          throw notFound(`Product ${key.productId} in discount package ${key.discountPackageId}`);
+      const id = key.discountPackageId;
+      await packageTransaction(db, id, async (tx) => {
+        const states = await repository.removeProduct(tx, key);
+        if (!states) throw notFound(`Product ${key.productId} in discount package ${id}`);
+        const removed = { actor, action: 'package-product-removed' };
+        await recordStates(tx, discountPackageEntity, String(id), removed, states.before, states.after);
       });
+      return get(id);
     },
   };
 }

@@ -1,13 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { DiscountPackage } from '@ums/contracts';
-import { sql } from 'drizzle-orm';
 import { signIn } from '@ums/testkit/oidc-browser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiCaller, providerApp } from '../../../test/oidc-client.js';
-import { waitFor } from '../../../test/wait-for.js';
-import { packageStripe, stripeKeys } from '../../db/write-stripes.js';
+import { stripeLocks } from '../../../test/stripe-locks.js';
+import { entityStripe, stripeKeys } from '../../db/write-stripes.js';
 import { createAccountService } from '../../identity/accounts.service.js';
-import { appendAudit, lockPackagePrices } from '../audit/audit.js';
 
 // Administrators typing prices into different discount packages at once (issue 39, decision 036): a price save
 // takes its package's stripe of the catalog's lock, and its writes move that stripe of the versions and counts.
@@ -49,76 +47,14 @@ beforeAll(async () => {
     packages.push(id);
   }
   // Stripe 0 is also where writers that name no stripe go: the packages used below stay out of it.
-  packages.splice(0, packages.length, ...packages.filter((id) => packageStripe(id) !== 0));
-  expect(new Set(packages.map(packageStripe)).size).toBe(packages.length);
+  packages.splice(0, packages.length, ...packages.filter((id) => entityStripe(id) !== 0));
+  expect(new Set(packages.map(entityStripe)).size).toBe(packages.length);
 });
 
 const setPrice = (discountPackageId: number, price: number) =>
   call<DiscountPackage>('PUT', '/api/discountPackageProduct', { discountPackageId, productId: product, price });
 
-/**
- * A price save of `discountPackageId` held open: its package's lock, a price written and an audit entry added, as
- * the service does, and not committed until `release`.
- */
-async function saveInFlight(discountPackageId: number) {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let holding!: () => void;
-  const held = new Promise<void>((resolve) => (holding = resolve));
-  const transaction = database.appRole.db.transaction(async (tx) => {
-    await lockPackagePrices(tx, discountPackageId);
-    await tx.execute(
-      sql`update discount_package_products set price = price where discount_package_id = ${discountPackageId}`,
-    );
-    await appendAudit(tx, {
-      actor: { id: 'prices-test', email: null },
-      action: 'package-price-changed',
-      entity: 'discount-package',
-      entityId: String(discountPackageId),
-      before: null,
-      after: null,
-    });
-    holding();
-    await released;
-  });
-  await held;
-  return async () => {
-    release();
-    await transaction;
-  };
-}
-
-/** Backends of this database waiting for a lock another transaction holds on the versions' rows. */
-const waitingForLocks = async () =>
-  Number(
-    (
-      await pool.query<{ n: string }>(
-        `select count(*) as n from pg_stat_activity
-         where datname = current_database() and wait_event_type = 'Lock' and query like '%data_versions%'`,
-      )
-    ).rows[0]!.n,
-  );
-
-/**
- * Sends `request` while a price save of `heldPackage` is in flight: it must be seen waiting for a lock, and not be
- * answered, until that save commits; answers its answer after.
- */
-async function whileHeld<T>(heldPackage: number, request: () => Promise<T>): Promise<T> {
-  const release = await saveInFlight(heldPackage);
-  let settled = false;
-  const sent = request().finally(() => (settled = true));
-  try {
-    expect(await waitFor(waitingForLocks, (n) => n > 0)).toBe(1);
-    expect(settled).toBe(false);
-  } finally {
-    await release();
-  }
-  return sent;
-}
-
-/** Settles with the request's answer, or with 'waited' as soon as a backend is seen waiting for a lock. */
-const unlessItWaits = <T>(request: Promise<T>) =>
-  Promise.race([request, waitFor(waitingForLocks, (n) => n > 0, 20_000).then((n) => (n > 0 ? 'waited' : 'timeout'))]);
+const { writeInFlight: saveInFlight, whileHeld, besideHeld } = stripeLocks(database);
 
 describe('the stripes', () => {
   it('are the rows the code reads and locks, for each striped value', async () => {
@@ -135,29 +71,37 @@ describe('the stripes', () => {
 describe('price saves in different discount packages', () => {
   it('save while a price save in another package is in flight, without waiting for it', async () => {
     const [held, other] = [packages[0]!, packages[1]!];
-    const release = await saveInFlight(held);
-    try {
-      const answer = await unlessItWaits(setPrice(other, 11));
-      expect(answer).toMatchObject({ status: 200 });
-    } finally {
-      await release();
-    }
+    expect(
+      await besideHeld(
+        () => saveInFlight(held),
+        () => setPrice(other, 11),
+      ),
+    ).toMatchObject({ status: 200 });
   });
 
   it('of the same package wait for the save in flight, then save', async () => {
     const held = packages[2]!;
-    expect((await whileHeld(held, () => setPrice(held, 12))).status).toBe(200);
+    expect(
+      (
+        await whileHeld(
+          () => saveInFlight(held),
+          () => setPrice(held, 12),
+        )
+      ).status,
+    ).toBe(200);
     expect((await call<DiscountPackage>('GET', `/api/discountPackage/${held}`)).data[0]!.products).toEqual([
       expect.objectContaining({ productId: product, price: 12 }),
     ]);
   });
 
-  it('hold back a catalog write other than a price save, here another package’s rename, until they commit', async () => {
-    const [held, renamed] = [packages[3]!, packages[4]!];
-    const rename = await whileHeld(held, () =>
-      call('PUT', `/api/discountPackage/${renamed}`, { name: `Renamed ${run}`, description: 'Priced at once' }),
+  it('hold back a write that spans the catalog, here a package’s removal (it reads which memberships use it)', async () => {
+    const [held, removed] = [packages[3]!, packages[13]!];
+    const removal = await whileHeld(
+      () => saveInFlight(held),
+      () => call('DELETE', `/api/discountPackage/${removed}`),
     );
-    expect(rename.status).toBe(200);
+    expect(removal.status).toBe(200);
+    expect((await call('GET', `/api/discountPackage/${removed}`)).status).toBe(404);
   });
 
   it('all land when ten are sent at once, and the kept lists and the audit trail’s count show every one', async () => {

@@ -3,7 +3,7 @@ import { and, eq, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
 import { namedStatement, placeholders, statementBuilder as builder } from '../../db/client.js';
 import { discountPackages, memberships, products, promotionalProducts } from '../../db/schema/index.js';
 import type { Queryable } from '../audit/audit.js';
-import type { State } from '../audit/states.js';
+import { applyState, type State } from '../audit/states.js';
 import { jsonObject } from '../lists/list-statements.js';
 import {
   membershipFrom,
@@ -101,6 +101,106 @@ const saveFields = namedStatement<{
          (select ${membershipItem} from ${membershipFromUpdated}) as answer`,
 );
 
+const fieldKeys = Object.keys(saved) as (keyof MembershipFields)[];
+/**
+ * A membership created (`createAnswered`), as one named prepared statement (decision 039): the insert is a CTE named
+ * as the answer's table, made only when the product and the package it names exist, and the answer is read from the
+ * row it returns. (Its values are cast to their columns' types: a SELECT's untyped parameters would be text.)
+ */
+const createMembership = namedStatement<{ product: boolean; package: boolean; answer: Membership | null }>(
+  'membership_create',
+  sql`with ${membershipItemTable} as (
+    insert into ${memberships} (${sql.join(
+      fieldKeys.map((key) => sql.identifier(memberships[key].name)),
+      sql`, `,
+    )})
+    select ${sql.join(
+      fieldKeys.map((key) => sql`${saved[key]}::${sql.raw(memberships[key].getSQLType())}`),
+      sql`, `,
+    )}
+    where ${productExists} and ${packageExistsOrNone}
+    returning *)
+  select ${productExists} as product, ${packageExistsOrNone} as package,
+         (select ${membershipItem} from ${membershipFromUpdated}) as answer`,
+);
+
+/**
+ * A membership removed (`removeAnswered`), as one named prepared statement (decision 039): the delete is a CTE, so the
+ * statement's read of the state is the membership as it was (its promotional links go with it).
+ */
+const removeMembership = namedStatement<{ before: MembershipState | null }>(
+  'membership_remove',
+  sql`with removed as ${builder
+    .delete(memberships)
+    .where(eq(memberships.membershipId, savedId))
+    .returning({ id: memberships.membershipId })}
+  select case when exists (select 1 from removed) then ${stateQuery(builder, savedId)} end as before`,
+);
+
+const linked = placeholders('membershipId', 'productIds');
+const membershipExists = sql`exists (select 1 from ${memberships}
+  where ${memberships.membershipId} = ${linked.membershipId}::int4)`;
+/**
+ * Promotional products added to one membership (`addPromotionalOf`), as one named prepared statement (decision 039):
+ * the insert is a CTE, made only when the membership and every product exist (links there already are left as they
+ * are), and the statement reads the membership's state as it was and the products that do not exist, in the order
+ * given.
+ */
+const addPromotional = namedStatement<{
+  membership: boolean;
+  missing: number[];
+  added: number[];
+  before: MembershipState | null;
+}>(
+  'membership_promotional_add',
+  sql`with wanted as (
+    select product_id, n from unnest(${linked.productIds}::int4[]) with ordinality as w (product_id, n)),
+  missing as (
+    select w.product_id, w.n from wanted w
+    where not exists (select 1 from ${products} where ${products.productId} = w.product_id)),
+  added as (
+    insert into ${promotionalProducts} (${sql.identifier(promotionalProducts.membershipId.name)},
+                                        ${sql.identifier(promotionalProducts.productId.name)})
+    select ${linked.membershipId}::int4, product_id from wanted
+    where ${membershipExists} and not exists (select 1 from missing)
+    on conflict do nothing
+    returning ${sql.identifier(promotionalProducts.productId.name)} as product_id)
+  select ${membershipExists} as membership,
+         (select coalesce(array_agg(product_id order by n), '{}') from missing) as missing,
+         (select coalesce(array_agg(product_id), '{}') from added) as added,
+         ${stateQuery(builder, sql`${linked.membershipId}::int4`)} as before`,
+);
+
+/**
+ * A promotional link removed (`removePromotionalOf`), as one named prepared statement (decision 039): the delete is a
+ * CTE, so the statement reads the membership's state as it was.
+ */
+const removePromotional = namedStatement<{ removed: boolean; before: MembershipState | null }>(
+  'membership_promotional_remove',
+  sql`with removed as ${builder
+    .delete(promotionalProducts)
+    .where(
+      and(
+        eq(promotionalProducts.membershipId, sql`${linked.membershipId}::int4`),
+        eq(promotionalProducts.productId, sql`${sql.placeholder('productId')}::int4`),
+      ),
+    )
+    .returning({ id: promotionalProducts.productId })}
+  select exists (select 1 from removed) as removed,
+         ${stateQuery(builder, sql`${linked.membershipId}::int4`)} as before`,
+);
+
+/** A membership's answer and its audit state, read by id: named prepared statements, planned once (decision 039). */
+const byId = sql.placeholder('id');
+const findById = namedStatement<{ item: Membership }>(
+  'membership_by_id',
+  sql`select ${membershipItem} as item from ${membershipFrom} where ${membershipKey} = ${byId}`,
+);
+const readState = namedStatement<{ state: MembershipState }>(
+  'membership_state',
+  sql`select ${stateQuery(builder, sql`${byId}`)} as state`,
+);
+
 /**
  * Every read and write of the memberships and their promotional links, and the audit trail's reads and restores of
  * a membership. Each takes the executor it runs on (the caller's transaction); rules live in the service.
@@ -108,10 +208,8 @@ const saveFields = namedStatement<{
 export const membershipRepository = {
   /** One membership as the contract answers it (the list's item), or null. */
   async findById(q: Queryable, id: number): Promise<Membership | null> {
-    const { rows } = await q.execute<{ item: Membership }>(
-      sql`select ${membershipItem} as item from ${membershipFrom} where ${membershipKey} = ${id}`,
-    );
-    return rows[0]?.item ?? null;
+    const [row] = await findById(q, { id });
+    return row?.item ?? null;
   },
 
   /** Which of `ids` name no membership (each once). */
@@ -163,16 +261,75 @@ export const membershipRepository = {
     };
   },
 
-  /** False when there is no such membership. */
-  async remove(q: Queryable, id: number): Promise<boolean> {
-    const deleted = await q
-      .delete(memberships)
-      .where(eq(memberships.membershipId, id))
-      .returning({ id: memberships.membershipId });
-    return deleted.length > 0;
+  /**
+   * Creates a membership when the product and the package it names exist, in one statement: whether each exists, and
+   * the new membership's answer and audit state (null when nothing was made).
+   */
+  async createAnswered(
+    q: Queryable,
+    fields: MembershipFields,
+  ): Promise<{ product: boolean; package: boolean; created: { state: MembershipState; answer: Membership } | null }> {
+    const [row] = await createMembership(q, { ...fieldsOf(fields) });
+    const { product, package: pkg, answer } = row!;
+    return {
+      product,
+      package: pkg,
+      created: answer === null ? null : { state: { ...fieldsOf(answer), promotionalProducts: {} }, answer },
+    };
   },
 
-  /** Adds links; those that already exist are left as they are. */
+  /** Removes a membership in one statement and answers its audit state as it was, or null when there was none. */
+  async removeAnswered(q: Queryable, id: number): Promise<MembershipState | null> {
+    const [row] = await removeMembership(q, { membershipId: id });
+    return row?.before ?? null;
+  },
+
+  /**
+   * Adds promotional products to one membership in one statement, when it and every product exist (the caller holds
+   * the membership's lock): whether it exists, the products that do not (in the order given), and its state before
+   * and after (null when nothing was added).
+   */
+  async addPromotionalOf(
+    q: Queryable,
+    membershipId: number,
+    productIds: number[],
+  ): Promise<{
+    membership: boolean;
+    missing: number[];
+    states: { before: MembershipState; after: MembershipState } | null;
+  }> {
+    const [row] = await addPromotional(q, { membershipId, productIds: `{${productIds.join(',')}}` });
+    const { membership, missing, added, before } = row!;
+    const states =
+      added.length === 0 || before === null
+        ? null
+        : {
+            before,
+            after: applyState(before, {
+              promotionalProducts: Object.fromEntries(added.map((id) => [String(id), true])),
+            }) as MembershipState,
+          };
+    return { membership, missing: [...new Set(missing)], states };
+  },
+
+  /**
+   * Removes a promotional link in one statement (the caller holds the membership's lock): the membership's state
+   * before and after, or null when there was no such link.
+   */
+  async removePromotionalOf(
+    q: Queryable,
+    link: PromotionalProductLink,
+  ): Promise<{ before: MembershipState; after: MembershipState } | null> {
+    const [row] = await removePromotional(q, { membershipId: link.membershipId, productId: link.productId });
+    const { removed, before } = row!;
+    if (!removed || before === null) return null;
+    return {
+      before,
+      after: applyState(before, { promotionalProducts: { [String(link.productId)]: null } }) as MembershipState,
+    };
+  },
+
+  /** Adds links; those that already exist are left as they are (a revert's restore). */
   async addPromotional(q: Queryable, links: PromotionalProductLink[]): Promise<void> {
     if (links.length === 0) return;
     await q
@@ -181,20 +338,9 @@ export const membershipRepository = {
       .onConflictDoNothing();
   },
 
-  /** False when there was no such link. */
-  async removePromotional(q: Queryable, link: PromotionalProductLink): Promise<boolean> {
-    const deleted = await q
-      .delete(promotionalProducts)
-      .where(
-        and(eq(promotionalProducts.membershipId, link.membershipId), eq(promotionalProducts.productId, link.productId)),
-      )
-      .returning({ id: promotionalProducts.productId });
-    return deleted.length > 0;
-  },
-
   /** The membership's whole state for the audit trail (one statement), or null when there is none. */
   async readState(q: Queryable, id: number): Promise<MembershipState | null> {
-    const [row] = await stateQuery(q, id);
+    const [row] = await readState(q, { id });
     return row?.state ?? null;
   },
 

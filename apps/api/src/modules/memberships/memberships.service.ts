@@ -2,10 +2,9 @@ import { membershipInputSchema, type Membership, type PromotionalProductLink } f
 import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
 import { badRequest, notFound } from '../../plugins/http-errors.js';
-import { catalogTransaction, type Actor, type Queryable } from '../audit/audit.js';
-import { membershipEntity, recordChange, recordStates } from '../audit/entities.js';
+import { creationTransaction, membershipTransaction, type Actor, type Queryable } from '../audit/audit.js';
+import { membershipEntity, recordStates } from '../audit/entities.js';
 import { productRepository } from '../catalog/products.repository.js';
-import { discountPackageRepository } from '../discount-packages/discount-packages.repository.js';
 import { membershipRepository } from './memberships.repository.js';
 
 type MembershipFields = z.output<typeof membershipInputSchema>;
@@ -14,13 +13,6 @@ const missingProduct = (id: number) =>
   badRequest(`Product ${id} does not exist`, { productId: ['Product does not exist'] });
 const missingPackage = (id: number | null) =>
   badRequest(`Discount package ${id} does not exist`, { discountPackageId: ['Discount package does not exist'] });
-
-async function assertReferences(tx: Queryable, fields: MembershipFields) {
-  if ((await productRepository.missingIds(tx, [fields.productId])).length > 0) throw missingProduct(fields.productId);
-  if (fields.discountPackageId !== null && !(await discountPackageRepository.exists(tx, fields.discountPackageId))) {
-    throw missingPackage(fields.discountPackageId);
-  }
-}
 
 export function createMembershipService({ db }: { db: Database }) {
   const repository = membershipRepository;
@@ -31,10 +23,12 @@ export function createMembershipService({ db }: { db: Database }) {
     return membership;
   }
 
+  const unknownProducts = (missing: number[]) =>
+    badRequest(`Unknown product ids: ${missing.join(', ')}`, { productId: ['Product does not exist'] });
+
   async function assertProductsExist(tx: Queryable, ids: number[]) {
     const missing = await productRepository.missingIds(tx, ids);
-    if (missing.length > 0)
-      throw badRequest(`Unknown product ids: ${missing.join(', ')}`, { productId: ['Product does not exist'] });
+    if (missing.length > 0) throw unknownProducts(missing);
   }
 
   async function assertMembershipsExist(tx: Queryable, ids: number[]) {
@@ -46,19 +40,14 @@ export function createMembershipService({ db }: { db: Database }) {
     get,
 
     async create(actor: Actor, fields: MembershipFields): Promise<Membership> {
-      return catalogTransaction(db, async (tx) => {
-        await assertReferences(tx, fields);
-        let id = 0;
-        await recordChange(
-          tx,
-          membershipEntity,
-          () => String(id),
-          { actor, action: 'membership-created' },
-          async () => {
-            id = await repository.create(tx, fields);
-          },
-        );
-        return get(id, tx);
+      // One statement checks the product and the package, creates, and reads the answer (decision 039).
+      return creationTransaction(db, async (tx) => {
+        const { product, package: pkg, created } = await repository.createAnswered(tx, fields);
+        if (!product) throw missingProduct(fields.productId);
+        if (!pkg) throw missingPackage(fields.discountPackageId);
+        const id = String(created!.answer.membershipId);
+        await recordStates(tx, membershipEntity, id, { actor, action: 'membership-created' }, null, created!.state);
+        return created!.answer;
       });
     },
 
@@ -69,8 +58,8 @@ export function createMembershipService({ db }: { db: Database }) {
         });
       }
       // One statement checks the product and the package, saves, and reads the membership as it was and as it is
-      // (decision 039).
-      return catalogTransaction(db, async (tx) => {
+      // (decision 039), under the membership's stripe of the catalog's lock (decision 040).
+      return membershipTransaction(db, id, async (tx) => {
         const { product, package: pkg, saved } = await repository.saveFields(tx, id, fields);
         if (!product) throw missingProduct(fields.productId);
         if (!pkg) throw missingPackage(fields.discountPackageId);
@@ -82,11 +71,12 @@ export function createMembershipService({ db }: { db: Database }) {
     },
 
     async remove(actor: Actor, id: number): Promise<void> {
-      await catalogTransaction(db, (tx) =>
-        recordChange(tx, membershipEntity, String(id), { actor, action: 'membership-deleted' }, async () => {
-          if (!(await repository.remove(tx, id))) throw notFound(`Membership ${id}`);
-        }),
-      );
+      // One statement removes it and reads it as it was (decision 039).
+      await membershipTransaction(db, id, async (tx) => {
+        const before = await repository.removeAnswered(tx, id);
+        if (!before) throw notFound(`Membership ${id}`);
+        await recordStates(tx, membershipEntity, String(id), { actor, action: 'membership-deleted' }, before, null);
+      });
     },
 
     /** 404 unless the membership exists. */
@@ -97,43 +87,40 @@ export function createMembershipService({ db }: { db: Database }) {
      * membership's new links are one audit entry.
      */
     async addPromotional(actor: Actor, links: PromotionalProductLink[]): Promise<PromotionalProductLink[]> {
-      return catalogTransaction(db, async (tx) => {
-        await assertMembershipsExist(
-          tx,
-          links.map((l) => l.membershipId),
-        );
-        await assertProductsExist(
-          tx,
-          links.map((l) => l.productId),
-        );
-        for (const membershipId of new Set(links.map((l) => l.membershipId))) {
-          const added = links.filter((l) => l.membershipId === membershipId);
-          await recordChange(
+      const ids = links.map((l) => l.membershipId);
+      return membershipTransaction(db, ids, async (tx) => {
+        const each = [...new Set(ids)];
+        // Links of several memberships: all of them and all products are checked before any is changed.
+        if (each.length > 1) {
+          await assertMembershipsExist(tx, ids);
+          await assertProductsExist(
             tx,
-            membershipEntity,
-            String(membershipId),
-            { actor, action: 'promotional-products-added' },
-            () => repository.addPromotional(tx, added),
+            links.map((l) => l.productId),
           );
+        }
+        // One statement per membership checks it and its products, adds the links and reads it as it was (decision
+        // 039); its new links are one audit entry.
+        for (const membershipId of each) {
+          const productIds = [...new Set(links.filter((l) => l.membershipId === membershipId).map((l) => l.productId))];
+          const { membership, missing, states } = await repository.addPromotionalOf(tx, membershipId, productIds);
+          if (!membership) throw notFound(`Membership ${membershipId}`);
+          if (missing.length > 0) throw unknownProducts(missing);
+          if (!states) continue;
+          const added = { actor, action: 'promotional-products-added' };
+          await recordStates(tx, membershipEntity, String(membershipId), added, states.before, states.after);
         }
         return links;
       });
     },
 
     async removePromotional(actor: Actor, link: PromotionalProductLink): Promise<void> {
-      await catalogTransaction(db, (tx) =>
-        recordChange(
-          tx,
-          membershipEntity,
-          String(link.membershipId),
-          { actor, action: 'promotional-product-removed' },
-          async () => {
-            if (!(await repository.removePromotional(tx, link))) {
-              throw notFound(`Promotional product ${link.productId} of membership ${link.membershipId}`);
-            }
-          },
-        ),
-      );
+      // One statement removes the link and reads the membership as it was (decision 039).
+      await membershipTransaction(db, link.membershipId, async (tx) => {
+        const states = await repository.removePromotionalOf(tx, link);
+        if (!states) throw notFound(`Promotional product ${link.productId} of membership ${link.membershipId}`);
+        const removed = { actor, action: 'promotional-product-removed' };
+        await recordStates(tx, membershipEntity, String(link.membershipId), removed, states.before, states.after);
+      });
     },
   };
 }

@@ -1,0 +1,189 @@
+import type { DiscountPackage, Membership } from '@ums/contracts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { entityStripe } from '../src/db/write-stripes.js';
+import { paths } from '../src/runtime.js';
+import { seedDemoData } from '../src/seed/demo-data.js';
+import { ADMIN, MEMBER, testApp } from './helper.js';
+import { membershipFieldsOf } from './membership-fields.js';
+import { stripeLocks } from './stripe-locks.js';
+
+// Writes of one package or one membership take that entity's stripe of the catalog's lock (decision 040): ten
+// administrators each editing an entity of their own are not saved one after another, while two writes of the same
+// entity, and writes that span the catalog, still wait for each other.
+
+const ctx = await testApp();
+await seedDemoData(ctx.db, paths.catalogFile, MEMBER.sub);
+const { writeInFlight, whileHeld, besideHeld } = stripeLocks(ctx);
+
+async function call<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) {
+  const response = await ctx.app.inject({
+    method,
+    url,
+    payload: payload as object,
+    headers: await ctx.signedIn(ADMIN),
+  });
+  const body = response.json<{ data: T[]; message: string; page?: { total: number } }>();
+  return { status: response.statusCode, ...body };
+}
+
+const run = Math.random().toString(36).slice(2, 8);
+let productIds: number[] = [];
+/** Packages and memberships made one after another: 16 consecutive ids each, one in each stripe. */
+const packages = new Map<number, DiscountPackage>();
+const memberships = new Map<number, Membership>();
+beforeAll(async () => {
+  productIds = (
+    await ctx.pool.query<{ id: number }>('select product_id as id from products order by product_id limit 40')
+  ).rows.map((row) => row.id);
+  for (let n = 0; n < 16; n++) {
+    const made = await call<DiscountPackage>('POST', '/api/discountPackage', {
+      name: `Striped ${run} ${n}`,
+      description: 'One of 16',
+    });
+    expect(made.status).toBe(201);
+    const pkg = made.data[0]!;
+    expect(
+      (
+        await call('POST', '/api/discountPackageProduct', {
+          discountPackageId: pkg.discountPackageId,
+          productId: productIds[0],
+          price: 10,
+        })
+      ).status,
+    ).toBe(201);
+    packages.set(entityStripe(pkg.discountPackageId), pkg);
+    const member = await call<Membership>('POST', '/api/membership', {
+      name: `Striped ${run} ${n}`,
+      description: 'One of 16',
+      productId: productIds[0],
+      discountPackageId: null,
+      numberOfFreeEligibleItems: 1,
+      membershipLengthInMonths: 12,
+    });
+    expect(member.status).toBe(201);
+    memberships.set(entityStripe(member.data[0]!.membershipId), member.data[0]!);
+  }
+  expect(packages.size).toBe(16);
+  expect(memberships.size).toBe(16);
+});
+
+// Stripe 0 is also where writers that name no stripe go: the entities used below are in stripes 1 to 15.
+const pkg = (stripe: number) => packages.get(stripe)!.discountPackageId;
+const membership = (stripe: number) => memberships.get(stripe)!;
+const rename = (stripe: number, name: string) =>
+  call<DiscountPackage>('PUT', `/api/discountPackage/${pkg(stripe)}`, { name, description: 'Renamed' });
+const saveMembership = (stripe: number, description: string) =>
+  call<Membership>('PUT', `/api/membership/${membership(stripe).membershipId}`, {
+    ...membershipFieldsOf(membership(stripe)),
+    description,
+  });
+const holdPackage = (stripe: number) => () => writeInFlight(pkg(stripe));
+const holdMembership = (stripe: number) => () => writeInFlight(membership(stripe).membershipId, 'memberships');
+
+describe('writes of one discount package', () => {
+  it('save a rename while a write of a package in another stripe is in flight, without waiting for it', async () => {
+    expect(await besideHeld(holdPackage(1), () => rename(2, `Beside ${run}`))).toMatchObject({ status: 200 });
+  });
+
+  it('add a product and remove it while a write of another package is in flight, without waiting', async () => {
+    const key = { discountPackageId: pkg(3), productId: productIds[1] };
+    expect(await besideHeld(holdPackage(1), () => call('POST', '/api/discountPackageProduct', key))).toMatchObject({
+      status: 201,
+    });
+    expect(await besideHeld(holdPackage(1), () => call('DELETE', '/api/discountPackageProduct', key))).toMatchObject({
+      status: 200,
+    });
+  });
+
+  it('wait for a write of the same package in flight, then save on top of it', async () => {
+    const renamed = await whileHeld(holdPackage(4), () => rename(4, `After ${run}`));
+    expect(renamed.status).toBe(200);
+    expect((await call<DiscountPackage>('GET', `/api/discountPackage/${pkg(4)}`)).data[0]!.name).toBe(`After ${run}`);
+  });
+});
+
+describe('writes of one membership', () => {
+  it('save while a write of a membership in another stripe is in flight, without waiting for it', async () => {
+    expect(await besideHeld(holdMembership(1), () => saveMembership(5, `Beside ${run}`))).toMatchObject({
+      status: 200,
+    });
+  });
+
+  it('make and remove a promotional link while another membership’s write is in flight, without waiting', async () => {
+    const link = { membershipId: membership(6).membershipId, productId: productIds[2] };
+    expect(await besideHeld(holdMembership(1), () => call('POST', '/api/promotionalProduct', link))).toMatchObject({
+      status: 201,
+    });
+    expect(await besideHeld(holdMembership(1), () => call('DELETE', '/api/promotionalProduct', link))).toMatchObject({
+      status: 200,
+    });
+  });
+
+  it('wait for a write of the same membership in flight, then save', async () => {
+    const saved = await whileHeld(holdMembership(7), () => saveMembership(7, `After ${run}`));
+    expect(saved.status).toBe(200);
+    expect(saved.data[0]!.description).toBe(`After ${run}`);
+  });
+
+  it('of several memberships’ links at once wait for a write of any one of them', async () => {
+    const links = [8, 9].map((stripe) => ({ membershipId: membership(stripe).membershipId, productId: productIds[3] }));
+    const added = await whileHeld(holdMembership(9), () => call('POST', '/api/promotionalProduct/batch', links));
+    expect(added.status).toBe(201);
+    for (const stripe of [8, 9]) {
+      const read = await call<Membership>('GET', `/api/membership/${membership(stripe).membershipId}`);
+      expect(read.data[0]!.promotionalProducts.map((p) => p.productId)).toContain(productIds[3]);
+    }
+  });
+
+  it('remove it only once a write of the same membership in flight has committed', async () => {
+    const removed = await whileHeld(holdMembership(10), () =>
+      call('DELETE', `/api/membership/${membership(10).membershipId}`),
+    );
+    expect(removed.status).toBe(200);
+    expect((await call('GET', `/api/membership/${membership(10).membershipId}`)).status).toBe(404);
+  });
+});
+
+describe('writes that span the catalog', () => {
+  it('a package’s removal waits for a write of a membership, which may be choosing that package', async () => {
+    const made = await call<DiscountPackage>('POST', '/api/discountPackage', {
+      name: `Removed ${run}`,
+      description: 'Gone',
+    });
+    const removal = await whileHeld(holdMembership(11), () =>
+      call('DELETE', `/api/discountPackage/${made.data[0]!.discountPackageId}`),
+    );
+    expect(removal.status).toBe(200);
+  });
+});
+
+describe('ten administrators each saving an entity of their own at once', () => {
+  it('all land, and the kept lists and the audit trail show every one', async () => {
+    const stripes = [1, 2, 3, 5, 6, 11, 12, 13, 14, 15];
+    const listedNames = async () =>
+      new Map(
+        (await call<DiscountPackage>('GET', '/api/discountPackage')).data.map((p) => [p.discountPackageId, p.name]),
+      );
+    const listedDescriptions = async () =>
+      new Map((await call<Membership>('GET', '/api/membership')).data.map((m) => [m.membershipId, m.description]));
+    const entries = async () => (await call('GET', '/api/admin/audit?limit=1')).page!.total;
+    // The answers are kept in memory under their versions now.
+    await listedNames();
+    await listedDescriptions();
+    const before = await entries();
+
+    const answers = await Promise.all([
+      ...stripes.map((stripe) => rename(stripe, `Ten ${run} ${stripe}`)),
+      ...stripes.map((stripe) => saveMembership(stripe, `Ten ${run} ${stripe}`)),
+    ]);
+    expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
+
+    const names = await listedNames();
+    const descriptions = await listedDescriptions();
+    expect(stripes.map((stripe) => names.get(pkg(stripe)))).toEqual(stripes.map((stripe) => `Ten ${run} ${stripe}`));
+    expect(stripes.map((stripe) => descriptions.get(membership(stripe).membershipId))).toEqual(
+      stripes.map((stripe) => `Ten ${run} ${stripe}`),
+    );
+    expect(await entries()).toBe(before + 20);
+  });
+});
