@@ -384,3 +384,31 @@ describe('promotional products made and removed', () => {
     expect(await lastEntry('membership', membership.membershipId)).toEqual(entry);
   });
 });
+
+describe('promotional products of several memberships at once', () => {
+  it('links all with one audit entry for each membership, or none when one membership does not exist', async () => {
+    const [first, second] = (await call<Membership>('GET', '/api/membership')).data;
+    const productId = products.find(
+      (p) => ![first!, second!].some((m) => m.promotionalProducts.some((q) => q.productId === p.productId)),
+    )!.productId;
+    const links = [first!, second!].map((m) => ({ membershipId: m.membershipId, productId }));
+    const refused = await call('POST', '/api/promotionalProduct/batch', [
+      ...links,
+      { membershipId: 987654, productId },
+      { membershipId: 987655, productId },
+    ]);
+    expect(refused).toMatchObject({ status: 404, message: 'Membership 987654, 987655 was not found' });
+    expect((await call<Membership>('GET', `/api/membership/${first!.membershipId}`)).data).toEqual([first]);
+
+    const made = await call('POST', '/api/promotionalProduct/batch', links);
+    expect([made.status, made.message]).toEqual([201, 'Promotional products added']);
+    for (const m of [first!, second!]) {
+      expect(await lastEntry('membership', m.membershipId)).toEqual({
+        action: 'promotional-products-added',
+        before: { promotionalProducts: { [productId]: null } },
+        after: { promotionalProducts: { [productId]: true } },
+        label: m.name,
+      });
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { literal } from '../modules/lists/list-statements.js';
+import { listCounts } from './schema/index.js';
 
 /**
  * Values many writers move, kept as stripes (migration 0022, decision 036): the catalog's and the audit trail's data
@@ -9,7 +10,10 @@ import { literal } from '../modules/lists/list-statements.js';
  */
 export const WRITE_STRIPES = 16;
 
-type StripedValue = 'catalog' | 'audit' | 'audit_entries';
+/** The catalog lists' kept counts, striped too (migration 0023, decision 040). */
+type CountedCatalogTable = 'products' | 'memberships' | 'discount_packages' | 'promotional_products';
+type StripedCount = 'audit_entries' | CountedCatalogTable;
+type StripedValue = 'catalog' | 'audit' | StripedCount;
 
 /** The rows of a striped value: stripe 0 is the row under its own name (the row before stripes), then `<base>#<n>`. */
 export const stripeKeys = (base: StripedValue): string[] =>
@@ -23,3 +27,8 @@ export const entityStripe = (id: number): number => ((id % WRITE_STRIPES) + WRIT
 
 /** A striped value's keys as SQL literals, so the statements that read them keep no parameters. */
 export const stripeKeyList = (base: StripedValue): SQL => sql.join(stripeKeys(base).map(literal), sql`, `);
+
+/** A striped count's value, the sum of its stripes, as a scalar subquery without parameters. */
+export const stripedCount = (base: StripedCount): SQL =>
+  sql`(select coalesce(sum(${listCounts.n}), 0)::bigint from ${listCounts}
+       where ${listCounts.key} in (${stripeKeyList(base)}))`;

@@ -1,9 +1,10 @@
+import { stripedCount } from '../../db/write-stripes.js';
 import { adminOverviewSchema } from '@ums/contracts';
 import { sql } from 'drizzle-orm';
 import { alias, PgDialect } from 'drizzle-orm/pg-core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type pg from 'pg';
-import { listCounts, products, promotionalProducts } from '../../db/schema/index.js';
+import { products, promotionalProducts } from '../../db/schema/index.js';
 import { answers } from '../envelope-schema.js';
 import { sendJsonText } from '../lists/json-text.js';
 import { tableAs } from '../lists/list-statements.js';
@@ -20,10 +21,10 @@ const top = { productId: alias(promotionalProducts, 't').productId, name: alias(
  */
 const OVERVIEW = new PgDialect().sqlToQuery(sql`
   select json_build_object('isError', false, 'message', '', 'data', json_build_array(json_build_object(
-    'memberships', (select ${listCounts.n} from ${listCounts} where ${listCounts.key} = 'memberships'),
-    'discountPackages', (select ${listCounts.n} from ${listCounts} where ${listCounts.key} = 'discount_packages'),
-    'products', (select ${listCounts.n} from ${listCounts} where ${listCounts.key} = 'products'),
-    'promotionalProducts', (select ${listCounts.n} from ${listCounts} where ${listCounts.key} = 'promotional_products'),
+    'memberships', ${stripedCount('memberships')},
+    'discountPackages', ${stripedCount('discount_packages')},
+    'products', ${stripedCount('products')},
+    'promotionalProducts', ${stripedCount('promotional_products')},
     'mostPromoted', coalesce((
       select json_agg(json_build_object('productId', ${top.productId}, 'name', ${top.name}, 'memberships', t.n)
                       order by t.n desc, ${top.name}, ${top.productId})

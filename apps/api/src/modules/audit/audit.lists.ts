@@ -2,8 +2,8 @@ import type { AuditEntry, AuditFilters } from '@ums/contracts';
 import { AUDIT_IRREVERSIBLE_ACTIONS, CATALOG_AUDIT_ENTITIES } from '@ums/contracts/audit';
 import { sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { auditEntries, listCounts } from '../../db/schema/index.js';
-import { stripeKeyList } from '../../db/write-stripes.js';
+import { auditEntries } from '../../db/schema/index.js';
+import { stripedCount } from '../../db/write-stripes.js';
 import {
   isoTime,
   jsonObject,
@@ -84,8 +84,7 @@ export function auditList(filters: AuditFilters & { catalogOnly?: boolean }): {
       total: where
         ? sql`(select count(*) from ${auditFrom} where ${where})`
         : // The count's stripes (decision 036).
-          sql`(select coalesce(sum(${listCounts.n}), 0)::bigint from ${listCounts}
-               where ${listCounts.key} in (${stripeKeyList('audit_entries')}))`,
+          stripedCount('audit_entries'),
     };
     definitions.set(name, spec);
   }

@@ -148,9 +148,9 @@ const foldPriceSave = namedStatement<{ id: string | null }>(
 );
 
 /**
- * A transaction for an audited catalog write. Every catalog write moves the catalog version on before its first row
- * changes (the tables' statement triggers); taking the catalog's lock first here makes the state read for `before`
- * the one the write changes, and keeps every writer taking its locks in the same order.
+ * A transaction for an audited write that spans the catalog (a package's removal, the products' refresh, a revert):
+ * it takes the whole catalog's lock first, every stripe, so the state read for `before` is the one the write changes
+ * and the entities it reads stand still; writes of one entity take that entity's stripe instead (decision 040).
  */
 export function catalogTransaction<T>(db: Database, work: (tx: Tx) => Promise<T>): Promise<T> {
   return lockedTransaction(db, lockCatalog, work);
@@ -188,10 +188,14 @@ export function packageTransaction<T>(
 export function membershipTransaction<T>(
   db: Database,
   membershipIds: number | number[],
-  work: (tx: Tx) => Promise<T>,
+  work: (tx: MembershipTx) => Promise<T>,
 ): Promise<T> {
   const stripes = [membershipIds].flat().map(entityStripe);
-  return lockedTransaction(db, (tx) => lockStripes(tx, stripes), work);
+  return lockedTransaction(
+    db,
+    (tx) => lockStripes(tx, stripes),
+    (tx) => work(tx as MembershipTx),
+  );
 }
 
 let creations = 0;
@@ -201,7 +205,8 @@ let creations = 0;
  * only under the whole catalog's lock, which waits for this one.
  */
 export function creationTransaction<T>(db: Database, work: (tx: Tx) => Promise<T>): Promise<T> {
-  const stripe = (creations = (creations + 1) % WRITE_STRIPES);
+  // Stripes 1 to 15: stripe 0's rows of the audit trail's version and count are also every other writer's.
+  const stripe = 1 + (creations++ % (WRITE_STRIPES - 1));
   return lockedTransaction(db, (tx) => lockStripes(tx, [stripe]), work);
 }
 
@@ -212,9 +217,16 @@ declare const packageLocked: unique symbol;
  */
 export type PackageTx = Tx & { readonly [packageLocked]: true };
 
+declare const membershipLocked: unique symbol;
 /**
- * The catalog writers' lock: every stripe of the catalog's version (decision 036), taken in key order as a
- * transaction's first statement, so it waits for the price saves in flight in any package and they wait for it.
+ * A transaction that took its memberships' stripes first (`membershipTransaction`): what a membership's write that
+ * derives its state after from its state before needs (decisions 039 and 040). Only that function makes one.
+ */
+export type MembershipTx = Tx & { readonly [membershipLocked]: true };
+
+/**
+ * The whole catalog's lock: every stripe of the catalog's version (decisions 036 and 040), taken in key order as a
+ * transaction's first statement, so it waits for every write in flight on any stripe and they wait for it.
  */
 export async function lockCatalog(tx: Queryable): Promise<void> {
   const rows = await catalogLock(tx, {});
@@ -237,10 +249,11 @@ const MISSING_STRIPES = "The catalog's version rows are missing (migration 0022)
 
 /**
  * Stripes of the catalog's lock (decision 040), taken in key order as `lockCatalog` takes them all, so no two writers
- * wait for each other in a circle. The transaction is named for the first, so the writes' triggers move that stripe
+ * wait for each other in a circle. The transaction is named for the first stripe given, so the writes' triggers move that stripe
  * of the catalog's and the audit trail's versions and of the trail's count, and no other.
  */
 export async function lockStripes(tx: Queryable, stripes: number[]): Promise<void> {
+  if (stripes.length === 0) throw new Error('No stripe of the catalog was named: the write was not made');
   const all = stripeKeys('catalog');
   const keys = [...new Set(stripes)].map((stripe) => all[stripe]!);
   const rows = await stripesLock(tx, { stripe: String(stripes[0]), keys: `{${keys.join(',')}}` });

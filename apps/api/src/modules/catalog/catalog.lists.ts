@@ -1,7 +1,8 @@
+import { stripedCount } from '../../db/write-stripes.js';
 import type { Product } from '@ums/contracts';
 import { sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { listCounts, products } from '../../db/schema/index.js';
+import { products } from '../../db/schema/index.js';
 import { float8, jsonObject, key, tableAs, type ListDefinition } from '../lists/list-statements.js';
 
 const p = alias(products, 'p');
@@ -22,5 +23,5 @@ export const productList: ListDefinition<'product'> = {
     retailPrice: float8(p.retailPrice),
     imageUrl: p.imageUrl,
   }),
-  total: sql`(select ${listCounts.n} from ${listCounts} where ${listCounts.key} = 'products')`,
+  total: stripedCount('products'),
 };

@@ -1,7 +1,8 @@
+import { stripedCount } from '../../db/write-stripes.js';
 import type { DiscountPackage } from '@ums/contracts';
 import { sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { discountPackageProducts, discountPackages, listCounts, products } from '../../db/schema/index.js';
+import { discountPackageProducts, discountPackages, products } from '../../db/schema/index.js';
 import { float8, jsonObject, key, tableAs, type ListDefinition } from '../lists/list-statements.js';
 
 const PACKAGES = 'dp';
@@ -42,5 +43,5 @@ export const discountPackageList: ListDefinition<'discountPackage'> = {
     discountPackageId: { keys: [key(dp.discountPackageId)] },
   },
   item: packageItem,
-  total: sql`(select ${listCounts.n} from ${listCounts} where ${listCounts.key} = 'discount_packages')`,
+  total: stripedCount('discount_packages'),
 };

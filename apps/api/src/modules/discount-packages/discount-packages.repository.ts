@@ -226,10 +226,10 @@ export const discountPackageRepository = {
 
   /**
    * Saves a package's fields and answers its state before and after and its answer after, from one statement (the
-   * caller holds the catalog's lock); null when there is no such package.
+   * caller holds the package's stripe of the catalog's lock, the type says so); null when there is no such package.
    */
   async saveFields(
-    q: Queryable,
+    q: PackageTx,
     id: number,
     fields: PackageFields,
   ): Promise<{ before: DiscountPackageState; after: DiscountPackageState; answer: DiscountPackage } | null> {

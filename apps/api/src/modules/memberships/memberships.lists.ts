@@ -1,7 +1,8 @@
+import { stripedCount } from '../../db/write-stripes.js';
 import type { Membership, PromotionalProduct } from '@ums/contracts';
 import { sql, type SQLWrapper } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { discountPackages, listCounts, memberships, products, promotionalProducts } from '../../db/schema/index.js';
+import { discountPackages, memberships, products, promotionalProducts } from '../../db/schema/index.js';
 import { float8, jsonObject, key, scopeValue, tableAs, type ListDefinition } from '../lists/list-statements.js';
 
 const MEMBERSHIPS = 'm';
@@ -56,7 +57,7 @@ export const membershipList: ListDefinition<'membership'> = {
     membershipLengthInMonths: { keys: [key(m.membershipLengthInMonths), key(m.membershipId)] },
   },
   item: membershipItem,
-  total: sql`(select ${listCounts.n} from ${listCounts} where ${listCounts.key} = 'memberships')`,
+  total: stripedCount('memberships'),
 };
 
 const linkFrom = sql`${tableAs(promotionalProducts, 'pp')}
@@ -87,7 +88,7 @@ export const promotionalProductList: ListDefinition<'promotionalProduct'> = {
         or ${pp.productId} = any(array(select ${products.productId} from ${products} where ${products.name} ilike ${pattern}))`,
   sorts: linkSorts,
   item: linkItem,
-  total: sql`(select ${listCounts.n} from ${listCounts} where ${listCounts.key} = 'promotional_products')`,
+  total: stripedCount('promotional_products'),
 };
 
 /** The links of one membership (`scopeValue(0)`); a search finds products by name. */

@@ -2,7 +2,7 @@ import type { Membership, PromotionalProductLink } from '@ums/contracts';
 import { and, eq, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
 import { namedStatement, placeholders, statementBuilder as builder } from '../../db/client.js';
 import { discountPackages, memberships, products, promotionalProducts } from '../../db/schema/index.js';
-import type { Queryable } from '../audit/audit.js';
+import type { MembershipTx, Queryable } from '../audit/audit.js';
 import { applyState, type State } from '../audit/states.js';
 import { jsonObject } from '../lists/list-statements.js';
 import {
@@ -232,19 +232,13 @@ export const membershipRepository = {
     return rows.map((row) => row.name);
   },
 
-  /** Answers the new membership's id. */
-  async create(q: Queryable, fields: MembershipFields): Promise<number> {
-    const [created] = await q.insert(memberships).values(fieldsOf(fields)).returning({ id: memberships.membershipId });
-    return created!.id;
-  },
-
   /**
    * Saves a membership's fields when the product and the package it names exist, in one statement (the caller holds
-   * the catalog's lock): whether each exists, and the membership's state before and after and its answer after (null
-   * when there is no such membership, or nothing was saved).
+   * the membership's stripe of the catalog's lock, the type says so): whether each exists, and the membership's state
+   * before and after and its answer after (null when there is no such membership, or nothing was saved).
    */
   async saveFields(
-    q: Queryable,
+    q: MembershipTx,
     id: number,
     fields: MembershipFields,
   ): Promise<{
@@ -290,7 +284,7 @@ export const membershipRepository = {
    * and after (null when nothing was added).
    */
   async addPromotionalOf(
-    q: Queryable,
+    q: MembershipTx,
     membershipId: number,
     productIds: number[],
   ): Promise<{
@@ -317,7 +311,7 @@ export const membershipRepository = {
    * before and after, or null when there was no such link.
    */
   async removePromotionalOf(
-    q: Queryable,
+    q: MembershipTx,
     link: PromotionalProductLink,
   ): Promise<{ before: MembershipState; after: MembershipState } | null> {
     const [row] = await removePromotional(q, { membershipId: link.membershipId, productId: link.productId });

@@ -17,8 +17,8 @@ const missingPackage = (id: number | null) =>
 export function createMembershipService({ db }: { db: Database }) {
   const repository = membershipRepository;
 
-  async function get(id: number, tx: Queryable = db): Promise<Membership> {
-    const membership = await repository.findById(tx, id);
+  async function get(id: number): Promise<Membership> {
+    const membership = await repository.findById(db, id);
     if (!membership) throw notFound(`Membership ${id}`);
     return membership;
   }
