@@ -412,3 +412,49 @@ describe('promotional products of several memberships at once', () => {
     }
   });
 });
+
+describe('a discount package removed', () => {
+  it('is refused while memberships use it, naming them by name; then records it whole as it was', async () => {
+    const made = await call<DiscountPackage>('POST', '/api/discountPackage', { name: 'Used twice', description: 'x' });
+    const id = made.data[0]!.discountPackageId;
+    const productId = products[0]!.productId;
+    expect(
+      (await call('POST', '/api/discountPackageProduct', { discountPackageId: id, productId, price: 3 })).status,
+    ).toBe(201);
+    const users = [];
+    for (const name of ['Zeta user', 'Alpha user']) {
+      const member = await call<Membership>('POST', '/api/membership', {
+        name,
+        description: null,
+        productId,
+        discountPackageId: id,
+        numberOfFreeEligibleItems: 1,
+        membershipLengthInMonths: 12,
+      });
+      users.push(member.data[0]!.membershipId);
+    }
+    const entry = await lastEntry('discount-package', id);
+    expect(await call('DELETE', `/api/discountPackage/${id}`)).toMatchObject({
+      status: 409,
+      message:
+        'This discount package is used by the memberships "Alpha user", "Zeta user". Choose another package for them first.',
+    });
+    expect((await call('GET', `/api/discountPackage/${id}`)).status).toBe(200);
+    expect(await lastEntry('discount-package', id)).toEqual(entry);
+
+    for (const user of users) expect((await call('DELETE', `/api/membership/${user}`)).status).toBe(200);
+    const removed = await call('DELETE', `/api/discountPackage/${id}`);
+    expect([removed.status, removed.message]).toEqual([200, 'Discount package deleted']);
+    expect((await call('GET', `/api/discountPackage/${id}`)).status).toBe(404);
+    expect(await lastEntry('discount-package', id)).toEqual({
+      action: 'discount-package-deleted',
+      before: { name: 'Used twice', description: 'x', products: { [productId]: { price: 3 } } },
+      after: null,
+      label: 'Used twice',
+    });
+    expect(await call('DELETE', `/api/discountPackage/${id}`)).toMatchObject({
+      status: 404,
+      message: `Discount package ${id} was not found`,
+    });
+  });
+});

@@ -2,7 +2,7 @@ import type { DiscountPackage } from '@ums/contracts';
 import { and, eq, notInArray, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { namedStatement, placeholders, statementBuilder as builder } from '../../db/client.js';
 import { moneyText } from '../../db/money.js';
-import { discountPackageProducts, discountPackages, products } from '../../db/schema/index.js';
+import { discountPackageProducts, discountPackages, memberships, products } from '../../db/schema/index.js';
 import type { PackageTx, Queryable } from '../audit/audit.js';
 import { applyState, type State } from '../audit/states.js';
 import { jsonObject } from '../lists/list-statements.js';
@@ -172,6 +172,23 @@ const removeProduct = namedStatement<{ removed: boolean; before: DiscountPackage
   select exists (select 1 from removed) as removed, ${stateQuery(builder, packageId)} as before`,
 );
 
+/**
+ * A package removed (`removeAnswered`), as one named prepared statement (decision 039): the delete is a CTE, made only
+ * when no membership uses the package, and the statement reads the names of those that do and the package's state as
+ * it was. The caller holds the whole catalog's lock, so no membership takes the package up in between.
+ */
+const removePackage = namedStatement<{ users: string[]; before: DiscountPackageState | null }>(
+  'package_remove',
+  sql`with users as (
+    select ${memberships.name} as name from ${memberships} where ${memberships.discountPackageId} = ${packageId}),
+  removed as ${builder
+    .delete(discountPackages)
+    .where(and(eq(discountPackages.discountPackageId, packageId), sql`not exists (select 1 from users)`))
+    .returning({ id: discountPackages.discountPackageId })}
+  select (select coalesce(array_agg(name order by name), '{}') from users) as users,
+         case when exists (select 1 from removed) then ${stateQuery(builder, packageId)} end as before`,
+);
+
 /** A package's answer and its audit state, read by id: named prepared statements, planned once (decision 039). */
 const byId = sql.placeholder('id');
 const findById = namedStatement<{ item: DiscountPackage }>(
@@ -249,13 +266,13 @@ export const discountPackageRepository = {
     return updated.length > 0;
   },
 
-  /** False when there is no such package. */
-  async remove(q: Queryable, id: number): Promise<boolean> {
-    const deleted = await q
-      .delete(discountPackages)
-      .where(eq(discountPackages.discountPackageId, id))
-      .returning({ id: discountPackages.discountPackageId });
-    return deleted.length > 0;
+  /**
+   * Removes a package no membership uses, in one statement (the caller holds the whole catalog's lock): the names of
+   * the memberships that use it (nothing is removed then), and its state as it was (null when there was none).
+   */
+  async removeAnswered(q: Queryable, id: number): Promise<{ users: string[]; before: DiscountPackageState | null }> {
+    const [row] = await removePackage(q, { discountPackageId: id });
+    return row!;
   },
 
   /**

@@ -10,8 +10,7 @@ import {
   type Actor,
   type Queryable,
 } from '../audit/audit.js';
-import { discountPackageEntity, recordChange, recordStates } from '../audit/entities.js';
-import { membershipRepository } from '../memberships/memberships.repository.js';
+import { discountPackageEntity, recordStates } from '../audit/entities.js';
 import { discountPackageRepository, type PackagePrice } from './discount-packages.repository.js';
 
 type PackageFields = z.output<typeof discountPackageInputSchema>;
@@ -65,20 +64,21 @@ export function createDiscountPackageService({ db }: { db: Database }) {
     },
 
     async remove(actor: Actor, id: number): Promise<void> {
-      // The whole catalog's lock (decision 040): it reads which memberships use the package, which their writes change.
-      await catalogTransaction(db, (tx) =>
-        recordChange(tx, discountPackageEntity, String(id), { actor, action: 'discount-package-deleted' }, async () => {
-          const users = await membershipRepository.namesUsingPackage(tx, id);
-          if (users.length > 0) {
-            throw conflict(
-              `This discount package is used by ${users.length === 1 ? 'the membership' : 'the memberships'} ${users
-                .map((name) => `"${name}"`)
-                .join(', ')}. Choose another package for ${users.length === 1 ? 'it' : 'them'} first.`,
-            );
-          }
-          if (!(await repository.remove(tx, id))) throw notFound(`Discount package ${id}`);
-        }),
-      );
+      // The whole catalog's lock (decision 040): it reads which memberships use the package, which their writes
+      // change. One statement removes it only when none does, and reads it as it was (decision 039).
+      await catalogTransaction(db, async (tx) => {
+        const { users, before } = await repository.removeAnswered(tx, id);
+        if (users.length > 0) {
+          throw conflict(
+            `This discount package is used by ${users.length === 1 ? 'the membership' : 'the memberships'} ${users
+              .map((name) => `"${name}"`)
+              .join(', ')}. Choose another package for ${users.length === 1 ? 'it' : 'them'} first.`,
+          );
+        }
+        if (!before) throw notFound(`Discount package ${id}`);
+        const removed = { actor, action: 'discount-package-deleted' };
+        await recordStates(tx, discountPackageEntity, String(id), removed, before, null);
+      });
     },
 
     /**

@@ -222,16 +222,6 @@ export const membershipRepository = {
     return unique.filter((id) => !found.some((row) => row.id === id));
   },
 
-  /** Names of the memberships that use a package, by name. */
-  async namesUsingPackage(q: Queryable, packageId: number): Promise<string[]> {
-    const rows = await q
-      .select({ name: memberships.name })
-      .from(memberships)
-      .where(eq(memberships.discountPackageId, packageId))
-      .orderBy(memberships.name);
-    return rows.map((row) => row.name);
-  },
-
   /**
    * Saves a membership's fields when the product and the package it names exist, in one statement (the caller holds
    * the membership's stripe of the catalog's lock, the type says so): whether each exists, and the membership's state
