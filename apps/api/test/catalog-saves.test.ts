@@ -2,7 +2,8 @@ import type { DiscountPackage, Membership } from '@ums/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { paths } from '../src/runtime.js';
 import { seedDemoData } from '../src/seed/demo-data.js';
-import { ADMIN, MEMBER, testApp } from './helper.js';
+import { adminCalls } from './admin-calls.js';
+import { MEMBER, testApp } from './helper.js';
 import { membershipFieldsOf } from './membership-fields.js';
 
 // A membership's and a package's fields are saved in one statement that also reads the state before and the answer
@@ -12,16 +13,7 @@ import { membershipFieldsOf } from './membership-fields.js';
 const ctx = await testApp();
 await seedDemoData(ctx.db, paths.catalogFile, MEMBER.sub);
 
-async function call<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) {
-  const response = await ctx.app.inject({
-    method,
-    url,
-    payload: payload as object,
-    headers: await ctx.signedIn(ADMIN),
-  });
-  const body = response.json<{ data: T[]; message: string; errors?: Record<string, string[]> }>();
-  return { status: response.statusCode, ...body };
-}
+const call = adminCalls(ctx);
 
 const lastEntry = async (entity: string, id: number) =>
   (

@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { entityStripe } from '../src/db/write-stripes.js';
 import { paths } from '../src/runtime.js';
 import { seedDemoData } from '../src/seed/demo-data.js';
-import { ADMIN, MEMBER, testApp } from './helper.js';
+import { adminCalls } from './admin-calls.js';
+import { MEMBER, testApp } from './helper.js';
 import { membershipFieldsOf } from './membership-fields.js';
 import { stripeLocks } from './stripe-locks.js';
 
@@ -15,16 +16,7 @@ const ctx = await testApp();
 await seedDemoData(ctx.db, paths.catalogFile, MEMBER.sub);
 const { writeInFlight, whileHeld, besideHeld } = stripeLocks(ctx);
 
-async function call<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) {
-  const response = await ctx.app.inject({
-    method,
-    url,
-    payload: payload as object,
-    headers: await ctx.signedIn(ADMIN),
-  });
-  const body = response.json<{ data: T[]; message: string; page?: { total: number } }>();
-  return { status: response.statusCode, ...body };
-}
+const call = adminCalls(ctx);
 
 const run = Math.random().toString(36).slice(2, 8);
 let productIds: number[] = [];
