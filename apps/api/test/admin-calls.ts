@@ -1,5 +1,4 @@
-import type { testApp } from './helper.js';
-import { ADMIN } from './helper.js';
+import { ADMIN, type testApp } from './helper.js';
 
 /**
  * An administrator's calls to a test app (`testApp`): the answer's status and envelope, its rows typed as the call's

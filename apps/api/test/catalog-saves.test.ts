@@ -203,7 +203,7 @@ describe('a membership created and removed', () => {
     membershipLengthInMonths: 6,
   });
 
-  it('answers the new membership as a read does, and records it whole; its removal records it whole as it was', async () => {
+  it('records a new membership whole and answers it as a read does; its removal records it as it was', async () => {
     const made = await call<Membership>('POST', '/api/membership', fields());
     expect([made.status, made.message]).toEqual([201, 'Membership created']);
     const id = made.data[0]!.membershipId;
@@ -287,7 +287,7 @@ describe('a discount package created, and a product put into it and taken out', 
     });
   });
 
-  it('answers a package or product that does not exist, one already in or not in the package, changing nothing', async () => {
+  it('refuses a package or product that does not exist, or a product already in or not in it, changing nothing', async () => {
     const pkg = packages[0]!;
     const inIt = pkg.products[0]!.productId;
     const notInIt = products.find((p) => !pkg.products.some((q) => q.productId === p.productId))!.productId;

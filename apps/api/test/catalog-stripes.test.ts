@@ -1,6 +1,7 @@
 import type { DiscountPackage, Membership } from '@ums/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { entityStripe } from '../src/db/write-stripes.js';
+import { lockStripes } from '../src/modules/audit/audit.js';
 import { paths } from '../src/runtime.js';
 import { seedDemoData } from '../src/seed/demo-data.js';
 import { adminCalls } from './admin-calls.js';
@@ -101,7 +102,7 @@ describe('writes of one membership', () => {
     });
   });
 
-  it('make and remove a promotional link while another membership’s write is in flight, without waiting', async () => {
+  it('make and remove a promotional link beside another membership’s write in flight, without waiting', async () => {
     const link = { membershipId: membership(6).membershipId, productId: productIds[2] };
     expect(await besideHeld(holdMembership(1), () => call('POST', '/api/promotionalProduct', link))).toMatchObject({
       status: 201,
@@ -183,5 +184,39 @@ describe('ten administrators each saving an entity of their own at once', () => 
       stripes.map((stripe) => `Ten ${run} ${stripe}`),
     );
     expect(await entries()).toBe(before + 20);
+  });
+});
+
+describe('the kept counts, moved on each writer’s stripe (migration 0023)', () => {
+  it('add up to the tables’ rows in the totals and the overview, written in several stripes', async () => {
+    const rows = async (table: string) =>
+      Number((await ctx.pool.query<{ n: string }>(`select count(*) as n from ${table}`)).rows[0]!.n);
+    const total = async (url: string) => (await call(`GET`, url)).page!.total;
+    const stripes = Number(
+      (
+        await ctx.pool.query<{ n: string }>(
+          `select count(*) as n from list_counts where key ~ '^(memberships|discount_packages)#' and n <> 0`,
+        )
+      ).rows[0]!.n,
+    );
+    expect(stripes).toBeGreaterThan(1);
+    expect(await total('/api/membership?limit=1')).toBe(await rows('memberships'));
+    expect(await total('/api/discountPackage?limit=1')).toBe(await rows('discount_packages'));
+    expect(await total('/api/promotionalProduct?limit=1')).toBe(await rows('promotional_products'));
+    const overview = (await call<Record<string, number>>('GET', '/api/admin/overview')).data[0]!;
+    expect(overview).toMatchObject({
+      memberships: await rows('memberships'),
+      discountPackages: await rows('discount_packages'),
+      products: await rows('products'),
+      promotionalProducts: await rows('promotional_products'),
+    });
+  });
+});
+
+describe('a stripe lock', () => {
+  it('refuses a write that names no stripe, rather than run it unlocked', async () => {
+    await expect(ctx.appRole.db.transaction((tx) => lockStripes(tx, []))).rejects.toThrow(
+      'No stripe of the catalog was named: the write was not made',
+    );
   });
 });

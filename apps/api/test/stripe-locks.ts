@@ -34,7 +34,8 @@ export function stripeLocks(database: Awaited<ReturnType<typeof testDatabase>>) 
       if (table === 'memberships') {
         await tx.execute(sql`insert into promotional_products (membership_id, product_id)
           select ${id}, p.product_id from products p
-          where not exists (select 1 from promotional_products x where x.membership_id = ${id} and x.product_id = p.product_id)
+          where not exists (select 1 from promotional_products x
+                            where x.membership_id = ${id} and x.product_id = p.product_id)
           order by p.product_id limit 1`);
       }
       await appendAudit(tx, {

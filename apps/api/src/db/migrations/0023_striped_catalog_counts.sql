@@ -21,7 +21,7 @@ END $$;
 --> statement-breakpoint
 CREATE FUNCTION catalog_counts_clear() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  UPDATE list_counts SET n = 0 WHERE key = TG_TABLE_NAME OR key LIKE TG_TABLE_NAME || '#%';
+  UPDATE list_counts SET n = 0 WHERE key = TG_TABLE_NAME OR starts_with(key, TG_TABLE_NAME || '#');
   RETURN NULL;
 END $$;
 --> statement-breakpoint

@@ -249,8 +249,9 @@ const MISSING_STRIPES = "The catalog's version rows are missing (migration 0022)
 
 /**
  * Stripes of the catalog's lock (decision 040), taken in key order as `lockCatalog` takes them all, so no two writers
- * wait for each other in a circle. The transaction is named for the first stripe given, so the writes' triggers move that stripe
- * of the catalog's and the audit trail's versions and of the trail's count, and no other.
+ * wait for each other in a circle. The transaction is named for the first stripe given, so the writes' triggers move
+ * that stripe of the catalog's and the audit trail's versions and of the kept counts (migrations 0022 and 0023), and
+ * no other.
  */
 export async function lockStripes(tx: Queryable, stripes: number[]): Promise<void> {
   if (stripes.length === 0) throw new Error('No stripe of the catalog was named: the write was not made');

@@ -263,7 +263,7 @@ export const membershipRepository = {
   },
 
   /** Removes a membership in one statement and answers its audit state as it was, or null when there was none. */
-  async removeAnswered(q: Queryable, id: number): Promise<MembershipState | null> {
+  async removeAnswered(q: MembershipTx, id: number): Promise<MembershipState | null> {
     const [row] = await removeMembership(q, { membershipId: id });
     return row?.before ?? null;
   },
