@@ -22,7 +22,7 @@ import {
   LARGE_GROWTH,
   REALISTIC,
 } from '../apps/api/src/seed/grow-data.js';
-import { membershipInputSchema, userDetailsInputSchema } from '@ums/contracts';
+import { membershipInputSchema, userDetailsInputSchema, type Membership } from '@ums/contracts';
 import { addDays, todayIn } from '@ums/contracts/metrics';
 import { exited, prepareServer } from '@ums/testkit/server-process';
 import { browser, dpopHeaders, refresh, signIn, type SignedIn } from '@ums/testkit/oidc-browser';
@@ -847,12 +847,15 @@ async function main() {
     // The other writes an administrator or a member makes while typing (issue 39, item 3), each a real change every
     // time (a value that alternates), so each writes its row and its audit entry.
     let edits = 0;
-    const membership = ((await once(admin, `/api/membership/${membershipId}`)) as { data: Record<string, unknown>[] })
-      .data[0]!;
-    const membershipFields = Object.fromEntries(
-      Object.keys(membershipInputSchema.shape).flatMap((key) =>
-        key === 'membershipId' || !(key in membership) ? [] : [[key, membership[key]]],
-      ),
+    /** A membership's fields as its save takes them, from its answer. */
+    const fieldsOf = (m: object) =>
+      Object.fromEntries(
+        Object.keys(membershipInputSchema.shape).flatMap((key) =>
+          key === 'membershipId' || !(key in m) ? [] : [[key, (m as Record<string, unknown>)[key]]],
+        ),
+      );
+    const membershipFields = fieldsOf(
+      ((await once(admin, `/api/membership/${membershipId}`)) as { data: Membership[] }).data[0]!,
     );
     const details = ((await once(member, '/api/userdetails/')) as { data: Record<string, unknown>[] }).data[0]!;
     const detailFields = Object.fromEntries(
@@ -890,16 +893,8 @@ async function main() {
     // A package's name and a membership saved by ten administrators at once, each an entity of their own (decision
     // 040). Each request's address is its entity's, so its proof is signed as it is made.
     const toRename = eachOwn('packages', packages.data, (p) => p.discountPackageId);
-    const someFullMemberships = (
-      (await once(admin, '/api/membership?limit=100')) as { data: Record<string, unknown>[] }
-    ).data;
-    const toSave = eachOwn('memberships', someFullMemberships, (m) => Number(m['membershipId']));
-    const fieldsOf = (m: Record<string, unknown>) =>
-      Object.fromEntries(
-        Object.keys(membershipInputSchema.shape).flatMap((key) =>
-          key === 'membershipId' || !(key in m) ? [] : [[key, m[key]]],
-        ),
-      );
+    const someMemberships = ((await once(admin, '/api/membership?limit=100')) as { data: Membership[] }).data;
+    const toSave = eachOwn('memberships', someMemberships, (m) => m.membershipId);
     for (const [name, each, save] of [
       [
         `PUT /api/discountPackage/{id} (name and description), ${CONNECTIONS} connections each on a package of its own`,
@@ -918,7 +913,7 @@ async function main() {
         (round: Round) => {
           const { own, even } = toSave.take(round);
           return {
-            path: `/api/membership/${String(own['membershipId'])}`,
+            path: `/api/membership/${own.membershipId}`,
             body: JSON.stringify({ ...fieldsOf(own), description: `Edited while measured ${even ? 0 : 1}` }),
           };
         },
@@ -943,11 +938,6 @@ async function main() {
     const productIds = ((await once(admin, '/api/product?limit=100')) as { data: { productId: number }[] }).data.map(
       (p) => p.productId,
     );
-    const someMemberships = (
-      (await once(admin, '/api/membership?limit=100')) as {
-        data: { membershipId: number; promotionalProducts: { productId: number }[] }[];
-      }
-    ).data;
     /**
      * 100 pairs of an owner and a product it does not have, for rounds that add the product and remove it: the owners
      * in turn, so rounds in flight at once are of different owners as far as there are owners.

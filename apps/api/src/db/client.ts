@@ -1,7 +1,7 @@
-import { fillPlaceholders, sql, type SQL } from 'drizzle-orm';
+import { fillPlaceholders, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
-import { PgDialect } from 'drizzle-orm/pg-core';
+import { PgDialect, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import * as schema from './schema/index.js';
 
@@ -31,6 +31,24 @@ export const statementBuilder = drizzle.mock();
 /** Placeholders by name, as SQL values a builder's `set` and conditions take. */
 export const placeholders = <K extends string>(...names: K[]) =>
   Object.fromEntries(names.map((name) => [name, sql`${sql.placeholder(name)}`])) as Record<K, SQL>;
+
+/** A table's column names, as an insert lists them. */
+export const columnList = (columns: readonly PgColumn[]) =>
+  sql.join(
+    columns.map((column) => sql.identifier(column.name)),
+    sql`, `,
+  );
+
+/**
+ * `insert into table (columns) select values`, each value cast to its column's type (a SELECT's untyped parameters
+ * would be text): for an insert a statement makes only when its condition holds (the caller adds `where …`).
+ */
+export const insertSelect = (table: PgTable, values: readonly (readonly [PgColumn, SQLWrapper])[]) =>
+  sql`insert into ${table} (${columnList(values.map(([column]) => column))})
+    select ${sql.join(
+      values.map(([column, value]) => sql`${value}::${sql.raw(column.getSQLType())}`),
+      sql`, `,
+    )}`;
 
 const statementNames = new Set<string>();
 

@@ -5,9 +5,8 @@ import { listCounts } from './schema/index.js';
 /**
  * Values many writers move, kept as stripes (migrations 0022 and 0023, decisions 036 and 040): the catalog's and the
  * audit trail's data versions, the trail's entry count and the catalog lists' counts are 16 rows each, and a reader
- * takes their sum. A transaction adds to the
- * stripe it names in `ums.write_stripe` (none: stripe 0), so writers naming different stripes never wait for each
- * other's rows.
+ * takes their sum. A transaction adds to the stripe it names in `ums.write_stripe` (none: stripe 0), so writers
+ * naming different stripes never wait for each other's rows.
  */
 export const WRITE_STRIPES = 16;
 

@@ -1,10 +1,10 @@
-import { stripedCount } from '../../db/write-stripes.js';
 import { adminOverviewSchema } from '@ums/contracts';
 import { sql } from 'drizzle-orm';
 import { alias, PgDialect } from 'drizzle-orm/pg-core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type pg from 'pg';
 import { products, promotionalProducts } from '../../db/schema/index.js';
+import { stripedCount } from '../../db/write-stripes.js';
 import { answers } from '../envelope-schema.js';
 import { sendJsonText } from '../lists/json-text.js';
 import { tableAs } from '../lists/list-statements.js';

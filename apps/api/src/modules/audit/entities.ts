@@ -93,20 +93,18 @@ export interface Change {
 
 /**
  * Makes an audited change in the caller's transaction: reads the entity's state, runs the change, reads it again and
- * appends the difference (nothing when nothing changed). Answers the entry's id, or null when nothing changed. `id` is
- * a function where the write creates the entity (its id is known after).
+ * appends the difference (nothing when nothing changed). Answers the entry's id, or null when nothing changed.
  */
 export async function recordChange(
   tx: Queryable,
   audited: AuditedEntity,
-  id: string | (() => string),
+  id: string,
   change: Change,
   write: () => Promise<unknown>,
 ): Promise<number | null> {
-  const before = typeof id === 'string' ? await audited.read(tx, id) : null;
+  const before = await audited.read(tx, id);
   await write();
-  const entityId = typeof id === 'string' ? id : id();
-  return recordStates(tx, audited, entityId, change, before, await audited.read(tx, entityId));
+  return recordStates(tx, audited, id, change, before, await audited.read(tx, id));
 }
 
 /**

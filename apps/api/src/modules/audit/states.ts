@@ -54,8 +54,8 @@ export function stillMatches(current: State | null, after: State | null, wasCrea
   });
 }
 
-/** `current` with the fields and collection entries of `target` applied (null entries removed). */
-export function applyState(current: State, target: State): State {
+/** `current` with the fields and collection entries of `target` applied (null entries removed), of `current`'s type. */
+export function applyState<S extends State>(current: S, target: State): S {
   const next: State = { ...current };
   for (const [field, value] of Object.entries(target)) {
     if (!isCollection(value)) {
@@ -69,5 +69,5 @@ export function applyState(current: State, target: State): State {
     }
     next[field] = items;
   }
-  return next;
+  return next as S;
 }

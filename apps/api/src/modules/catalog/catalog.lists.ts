@@ -1,8 +1,8 @@
-import { stripedCount } from '../../db/write-stripes.js';
 import type { Product } from '@ums/contracts';
 import { sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { products } from '../../db/schema/index.js';
+import { stripedCount } from '../../db/write-stripes.js';
 import { float8, jsonObject, key, tableAs, type ListDefinition } from '../lists/list-statements.js';
 
 const p = alias(products, 'p');

@@ -1,8 +1,8 @@
-import { stripedCount } from '../../db/write-stripes.js';
 import type { DiscountPackage } from '@ums/contracts';
 import { sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { discountPackageProducts, discountPackages, products } from '../../db/schema/index.js';
+import { stripedCount } from '../../db/write-stripes.js';
 import { float8, jsonObject, key, tableAs, type ListDefinition } from '../lists/list-statements.js';
 
 const PACKAGES = 'dp';

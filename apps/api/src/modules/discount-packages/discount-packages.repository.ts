@@ -1,6 +1,6 @@
 import type { DiscountPackage } from '@ums/contracts';
 import { and, eq, notInArray, sql, type Placeholder, type SQL } from 'drizzle-orm';
-import { namedStatement, placeholders, statementBuilder as builder } from '../../db/client.js';
+import { insertSelect, namedStatement, placeholders, statementBuilder as builder } from '../../db/client.js';
 import { moneyText } from '../../db/money.js';
 import { discountPackageProducts, discountPackages, memberships, products } from '../../db/schema/index.js';
 import type { PackageTx, Queryable } from '../audit/audit.js';
@@ -28,6 +28,9 @@ export interface DiscountPackageState extends State, PackageFields {
 }
 
 const priceText = (price: number | null) => (price === null ? null : moneyText(price));
+/** A package's audit state with one product's entry set (null: the product removed). */
+const withProduct = (state: DiscountPackageState, productId: number, entry: { price: number | null } | null) =>
+  applyState(state, { products: { [String(productId)]: entry } });
 const isProductOf = (key: { discountPackageId: number | Placeholder; productId: number | SQL }) =>
   and(
     eq(discountPackageProducts.discountPackageId, key.discountPackageId),
@@ -122,16 +125,10 @@ const createPackage = namedStatement<{ answer: DiscountPackage }>(
 const packageExists = sql`exists (select 1 from ${discountPackages}
   where ${discountPackages.discountPackageId} = ${packageId})`;
 const productExists = sql`exists (select 1 from ${products} where ${products.productId} = ${given.productId})`;
-const productColumns = [
-  discountPackageProducts.discountPackageId,
-  discountPackageProducts.productId,
-  discountPackageProducts.price,
-] as const;
 /**
  * A product added to a package (`addProduct`), as one named prepared statement (decision 039): the insert is a CTE,
  * made only when the package and the product exist and the product is not in the package yet; the statement reads
- * the package's state as it was. (Its values are cast to their columns' types: a SELECT's untyped parameters would be
- * text.)
+ * the package's state as it was.
  */
 const addProduct = namedStatement<{
   package: boolean;
@@ -141,16 +138,11 @@ const addProduct = namedStatement<{
 }>(
   'package_product_add',
   sql`with added as (
-    insert into ${discountPackageProducts} (${sql.join(
-      productColumns.map((column) => sql.identifier(column.name)),
-      sql`, `,
-    )})
-    select ${sql.join(
-      [packageId, given.productId, given.price].map(
-        (value, n) => sql`${value}::${sql.raw(productColumns[n]!.getSQLType())}`,
-      ),
-      sql`, `,
-    )}
+    ${insertSelect(discountPackageProducts, [
+      [discountPackageProducts.discountPackageId, packageId],
+      [discountPackageProducts.productId, given.productId],
+      [discountPackageProducts.price, given.price],
+    ])}
     where ${packageExists} and ${productExists}
     on conflict do nothing
     returning ${discountPackageProducts.price})
@@ -278,8 +270,9 @@ export const discountPackageRepository = {
   /**
    * Sets a product's package price and reads, in the same statement, the package as it was: its audit state and its
    * answer. Null when the product is not in the package. It runs in a transaction that took the package's lock first
-   * (its stripe, decisions 036 and 040: the type says so), so nothing else changes the package in between: the state and the
-   * answer after are the ones before with this one price changed, to the value the row now holds (decision 039).
+   * (its stripe, decisions 036 and 040: the type says so), so nothing else changes the package in between: the state
+   * and the answer after are the ones before with this one price changed, to the value the row now holds (decision
+   * 039).
    */
   async savePrice(
     q: PackageTx,
@@ -294,7 +287,7 @@ export const discountPackageRepository = {
     if (price === null || before === null || answer === null) return null;
     return {
       before,
-      after: applyState(before, { products: { [String(change.productId)]: price } }) as DiscountPackageState,
+      after: withProduct(before, change.productId, price),
       answer: {
         ...answer,
         products: answer.products.map((p) => (p.productId === change.productId ? { ...p, price: price.price } : p)),
@@ -322,12 +315,7 @@ export const discountPackageRepository = {
     });
     const { package: pkg, product, added, before } = row!;
     const states =
-      added === null || before === null
-        ? null
-        : {
-            before,
-            after: applyState(before, { products: { [String(change.productId)]: added } }) as DiscountPackageState,
-          };
+      added === null || before === null ? null : { before, after: withProduct(before, change.productId, added) };
     return { package: pkg, product, states };
   },
 
@@ -342,10 +330,7 @@ export const discountPackageRepository = {
     const [row] = await removeProduct(q, { discountPackageId: key.discountPackageId, productId: key.productId });
     const { removed, before } = row!;
     if (!removed || before === null) return null;
-    return {
-      before,
-      after: applyState(before, { products: { [String(key.productId)]: null } }) as DiscountPackageState,
-    };
+    return { before, after: withProduct(before, key.productId, null) };
   },
 
   /** The package's whole state for the audit trail (one statement), or null when there is none. */

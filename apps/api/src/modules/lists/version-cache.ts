@@ -45,8 +45,7 @@ export const VERSIONED_TABLES = {
 /**
  * Tables written only by triggers on versioned tables, in the statement that writes those: the lists' exact counts
  * (`list_counts`, one row per counted table, or 16 stripes for the audit trail's and the catalog lists', migrations
- * 0022 and 0023) move with the version of the table
- * they count, so any answer may read them.
+ * 0022 and 0023) move with the version of the table they count, so any answer may read them.
  */
 export const KEPT_BY_VERSIONED_WRITES = [listCounts] as const satisfies readonly PgTable[];
 

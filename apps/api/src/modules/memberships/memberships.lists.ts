@@ -1,8 +1,8 @@
-import { stripedCount } from '../../db/write-stripes.js';
 import type { Membership, PromotionalProduct } from '@ums/contracts';
 import { sql, type SQLWrapper } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { discountPackages, memberships, products, promotionalProducts } from '../../db/schema/index.js';
+import { stripedCount } from '../../db/write-stripes.js';
 import { float8, jsonObject, key, scopeValue, tableAs, type ListDefinition } from '../lists/list-statements.js';
 
 const MEMBERSHIPS = 'm';

@@ -1,6 +1,12 @@
 import type { Membership, PromotionalProductLink } from '@ums/contracts';
 import { and, eq, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
-import { namedStatement, placeholders, statementBuilder as builder } from '../../db/client.js';
+import {
+  columnList,
+  insertSelect,
+  namedStatement,
+  placeholders,
+  statementBuilder as builder,
+} from '../../db/client.js';
 import { discountPackages, memberships, products, promotionalProducts } from '../../db/schema/index.js';
 import type { MembershipTx, Queryable } from '../audit/audit.js';
 import { applyState, type State } from '../audit/states.js';
@@ -101,22 +107,17 @@ const saveFields = namedStatement<{
          (select ${membershipItem} from ${membershipFromUpdated}) as answer`,
 );
 
-const fieldKeys = Object.keys(saved) as (keyof MembershipFields)[];
 /**
  * A membership created (`createAnswered`), as one named prepared statement (decision 039): the insert is a CTE named
  * as the answer's table, made only when the product and the package it names exist, and the answer is read from the
- * row it returns. (Its values are cast to their columns' types: a SELECT's untyped parameters would be text.)
+ * row it returns.
  */
 const createMembership = namedStatement<{ product: boolean; package: boolean; answer: Membership | null }>(
   'membership_create',
   sql`with ${membershipItemTable} as (
-    insert into ${memberships} (${sql.join(
-      fieldKeys.map((key) => sql.identifier(memberships[key].name)),
-      sql`, `,
-    )})
-    select ${sql.join(
-      fieldKeys.map((key) => sql`${saved[key]}::${sql.raw(memberships[key].getSQLType())}`),
-      sql`, `,
+    ${insertSelect(
+      memberships,
+      (Object.keys(saved) as (keyof MembershipFields)[]).map((key) => [memberships[key], saved[key]] as const),
     )}
     where ${productExists} and ${packageExistsOrNone}
     returning *)
@@ -137,7 +138,7 @@ const removeMembership = namedStatement<{ before: MembershipState | null }>(
   select case when exists (select 1 from removed) then ${stateQuery(builder, savedId)} end as before`,
 );
 
-const linked = placeholders('membershipId', 'productIds');
+const linked = placeholders('membershipId', 'productIds', 'productId');
 const membershipExists = sql`exists (select 1 from ${memberships}
   where ${memberships.membershipId} = ${linked.membershipId}::int4)`;
 /**
@@ -159,8 +160,7 @@ const addPromotional = namedStatement<{
     select w.product_id, w.n from wanted w
     where not exists (select 1 from ${products} where ${products.productId} = w.product_id)),
   added as (
-    insert into ${promotionalProducts} (${sql.identifier(promotionalProducts.membershipId.name)},
-                                        ${sql.identifier(promotionalProducts.productId.name)})
+    insert into ${promotionalProducts} (${columnList([promotionalProducts.membershipId, promotionalProducts.productId])})
     select ${linked.membershipId}::int4, product_id from wanted
     where ${membershipExists} and not exists (select 1 from missing)
     on conflict do nothing
@@ -182,7 +182,7 @@ const removePromotional = namedStatement<{ removed: boolean; before: MembershipS
     .where(
       and(
         eq(promotionalProducts.membershipId, sql`${linked.membershipId}::int4`),
-        eq(promotionalProducts.productId, sql`${sql.placeholder('productId')}::int4`),
+        eq(promotionalProducts.productId, sql`${linked.productId}::int4`),
       ),
     )
     .returning({ id: promotionalProducts.productId })}
@@ -291,9 +291,9 @@ export const membershipRepository = {
             before,
             after: applyState(before, {
               promotionalProducts: Object.fromEntries(added.map((id) => [String(id), true])),
-            }) as MembershipState,
+            }),
           };
-    return { membership, missing: [...new Set(missing)], states };
+    return { membership, missing, states };
   },
 
   /**
@@ -309,7 +309,7 @@ export const membershipRepository = {
     if (!removed || before === null) return null;
     return {
       before,
-      after: applyState(before, { promotionalProducts: { [String(link.productId)]: null } }) as MembershipState,
+      after: applyState(before, { promotionalProducts: { [String(link.productId)]: null } }),
     };
   },
 
