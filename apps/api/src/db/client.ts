@@ -1,4 +1,4 @@
-import { fillPlaceholders, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { fillPlaceholders, getTableColumns, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { PgDialect, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
@@ -36,6 +36,16 @@ export const placeholders = <K extends string>(...names: K[]) =>
 export const columnList = (columns: readonly PgColumn[]) =>
   sql.join(
     columns.map((column) => sql.identifier(column.name)),
+    sql`, `,
+  );
+
+/**
+ * A table's columns for a named statement's select list, each named as the table's type names it: the statement's
+ * rows are then the table's rows as drizzle's own reads give them (pg parses the types drizzle would).
+ */
+export const rowColumns = (table: PgTable) =>
+  sql.join(
+    Object.entries(getTableColumns(table)).map(([key, column]) => sql`${column} as ${sql.identifier(key)}`),
     sql`, `,
   );
 

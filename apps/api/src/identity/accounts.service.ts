@@ -2,7 +2,7 @@ import { passwordProblemText } from '@ums/contracts';
 import { ROLE_TEXTS } from '@ums/contracts/roles';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Database } from '../db/client.js';
+import { namedStatement, rowColumns, type Database } from '../db/client.js';
 import { accountDeletions, accounts, tokenRevocations } from '../db/schema/index.js';
 import { badRequest, conflict, notFound } from '../plugins/http-errors.js';
 import { hashPassword, needsRehash, verifyPassword } from './password-hash.js';
@@ -61,6 +61,22 @@ function checkPassword(password: string) {
 
 const byEmail = (email: string) => eq(sql`lower(${accounts.email})`, email.trim().toLowerCase());
 
+/**
+ * The reads of every sign-in and token request, as named prepared statements (decision 041): an account by its
+ * email, and by its id with its revocation mark.
+ */
+type AccountRow = typeof accounts.$inferSelect;
+const accountByEmail = namedStatement<AccountRow>(
+  'account_by_email',
+  sql`select ${rowColumns(accounts)} from ${accounts} where lower(${accounts.email}) = ${sql.placeholder('email')}`,
+);
+const accountForTokens = namedStatement<AccountRow & { mark: string }>(
+  'account_for_tokens',
+  sql`select ${rowColumns(accounts)}, ${revocationMark} as mark
+    from ${accounts} left join ${tokenRevocations} on ${revocationRowOf(accounts.accountId)}
+    where ${accounts.accountId} = ${sql.placeholder('accountId')}::uuid`,
+);
+
 const toAccount = (row: typeof accounts.$inferSelect): Account => ({
   accountId: row.accountId,
   email: row.email,
@@ -75,7 +91,7 @@ const toAccount = (row: typeof accounts.$inferSelect): Account => ({
 /** The embedded provider's account store: emails are unique whatever their case. */
 export function createAccountService({ db, adminGroup = ADMIN_GROUP }: { db: Database; adminGroup?: string }) {
   async function find(email: string) {
-    const [row] = await db.select().from(accounts).where(byEmail(email));
+    const [row] = await accountByEmail(db, { email: email.trim().toLowerCase() });
     return row ?? null;
   }
   async function mustFind(email: string) {
@@ -215,14 +231,8 @@ export function createAccountService({ db, adminGroup = ADMIN_GROUP }: { db: Dat
      */
     async findForTokens(accountId: string) {
       if (!/^[0-9a-f-]{36}$/i.test(accountId)) return null;
-      const [row] = await db
-        .select({ account: accounts, mark: revocationMark })
-        .from(accounts)
-        .leftJoin(tokenRevocations, revocationRowOf(accounts.accountId))
-        .where(eq(accounts.accountId, accountId));
-      return row
-        ? { ...toAccount(row.account), phoneNumber: row.account.phoneNumber, revocationMark: Number(row.mark) }
-        : null;
+      const [row] = await accountForTokens(db, { accountId });
+      return row ? { ...toAccount(row), phoneNumber: row.phoneNumber, revocationMark: Number(row.mark) } : null;
     },
 
     /** The account, when `password` is its current password (a member confirming a sensitive change); else null. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { and, eq, gt, inArray, lt, or, sql } from 'drizzle-orm';
-import type { Database } from '../db/client.js';
+import { lt, sql } from 'drizzle-orm';
+import { namedStatement, type Database } from '../db/client.js';
 import { attemptEvents } from '../db/schema/index.js';
 
 /** One thing that is limited: at most `max` attempts under `key` within `windowMs`. */
@@ -23,6 +23,25 @@ export function attemptKey(kind: string, ...parts: string[]): string {
 
 export type Reservation = { reserved: true; ids: number[] } | { reserved: false; refused: Limit };
 
+/** A sign-in's reservation, counts and release, as named prepared statements (decision 041). */
+const reserved = namedStatement<{ refused: number; ids: string[] }>(
+  'attempts_reserve',
+  sql`select refused, ids from attempt_reserve(${sql.placeholder('keys')}::text[], ${sql.placeholder('maxes')}::int[],
+                                                ${sql.placeholder('seconds')}::int[])`,
+);
+const counted = namedStatement<{ n: number }>(
+  'attempts_count',
+  sql`select count(*)::int as n from ${attemptEvents}
+    where ${attemptEvents.key} = ${sql.placeholder('key')}
+      and ${attemptEvents.at} > ${sql.placeholder('since')}::timestamptz`,
+);
+const released = namedStatement(
+  'attempts_release',
+  sql`delete from ${attemptEvents}
+    where ${attemptEvents.id} = any(${sql.placeholder('ids')}::bigint[])
+       or ${attemptEvents.key} = any(${sql.placeholder('keys')}::text[])`,
+);
+
 /**
  * Sliding-window attempt limits kept in PostgreSQL, shared by every API process. An attempt is reserved before the
  * password is checked, by one atomic call that counts and decides for all its keys at once, so concurrent guesses
@@ -32,11 +51,12 @@ export type Reservation = { reserved: true; ids: number[] } | { reserved: false;
 export function createAttemptLimiter({ db }: { db: Database }) {
   return {
     async reserve(limits: Limit[]): Promise<Reservation> {
-      const { rows } = await db.$client.query<{ refused: number; ids: string[] }>(
-        'select refused, ids from attempt_reserve($1::text[], $2::int[], $3::int[])',
-        [limits.map((l) => l.key), limits.map((l) => l.max), limits.map((l) => Math.ceil(l.windowMs / 1000))],
-      );
-      const row = rows[0]!;
+      const [row] = await reserved(db, {
+        keys: limits.map((l) => l.key),
+        maxes: limits.map((l) => l.max),
+        seconds: limits.map((l) => Math.ceil(l.windowMs / 1000)),
+      });
+      if (!row) throw new Error('attempt_reserve answered no row');
       if (row.refused > 0) return { reserved: false, refused: limits[row.refused - 1]! };
       return { reserved: true, ids: row.ids.map(Number) };
     },
@@ -48,15 +68,12 @@ export function createAttemptLimiter({ db }: { db: Database }) {
     async release(reservation: Reservation, clear: string[] = []): Promise<void> {
       const ids = reservation.reserved ? reservation.ids : [];
       if (ids.length === 0 && clear.length === 0) return;
-      await db.delete(attemptEvents).where(or(inArray(attemptEvents.id, ids), inArray(attemptEvents.key, clear)));
+      await released(db, { ids, keys: clear });
     },
 
     /** Failures recorded under the key within the window. */
     async count(key: string, windowMs: number): Promise<number> {
-      const [row] = await db
-        .select({ n: sql<number>`count(*)::int` })
-        .from(attemptEvents)
-        .where(and(eq(attemptEvents.key, key), gt(attemptEvents.at, new Date(Date.now() - windowMs))));
+      const [row] = await counted(db, { key, since: new Date(Date.now() - windowMs) });
       return row?.n ?? 0;
     },
   };

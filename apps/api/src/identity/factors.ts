@@ -8,7 +8,7 @@ import {
 } from '@ums/contracts';
 import { and, asc, count, eq, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
-import type { Database } from '../db/client.js';
+import { namedStatement, type Database, type Transaction } from '../db/client.js';
 import { passkeys, recoveryCodes, totpFactors, totpUsedSteps } from '../db/schema/index.js';
 import { HttpError } from '../plugins/http-errors.js';
 import type { KeyService } from '../secrets/key-service.js';
@@ -49,17 +49,18 @@ function newRecoveryCode(): string {
 }
 
 /** Whether the account has a second factor: a confirmed authenticator app or a passkey (one statement). */
-export async function hasSecondFactor(tx: Executor, accountId: string): Promise<boolean> {
-  const app = tx
-    .select({ one: sql`1` })
-    .from(totpFactors)
-    .where(and(eq(totpFactors.accountId, accountId), isNotNull(totpFactors.confirmedAt)));
-  const key = tx
-    .select({ one: sql`1` })
-    .from(passkeys)
-    .where(eq(passkeys.accountId, accountId));
-  const { rows } = await tx.execute<{ has: boolean }>(sql`select exists(${app}) or exists(${key}) as has`);
-  return rows[0]?.has === true;
+const secondFactorOf = sql.placeholder('accountId');
+/** Asked of every sign-in's right password: a named prepared statement (decision 041). */
+const secondFactorExists = namedStatement<{ has: boolean }>(
+  'account_has_second_factor',
+  sql`select exists(select 1 from ${totpFactors}
+                    where ${totpFactors.accountId} = ${secondFactorOf} and ${totpFactors.confirmedAt} is not null)
+          or exists(select 1 from ${passkeys} where ${passkeys.accountId} = ${secondFactorOf}) as has`,
+);
+
+export async function hasSecondFactor(tx: Database | Transaction, accountId: string): Promise<boolean> {
+  const [row] = await secondFactorExists(tx, { accountId });
+  return row?.has === true;
 }
 
 /** A new set of recovery codes in the caller's transaction; the old set stops working. */

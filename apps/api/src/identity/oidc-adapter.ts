@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
-import type { Database } from '../db/client.js';
+import { namedStatement, placeholders, statementBuilder as builder, type Database } from '../db/client.js';
 import { oidcPayloads } from '../db/schema/index.js';
 import type { KeyService } from '../secrets/key-service.js';
 import { revokeGrant } from './revocations.js';
@@ -30,6 +30,85 @@ export function storedId(model: string, id: string): string {
   return model === 'Grant' ? id : createHash('sha256').update(id).digest('hex');
 }
 
+/**
+ * The statements every sign-in and refresh sends (about twenty between them), as named prepared statements (decision
+ * 041): their text is built once, at load, and PostgreSQL plans each once per connection.
+ */
+const stored = placeholders('model', 'id', 'uid', 'userCode', 'payload', 'grantId', 'expiresAt', 'consumedAt');
+const storedKey = and(eq(oidcPayloads.model, stored.model), eq(oidcPayloads.id, stored.id));
+const live = sql`(${oidcPayloads.expiresAt} is null or ${oidcPayloads.expiresAt} > now())`;
+type StoredRow = { payload: AdapterPayload & { sealedJti?: string }; consumed_at: Date | null };
+/** A row's payload and when it was consumed (a builder sets its conditions on itself: one each). */
+const readStored = () =>
+  builder.select({ payload: oidcPayloads.payload, consumedAt: oidcPayloads.consumedAt }).from(oidcPayloads);
+const findStored = namedStatement<StoredRow>('oidc_find', readStored().where(and(storedKey, live)).getSQL());
+const findStoredByUid = namedStatement<StoredRow>(
+  'oidc_find_by_uid',
+  readStored()
+    .where(and(eq(oidcPayloads.model, stored.model), eq(oidcPayloads.uid, stored.uid), live))
+    .getSQL(),
+);
+const findStoredByUserCode = namedStatement<StoredRow>(
+  'oidc_find_by_user_code',
+  readStored()
+    .where(and(eq(oidcPayloads.model, stored.model), eq(oidcPayloads.userCode, stored.userCode), live))
+    .getSQL(),
+);
+const upsertStored = namedStatement(
+  'oidc_upsert',
+  builder
+    .insert(oidcPayloads)
+    .values({
+      model: stored.model,
+      id: stored.id,
+      payload: sql`${stored.payload}::jsonb`,
+      grantId: stored.grantId,
+      userCode: stored.userCode,
+      uid: stored.uid,
+      expiresAt: sql`${stored.expiresAt}::timestamptz`,
+    })
+    .onConflictDoUpdate({
+      target: [oidcPayloads.model, oidcPayloads.id],
+      set: {
+        payload: sql`excluded.payload`,
+        grantId: sql`excluded.grant_id`,
+        userCode: sql`excluded.user_code`,
+        uid: sql`excluded.uid`,
+        expiresAt: sql`excluded.expires_at`,
+      },
+    })
+    .getSQL(),
+);
+const claimUntil = sql`clock_timestamp() + make_interval(secs => ${sql.raw(String(REPLAY_CLAIM_SECONDS))})`;
+const claimStored = namedStatement<{ id: string }>(
+  'oidc_claim',
+  builder
+    .insert(oidcPayloads)
+    .values({ model: stored.model, id: stored.id, payload: sql`'{}'::jsonb`, expiresAt: claimUntil })
+    // A claim that expired and was not swept yet is no claim: it is taken over.
+    .onConflictDoUpdate({
+      target: [oidcPayloads.model, oidcPayloads.id],
+      set: { expiresAt: claimUntil },
+      setWhere: lt(oidcPayloads.expiresAt, sql`clock_timestamp()`),
+    })
+    .returning({ id: oidcPayloads.id })
+    .getSQL(),
+);
+const consumeStored = namedStatement<{ id: string }>(
+  'oidc_consume',
+  builder
+    .update(oidcPayloads)
+    .set({ consumedAt: sql`${stored.consumedAt}::timestamptz` })
+    .where(and(storedKey, isNull(oidcPayloads.consumedAt)))
+    .returning({ id: oidcPayloads.id })
+    .getSQL(),
+);
+const grantOfStored = namedStatement<{ grant_id: string | null }>(
+  'oidc_grant_of',
+  builder.select({ grantId: oidcPayloads.grantId }).from(oidcPayloads).where(storedKey).getSQL(),
+);
+const destroyStored = namedStatement('oidc_destroy', builder.delete(oidcPayloads).where(storedKey).getSQL());
+
 /** The context a session's sealed id is sealed under. */
 const SESSION_ID_CONTEXT = 'oidc_payloads:Session:jti';
 
@@ -42,23 +121,16 @@ export function postgresAdapterFactory(db: Database, secrets: KeyService) {
   return class PostgresAdapter implements Adapter {
     constructor(private readonly model: string) {}
 
-    private key(id: string) {
-      return and(eq(oidcPayloads.model, this.model), eq(oidcPayloads.id, storedId(this.model, id)));
-    }
-
-    private async findWhere(where: ReturnType<typeof and>, id?: string): Promise<AdapterPayload | undefined> {
-      const [row] = await db
-        .select()
-        .from(oidcPayloads)
-        .where(and(where, sql`(${oidcPayloads.expiresAt} is null or ${oidcPayloads.expiresAt} > now())`));
+    private async found(rows: StoredRow[], id?: string): Promise<AdapterPayload | undefined> {
+      const [row] = rows;
       if (!row) return undefined;
-      const { sealedJti, ...stored } = row.payload as AdapterPayload & { sealedJti?: string };
-      const payload: AdapterPayload = { ...stored };
+      const { sealedJti, ...rest } = row.payload;
+      const payload: AdapterPayload = { ...rest };
       if (this.model !== 'Grant') {
         if (id !== undefined) payload.jti = id;
         else if (sealedJti) payload.jti = (await secrets.open(sealedJti, SESSION_ID_CONTEXT)).toString('utf8');
       }
-      return row.consumedAt ? { ...payload, consumed: Math.floor(row.consumedAt.getTime() / 1000) } : payload;
+      return row.consumed_at ? { ...payload, consumed: Math.floor(row.consumed_at.getTime() / 1000) } : payload;
     }
 
     /** The payload as stored: no credential in it, a session's id sealed. */
@@ -71,27 +143,27 @@ export function postgresAdapterFactory(db: Database, secrets: KeyService) {
       return rest;
     }
 
+    /** This model's row of a credential or id, as the statements' placeholders name it. */
+    private key(id: string) {
+      return { model: this.model, id: storedId(this.model, id) };
+    }
+
     async upsert(id: string, payload: AdapterPayload, expiresIn: number) {
       // The look-up claimed the proof's id already, for longer than asked (see `claim`).
       if (this.model === 'ReplayDetection' && expiresIn > 0 && expiresIn <= REPLAY_CLAIM_SECONDS) return;
-      const values = {
-        model: this.model,
-        id: storedId(this.model, id),
-        payload: await this.storable(payload),
+      await upsertStored(db, {
+        ...this.key(id),
+        payload: JSON.stringify(await this.storable(payload)),
         grantId: payload.grantId ?? null,
         userCode: payload.userCode ?? null,
         uid: payload.uid ?? null,
         expiresAt: expiresIn ? new Date(Date.now() + expiresIn * 1000) : null,
-      };
-      await db
-        .insert(oidcPayloads)
-        .values(values)
-        .onConflictDoUpdate({ target: [oidcPayloads.model, oidcPayloads.id], set: values });
+      });
     }
 
     async find(id: string) {
       if (this.model === 'ReplayDetection') return this.claim(id);
-      return this.findWhere(this.key(id), id);
+      return this.found(await findStored(db, this.key(id)), id);
     }
 
     /**
@@ -100,26 +172,16 @@ export function postgresAdapterFactory(db: Database, secrets: KeyService) {
      * the id finds nothing; any other request with the same proof, on any process, finds the claim and is refused.
      */
     private async claim(id: string): Promise<AdapterPayload | undefined> {
-      const until = sql`clock_timestamp() + make_interval(secs => ${REPLAY_CLAIM_SECONDS})`;
-      const [claimed] = await db
-        .insert(oidcPayloads)
-        .values({ model: this.model, id: storedId(this.model, id), payload: {}, expiresAt: until })
-        // A claim that expired and was not swept yet is no claim: it is taken over.
-        .onConflictDoUpdate({
-          target: [oidcPayloads.model, oidcPayloads.id],
-          set: { expiresAt: until },
-          setWhere: lt(oidcPayloads.expiresAt, sql`clock_timestamp()`),
-        })
-        .returning({ id: oidcPayloads.id });
+      const [claimed] = await claimStored(db, this.key(id));
       return claimed ? undefined : { jti: id };
     }
 
-    findByUid(uid: string) {
-      return this.findWhere(and(eq(oidcPayloads.model, this.model), eq(oidcPayloads.uid, uid)));
+    async findByUid(uid: string) {
+      return this.found(await findStoredByUid(db, { model: this.model, uid }));
     }
 
-    findByUserCode(userCode: string) {
-      return this.findWhere(and(eq(oidcPayloads.model, this.model), eq(oidcPayloads.userCode, userCode)));
+    async findByUserCode(userCode: string) {
+      return this.found(await findStoredByUserCode(db, { model: this.model, userCode }));
     }
 
     /**
@@ -128,20 +190,16 @@ export function postgresAdapterFactory(db: Database, secrets: KeyService) {
      * oidc-provider treats one that comes later: the grant ends and the request is refused.
      */
     async consume(id: string) {
-      const [won] = await db
-        .update(oidcPayloads)
-        .set({ consumedAt: new Date() })
-        .where(and(this.key(id), isNull(oidcPayloads.consumedAt)))
-        .returning({ id: oidcPayloads.id });
+      const [won] = await consumeStored(db, { ...this.key(id), consumedAt: new Date() });
       if (won) return;
-      const [lost] = await db.select({ grantId: oidcPayloads.grantId }).from(oidcPayloads).where(this.key(id));
-      if (lost?.grantId) await endGrant(db, lost.grantId);
+      const [lost] = await grantOfStored(db, this.key(id));
+      if (lost?.grant_id) await endGrant(db, lost.grant_id);
       throw new errors.InvalidGrant(`${CREDENTIAL_NAMES[this.model] ?? this.model} already used`);
     }
 
     async destroy(id: string) {
       if (this.model !== 'Grant') {
-        await db.delete(oidcPayloads).where(this.key(id));
+        await destroyStored(db, this.key(id));
         return;
       }
       // A grant ends (sign-out, a replayed refresh token, a revoked one): its access tokens stop working at once, on

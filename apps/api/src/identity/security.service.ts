@@ -3,7 +3,7 @@ import { SECURITY_ACTIVITY_DAYS, SECURITY_MESSAGES, type DeviceSession, type Sec
 import type { ConsoleRole } from '@ums/contracts/roles';
 import { and, eq, gt, isNotNull, isNull, lt, notExists, or, sql } from 'drizzle-orm';
 import type { AppConfig } from '../config/env.js';
-import type { Database } from '../db/client.js';
+import { namedStatement, placeholders, statementBuilder as builder, type Database } from '../db/client.js';
 import { accounts, knownDevices, oidcPayloads, securityEvents, sessionDetails } from '../db/schema/index.js';
 import { consoleRolesMail, securityAlert, type AlertKind } from '../mail/alerts.js';
 import { enqueueMail } from '../mail/outbox.js';
@@ -32,6 +32,59 @@ const deviceHash = (deviceId: string) => createHash('sha256').update(deviceId).d
 const rememberedSince = sql`clock_timestamp() - make_interval(days => ${DEVICE_MEMORY_DAYS})`;
 
 /** When the provider session signed in, from its payload (seconds since the epoch). */
+/**
+ * What every sign-in and every answered authorization writes, as named prepared statements (decision 041). Most
+ * sign-ins are from a device the account knows (or its first device ever): remembering the device and recording the
+ * sign-in is then one statement, whose data-modifying parts see the devices as they were before it.
+ */
+const signedInWith = placeholders('accountId', 'hash', 'event', 'browser', 'os', 'ipAddress');
+const signInFromKnownDevice = namedStatement<{ fresh: boolean }>(
+  'security_signed_in',
+  sql`
+    with seen as (
+      select not exists(select 1 from ${knownDevices}
+                        where ${knownDevices.accountId} = ${signedInWith.accountId}
+                          and ${knownDevices.deviceHash} = ${signedInWith.hash}
+                          and ${knownDevices.lastSeenAt} > ${rememberedSince})
+             and exists(select 1 from ${knownDevices} where ${knownDevices.accountId} = ${signedInWith.accountId}) as fresh
+    ), remembered as (
+      insert into ${knownDevices} (${columnName(knownDevices.accountId)}, ${columnName(knownDevices.deviceHash)})
+      select ${signedInWith.accountId}::text, ${signedInWith.hash}::text from seen where not fresh
+      on conflict (${columnName(knownDevices.accountId)}, ${columnName(knownDevices.deviceHash)})
+      do update set ${columnName(knownDevices.lastSeenAt)} = clock_timestamp()
+    ), recorded as (
+      insert into ${securityEvents} (${columnName(securityEvents.subject)}, ${columnName(securityEvents.event)},
+        ${columnName(securityEvents.browser)}, ${columnName(securityEvents.os)}, ${columnName(securityEvents.ipAddress)})
+      select ${signedInWith.accountId}::text, ${signedInWith.event}::text, ${signedInWith.browser}::text,
+             ${signedInWith.os}::text, ${signedInWith.ipAddress}::text
+      from seen where not fresh
+    )
+    select fresh from seen`,
+);
+const usedBy = placeholders('sessionUid', 'accountId', 'browser', 'os', 'ipAddress');
+const sessionDetailsUsed = namedStatement(
+  'session_details_used',
+  builder
+    .insert(sessionDetails)
+    .values({
+      sessionUid: usedBy.sessionUid,
+      accountId: usedBy.accountId,
+      browser: usedBy.browser,
+      os: usedBy.os,
+      ipAddress: usedBy.ipAddress,
+    })
+    .onConflictDoUpdate({
+      target: sessionDetails.sessionUid,
+      set: {
+        lastActiveAt: sql`clock_timestamp()`,
+        browser: sql`excluded.browser`,
+        os: sql`excluded.os`,
+        ipAddress: sql`excluded.ip_address`,
+      },
+    })
+    .getSQL(),
+);
+
 const loginTime = sql`to_timestamp((${oidcPayloads.payload}->>'loginTs')::float8)`;
 /** A provider session that has not expired. */
 const liveSession = and(
@@ -140,27 +193,15 @@ export function createSecurityService({
     async signedIn(accountId: string, origin: RequestOrigin, deviceId: string): Promise<void> {
       const hash = deviceHash(deviceId);
       const { browser, os } = summariseUserAgent(origin.userAgent);
-      // Most sign-ins are from a device the account knows (or its first device ever): remembering the device and
-      // recording the sign-in is then one statement. Its data-modifying parts see the devices as they were before it.
-      const { rows } = await db.execute<{ fresh: boolean }>(sql`
-        with seen as (
-          select not exists(select 1 from ${knownDevices}
-                            where ${knownDevices.accountId} = ${accountId} and ${knownDevices.deviceHash} = ${hash}
-                              and ${knownDevices.lastSeenAt} > ${rememberedSince})
-                 and exists(select 1 from ${knownDevices} where ${knownDevices.accountId} = ${accountId}) as fresh
-        ), remembered as (
-          insert into ${knownDevices} (${columnName(knownDevices.accountId)}, ${columnName(knownDevices.deviceHash)})
-          select ${accountId}, ${hash} from seen where not fresh
-          on conflict (${columnName(knownDevices.accountId)}, ${columnName(knownDevices.deviceHash)})
-          do update set ${columnName(knownDevices.lastSeenAt)} = clock_timestamp()
-        ), recorded as (
-          insert into ${securityEvents} (${columnName(securityEvents.subject)}, ${columnName(securityEvents.event)},
-            ${columnName(securityEvents.browser)}, ${columnName(securityEvents.os)}, ${columnName(securityEvents.ipAddress)})
-          select ${accountId}, ${'sign-in' satisfies SecurityEventName}, ${browser}, ${os}, ${origin.ipAddress}
-          from seen where not fresh
-        )
-        select fresh from seen`);
-      if (!rows[0]?.fresh) return;
+      const [row] = await signInFromKnownDevice(db, {
+        accountId,
+        hash,
+        event: 'sign-in' satisfies SecurityEventName,
+        browser,
+        os,
+        ipAddress: origin.ipAddress,
+      });
+      if (!row?.fresh) return;
       // A new device: remembered, recorded and told to the member together, or not at all.
       await db.transaction(async (tx) => {
         await tx
@@ -210,14 +251,7 @@ export function createSecurityService({
     async sessionUsed(sessionUid: string, accountId: string, origin: RequestOrigin): Promise<void> {
       const { browser, os } = summariseUserAgent(origin.userAgent);
       const used = { browser, os, ipAddress: origin.ipAddress };
-      await db
-        .insert(sessionDetails)
-        .values({ sessionUid, accountId, ...used })
-        // The values given are the row's `excluded` ones.
-        .onConflictDoUpdate({
-          target: sessionDetails.sessionUid,
-          set: { lastActiveAt: sql`clock_timestamp()`, ...used },
-        });
+      await sessionDetailsUsed(db, { sessionUid, accountId, ...used });
     },
 
     /** The member signed out through the provider. */

@@ -1,7 +1,7 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { AppConfig } from '../config/env.js';
-import type { Database } from '../db/client.js';
+import { namedStatement, placeholders, type Database } from '../db/client.js';
 import { oidcPayloads, sessionDetails } from '../db/schema/index.js';
 import { columnName, tableAs } from '../modules/lists/list-statements.js';
 
@@ -25,6 +25,35 @@ export function sessionTtl(limits: SessionLimits, loginTs: number | undefined, n
   return Math.max(1, Math.min(limits.idle, left));
 }
 
+const touched = placeholders('sessionUid', 'idle', 'max', 'rememberedIdle', 'rememberedMax');
+const o = oidcPayloads;
+const p = alias(oidcPayloads, 'p');
+const transient = sql`(${o.payload}->>'transient')::boolean`;
+const seconds = (value: SQL) => sql`${value}::double precision`;
+/** The refresh's touch as a named prepared statement (decision 041): every refresh-token grant sends it. */
+const touchStatement = namedStatement(
+  'session_touch',
+  // 'Session' stays a literal: the partial index on session rows only matches a literal under generic plans.
+  sql`
+    with used as (
+      update ${sessionDetails} set ${columnName(sessionDetails.lastActiveAt)} = clock_timestamp()
+      where ${sessionDetails.sessionUid} = ${touched.sessionUid}
+    ), s as (
+      select ${o.id} as id, least(
+        clock_timestamp() + make_interval(secs => case when ${transient} then ${seconds(touched.idle)} else ${seconds(touched.rememberedIdle)} end),
+        to_timestamp((${o.payload}->>'loginTs')::double precision
+          + case when ${transient} then ${seconds(touched.max)} else ${seconds(touched.rememberedMax)} end)
+      ) as until
+      from ${o}
+      where ${o.model} = 'Session' and ${o.uid} = ${touched.sessionUid} and ${o.expiresAt} > clock_timestamp()
+    )
+    update ${tableAs(oidcPayloads, 'p')}
+    set ${columnName(o.expiresAt)} = s.until,
+        ${columnName(o.payload)} = jsonb_set(${p.payload}, '{exp}', to_jsonb(floor(extract(epoch from s.until))::bigint))
+    from s
+    where ${p.model} = 'Session' and ${p.id} = s.id`,
+);
+
 /**
  * A refresh is use of the session: its idle time starts again, never past the absolute limit, and the member's
  * devices list shows it used now. The web app renews its tokens through the token endpoint, which does not save the
@@ -32,26 +61,11 @@ export function sessionTtl(limits: SessionLimits, loginTs: number | undefined, n
  */
 export async function touchSession(db: Database, sessions: AppConfig['sessions'], sessionUid: string) {
   const ordinary = limitsFor(sessions, true);
-  const o = oidcPayloads;
-  const p = alias(oidcPayloads, 'p');
-  const transient = sql`(${o.payload}->>'transient')::boolean`;
-  // 'Session' stays a literal: the partial index on session rows only matches a literal under generic plans.
-  await db.execute(sql`
-    with used as (
-      update ${sessionDetails} set ${columnName(sessionDetails.lastActiveAt)} = clock_timestamp()
-      where ${sessionDetails.sessionUid} = ${sessionUid}
-    ), s as (
-      select ${o.id} as id, least(
-        clock_timestamp() + make_interval(secs => case when ${transient} then ${ordinary.idle}::double precision else ${REMEMBERED.idle}::double precision end),
-        to_timestamp((${o.payload}->>'loginTs')::double precision
-          + case when ${transient} then ${ordinary.max}::double precision else ${REMEMBERED.max}::double precision end)
-      ) as until
-      from ${o}
-      where ${o.model} = 'Session' and ${o.uid} = ${sessionUid} and ${o.expiresAt} > clock_timestamp()
-    )
-    update ${tableAs(oidcPayloads, 'p')}
-    set ${columnName(o.expiresAt)} = s.until,
-        ${columnName(o.payload)} = jsonb_set(${p.payload}, '{exp}', to_jsonb(floor(extract(epoch from s.until))::bigint))
-    from s
-    where ${p.model} = 'Session' and ${p.id} = s.id`);
+  await touchStatement(db, {
+    sessionUid,
+    idle: ordinary.idle,
+    max: ordinary.max,
+    rememberedIdle: REMEMBERED.idle,
+    rememberedMax: REMEMBERED.max,
+  });
 }

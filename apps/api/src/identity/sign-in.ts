@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
+import type { Interaction, InteractionResults } from 'oidc-provider';
 import type { AccountService } from './accounts.service.js';
 import { attemptKey, type AttemptLimiter, type Limit, LONGEST_WINDOW_MS } from './attempt-limiter.js';
 import type { AccountDeletion } from '../modules/self-service/account-deletion.js';
@@ -106,6 +107,32 @@ export async function registerSignIn(
   const safely = (work: Promise<unknown>, log: { warn: (o: object, m: string) => void }) =>
     work.catch((error: unknown) => log.warn({ err: error }, 'security activity not recorded'));
 
+  /**
+   * The interaction a request works on, read from the store once per request: oidc-provider's `interactionResult`
+   * would read it again to save a result (decision 041).
+   */
+  const interactions = new WeakMap<object, Interaction>();
+  async function interactionOf(request: FastifyRequest, reply: FastifyReply): Promise<Interaction> {
+    let interaction = interactions.get(request.raw);
+    if (interaction === undefined) {
+      interaction = await provider.interactionDetails(request.raw, reply.raw);
+      interactions.set(request.raw, interaction);
+    }
+    return interaction;
+  }
+  /** The result of this request's interaction saved, as `interactionResult` saves it: where the browser goes next. */
+  async function saveResult(request: FastifyRequest, reply: FastifyReply, result: InteractionResults) {
+    const interaction = await interactionOf(request, reply);
+    interaction.result = result;
+    await interaction.save(interaction.exp - Math.floor(Date.now() / 1000));
+    return interaction.returnTo;
+  }
+  /** The interaction finished with this result, as `interactionFinished` finishes it: back to the provider. */
+  async function finishInteraction(request: FastifyRequest, reply: FastifyReply, result: InteractionResults) {
+    const returnTo = await saveResult(request, reply, result);
+    return reply.status(303).header('location', returnTo).header('content-length', '0').send();
+  }
+
   /** A verified sign-in: who, whether to keep the session, the browser, and how (RFC 8176 `amr` values). */
   type Login = { accountId: string; remember: boolean; deviceId: string; amr: string[] };
   /**
@@ -179,14 +206,14 @@ export async function registerSignIn(
         passkey: passkeys ? await passkeys.has(login.accountId) : false,
       };
       const held: Decision = { umsSecondFactor: { ...login, at: Date.now(), reservation, methods } };
-      await provider.interactionResult(request.raw, reply.raw, held, { mergeWithLastSubmission: false });
+      await saveResult(request, reply, held);
       return showSecondFactor(reply, uid, methods);
     }
     const account = factors && mfaRequiredGroups.length > 0 ? await accounts.findById(login.accountId) : null;
     if (factors && account?.groups.some((group) => mfaRequiredGroups.includes(group))) {
       await forgive();
       const held: Decision = { umsEnrolment: { ...login, at: Date.now(), reservation } };
-      await provider.interactionResult(request.raw, reply.raw, held, { mergeWithLastSubmission: false });
+      await saveResult(request, reply, held);
       return showEnrolment(reply, uid, await factors.startTotp(login.accountId, login.email));
     }
     await limiter.release({ reserved: true, ids: reservation }, forgiven);
@@ -230,7 +257,7 @@ export async function registerSignIn(
     const deleteAfter = await deletion.pending(login.accountId);
     if (deleteAfter) {
       const decision: Decision = { umsDeletion: login };
-      await provider.interactionResult(request.raw, reply.raw, decision, { mergeWithLastSubmission: false });
+      await saveResult(request, reply, decision);
       return reply
         .type('text/html')
         .header('cache-control', 'no-store')
@@ -243,13 +270,9 @@ export async function registerSignIn(
         );
     }
     await safely(security.signedIn(login.accountId, originOf(request), login.deviceId), request.log);
-    reply.hijack();
-    return provider.interactionFinished(
-      request.raw,
-      reply.raw,
-      { login: { accountId: login.accountId, remember: login.remember, amr: login.amr } },
-      { mergeWithLastSubmission: false },
-    );
+    return finishInteraction(request, reply, {
+      login: { accountId: login.accountId, remember: login.remember, amr: login.amr },
+    });
   }
 
   await app.register(async (scope) => {
@@ -258,7 +281,7 @@ export async function registerSignIn(
     );
     const interactionPath = `${mount}/interaction/:uid`;
     scope.get(interactionPath, { config: { policy: 'public' }, schema: { hide: true } }, async (request, reply) => {
-      const details = await provider.interactionDetails(request.raw, reply.raw);
+      const details = await interactionOf(request, reply);
       if (details.prompt.name !== 'login') {
         // Consent is granted by loadExistingGrant; anything else just continues.
         reply.hijack();
@@ -296,7 +319,7 @@ export async function registerSignIn(
       `${interactionPath}/login`,
       { config: { policy: 'public' }, schema: { hide: true } },
       async (request, reply) => {
-        const details = await provider.interactionDetails(request.raw, reply.raw);
+        const details = await interactionOf(request, reply);
         const body = (request.body ?? {}) as Record<string, string | undefined>;
         const typed = String(body['email'] ?? '').trim();
         const email = typed.toLowerCase();
@@ -368,7 +391,7 @@ export async function registerSignIn(
 
     /** The password this interaction holds for its second factor, while it is fresh; else null. */
     const heldForSecondFactor = async (request: FastifyRequest, reply: FastifyReply) => {
-      const details = await provider.interactionDetails(request.raw, reply.raw);
+      const details = await interactionOf(request, reply);
       const held = (details.result as Decision | undefined)?.umsSecondFactor ?? null;
       return { uid: details.uid, held: held && Date.now() - held.at < SECOND_FACTOR_WAIT_MS ? held : null };
     };
@@ -427,7 +450,7 @@ export async function registerSignIn(
 
     /** The password this interaction holds while its account sets up a second factor, while it is fresh. */
     const heldForEnrolment = async (request: FastifyRequest, reply: FastifyReply) => {
-      const details = await provider.interactionDetails(request.raw, reply.raw);
+      const details = await interactionOf(request, reply);
       const held = (details.result as Decision | undefined)?.umsEnrolment ?? null;
       return { uid: details.uid, held: held && Date.now() - held.at < SECOND_FACTOR_WAIT_MS ? held : null };
     };
@@ -444,7 +467,7 @@ export async function registerSignIn(
           if (!/^\d{6}$/.test(code)) throw new HttpError(400, FACTOR_MESSAGES.malformedCode);
           const { recoveryCodes } = await factors.confirmTotp(held.accountId, held.email, code, originOf(request));
           const next: Decision = { umsEnrolment: { ...held, recoveryCodes: recoveryCodes ?? [] } };
-          await provider.interactionResult(request.raw, reply.raw, next, { mergeWithLastSubmission: false });
+          await saveResult(request, reply, next);
           return reply
             .type('text/html')
             .header('cache-control', 'no-store')
@@ -541,7 +564,7 @@ export async function registerSignIn(
 
     /** The verified sign-in this interaction holds for a closed account, if it holds one. */
     const decisionOf = async (request: FastifyRequest, reply: FastifyReply) => {
-      const details = await provider.interactionDetails(request.raw, reply.raw);
+      const details = await interactionOf(request, reply);
       return { uid: details.uid, held: (details.result as Decision | undefined)?.umsDeletion ?? null };
     };
 

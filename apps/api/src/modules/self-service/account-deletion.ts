@@ -1,7 +1,7 @@
 import { ACCOUNT_DELETION_TEXTS } from '@ums/contracts';
 import { eq, lte, sql } from 'drizzle-orm';
 import type { AppConfig } from '../../config/env.js';
-import type { Database } from '../../db/client.js';
+import { namedStatement, type Database } from '../../db/client.js';
 import {
   accountDeletions,
   accounts,
@@ -37,6 +37,13 @@ async function accountEmail(tx: Queryable, subject: string): Promise<string | un
   const [row] = await tx.select({ email: accounts.email }).from(accounts).where(accountNamed(subject));
   return row?.email;
 }
+
+/** Asked of every sign-in (is this account closing?): a named prepared statement (decision 041). */
+const deletionPending = namedStatement<{ delete_after: Date }>(
+  'account_deletion_pending',
+  sql`select ${accountDeletions.deleteAfter} from ${accountDeletions}
+    where ${accountDeletions.subject} = ${sql.placeholder('subject')}`,
+);
 
 /** The purge runs once a day on every process (and at start); concurrent runs skip each other's rows. */
 export const PURGE_INTERVAL_MS = 24 * 60 * 60 * 1000;
@@ -134,11 +141,8 @@ export function createAccountDeletion({
 
     /** When the account is to be deleted, if its member closed it. */
     async pending(subject: string): Promise<Date | null> {
-      const [row] = await db
-        .select({ deleteAfter: accountDeletions.deleteAfter })
-        .from(accountDeletions)
-        .where(eq(accountDeletions.subject, subject));
-      return row?.deleteAfter ?? null;
+      const [row] = await deletionPending(db, { subject });
+      return row?.delete_after ?? null;
     },
 
     /** The member signed in during the grace period and kept the account. False when nothing was pending. */

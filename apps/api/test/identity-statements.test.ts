@@ -1,0 +1,148 @@
+import type pg from 'pg';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { browser, refresh, signIn } from '@ums/testkit/oidc-browser';
+import { createAccountService } from '../src/identity/accounts.service.js';
+import { providerApp } from './oidc-client.js';
+import { waitFor } from './wait-for.js';
+
+// Decision 041: the statements of every sign-in and refresh are named prepared statements, their text built once and
+// their plans made once per connection, and there are no more of them than the flow needs.
+const server = await providerApp();
+
+interface Sent {
+  name: string | undefined;
+  text: string;
+}
+/** Every statement the app's pool sends while `recording` holds. */
+const sent: Sent[] = [];
+let recording = false;
+const wrapped = new WeakSet<pg.PoolClient>();
+server.database.appRole.pool.on('acquire', (client) => {
+  if (wrapped.has(client)) return;
+  wrapped.add(client);
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+    const statement = args[0] as string | { name?: string; text: string };
+    if (recording) {
+      sent.push(
+        typeof statement === 'string'
+          ? { name: undefined, text: statement }
+          : { name: statement.name, text: statement.text },
+      );
+    }
+    return query(...args);
+  };
+});
+
+async function recorded(work: () => Promise<unknown>, last?: string): Promise<Sent[]> {
+  sent.length = 0;
+  recording = true;
+  try {
+    await work();
+    // The refresh's session touch runs after the answer: it is waited for, not timed.
+    if (last)
+      await waitFor(
+        () => sent.map((s) => s.name),
+        (names) => names.includes(last),
+      );
+    return [...sent];
+  } finally {
+    recording = false;
+  }
+}
+
+const PASSWORD = 'Statements-Pass-42';
+const accounts = createAccountService({ db: server.database.db });
+const ip = (n: number) => ({ go: browser({ 'x-forwarded-for': `10.9.0.${n}` }) });
+let signInStatements: Sent[] = [];
+let refreshStatements: Sent[] = [];
+
+beforeAll(async () => {
+  for (const n of [1, 2]) await accounts.add({ email: `statements-${n}@example.com`, password: PASSWORD });
+  // The process's first sign-in reads what it keeps afterwards (keys, the client); the second is measured.
+  await signIn(server.base, 'statements-1@example.com', PASSWORD, ip(1));
+  let refreshToken = '';
+  signInStatements = await recorded(async () => {
+    refreshToken = (await signIn(server.base, 'statements-2@example.com', PASSWORD, ip(2))).refresh_token;
+  });
+  refreshStatements = await recorded(() => refresh(server.base, refreshToken), 'session_touch');
+});
+
+describe('the statements of a sign-in and a refresh', () => {
+  it('a password sign-in sends 26 statements and a refresh-token grant 8', () => {
+    expect(signInStatements.map((s) => s.name)).toHaveLength(26);
+    expect(refreshStatements.map((s) => s.name)).toEqual([
+      'oidc_find', // the refresh token
+      'oidc_find_by_uid', // its session
+      'oidc_find', // its grant
+      'oidc_claim', // the DPoP proof's id
+      'account_for_tokens',
+      'oidc_consume', // the refresh token, rotated
+      'oidc_upsert', // the new refresh token
+      'session_touch',
+    ]);
+  });
+
+  it('sends each of them as a named prepared statement, never as text built for the request', () => {
+    const unnamed = [...signInStatements, ...refreshStatements].filter((s) => !s.name).map((s) => s.text);
+    expect(unnamed).toEqual([]);
+  });
+
+  it('reads every large table through an index in each statement’s generic plan', { timeout: 60_000 }, async () => {
+    const owner = server.database.pool;
+    const rows = 20_000;
+    // At realistic size: many members, their sessions and tokens, devices, sign-in activity and failed attempts.
+    await owner.query(`
+      insert into accounts (email, password_hash) select 'grown-' || n || '@example.com', 'x' from generate_series(1, ${rows}) n;
+      insert into oidc_payloads (model, id, payload, grant_id, uid, expires_at)
+        select m, md5(m || n), '{}', 'grant-' || n, 'uid-' || m || n, now() + interval '1 hour'
+        from generate_series(1, ${rows}) n, unnest(array['Session', 'RefreshToken', 'Grant', 'Interaction']) m;
+      insert into attempt_events (key, at) select 'pair:' || n, now() from generate_series(1, ${rows}) n;
+      insert into known_devices (account_id, device_hash) select 'account-' || n, md5(n::text) from generate_series(1, ${rows}) n;
+      insert into session_details (session_uid, account_id, browser, os)
+        select 'uid-' || n, 'account-' || n, 'Firefox', 'Linux' from generate_series(1, ${rows}) n;
+      insert into security_events (subject, event, browser, os)
+        select 'account-' || n, 'sign-in', 'Firefox', 'Linux' from generate_series(1, ${rows}) n;
+      insert into token_revocations (key, not_before) select 'account:' || n, now() from generate_series(1, ${rows}) n;
+      analyze;`);
+    const large = [
+      'accounts',
+      'oidc_payloads',
+      'attempt_events',
+      'known_devices',
+      'session_details',
+      'security_events',
+      'token_revocations',
+    ];
+    const client = await owner.connect();
+    try {
+      const scans: string[] = [];
+      const statements = new Map([...signInStatements, ...refreshStatements].map((s) => [s.name!, s.text]));
+      expect(statements.size).toBeGreaterThan(15);
+      for (const [name, text] of statements) {
+        const parameters = Math.max(0, ...[...text.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])));
+        // Under a name of its own: the owner's connection may hold the app's statement already.
+        await client.query(`prepare explained_${name} as ${text}`);
+        const nulls = Array.from({ length: parameters }, () => 'null').join(', ');
+        const { rows: plan } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+          `explain (format json) execute explained_${name}${parameters ? `(${nulls})` : ''}`,
+        );
+        for (const node of nodes(plan[0]!['QUERY PLAN'][0].Plan)) {
+          if (node['Node Type'] === 'Seq Scan' && large.includes(node['Relation Name'] ?? '')) {
+            scans.push(`${name}: ${node['Relation Name']}`);
+          }
+        }
+      }
+      expect(scans).toEqual([]);
+    } finally {
+      client.release();
+    }
+  });
+});
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  Plans?: PlanNode[];
+}
+const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];
