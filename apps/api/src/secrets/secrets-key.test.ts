@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -20,12 +20,16 @@ describe('loadSecretsKey', () => {
     expect(parseKeyEncryptionKey(await readFile(file, 'utf8'))?.id).toBe(first.kek.id);
   });
 
-  it('gives two processes starting at once the same key', async () => {
-    const file = path.join(await folder(), 'secrets.key');
-    const load = () => loadSecretsKey({ secretsKey: undefined, secretsKeyFile: file, generate: true });
-    const [a, b] = await Promise.all([load(), load()]);
-    expect(a.kek.id).toBe(b.kek.id);
-    expect([a.generatedFile, b.generatedFile].filter(Boolean)).toHaveLength(1);
+  it('gives two processes starting at once the same key, never a key file half written', async () => {
+    // Many times over: the reader that loses the race reads the file the instant the winner makes it.
+    for (let round = 0; round < 100; round++) {
+      const file = path.join(await folder(), 'secrets.key');
+      const load = () => loadSecretsKey({ secretsKey: undefined, secretsKeyFile: file, generate: true });
+      const [a, b, c, d] = await Promise.all([load(), load(), load(), load()]);
+      expect(new Set([a, b, c, d].map((x) => x.kek.id)).size).toBe(1);
+      expect([a, b, c, d].filter((x) => x.generatedFile)).toHaveLength(1);
+      expect(await readdir(path.dirname(file))).toEqual(['secrets.key']);
+    }
   });
 
   it('prefers SECRETS_KEY and writes no file', async () => {

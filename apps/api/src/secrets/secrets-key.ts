@@ -1,4 +1,5 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { link, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   generateKeyEncryptionKeyText,
@@ -24,6 +25,17 @@ export interface SecretsKeySource {
   generate: boolean;
 }
 
+/** The key file made with an exclusive create; undefined when another process made it first. */
+async function createExclusive(file: string, text: string): Promise<string | undefined> {
+  try {
+    await writeFile(file, text, { flag: 'wx', mode: 0o600 });
+    return file;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return undefined;
+  }
+}
+
 /**
  * The key-encryption keys: SECRETS_KEY (with SECRETS_KEY_PREVIOUS) when given, else the key file, whose first line is
  * the current key and any further lines older ones (`cli secrets rotate` writes them so). With `generate` a missing
@@ -41,12 +53,27 @@ export async function loadSecretsKey(options: SecretsKeySource): Promise<LoadedS
   let generatedFile: string | undefined;
   if (options.generate) {
     await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+    // Written whole under a name of its own, then linked to its place, which fails if the file is there already: of
+    // two processes starting at once, one makes the key and the other reads it, never a file created but not yet
+    // written (a plain exclusive create let the other read it empty in between).
+    const text = `${generateKeyEncryptionKeyText()}\n`;
+    const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.new`;
+    await writeFile(temporary, text, { flag: 'wx', mode: 0o600 });
     try {
-      // 'wx': of two processes starting at once, one writes the key and the other reads it.
-      await writeFile(file, `${generateKeyEncryptionKeyText()}\n`, { flag: 'wx', mode: 0o600 });
+      await link(temporary, file);
       generatedFile = file;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') {
+        // Made by another process: read below.
+      } else if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS') {
+        // A file system without hard links: an exclusive create, as before.
+        generatedFile = await createExclusive(file, text);
+      } else {
+        throw error;
+      }
+    } finally {
+      await unlink(temporary);
     }
   }
   let text: string;
