@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { dpopKey, type DpopKey } from './dpop.js';
+import { plainRequest } from './http.js';
 
 // A scripted browser for the embedded provider: used by the tests and by the load benchmark (no test runner here).
 
@@ -8,9 +9,8 @@ export function browser(defaultHeaders: Record<string, string> = {}) {
   const jar = new Map<string, string>();
   const setCookies: string[] = [];
   const go = async (url: string, init: RequestInit = {}) => {
-    const response = await fetch(url, {
+    const response = await plainRequest(url, {
       ...init,
-      redirect: 'manual',
       headers: {
         ...defaultHeaders,
         ...(init.headers as Record<string, string>),
@@ -114,7 +114,7 @@ async function tokenRequest(
   dpop: DpopKey | null | undefined,
   publicBase = base,
 ) {
-  const response = await fetch(`${base}/oidc/token`, {
+  const response = await plainRequest(`${base}/oidc/token`, {
     method: 'POST',
     headers: {
       'content-type': 'application/x-www-form-urlencoded',
