@@ -23,6 +23,8 @@ server.database.appRole.pool.on('acquire', (client) => {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
     const statement = args[0] as string | { name?: string; text: string };
+    // The app's own timers share the pool, but their first turns come 30 s (the revocation poll), 60 s (the proofs'
+    // sweep) and 10 minutes (the other sweeps) after its start: the flows are recorded within its first seconds.
     if (recording) {
       sent.push(
         typeof statement === 'string'
@@ -70,7 +72,34 @@ beforeAll(async () => {
 
 describe('the statements of a sign-in and a refresh', () => {
   it('a password sign-in sends 26 statements and a refresh-token grant 8', () => {
-    expect(signInStatements.map((s) => s.name)).toHaveLength(26);
+    expect(signInStatements.map((s) => s.name)).toEqual([
+      'oidc_upsert', // authorize: the interaction
+      'oidc_find', // the sign-in page: the interaction
+      'oidc_find', // the password: the interaction, read once for the whole request
+      'attempts_count', // has this address failed for this account before?
+      'attempts_reserve', // the attempt, counted against its limits before the password is checked
+      'attempts_count', // the account's recent failures (the slow-down)
+      'account_by_email',
+      'account_has_second_factor',
+      'attempts_release', // the right password: the attempt and this address's failures forgiven
+      'account_deletion_pending',
+      'security_signed_in', // the device remembered and the sign-in recorded
+      'oidc_upsert', // the interaction's result
+      'oidc_find', // back to the provider: the interaction
+      'oidc_destroy', // ... done with
+      'account_for_tokens',
+      'oidc_upsert', // the grant
+      'oidc_upsert', // the authorization code
+      'oidc_upsert', // the session
+      'session_details_used', // the devices list
+      'oidc_find', // the token request: the code
+      'oidc_find_by_uid', // its session
+      'oidc_find', // its grant
+      'oidc_consume', // the code
+      'account_for_tokens',
+      'oidc_claim', // the DPoP proof's id
+      'oidc_upsert', // the refresh token
+    ]);
     expect(refreshStatements.map((s) => s.name)).toEqual([
       'oidc_find', // the refresh token
       'oidc_find_by_uid', // its session
@@ -83,7 +112,7 @@ describe('the statements of a sign-in and a refresh', () => {
     ]);
   });
 
-  it('sends each of them as a named prepared statement, never as text built for the request', () => {
+  it('sends each of them as a named prepared statement', () => {
     const unnamed = [...signInStatements, ...refreshStatements].filter((s) => !s.name).map((s) => s.text);
     expect(unnamed).toEqual([]);
   });
@@ -135,6 +164,7 @@ describe('the statements of a sign-in and a refresh', () => {
       }
       expect(scans).toEqual([]);
     } finally {
+      await client.query('deallocate all');
       client.release();
     }
   });

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { dpopKey, type DpopKey } from './dpop.js';
-import { plainRequest } from './http.js';
+import { plainRequest } from './plain-request.js';
 
 // A scripted browser for the embedded provider: used by the tests and by the load benchmark (no test runner here).
 

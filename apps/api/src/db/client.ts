@@ -40,8 +40,9 @@ export const columnList = (columns: readonly PgColumn[]) =>
   );
 
 /**
- * A table's columns for a named statement's select list, each named as the table's type names it: the statement's
- * rows are then the table's rows as drizzle's own reads give them (pg parses the types drizzle would).
+ * A table's columns for a named statement's select list, each named as the table's type names it. Its rows are the
+ * table's rows as drizzle's reads give them only where pg parses a column as drizzle would: text, uuid, boolean,
+ * integer, jsonb, text[] and timestamptz do; a bigint in number mode or a date in string mode do not.
  */
 export const rowColumns = (table: PgTable) =>
   sql.join(

@@ -48,7 +48,6 @@ function newRecoveryCode(): string {
   return `${chars.slice(0, 5)}-${chars.slice(5)}`;
 }
 
-/** Whether the account has a second factor: a confirmed authenticator app or a passkey (one statement). */
 const secondFactorOf = sql.placeholder('accountId');
 /** Asked of every sign-in's right password: a named prepared statement (decision 041). */
 const secondFactorExists = namedStatement<{ has: boolean }>(
@@ -58,6 +57,7 @@ const secondFactorExists = namedStatement<{ has: boolean }>(
           or exists(select 1 from ${passkeys} where ${passkeys.accountId} = ${secondFactorOf}) as has`,
 );
 
+/** Whether the account has a second factor: a confirmed authenticator app or a passkey (one statement). */
 export async function hasSecondFactor(tx: Database | Transaction, accountId: string): Promise<boolean> {
   const [row] = await secondFactorExists(tx, { accountId });
   return row?.has === true;

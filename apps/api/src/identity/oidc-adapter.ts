@@ -37,10 +37,15 @@ export function storedId(model: string, id: string): string {
 const stored = placeholders('model', 'id', 'uid', 'userCode', 'payload', 'grantId', 'expiresAt', 'consumedAt');
 const storedKey = and(eq(oidcPayloads.model, stored.model), eq(oidcPayloads.id, stored.id));
 const live = sql`(${oidcPayloads.expiresAt} is null or ${oidcPayloads.expiresAt} > now())`;
-type StoredRow = { payload: AdapterPayload & { sealedJti?: string }; consumed_at: Date | null };
-/** A row's payload and when it was consumed (a builder sets its conditions on itself: one each). */
+type StoredRow = { payload: AdapterPayload & { sealedJti?: string }; consumedAt: Date | null };
+/** A row's payload and when it was consumed, named as `StoredRow` names them (a builder sets its conditions on itself). */
 const readStored = () =>
-  builder.select({ payload: oidcPayloads.payload, consumedAt: oidcPayloads.consumedAt }).from(oidcPayloads);
+  builder
+    .select({
+      payload: sql`${oidcPayloads.payload}`.as('payload'),
+      consumedAt: sql`${oidcPayloads.consumedAt}`.as('consumedAt'),
+    })
+    .from(oidcPayloads);
 const findStored = namedStatement<StoredRow>('oidc_find', readStored().where(and(storedKey, live)).getSQL());
 const findStoredByUid = namedStatement<StoredRow>(
   'oidc_find_by_uid',
@@ -103,9 +108,13 @@ const consumeStored = namedStatement<{ id: string }>(
     .returning({ id: oidcPayloads.id })
     .getSQL(),
 );
-const grantOfStored = namedStatement<{ grant_id: string | null }>(
+const grantOfStored = namedStatement<{ grantId: string | null }>(
   'oidc_grant_of',
-  builder.select({ grantId: oidcPayloads.grantId }).from(oidcPayloads).where(storedKey).getSQL(),
+  builder
+    .select({ grantId: sql`${oidcPayloads.grantId}`.as('grantId') })
+    .from(oidcPayloads)
+    .where(storedKey)
+    .getSQL(),
 );
 const destroyStored = namedStatement('oidc_destroy', builder.delete(oidcPayloads).where(storedKey).getSQL());
 
@@ -130,7 +139,7 @@ export function postgresAdapterFactory(db: Database, secrets: KeyService) {
         if (id !== undefined) payload.jti = id;
         else if (sealedJti) payload.jti = (await secrets.open(sealedJti, SESSION_ID_CONTEXT)).toString('utf8');
       }
-      return row.consumed_at ? { ...payload, consumed: Math.floor(row.consumed_at.getTime() / 1000) } : payload;
+      return row.consumedAt ? { ...payload, consumed: Math.floor(row.consumedAt.getTime() / 1000) } : payload;
     }
 
     /** The payload as stored: no credential in it, a session's id sealed. */
@@ -193,7 +202,7 @@ export function postgresAdapterFactory(db: Database, secrets: KeyService) {
       const [won] = await consumeStored(db, { ...this.key(id), consumedAt: new Date() });
       if (won) return;
       const [lost] = await grantOfStored(db, this.key(id));
-      if (lost?.grant_id) await endGrant(db, lost.grant_id);
+      if (lost?.grantId) await endGrant(db, lost.grantId);
       throw new errors.InvalidGrant(`${CREDENTIAL_NAMES[this.model] ?? this.model} already used`);
     }
 

@@ -199,8 +199,8 @@ export async function createEmbeddedProvider(
   const provider = new Provider(config.auth.issuer, configuration);
   // The forwarding headers the provider sees are the ones Fastify derived under TRUST_PROXY (see the mount below).
   provider.proxy = true;
-  // Using a refresh token is using the session: its idle time starts again. (A code's exchange follows the sign-in
-  // that just saved the session and marked it used: nothing to touch.)
+  // Using a refresh token is using the session: its idle time starts again. (A code's exchange follows the
+  // authorization that just saved the session and marked it used, silent ones included: nothing to touch.)
   provider.on('grant.success', (ctx) => {
     if (ctx.oidc.params?.['grant_type'] !== 'refresh_token') return;
     const used = ctx.oidc.entities.RotatedRefreshToken ?? ctx.oidc.entities.RefreshToken;

@@ -31,7 +31,6 @@ const deviceHash = (deviceId: string) => createHash('sha256').update(deviceId).d
 /** A device last seen after this is one the account remembers. */
 const rememberedSince = sql`clock_timestamp() - make_interval(days => ${DEVICE_MEMORY_DAYS})`;
 
-/** When the provider session signed in, from its payload (seconds since the epoch). */
 /**
  * What every sign-in and every answered authorization writes, as named prepared statements (decision 041). Most
  * sign-ins are from a device the account knows (or its first device ever): remembering the device and recording the
@@ -85,6 +84,7 @@ const sessionDetailsUsed = namedStatement(
     .getSQL(),
 );
 
+/** When the provider session signed in, from its payload (seconds since the epoch). */
 const loginTime = sql`to_timestamp((${oidcPayloads.payload}->>'loginTs')::float8)`;
 /** A provider session that has not expired. */
 const liveSession = and(

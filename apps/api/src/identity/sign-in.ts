@@ -124,13 +124,14 @@ export async function registerSignIn(
   async function saveResult(request: FastifyRequest, reply: FastifyReply, result: InteractionResults) {
     const interaction = await interactionOf(request, reply);
     interaction.result = result;
-    await interaction.save(interaction.exp - Math.floor(Date.now() / 1000));
+    // For the rest of its life, as oidc-provider saves it (at least a second: the store keeps a 0 for ever).
+    await interaction.save(Math.max(1, interaction.exp - Math.floor(Date.now() / 1000)));
     return interaction.returnTo;
   }
   /** The interaction finished with this result, as `interactionFinished` finishes it: back to the provider. */
   async function finishInteraction(request: FastifyRequest, reply: FastifyReply, result: InteractionResults) {
     const returnTo = await saveResult(request, reply, result);
-    return reply.status(303).header('location', returnTo).header('content-length', '0').send();
+    return reply.status(303).header('location', returnTo).send();
   }
 
   /** A verified sign-in: who, whether to keep the session, the browser, and how (RFC 8176 `amr` values). */
@@ -294,7 +295,7 @@ export async function registerSignIn(
         const accountId = await resets.redeemSignIn(ticket);
         const account = accountId ? await accounts.findById(accountId) : null;
         if (account) {
-          reply.raw.setHeader('set-cookie', cleared);
+          reply.header('set-cookie', cleared);
           const deviceId = deviceIdFrom(request.headers.cookie) ?? newDeviceId();
           // A new password set through a mailed link is the first factor only: a second one is still asked for.
           const login = { accountId: account.accountId, email: account.email, remember: false, deviceId, amr: ['pwd'] };

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { link, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { access, link, mkdir, open, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   generateKeyEncryptionKeyText,
@@ -23,6 +23,47 @@ export interface SecretsKeySource {
   secretsKeyFile: string;
   /** The embedded default (no SECRETS_KEY_FILE named): a missing file is created. */
   generate: boolean;
+}
+
+/** Whether the key file is there (or may be: a file that cannot be checked is left to the read to explain). */
+const exists = (file: string) =>
+  access(file).then(
+    () => true,
+    (error: NodeJS.ErrnoException) => error.code !== 'ENOENT',
+  );
+
+/**
+ * A new key file, written whole (and flushed) under a name of its own, then linked to its place, which fails if the
+ * file is there already: of two processes starting at once, one makes the key and the other reads it, never a file
+ * created but not yet written (a plain exclusive create let the other read it empty in between). Answers the file when
+ * this process made it.
+ */
+async function makeKeyFile(file: string): Promise<string | undefined> {
+  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  const text = `${generateKeyEncryptionKeyText()}\n`;
+  const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.new`;
+  const handle = await open(temporary, 'wx', 0o600);
+  try {
+    await handle.writeFile(text);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await link(temporary, file);
+    return file;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return undefined;
+    // A file system without hard links: an exclusive create.
+    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS') {
+      return createExclusive(file, text);
+    }
+    throw error;
+  } finally {
+    // Its content is the key: it does not stay beside the file. A failure here leaves the error above to be told.
+    await unlink(temporary).catch(() => undefined);
+  }
 }
 
 /** The key file made with an exclusive create; undefined when another process made it first. */
@@ -50,32 +91,7 @@ export async function loadSecretsKey(options: SecretsKeySource): Promise<LoadedS
     };
   }
   const file = options.secretsKeyFile;
-  let generatedFile: string | undefined;
-  if (options.generate) {
-    await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-    // Written whole under a name of its own, then linked to its place, which fails if the file is there already: of
-    // two processes starting at once, one makes the key and the other reads it, never a file created but not yet
-    // written (a plain exclusive create let the other read it empty in between).
-    const text = `${generateKeyEncryptionKeyText()}\n`;
-    const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.new`;
-    await writeFile(temporary, text, { flag: 'wx', mode: 0o600 });
-    try {
-      await link(temporary, file);
-      generatedFile = file;
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EEXIST') {
-        // Made by another process: read below.
-      } else if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS') {
-        // A file system without hard links: an exclusive create, as before.
-        generatedFile = await createExclusive(file, text);
-      } else {
-        throw error;
-      }
-    } finally {
-      await unlink(temporary);
-    }
-  }
+  const generatedFile = options.generate && !(await exists(file)) ? await makeKeyFile(file) : undefined;
   let text: string;
   try {
     text = await readFile(file, 'utf8');

@@ -39,9 +39,9 @@ async function accountEmail(tx: Queryable, subject: string): Promise<string | un
 }
 
 /** Asked of every sign-in (is this account closing?): a named prepared statement (decision 041). */
-const deletionPending = namedStatement<{ delete_after: Date }>(
+const deletionPending = namedStatement<{ deleteAfter: Date }>(
   'account_deletion_pending',
-  sql`select ${accountDeletions.deleteAfter} from ${accountDeletions}
+  sql`select ${accountDeletions.deleteAfter} as "deleteAfter" from ${accountDeletions}
     where ${accountDeletions.subject} = ${sql.placeholder('subject')}`,
 );
 
@@ -142,7 +142,7 @@ export function createAccountDeletion({
     /** When the account is to be deleted, if its member closed it. */
     async pending(subject: string): Promise<Date | null> {
       const [row] = await deletionPending(db, { subject });
-      return row?.delete_after ?? null;
+      return row?.deleteAfter ?? null;
     },
 
     /** The member signed in during the grace period and kept the account. False when nothing was pending. */
