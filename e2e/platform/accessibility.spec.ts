@@ -86,6 +86,13 @@ for (const size of WIDTHS) {
     test('the admin console, its pages and its dialogs', async ({ page }) => {
       await visitSignedIn(page, '/admin', ADMIN);
       await expect(page.getByText('Most promoted products')).toBeVisible();
+      // The charts' buttons wait, disabled, for their series: audited once each chart has drawn, not while a button's
+      // colours change from disabled to enabled (a run caught them mid-change, in too little contrast).
+      const charts = page.locator('section[data-chart]');
+      await expect(charts).toHaveCount(3);
+      for (const chart of await charts.all()) {
+        await expect(chart.getByRole('button', { name: 'Download CSV' })).toBeEnabled();
+      }
       expect(await accessibilityViolations(page), 'dashboard').toEqual([]);
       for (const [path, heading] of [
         ['/admin/memberships', 'Memberships'],
