@@ -1,42 +1,22 @@
-import type pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { browser, refresh, signIn } from '@ums/testkit/oidc-browser';
 import { createAccountService } from '../src/identity/accounts.service.js';
 import { providerApp } from './oidc-client.js';
 import { waitFor } from './wait-for.js';
+import { watchStatements, type SentStatement } from './pool-statements.js';
 
 // Decision 041: the statements of every sign-in and refresh are named prepared statements, their text built once and
 // their plans made once per connection, and there are no more of them than the flow needs.
 const server = await providerApp();
 
-interface Sent {
-  name: string | undefined;
-  text: string;
-}
 /** Every statement the app's pool sends while `recording` holds. */
-const sent: Sent[] = [];
+const sent: SentStatement[] = [];
 let recording = false;
-const wrapped = new WeakSet<pg.PoolClient>();
-server.database.appRole.pool.on('acquire', (client) => {
-  if (wrapped.has(client)) return;
-  wrapped.add(client);
-  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-  (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
-    const statement = args[0] as string | { name?: string; text: string };
-    // The app's own timers share the pool, but their first turns come 30 s (the revocation poll), 60 s (the proofs'
-    // sweep) and 10 minutes (the other sweeps) after its start: the flows are recorded within its first seconds.
-    if (recording) {
-      sent.push(
-        typeof statement === 'string'
-          ? { name: undefined, text: statement }
-          : { name: statement.name, text: statement.text },
-      );
-    }
-    return query(...args);
-  };
-});
+// The app's own timers share the pool, but their first turns come 30 s (the revocation poll), 60 s (the proofs'
+// sweep) and 10 minutes (the other sweeps) after its start: the flows are recorded within its first seconds.
+watchStatements(server.database.appRole.pool, (statement) => recording && sent.push(statement));
 
-async function recorded(work: () => Promise<unknown>, last?: string): Promise<Sent[]> {
+async function recorded(work: () => Promise<unknown>, last?: string): Promise<SentStatement[]> {
   sent.length = 0;
   recording = true;
   try {
@@ -56,8 +36,8 @@ async function recorded(work: () => Promise<unknown>, last?: string): Promise<Se
 const PASSWORD = 'Statements-Pass-42';
 const accounts = createAccountService({ db: server.database.db });
 const ip = (n: number) => ({ go: browser({ 'x-forwarded-for': `10.9.0.${n}` }) });
-let signInStatements: Sent[] = [];
-let refreshStatements: Sent[] = [];
+let signInStatements: SentStatement[] = [];
+let refreshStatements: SentStatement[] = [];
 
 beforeAll(async () => {
   for (const n of [1, 2]) await accounts.add({ email: `statements-${n}@example.com`, password: PASSWORD });

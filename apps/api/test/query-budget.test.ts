@@ -4,22 +4,14 @@ import { growData } from '../src/seed/grow-data.js';
 import { seedDemoData } from '../src/seed/demo-data.js';
 import { paths } from '../src/runtime.js';
 import { ADMIN, MEMBER, testApp } from './helper.js';
+import { watchStatements } from './pool-statements.js';
 
 const ctx = await testApp();
 
 /** Counts every statement sent to PostgreSQL through the app's pool. */
 function countQueries(pool: pg.Pool) {
   let count = 0;
-  const wrapped = new WeakSet<pg.PoolClient>();
-  pool.on('acquire', (client) => {
-    if (wrapped.has(client)) return;
-    wrapped.add(client);
-    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-    (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
-      count++;
-      return query(...args);
-    };
-  });
+  watchStatements(pool, () => count++);
   return {
     async during(work: () => Promise<unknown>) {
       const before = count;

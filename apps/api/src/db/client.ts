@@ -39,6 +39,9 @@ export const columnList = (columns: readonly PgColumn[]) =>
     sql`, `,
   );
 
+/** The value an upsert tried to insert into `column` (its `excluded` row), for the conflict's update. */
+export const excluded = (column: PgColumn) => sql`excluded.${sql.identifier(column.name)}`;
+
 /**
  * A table's columns for a named statement's select list, each named as the table's type names it. Its rows are the
  * table's rows as drizzle's reads give them only where pg parses a column as drizzle would: text, uuid, boolean,

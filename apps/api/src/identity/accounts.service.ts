@@ -59,7 +59,9 @@ function checkPassword(password: string) {
   if (problems) throw badRequest(problems);
 }
 
-const byEmail = (email: string) => eq(sql`lower(${accounts.email})`, email.trim().toLowerCase());
+/** An email as the unique index on `lower(email)` compares it. */
+const normalEmail = (email: string) => email.trim().toLowerCase();
+const byEmail = (email: string) => eq(sql`lower(${accounts.email})`, normalEmail(email));
 
 /**
  * The reads of every sign-in and token request, as named prepared statements (decision 041): an account by its
@@ -91,7 +93,7 @@ const toAccount = (row: typeof accounts.$inferSelect): Account => ({
 /** The embedded provider's account store: emails are unique whatever their case. */
 export function createAccountService({ db, adminGroup = ADMIN_GROUP }: { db: Database; adminGroup?: string }) {
   async function find(email: string) {
-    const [row] = await accountByEmail(db, { email: email.trim().toLowerCase() });
+    const [row] = await accountByEmail(db, { email: normalEmail(email) });
     return row ?? null;
   }
   async function mustFind(email: string) {

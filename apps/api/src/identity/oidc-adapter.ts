@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
-import { namedStatement, placeholders, statementBuilder as builder, type Database } from '../db/client.js';
+import { excluded, namedStatement, placeholders, statementBuilder as builder, type Database } from '../db/client.js';
 import { oidcPayloads } from '../db/schema/index.js';
 import type { KeyService } from '../secrets/key-service.js';
 import { revokeGrant } from './revocations.js';
@@ -75,11 +75,11 @@ const upsertStored = namedStatement(
     .onConflictDoUpdate({
       target: [oidcPayloads.model, oidcPayloads.id],
       set: {
-        payload: sql`excluded.payload`,
-        grantId: sql`excluded.grant_id`,
-        userCode: sql`excluded.user_code`,
-        uid: sql`excluded.uid`,
-        expiresAt: sql`excluded.expires_at`,
+        payload: excluded(oidcPayloads.payload),
+        grantId: excluded(oidcPayloads.grantId),
+        userCode: excluded(oidcPayloads.userCode),
+        uid: excluded(oidcPayloads.uid),
+        expiresAt: excluded(oidcPayloads.expiresAt),
       },
     })
     .getSQL(),

@@ -1,8 +1,7 @@
 import { eq, lt, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import pg from 'pg';
-import type { Database } from '../db/client.js';
+import { excluded, type Database } from '../db/client.js';
 import { tokenRevocations } from '../db/schema/index.js';
-import { columnName } from '../modules/lists/list-statements.js';
 import { DATABASE_UNAVAILABLE, HttpError } from '../plugins/http-errors.js';
 
 export const REVOCATION_CHANNEL = 'ums_token_revocations';
@@ -73,8 +72,6 @@ function markOf(row: MarkRow): Mark {
   };
 }
 
-/** The value an upsert tried to insert into `column` (its `excluded` row), for the conflict's update. */
-const excluded = (column: AnyColumn) => sql`excluded.${columnName(column)}`;
 const now = sql`clock_timestamp()`;
 
 /**

@@ -3,7 +3,7 @@ import { SECURITY_ACTIVITY_DAYS, SECURITY_MESSAGES, type DeviceSession, type Sec
 import type { ConsoleRole } from '@ums/contracts/roles';
 import { and, eq, gt, isNotNull, isNull, lt, notExists, or, sql } from 'drizzle-orm';
 import type { AppConfig } from '../config/env.js';
-import { namedStatement, placeholders, statementBuilder as builder, type Database } from '../db/client.js';
+import { excluded, namedStatement, placeholders, statementBuilder as builder, type Database } from '../db/client.js';
 import { accounts, knownDevices, oidcPayloads, securityEvents, sessionDetails } from '../db/schema/index.js';
 import { consoleRolesMail, securityAlert, type AlertKind } from '../mail/alerts.js';
 import { enqueueMail } from '../mail/outbox.js';
@@ -76,9 +76,9 @@ const sessionDetailsUsed = namedStatement(
       target: sessionDetails.sessionUid,
       set: {
         lastActiveAt: sql`clock_timestamp()`,
-        browser: sql`excluded.browser`,
-        os: sql`excluded.os`,
-        ipAddress: sql`excluded.ip_address`,
+        browser: excluded(sessionDetails.browser),
+        os: excluded(sessionDetails.os),
+        ipAddress: excluded(sessionDetails.ipAddress),
       },
     })
     .getSQL(),

@@ -25,7 +25,7 @@ export function sessionTtl(limits: SessionLimits, loginTs: number | undefined, n
   return Math.max(1, Math.min(limits.idle, left));
 }
 
-const touched = placeholders('sessionUid', 'idle', 'max', 'rememberedIdle', 'rememberedMax');
+const touched = placeholders('sessionUid', 'idle', 'max');
 const o = oidcPayloads;
 const p = alias(oidcPayloads, 'p');
 const transient = sql`(${o.payload}->>'transient')::boolean`;
@@ -40,9 +40,9 @@ const touchStatement = namedStatement(
       where ${sessionDetails.sessionUid} = ${touched.sessionUid}
     ), s as (
       select ${o.id} as id, least(
-        clock_timestamp() + make_interval(secs => case when ${transient} then ${seconds(touched.idle)} else ${seconds(touched.rememberedIdle)} end),
+        clock_timestamp() + make_interval(secs => case when ${transient} then ${seconds(touched.idle)} else ${seconds(sql`${REMEMBERED.idle}`)} end),
         to_timestamp((${o.payload}->>'loginTs')::double precision
-          + case when ${transient} then ${seconds(touched.max)} else ${seconds(touched.rememberedMax)} end)
+          + case when ${transient} then ${seconds(touched.max)} else ${seconds(sql`${REMEMBERED.max}`)} end)
       ) as until
       from ${o}
       where ${o.model} = 'Session' and ${o.uid} = ${touched.sessionUid} and ${o.expiresAt} > clock_timestamp()
@@ -61,11 +61,5 @@ const touchStatement = namedStatement(
  */
 export async function touchSession(db: Database, sessions: AppConfig['sessions'], sessionUid: string) {
   const ordinary = limitsFor(sessions, true);
-  await touchStatement(db, {
-    sessionUid,
-    idle: ordinary.idle,
-    max: ordinary.max,
-    rememberedIdle: REMEMBERED.idle,
-    rememberedMax: REMEMBERED.max,
-  });
+  await touchStatement(db, { sessionUid, idle: ordinary.idle, max: ordinary.max });
 }

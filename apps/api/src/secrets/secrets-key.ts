@@ -32,6 +32,19 @@ const exists = (file: string) =>
     (error: NodeJS.ErrnoException) => error.code !== 'ENOENT',
   );
 
+/** `text` written whole and flushed to a new file of mode 0600 beside `file`, under a name of its own: that name. */
+async function writtenBeside(file: string, text: string): Promise<string> {
+  const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.new`;
+  const handle = await open(temporary, 'wx', 0o600);
+  try {
+    await handle.writeFile(text);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  return temporary;
+}
+
 /**
  * A new key file, written whole (and flushed) under a name of its own, then linked to its place, which fails if the
  * file is there already: of two processes starting at once, one makes the key and the other reads it, never a file
@@ -41,14 +54,7 @@ const exists = (file: string) =>
 async function makeKeyFile(file: string): Promise<string | undefined> {
   await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   const text = `${generateKeyEncryptionKeyText()}\n`;
-  const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.new`;
-  const handle = await open(temporary, 'wx', 0o600);
-  try {
-    await handle.writeFile(text);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+  const temporary = await writtenBeside(file, text);
   try {
     await link(temporary, file);
     return file;
@@ -122,8 +128,6 @@ export async function loadSecretsKey(options: SecretsKeySource): Promise<LoadedS
 export async function prependKeyToFile(file: string, current: KeyEncryptionKey): Promise<KeyEncryptionKey> {
   const fresh = parseKeyEncryptionKey(generateKeyEncryptionKeyText())!;
   const text = `${fresh.key.toString('base64url')}\n${current.key.toString('base64url')}\n`;
-  const temporary = `${file}.${process.pid}.new`;
-  await writeFile(temporary, text, { flag: 'wx', mode: 0o600 });
-  await rename(temporary, file);
+  await rename(await writtenBeside(file, text), file);
   return fresh;
 }
