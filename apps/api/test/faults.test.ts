@@ -157,7 +157,7 @@ describe('faults', () => {
           (count) => count >= underWay,
           30_000,
         );
-        const postmaster = await runningPostmaster(server.pgData);
+        const postmaster = await livePostmaster(server.pgData);
         process.kill(postmaster!.pid, 'SIGKILL');
         // The writers go on until the kill is felt: a write refused, in the middle of their transactions.
         const refusedBefore = refused;
@@ -254,7 +254,7 @@ describe('faults', () => {
           (count) => count >= 20,
           15_000,
         );
-        const postmaster = await runningPostmaster(server.pgData);
+        const postmaster = await livePostmaster(server.pgData);
         process.kill(postmaster!.pid, 'SIGKILL');
         const killedAt = answers.length;
         // Until the kill has been felt (a read refused) and PostgreSQL is back (both kinds of read answered again).
@@ -294,7 +294,7 @@ describe('faults', () => {
     const running = server.start();
     await server.waitReady();
     const token = await accessToken(server.base, 'admin@example.com', ADMIN_PASSWORD);
-    const postmaster = await runningPostmaster(server.pgData);
+    const postmaster = await livePostmaster(server.pgData);
     process.kill(postmaster!.pid, 'SIGINT');
     expect(
       await waitFor(
@@ -369,3 +369,14 @@ describe('faults', () => {
     expect(running.output()).toContain(STOPPING);
   });
 });
+
+/**
+ * The server's PostgreSQL as its pid file names it, once there is one to read: a PostgreSQL the server has just
+ * started again writes the file while it starts, so a read at that moment finds none or half of one.
+ */
+const livePostmaster = (pgData: string) =>
+  waitFor(
+    () => runningPostmaster(pgData),
+    (postmaster) => postmaster !== null,
+    15_000,
+  );
