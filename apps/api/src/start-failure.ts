@@ -71,8 +71,11 @@ export function describeStartFailure(error: unknown, env: NodeJS.ProcessEnv = pr
     if (find((f) => f.code === '3D000')) {
       return `The database named in ${url} does not exist: create it (createdb) or correct the name in ${url}.`;
     }
-    const unreachable = find((f) =>
-      ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ECONNRESET'].includes(f.code ?? ''),
+    const unreachable = find(
+      (f) =>
+        ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ECONNRESET'].includes(f.code ?? '') ||
+        // A Unix socket's file that is not there (host=/a/folder in the URL): no server listens in that folder.
+        (f.code === 'ENOENT' && f.syscall === 'connect'),
     );
     if (unreachable || find((f) => /timeout|terminated/i.test(f.message ?? ''))) {
       return `The PostgreSQL server in ${url} cannot be reached: start it or correct the host and port in ${url}.`;

@@ -85,15 +85,19 @@ describe('a start that cannot work says why in one sentence and exits with 1', (
     wrongPassword.password = 'not-the-password';
     const missing = new URL(database.url);
     missing.pathname = '/no_such_database';
-    const [unreachable, refused, absent] = await Promise.all([
+    const [unreachable, noSocket, refused, absent] = await Promise.all([
       failedStart({ DATABASE_URL: 'postgres://ums:secret@127.0.0.1:9/ums' }),
+      // A Unix socket's folder where no PostgreSQL listens.
+      failedStart({ DATABASE_URL: 'postgres://ums:secret@localhost:5432/ums?host=/no-such-socket-folder' }),
       failedStart({ DATABASE_URL: wrongPassword.toString() }),
       failedStart({ DATABASE_URL: missing.toString() }),
     ]);
-    expectOneSentence(
-      unreachable,
-      'The PostgreSQL server in DATABASE_URL cannot be reached: start it or correct the host and port in DATABASE_URL.',
-    );
+    for (const result of [unreachable, noSocket]) {
+      expectOneSentence(
+        result,
+        'The PostgreSQL server in DATABASE_URL cannot be reached: start it or correct the host and port in DATABASE_URL.',
+      );
+    }
     expectOneSentence(
       refused,
       'DATABASE_URL was refused by the PostgreSQL server (wrong user or password): correct the credentials in DATABASE_URL.',

@@ -123,17 +123,52 @@ export async function runningEmbeddedUrl(dataDir: string): Promise<string | null
   const running = await runningPostmaster(clusterDir(dataDir));
   const password = await fs.readFile(path.join(dataDir, 'pg-password'), 'utf8').catch(() => null);
   if (!running || !password) return null;
-  return `postgres://${USER}:${encodeURIComponent(password.trim())}@127.0.0.1:${running.port}/${DATABASE}`;
+  return connectionUrl(USER, password.trim(), running);
 }
 
-/** The pid and port of a PostgreSQL still running on this data directory, if any. */
-export async function runningPostmaster(pgData: string): Promise<{ pid: number; port: number } | null> {
+/** Where a running PostgreSQL listens: its TCP port on loopback, and the folder of its Unix socket if it has one. */
+interface Listening {
+  port: number;
+  socketDir: string | null;
+}
+
+/**
+ * A role's URL for the embedded PostgreSQL: over its Unix socket when it has one (a statement's round trip costs the
+ * kernel less than over loopback TCP, decision 042), else over TCP on loopback.
+ */
+function connectionUrl(role: string, password: string, { port, socketDir }: Listening): string {
+  const url = `postgres://${role}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
+  return socketDir ? `${url}?host=${encodeURIComponent(socketDir)}` : url;
+}
+
+/** The longest path a Unix socket may have (Linux's sun_path holds 108 bytes, the last a NUL). */
+const SOCKET_PATH_MAX = 107;
+
+/**
+ * The folder for the embedded PostgreSQL's Unix socket: the cluster's own folder, which only the user running
+ * PostgreSQL (and root) can open, so the socket is no more open than the data. None where the socket's path would be
+ * too long: PostgreSQL then listens on loopback TCP alone.
+ */
+export function socketDirFor(pgData: string): string | null {
+  if (process.platform === 'win32') return null;
+  return Buffer.byteLength(path.join(pgData, '.s.PGSQL.65535')) <= SOCKET_PATH_MAX ? pgData : null;
+}
+
+/** `unix_socket_directories` naming `dir` alone (quoted, so a comma or a space in it is part of the name), or none. */
+function socketSetting(dir: string | null): string {
+  return `unix_socket_directories=${dir === null ? '' : `"${dir.replaceAll('"', '""')}"`}`;
+}
+
+/** The pid and port of a PostgreSQL still running on this data directory, if any, and its socket's folder. */
+export async function runningPostmaster(pgData: string): Promise<({ pid: number } & Listening) | null> {
   const text = await fs.readFile(path.join(pgData, 'postmaster.pid'), 'utf8').catch(() => null);
   if (!text) return null;
   const lines = text.split('\n');
   const pid = Number(lines[0]);
   const port = Number(lines[3]);
-  return Number.isInteger(pid) && pid > 0 && isAlive(pid) ? { pid, port } : null;
+  // The fifth line is the first folder of its Unix sockets, empty when it has none.
+  const socketDir = lines[4] || null;
+  return Number.isInteger(pid) && pid > 0 && isAlive(pid) ? { pid, port, socketDir } : null;
 }
 
 async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
@@ -239,12 +274,12 @@ export async function startEmbeddedPostgres(
     await fs.chmod(path.dirname(pgData), 0o755);
   }
   const password = await readOrCreatePassword(options.dataDir);
-  const urlFor = (port: number) => `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
-  const appFor = (port: number) => {
+  const urlFor = (listening: Listening) => connectionUrl(USER, password, listening);
+  const appFor = (listening: Listening) => {
     const appPassword = appRolePassword(password);
-    const url = `postgres://${APP_ROLE}:${encodeURIComponent(appPassword)}@127.0.0.1:${port}/${DATABASE}`;
-    return { url, role: APP_ROLE, password: appPassword };
+    return { url: connectionUrl(APP_ROLE, appPassword, listening), role: APP_ROLE, password: appPassword };
   };
+  const socketDir = socketDirFor(pgData);
 
   const pgLogs: string[] = [];
   const Library = await embeddedPostgresLibrary(log);
@@ -256,7 +291,7 @@ export async function startEmbeddedPostgres(
       password,
       persistent: true,
       createPostgresUser: isRoot(),
-      postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
+      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', socketSetting(socketDir)],
       onLog: (message) => {
         pgLogs.push(message);
         if (pgLogs.length > 50) pgLogs.shift();
@@ -267,8 +302,8 @@ export async function startEmbeddedPostgres(
   const running = await runningPostmaster(pgData);
   if (running && options.reuseRunning) {
     return {
-      url: urlFor(running.port),
-      app: appFor(running.port),
+      url: urlFor(running),
+      app: appFor(running),
       owned: false,
       created: false,
       stop: async () => undefined,
@@ -280,15 +315,15 @@ export async function startEmbeddedPostgres(
    * stopped with it. `started` is the library's handle when this process started it; one taken over has none until
    * the supervisor starts it again, and is stopped by its pid.
    */
-  const own = (port: number, started: EmbeddedPostgres | null, created: boolean) => {
+  const own = (listening: Listening, started: EmbeddedPostgres | null, created: boolean) => {
     let instance = started;
     const supervisor = superviseEmbedded(pgData, options.supervisionIntervalMs ?? 2000, log, async () => {
-      instance = makeLibraryInstance(port);
+      instance = makeLibraryInstance(listening.port);
       await instance.start();
     });
     return {
-      url: urlFor(port),
-      app: appFor(port),
+      url: urlFor(listening),
+      app: appFor(listening),
       owned: true,
       created,
       stop: async () => {
@@ -306,10 +341,10 @@ export async function startEmbeddedPostgres(
     };
   };
 
-  const problem = running ? await problemOf(urlFor(running.port), pgData, 5000) : null;
+  const problem = running ? await problemOf(urlFor(running), pgData, 5000) : null;
   if (running && problem === null) {
     log(`Taking over PostgreSQL (pid ${running.pid}) left running by an earlier run`);
-    return own(running.port, null, false);
+    return own(running, null, false);
   }
   if (running && problem?.foreign) {
     // The pid file is stale and its pid and port now belong to another PostgreSQL: not ours to stop.
@@ -344,7 +379,8 @@ export async function startEmbeddedPostgres(
     await client.end();
     if (found.rowCount === 0) await instance.createDatabase(DATABASE);
   }
-  return own(port, instance, created);
+  // Where it listens as it says itself: a PostgreSQL that could not make its socket would not have started.
+  return own((await runningPostmaster(pgData)) ?? { port, socketDir: null }, instance, created);
 }
 
 /**

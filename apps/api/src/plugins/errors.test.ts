@@ -13,6 +13,10 @@ describe('toFailure', () => {
     ['a client whose connection failed', new Error('Client has encountered a connection error and is not queryable')],
     ['a pool that gave no connection in time', new Error('timeout exceeded when trying to connect')],
     ['a refused connection', withCode('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED')],
+    [
+      "a Unix socket whose server stopped (its file gone, the embedded PostgreSQL's way in)",
+      Object.assign(withCode('connect ENOENT /srv/ums/pg/.s.PGSQL.5432', 'ENOENT'), { syscall: 'connect' }),
+    ],
     ['an administrator shutdown (57P01)', withCode('terminating connection due to administrator command', '57P01')],
     ['a crash shutdown (57P02)', withCode('terminating connection due to crash of another server process', '57P02')],
     ['a server starting up (57P03)', withCode('the database system is starting up', '57P03')],
@@ -37,6 +41,13 @@ describe('toFailure', () => {
       status: 500,
       message: 'Something went wrong on our side. Please try again later.',
     });
+  });
+
+  it('answers a missing file 500, not 503: only a socket that is gone means the database is', () => {
+    const missing = Object.assign(withCode("ENOENT: no such file or directory, open 'receipt.ttf'", 'ENOENT'), {
+      syscall: 'open',
+    });
+    expect(toFailure(missing)).toMatchObject({ status: 500 });
   });
 
   it('answers a duplicate 409, not 503: the database answered', () => {

@@ -25,6 +25,8 @@ const databaseDown: Failure = {
 const SOCKET_DOWN_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
 /** SQLSTATE classes of a server that is going away or not reachable: 08 connection exception, 57P0x shutdown/crash. */
 const databaseDownCode = (code: string) => SOCKET_DOWN_CODES.has(code) || /^(08...|57P0.)$/.test(code);
+/** A Unix socket whose file is gone: the PostgreSQL behind it stopped (a connect's ENOENT, not a missing file's). */
+const socketGone = (cause: Cause) => cause.code === 'ENOENT' && cause.syscall === 'connect';
 
 function fieldErrors(issues: readonly { instancePath: string; message?: string; params?: unknown }[], context: string) {
   const errors: Record<string, string[]> = {};
@@ -58,7 +60,7 @@ const LOST_CONNECTION = [
   'Client was closed and is not queryable',
 ];
 
-type Cause = { code?: unknown; message?: unknown; cause?: unknown };
+type Cause = { code?: unknown; syscall?: unknown; message?: unknown; cause?: unknown };
 
 /** The error and what caused it (drizzle wraps the driver's error as its cause), outermost first. */
 function causes(error: unknown): Cause[] {
@@ -76,6 +78,7 @@ export const sqlStateOf = (error: unknown): string | undefined =>
 
 const lostDatabase = (cause: Cause) =>
   (typeof cause.code === 'string' && databaseDownCode(cause.code)) ||
+  socketGone(cause) ||
   (typeof cause.message === 'string' && LOST_CONNECTION.some((words) => (cause.message as string).includes(words)));
 
 export function toFailure(error: unknown): Failure {

@@ -1,0 +1,76 @@
+import { existsSync, statSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ensureAppRole } from '../src/db/app-role.js';
+import { type EmbeddedDatabase, runningPostmaster, startEmbeddedPostgres } from '../src/db/embedded.js';
+
+const started: { embedded: EmbeddedDatabase; dataDir: string }[] = [];
+
+async function start(folderName: string) {
+  const parent = await fs.mkdtemp(path.join(os.tmpdir(), 'ums-socket-'));
+  await fs.chmod(parent, 0o755);
+  const dataDir = path.join(parent, folderName);
+  const embedded = await startEmbeddedPostgres({ dataDir });
+  started.push({ embedded, dataDir: parent });
+  // The server's role, as a start makes it (runtime.ts).
+  const owner = new pg.Pool({ connectionString: embedded.url });
+  await ensureAppRole(owner, embedded.app.password, embedded.app.role);
+  await owner.end();
+  const pgData = path.join(dataDir, 'pg');
+  const running = (await runningPostmaster(pgData))!;
+  return { embedded, pgData, running };
+}
+
+/** Where a connection made with `url` comes from, as PostgreSQL sees it: null over a Unix socket. */
+async function clientAddress(url: string): Promise<string | null> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ address: string | null; role: string }>(
+      'select host(inet_client_addr()) as address, current_user as role',
+    );
+    return rows[0]!.address;
+  } finally {
+    await client.end();
+  }
+}
+
+afterEach(async () => {
+  for (const { embedded, dataDir } of started.splice(0)) {
+    await embedded.stop();
+    await fs.rm(dataDir, { recursive: true, force: true });
+  }
+});
+
+describe('the embedded PostgreSQL is reached over a Unix socket in its own folder', () => {
+  it(
+    'connects the server and the owner through the socket in the cluster folder, which only its user can open, a space and a comma in its path included',
+    { timeout: 120_000 },
+    async () => {
+      const { embedded, pgData, running } = await start('data, with a space');
+      expect(running.socketDir).toBe(pgData);
+      expect(existsSync(path.join(pgData, `.s.PGSQL.${running.port}`))).toBe(true);
+      expect(statSync(pgData).mode & 0o077).toBe(0);
+
+      expect(await clientAddress(embedded.app.url)).toBeNull();
+      expect(await clientAddress(embedded.url)).toBeNull();
+      // Loopback TCP still answers, with the password, for tools that connect by port.
+      const overTcp = `postgres://postgres:${new URL(embedded.url).password}@127.0.0.1:${running.port}/ums`;
+      expect(await clientAddress(overTcp)).toBe('127.0.0.1');
+    },
+  );
+
+  it(
+    'listens on loopback TCP alone where the socket path would be too long for the system',
+    { timeout: 120_000 },
+    async () => {
+      const { embedded, pgData, running } = await start('d'.repeat(100));
+      expect(running.socketDir).toBeNull();
+      expect(existsSync(path.join(pgData, `.s.PGSQL.${running.port}`))).toBe(false);
+      expect(await clientAddress(embedded.app.url)).toBe('127.0.0.1');
+    },
+  );
+});
