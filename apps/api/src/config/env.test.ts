@@ -182,6 +182,17 @@ describe('configuration from the environment', () => {
   });
 });
 
+describe('REQUEST_TIMEOUT', () => {
+  it('gives a request 30 s to arrive whole unless REQUEST_TIMEOUT says otherwise, and refuses a time that is none', () => {
+    expect(load({}).requestTimeoutMs).toBe(30_000);
+    expect(load({ REQUEST_TIMEOUT: '5' }).requestTimeoutMs).toBe(5000);
+    expect(() => load({ REQUEST_TIMEOUT: '0' })).toThrow(/REQUEST_TIMEOUT: must be at least 1 second/);
+    expect(() => load({ REQUEST_TIMEOUT: '601' })).toThrow(/REQUEST_TIMEOUT: must be at most 600 seconds/);
+    expect(() => load({ REQUEST_TIMEOUT: '2.5' })).toThrow(/REQUEST_TIMEOUT: must be a whole number of seconds/);
+    expect(() => load({ REQUEST_TIMEOUT: '30s' })).toThrow(/REQUEST_TIMEOUT: must be a whole number of seconds/);
+  });
+});
+
 describe('SECRETS_KEY', () => {
   it('accepts 32 bytes in hex, base64 or base64url and defaults the key file to DATA_DIR/secrets.key', () => {
     const bytes = Buffer.alloc(32, 9);

@@ -97,6 +97,12 @@ const trustProxy = z
  */
 export const CACHE_MEMORY_MB = 64;
 
+/**
+ * A request's headers and body must have come whole within this many seconds (408 and the connection closed past it),
+ * so a client that sends slowly, or stops sending, cannot hold a connection for ever.
+ */
+export const REQUEST_TIMEOUT_SECONDS = 30;
+
 /** Backups are sealed under a key derived from a passphrase of at least this length. */
 export const MIN_BACKUP_PASSPHRASE_LENGTH = 12;
 
@@ -166,6 +172,12 @@ const envSchema = z.object({
     .min(1024, 'must be at least 1024 bytes')
     .max(10 * 1024 * 1024, 'must be at most 10485760 bytes')
     .default(102_400),
+  REQUEST_TIMEOUT: z.coerce
+    .number({ error: 'must be a whole number of seconds' })
+    .int('must be a whole number of seconds')
+    .min(1, 'must be at least 1 second')
+    .max(600, 'must be at most 600 seconds')
+    .default(REQUEST_TIMEOUT_SECONDS),
   TRUST_PROXY: trustProxy,
   // What the process's answer caches keep in all (catalog, audit trail, directory, members' lists, overview series).
   CACHE_MEMORY_MB: z.coerce
@@ -366,6 +378,8 @@ export interface AppConfig {
   /** The passkeys' relying party id (PASSKEY_RP_ID, or PUBLIC_URL's host) and the origin their ceremonies run on. */
   passkeys: { rpId: string; origin: string };
   bodyLimit: number;
+  /** The time a request's headers and body have to arrive whole (REQUEST_TIMEOUT), in milliseconds. */
+  requestTimeoutMs: number;
   /** Fastify's trust-proxy setting: false, a hop count or the proxies' addresses. */
   trustProxy: false | number | string[];
   logLevel: string;
@@ -517,6 +531,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { cat
       origin: new URL(publicUrl).origin,
     },
     bodyLimit: e.BODY_LIMIT,
+    requestTimeoutMs: e.REQUEST_TIMEOUT * 1000,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     mail: {
