@@ -6,8 +6,10 @@ import { identityQueue, STARTS_EVERY } from './identity-queue.js';
 import { IDENTITY_BUSY } from './pages.js';
 import { answerBusy } from './provider-mount.js';
 
-/** A request to `url`: whether it went on, whether it was told the service is busy, and its client's moves. */
-function call(url: string) {
+/**
+ * A request to `url` from `ip`: whether it went on, whether it was told the service is busy, and its client's moves.
+ */
+function call(url: string, ip = '192.0.2.1') {
   const raw = Object.assign(new EventEmitter(), { destroyed: false });
   const state = { passed: false, busy: false };
   return {
@@ -15,7 +17,7 @@ function call(url: string) {
     reply: raw,
     hook: (queue: ReturnType<typeof identityQueue>) =>
       queue.hook(
-        { raw: { url }, state } as unknown as FastifyRequest,
+        { raw: { url }, ip, state } as unknown as FastifyRequest,
         { raw } as unknown as FastifyReply,
         () => void (state.passed = true),
       ),
@@ -29,19 +31,20 @@ const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('the identity request queue', () => {
   afterEach(() => void vi.useRealTimers());
-  const make = (queued = 2) =>
+  const make = (queued = 2, queuedPerAddress = 100) =>
     identityQueue({
       isIdentity: (url) => url.startsWith('/oidc/'),
       startsFlow: (url) => url.startsWith('/oidc/auth'),
       busy: (request) => void ((request as unknown as { state: { busy: boolean } }).state.busy = true),
       atOnce: 2,
       queued,
+      queuedPerAddress,
       turnMs: 5000,
     });
 
   it('lets so many identity requests through at once, the next in the order they came as each is answered', async () => {
     const queue = make();
-    const calls = ['/oidc/token', '/oidc/interaction/a', '/oidc/interaction/b', '/oidc/me'].map(call);
+    const calls = ['/oidc/token', '/oidc/interaction/a', '/oidc/interaction/b', '/oidc/me'].map((url) => call(url));
     for (const c of calls) c.hook(queue);
     await settle();
     expect(calls.map((c) => c.state.passed)).toEqual([true, true, false, false]);
@@ -61,7 +64,7 @@ describe('the identity request queue', () => {
       '/oidc/auth?client_id=web',
       '/oidc/interaction/a/login',
       '/oidc/token',
-    ].map(call);
+    ].map((url) => call(url));
     for (const c of [first!, second!, start!, password!, token!]) c.hook(queue);
     first!.answer();
     // The new sign-in came first, but the password of one under way goes before it.
@@ -74,7 +77,7 @@ describe('the identity request queue', () => {
 
   it(`gives a sign-in's start one turn in ${STARTS_EVERY} however many requests claim to continue one`, () => {
     const queue = make(100);
-    const [a, b] = ['/oidc/token', '/oidc/token'].map(call);
+    const [a, b] = ['/oidc/token', '/oidc/token'].map((url) => call(url));
     for (const c of [a!, b!]) c.hook(queue);
     const start = call('/oidc/auth?client_id=web');
     start.hook(queue);
@@ -95,7 +98,7 @@ describe('the identity request queue', () => {
 
   it('gives up the place of a request whose client leaves while it waits', () => {
     const queue = make();
-    const [a, b, left, next] = ['/oidc/token', '/oidc/token', '/oidc/me', '/oidc/me'].map(call);
+    const [a, b, left, next] = ['/oidc/token', '/oidc/token', '/oidc/me', '/oidc/me'].map((url) => call(url));
     for (const c of [a!, b!, left!, next!]) c.hook(queue);
     expect(queue.waiting).toBe(2);
     left!.answer();
@@ -107,7 +110,7 @@ describe('the identity request queue', () => {
 
   it('never holds the API’s requests, however many identity requests wait', () => {
     const queue = make();
-    for (const c of ['/oidc/auth', '/oidc/auth', '/oidc/auth', '/oidc/auth'].map(call)) c.hook(queue);
+    for (const c of ['/oidc/auth', '/oidc/auth', '/oidc/auth', '/oidc/auth'].map((url) => call(url))) c.hook(queue);
     const api = call('/api/test/auth');
     api.hook(queue);
     expect(api.state.passed).toBe(true);
@@ -115,7 +118,7 @@ describe('the identity request queue', () => {
 
   it('answers busy at once past so many waiting, and queues again once a turn is free', () => {
     const queue = make();
-    const calls = ['/oidc/auth', '/oidc/auth', '/oidc/auth', '/oidc/auth'].map(call);
+    const calls = ['/oidc/auth', '/oidc/auth', '/oidc/auth', '/oidc/auth'].map((url) => call(url));
     for (const c of calls) c.hook(queue);
     const over = call('/oidc/auth');
     over.hook(queue);
@@ -126,11 +129,30 @@ describe('the identity request queue', () => {
     expect(next.state.busy).toBe(false);
   });
 
+  it("answers one address busy past its share of the waiting room, and still queues every other address's requests", () => {
+    const queue = make(100, 3);
+    const flood = Array.from({ length: 8 }, () => call('/oidc/interaction/x/login', '198.51.100.7'));
+    for (const c of flood) c.hook(queue);
+    // Two run, three wait, and the flooding address's other three are told at once that the service is busy.
+    expect(flood.map((c) => c.state.busy)).toEqual([false, false, false, false, false, true, true, true]);
+    const member = call('/oidc/auth', '203.0.113.5');
+    member.hook(queue);
+    expect(member.state).toEqual({ passed: false, busy: false });
+    // A waiting request of the address whose client leaves gives its place back to that address.
+    flood[4]!.answer();
+    const again = call('/oidc/interaction/x/login', '198.51.100.7');
+    again.hook(queue);
+    expect(again.state.busy).toBe(false);
+    // Turns still go in order across addresses: the member's start comes when its turn does.
+    for (const c of flood.slice(0, 4)) c.answer();
+    expect(member.state.passed).toBe(true);
+  });
+
   it('hands a turn on after 5 s however slowly its client sends, and only once when the answer comes later', async () => {
     vi.useFakeTimers();
     const queue = make();
     const [slow, other, waiting, after] = ['/oidc/interaction/a/login', '/oidc/token', '/oidc/me', '/oidc/me'].map(
-      call,
+      (url) => call(url),
     );
     slow!.hook(queue);
     await vi.advanceTimersByTimeAsync(1000);

@@ -15,6 +15,13 @@ export const IDENTITY_REQUESTS_AT_ONCE = 16;
 export const IDENTITY_REQUESTS_QUEUED = 1000;
 
 /**
+ * Requests from one address that may wait at once (the client's address as `request.ip` has it, through
+ * TRUST_PROXY's proxies); past this many, that address's next one is answered 503 at once. One address cannot fill the
+ * queue's room with its own requests and keep every other member's sign-in waiting behind them, or out.
+ */
+export const IDENTITY_REQUESTS_QUEUED_PER_ADDRESS = 100;
+
+/**
  * The longest a request holds its turn: past it the turn is handed on while the request goes on. A sign-in's request
  * takes milliseconds; one that takes this long is a client sending slowly (or not at all) and must not keep sign-ins
  * waiting behind it: sixteen such clients would otherwise hold every turn.
@@ -30,6 +37,8 @@ export const STARTS_EVERY = 4;
 
 interface Waiting {
   go: () => void;
+  /** The client's address, whose count of waiting requests this one is in while it waits. */
+  address: string;
   /** Waiting; given its turn; or its client went away while it waited (skipped when its turn comes). */
   state: 'waiting' | 'started' | 'gone';
 }
@@ -40,7 +49,7 @@ interface Waiting {
  * under way (the sign-in page, the password, the token) go before those that start one (`startsFlow`), each kind in
  * the order it came, but one turn in `STARTS_EVERY` goes to a start: in a burst, the sign-ins begun first finish first
  * instead of all finishing together at the end. A request whose client leaves while it waits gives up its place. Past
- * `queued` waiting, `busy` answers at once.
+ * `queued` waiting, or `queuedPerAddress` waiting from the request's address, `busy` answers at once.
  */
 export function identityQueue({
   isIdentity,
@@ -48,6 +57,7 @@ export function identityQueue({
   busy,
   atOnce = IDENTITY_REQUESTS_AT_ONCE,
   queued = IDENTITY_REQUESTS_QUEUED,
+  queuedPerAddress = IDENTITY_REQUESTS_QUEUED_PER_ADDRESS,
   turnMs = IDENTITY_TURN_MS,
 }: {
   isIdentity: (url: string) => boolean;
@@ -55,10 +65,19 @@ export function identityQueue({
   busy: (request: FastifyRequest, reply: FastifyReply) => void;
   atOnce?: number;
   queued?: number;
+  queuedPerAddress?: number;
   turnMs?: number;
 }) {
   let running = 0;
   let waiting = 0;
+  const waitingFrom = new Map<string, number>();
+  /** One request of `entry`'s address waits no more (it got its turn, or its client left). */
+  const stopWaiting = (entry: Waiting) => {
+    waiting--;
+    const left = (waitingFrom.get(entry.address) ?? 1) - 1;
+    if (left > 0) waitingFrom.set(entry.address, left);
+    else waitingFrom.delete(entry.address);
+  };
   let handedOut = 0;
   const underWay: Waiting[] = [];
   const starting: Waiting[] = [];
@@ -71,7 +90,7 @@ export function identityQueue({
     for (let entry = next(); entry; entry = next()) {
       if (entry.state === 'gone') continue;
       entry.state = 'started';
-      waiting--;
+      stopWaiting(entry);
       handedOut++;
       return entry.go();
     }
@@ -100,13 +119,16 @@ export function identityQueue({
         running++;
         return go();
       }
-      if (waiting >= queued) return busy(request, reply);
-      const entry: Waiting = { go, state: 'waiting' };
+      const address = request.ip;
+      const fromAddress = waitingFrom.get(address) ?? 0;
+      if (waiting >= queued || fromAddress >= queuedPerAddress) return busy(request, reply);
+      const entry: Waiting = { go, address, state: 'waiting' };
       waiting++;
+      waitingFrom.set(address, fromAddress + 1);
       reply.raw.once('close', () => {
         if (entry.state !== 'waiting') return;
         entry.state = 'gone';
-        waiting--;
+        stopWaiting(entry);
       });
       (startsFlow(url) ? starting : underWay).push(entry);
     },
