@@ -7,9 +7,20 @@ import pg from 'pg';
 import { startEmbeddedPostgres } from '../apps/api/src/db/embedded.js';
 import { median } from './median.js';
 
-const STATEMENTS = Number(process.env['BENCH_STATEMENTS'] ?? 20_000);
-const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 10);
-const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
+/** A whole number of at least 1 from the environment, or the default; anything else stops the script saying so. */
+function count(name: string, fallback: number): number {
+  const text = process.env[name];
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (Number.isInteger(value) && value >= 1) return value;
+  console.error(`${name} must be a whole number of at least 1, not "${text}"`);
+  process.exit(1);
+}
+const CONNECTIONS = count('BENCH_CONNECTIONS', 10);
+/** Each connection sends as many: the total is rounded up to a multiple of the connections. */
+const EACH = Math.ceil(count('BENCH_STATEMENTS', 20_000) / CONNECTIONS);
+const STATEMENTS = EACH * CONNECTIONS;
+const ROUNDS = count('BENCH_ROUNDS', 3);
 
 /** Statements per second and this process's CPU per statement, for one named single-row read sent again and again. */
 async function measure(url: string) {
@@ -24,7 +35,7 @@ async function measure(url: string) {
     const started = performance.now();
     await Promise.all(
       Array.from({ length: CONNECTIONS }, async () => {
-        for (let i = 0; i < STATEMENTS / CONNECTIONS; i++) await pool.query(read);
+        for (let i = 0; i < EACH; i++) await pool.query(read);
       }),
     );
     const seconds = (performance.now() - started) / 1000;

@@ -5,7 +5,13 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ensureAppRole } from '../src/db/app-role.js';
-import { type EmbeddedDatabase, runningPostmaster, startEmbeddedPostgres } from '../src/db/embedded.js';
+import {
+  clusterDir,
+  type EmbeddedDatabase,
+  runningEmbeddedUrl,
+  runningPostmaster,
+  startEmbeddedPostgres,
+} from '../src/db/embedded.js';
 
 const started: { embedded: EmbeddedDatabase; dataDir: string }[] = [];
 
@@ -19,20 +25,20 @@ async function start(folderName: string) {
   const owner = new pg.Pool({ connectionString: embedded.url });
   await ensureAppRole(owner, embedded.app.password, embedded.app.role);
   await owner.end();
-  const pgData = path.join(dataDir, 'pg');
+  const pgData = clusterDir(dataDir);
   const running = (await runningPostmaster(pgData))!;
   return { embedded, pgData, running };
 }
 
-/** Where a connection made with `url` comes from, as PostgreSQL sees it: null over a Unix socket. */
-async function clientAddress(url: string): Promise<string | null> {
+/** Who a connection made with `url` is, and where it comes from as PostgreSQL sees it: no address over a Unix socket. */
+async function connectedAs(url: string): Promise<{ address: string | null; role: string }> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     const { rows } = await client.query<{ address: string | null; role: string }>(
       'select host(inet_client_addr()) as address, current_user as role',
     );
-    return rows[0]!.address;
+    return rows[0]!;
   } finally {
     await client.end();
   }
@@ -55,11 +61,11 @@ describe('the embedded PostgreSQL is reached over a Unix socket in its own folde
       expect(existsSync(path.join(pgData, `.s.PGSQL.${running.port}`))).toBe(true);
       expect(statSync(pgData).mode & 0o077).toBe(0);
 
-      expect(await clientAddress(embedded.app.url)).toBeNull();
-      expect(await clientAddress(embedded.url)).toBeNull();
+      expect(await connectedAs(embedded.app.url)).toEqual({ address: null, role: embedded.app.role });
+      expect(await connectedAs(embedded.url)).toEqual({ address: null, role: 'postgres' });
       // Loopback TCP still answers, with the password, for tools that connect by port.
       const overTcp = `postgres://postgres:${new URL(embedded.url).password}@127.0.0.1:${running.port}/ums`;
-      expect(await clientAddress(overTcp)).toBe('127.0.0.1');
+      expect(await connectedAs(overTcp)).toEqual({ address: '127.0.0.1', role: 'postgres' });
     },
   );
 
@@ -70,7 +76,30 @@ describe('the embedded PostgreSQL is reached over a Unix socket in its own folde
       const { embedded, pgData, running } = await start('d'.repeat(100));
       expect(running.socketDir).toBeNull();
       expect(existsSync(path.join(pgData, `.s.PGSQL.${running.port}`))).toBe(false);
-      expect(await clientAddress(embedded.app.url)).toBe('127.0.0.1');
+      expect(await connectedAs(embedded.app.url)).toEqual({ address: '127.0.0.1', role: embedded.app.role });
     },
   );
+
+  it('connects over TCP to a PostgreSQL whose socket is in another folder, as an earlier version made it in the shared /tmp', async () => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ums-socket-'));
+    started.push({ embedded: { stop: async () => undefined } as EmbeddedDatabase, dataDir });
+    const pgData = clusterDir(dataDir);
+    await fs.mkdir(pgData, { recursive: true });
+    await fs.writeFile(path.join(dataDir, 'pg-password'), 'secret');
+    // A pid file as PostgreSQL writes it (pid, folder, start time, port, first socket folder, ...), naming this live
+    // process so that it counts as running.
+    const pidFile = (socketFolder: string) =>
+      fs.writeFile(
+        path.join(pgData, 'postmaster.pid'),
+        `${process.pid}\n${pgData}\n1700000000\n5433\n${socketFolder}\n`,
+      );
+
+    await pidFile('/tmp');
+    const elsewhere = new URL((await runningEmbeddedUrl(dataDir))!);
+    expect([elsewhere.host, elsewhere.searchParams.get('host')]).toEqual(['127.0.0.1:5433', null]);
+
+    await pidFile(pgData);
+    const own = new URL((await runningEmbeddedUrl(dataDir))!);
+    expect([own.host, own.searchParams.get('host')]).toEqual(['127.0.0.1:5433', pgData]);
+  });
 });

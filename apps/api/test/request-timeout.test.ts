@@ -3,7 +3,7 @@ import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { MEMBER, testApp } from './helper.js';
 
-const ctx = await testApp({ env: { REQUEST_TIMEOUT: '1' } });
+const ctx = await testApp({ env: { REQUEST_TIMEOUT: '2' } });
 await ctx.app.listen({ port: 0, host: '127.0.0.1' });
 const { port } = ctx.app.server.address() as AddressInfo;
 
@@ -51,9 +51,9 @@ describe('a request must arrive whole within REQUEST_TIMEOUT', () => {
     expect(answeredEarly.answer).toMatch(/^HTTP\/1\.1 401 Unauthorized\r\n[^]*HTTP\/1\.1 408 Request Timeout\r\n/);
     for (const { closedAfterMs } of [headersStopped, bodyStopped, answeredEarly]) {
       expect(closedAfterMs).not.toBeNull();
-      // Cut once the second has passed, and at most a quarter of it (the connections' check) plus some slack later.
-      expect(closedAfterMs!).toBeGreaterThanOrEqual(1000);
-      expect(closedAfterMs!).toBeLessThan(3000);
+      // Cut once the two seconds have passed, and at most a quarter of them (the connections' check) plus slack later.
+      expect(closedAfterMs!).toBeGreaterThanOrEqual(2000);
+      expect(closedAfterMs!).toBeLessThan(4000);
     }
   });
 

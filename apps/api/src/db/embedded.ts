@@ -123,7 +123,7 @@ export async function runningEmbeddedUrl(dataDir: string): Promise<string | null
   const running = await runningPostmaster(clusterDir(dataDir));
   const password = await fs.readFile(path.join(dataDir, 'pg-password'), 'utf8').catch(() => null);
   if (!running || !password) return null;
-  return connectionUrl(USER, password.trim(), running);
+  return connectionUrl(USER, password.trim(), running, clusterDir(dataDir));
 }
 
 /** Where a running PostgreSQL listens: its TCP port on loopback, and the folder of its Unix socket if it has one. */
@@ -133,25 +133,31 @@ interface Listening {
 }
 
 /**
- * A role's URL for the embedded PostgreSQL: over its Unix socket when it has one (a statement's round trip costs the
- * kernel less than over loopback TCP, decision 042), else over TCP on loopback.
+ * A role's URL for the embedded PostgreSQL of the cluster in `pgData`: over its Unix socket when it listens on one in
+ * the cluster's own folder (a statement's round trip costs the kernel less than over loopback TCP, decision 042), else
+ * over TCP on loopback. A socket anywhere else is not used: a PostgreSQL started by an earlier version and taken over
+ * has its socket in the shared /tmp, where anyone could make a socket of that name once it stopped, and the pool
+ * would send it the password.
  */
-function connectionUrl(role: string, password: string, { port, socketDir }: Listening): string {
+function connectionUrl(role: string, password: string, { port, socketDir }: Listening, pgData: string): string {
   const url = `postgres://${role}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
-  return socketDir ? `${url}?host=${encodeURIComponent(socketDir)}` : url;
+  const own = socketDirFor(pgData);
+  const ownSocket = socketDir !== null && own !== null && path.resolve(socketDir) === own;
+  return ownSocket ? `${url}?host=${encodeURIComponent(own)}` : url;
 }
 
-/** The longest path a Unix socket may have (Linux's sun_path holds 108 bytes, the last a NUL). */
-const SOCKET_PATH_MAX = 107;
+/** The longest path a Unix socket may have: sun_path holds 108 bytes on Linux, 104 elsewhere, the last a NUL. */
+const SOCKET_PATH_MAX = process.platform === 'linux' ? 107 : 103;
 
 /**
  * The folder for the embedded PostgreSQL's Unix socket: the cluster's own folder, which only the user running
  * PostgreSQL (and root) can open, so the socket is no more open than the data. None where the socket's path would be
  * too long: PostgreSQL then listens on loopback TCP alone.
  */
-export function socketDirFor(pgData: string): string | null {
+function socketDirFor(pgData: string): string | null {
   if (process.platform === 'win32') return null;
-  return Buffer.byteLength(path.join(pgData, '.s.PGSQL.65535')) <= SOCKET_PATH_MAX ? pgData : null;
+  const folder = path.resolve(pgData);
+  return Buffer.byteLength(path.join(folder, '.s.PGSQL.65535')) <= SOCKET_PATH_MAX ? folder : null;
 }
 
 /** `unix_socket_directories` naming `dir` alone (quoted, so a comma or a space in it is part of the name), or none. */
@@ -274,10 +280,10 @@ export async function startEmbeddedPostgres(
     await fs.chmod(path.dirname(pgData), 0o755);
   }
   const password = await readOrCreatePassword(options.dataDir);
-  const urlFor = (listening: Listening) => connectionUrl(USER, password, listening);
+  const urlFor = (listening: Listening) => connectionUrl(USER, password, listening, pgData);
   const appFor = (listening: Listening) => {
     const appPassword = appRolePassword(password);
-    return { url: connectionUrl(APP_ROLE, appPassword, listening), role: APP_ROLE, password: appPassword };
+    return { url: connectionUrl(APP_ROLE, appPassword, listening, pgData), role: APP_ROLE, password: appPassword };
   };
   const socketDir = socketDirFor(pgData);
 
@@ -311,8 +317,8 @@ export async function startEmbeddedPostgres(
   }
   const releaseLock = await lockDataDir(options.dataDir);
   /**
-   * The PostgreSQL on `port` as this process's own: watched and started again if it stops under the server, and
-   * stopped with it. `started` is the library's handle when this process started it; one taken over has none until
+   * The PostgreSQL listening as `listening` says as this process's own: watched and started again (on the same port)
+   * if it stops under the server, and stopped with it. `started` is the library's handle when this process started it; one taken over has none until
    * the supervisor starts it again, and is stopped by its pid.
    */
   const own = (listening: Listening, started: EmbeddedPostgres | null, created: boolean) => {

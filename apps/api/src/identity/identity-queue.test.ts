@@ -4,7 +4,7 @@ import Fastify from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { identityQueue, STARTS_EVERY } from './identity-queue.js';
 import { IDENTITY_BUSY } from './pages.js';
-import { answerBusy } from './provider-mount.js';
+import { answerBusy, queueAddress } from './provider-mount.js';
 
 /**
  * A request to `url` from `ip`: whether it went on, whether it was told the service is busy, and its client's moves.
@@ -35,6 +35,7 @@ describe('the identity request queue', () => {
     identityQueue({
       isIdentity: (url) => url.startsWith('/oidc/'),
       startsFlow: (url) => url.startsWith('/oidc/auth'),
+      addressOf: queueAddress,
       busy: (request) => void ((request as unknown as { state: { busy: boolean } }).state.busy = true),
       atOnce: 2,
       queued,
@@ -146,6 +147,27 @@ describe('the identity request queue', () => {
     // Turns still go in order across addresses: the member's start comes when its turn does.
     for (const c of flood.slice(0, 4)) c.answer();
     expect(member.state.passed).toBe(true);
+    // Each request of the address given its turn gave its place back: three may wait again, not a fourth.
+    const later = Array.from({ length: 4 }, () => call('/oidc/interaction/x/login', '198.51.100.7'));
+    for (const c of later) c.hook(queue);
+    expect(later.map((c) => c.state.busy)).toEqual([false, false, false, true]);
+  });
+
+  it('counts an IPv6 /64 as one address, and never holds this machine itself to one address’s share', () => {
+    const queue = make(100, 2);
+    const running = ['192.0.2.10', '192.0.2.11'].map((ip) => call('/oidc/token', ip));
+    for (const c of running) c.hook(queue);
+    // Three addresses of one /64: one customer's network, one address's share.
+    const network = ['2001:db8:1:2::a', '2001:db8:1:2:ffff::b', '2001:db8:1:2::c'].map((ip) => call('/oidc/token', ip));
+    for (const c of network) c.hook(queue);
+    expect(network.map((c) => c.state.busy)).toEqual([false, false, true]);
+    // Another /64 of the same block is another address.
+    const neighbour = call('/oidc/token', '2001:db8:1:3::a');
+    neighbour.hook(queue);
+    expect(neighbour.state.busy).toBe(false);
+    const local = Array.from({ length: 5 }, () => call('/oidc/token', '127.0.0.1'));
+    for (const c of local) c.hook(queue);
+    expect(local.map((c) => c.state.busy)).toEqual([false, false, false, false, false]);
   });
 
   it('hands a turn on after 5 s however slowly its client sends, and only once when the answer comes later', async () => {

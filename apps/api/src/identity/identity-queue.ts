@@ -15,9 +15,9 @@ export const IDENTITY_REQUESTS_AT_ONCE = 16;
 export const IDENTITY_REQUESTS_QUEUED = 1000;
 
 /**
- * Requests from one address that may wait at once (the client's address as `request.ip` has it, through
- * TRUST_PROXY's proxies); past this many, that address's next one is answered 503 at once. One address cannot fill the
- * queue's room with its own requests and keep every other member's sign-in waiting behind them, or out.
+ * Requests from one address that may wait at once (an IPv4 address, or an IPv6 /64, as the sign-in limits count them);
+ * past this many, that address's next one is answered 503 at once. One address cannot fill the queue's room with its
+ * own requests and keep every other member's sign-in waiting behind them, or out.
  */
 export const IDENTITY_REQUESTS_QUEUED_PER_ADDRESS = 100;
 
@@ -37,8 +37,8 @@ export const STARTS_EVERY = 4;
 
 interface Waiting {
   go: () => void;
-  /** The client's address, whose count of waiting requests this one is in while it waits. */
-  address: string;
+  /** The client's address, whose count of waiting requests this one is in while it waits (none: not counted). */
+  address: string | null;
   /** Waiting; given its turn; or its client went away while it waited (skipped when its turn comes). */
   state: 'waiting' | 'started' | 'gone';
 }
@@ -49,11 +49,13 @@ interface Waiting {
  * under way (the sign-in page, the password, the token) go before those that start one (`startsFlow`), each kind in
  * the order it came, but one turn in `STARTS_EVERY` goes to a start: in a burst, the sign-ins begun first finish first
  * instead of all finishing together at the end. A request whose client leaves while it waits gives up its place. Past
- * `queued` waiting, or `queuedPerAddress` waiting from the request's address, `busy` answers at once.
+ * `queued` waiting, or `queuedPerAddress` waiting from the request's address (`addressOf`, null for one that is not
+ * counted), `busy` answers at once.
  */
 export function identityQueue({
   isIdentity,
   startsFlow,
+  addressOf,
   busy,
   atOnce = IDENTITY_REQUESTS_AT_ONCE,
   queued = IDENTITY_REQUESTS_QUEUED,
@@ -62,6 +64,7 @@ export function identityQueue({
 }: {
   isIdentity: (url: string) => boolean;
   startsFlow: (url: string) => boolean;
+  addressOf: (request: FastifyRequest) => string | null;
   busy: (request: FastifyRequest, reply: FastifyReply) => void;
   atOnce?: number;
   queued?: number;
@@ -74,6 +77,7 @@ export function identityQueue({
   /** One request of `entry`'s address waits no more (it got its turn, or its client left). */
   const stopWaiting = (entry: Waiting) => {
     waiting--;
+    if (entry.address === null) return;
     const left = (waitingFrom.get(entry.address) ?? 1) - 1;
     if (left > 0) waitingFrom.set(entry.address, left);
     else waitingFrom.delete(entry.address);
@@ -119,12 +123,12 @@ export function identityQueue({
         running++;
         return go();
       }
-      const address = request.ip;
-      const fromAddress = waitingFrom.get(address) ?? 0;
+      const address = addressOf(request);
+      const fromAddress = address === null ? 0 : (waitingFrom.get(address) ?? 0);
       if (waiting >= queued || fromAddress >= queuedPerAddress) return busy(request, reply);
       const entry: Waiting = { go, address, state: 'waiting' };
       waiting++;
-      waitingFrom.set(address, fromAddress + 1);
+      if (address !== null) waitingFrom.set(address, fromAddress + 1);
       reply.raw.once('close', () => {
         if (entry.state !== 'waiting') return;
         entry.state = 'gone';

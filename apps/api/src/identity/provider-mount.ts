@@ -65,6 +65,14 @@ export function answerBusy(request: FastifyRequest, reply: FastifyReply): void {
 export const providerMountPath = (config: AppConfig) => new URL(config.auth.issuer).pathname.replace(/\/$/, '');
 
 /**
+ * The address an identity request waits under in the queue (decision 038): an IPv4 address or an IPv6 /64, as the
+ * sign-in limits count them. This machine itself (or a proxy on it that TRUST_PROXY does not name, through which every
+ * member would come from one address) is not held to one address's share.
+ */
+export const queueAddress = (request: FastifyRequest): string | null =>
+  isLoopback(request.ip) ? null : addressBucket(request.ip);
+
+/**
  * Hands every request under the issuer's path (but our own sign-in and password pages) to the provider, which answers on
  * the raw Node request; returns the mount path.
  */
@@ -89,6 +97,7 @@ export function mountProvider(
   const queue = identityQueue({
     isIdentity: (url) => url.startsWith(`${mount}/`),
     startsFlow: (url) => url === authorize || url.startsWith(`${authorize}?`),
+    addressOf: queueAddress,
     busy: answerBusy,
   });
   app.addHook('onRequest', queue.hook);
