@@ -137,9 +137,11 @@ export async function buildApp(options: AppOptions) {
     // A request must have come whole within REQUEST_TIMEOUT: Node answers 408 and closes a connection whose request
     // is still arriving then, one already answered (a 401 before its body) included. Fastify's default, 0, waits for
     // ever. Node cuts nothing while its headers' timeout (60 s by default) is longer than the request's (measured on
-    // Node 20: a body that stopped stayed open), so the headers get the same time. Node looks at its connections every
-    // 30 s by default, a setting taken only when the server is made: every quarter of the timeout here, so a slow
-    // request is cut at most a quarter of it late.
+    // Node 20: a body that stopped stayed open), so the headers get the same time. Fastify sets the request's timeout
+    // once the server is made; Node refuses a headers' timeout longer than its own default request timeout (300 s)
+    // when the server is made, so both are given then too. Node looks at its connections every 30 s by default, a
+    // setting taken only when the server is made: every quarter of the timeout here, so a slow request is cut at most
+    // a quarter of it late.
     requestTimeout: config.requestTimeoutMs,
     http: {
       requestTimeout: config.requestTimeoutMs,

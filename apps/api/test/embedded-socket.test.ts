@@ -3,24 +3,24 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ensureAppRole } from '../src/db/app-role.js';
-import {
-  clusterDir,
-  type EmbeddedDatabase,
-  runningEmbeddedUrl,
-  runningPostmaster,
-  startEmbeddedPostgres,
-} from '../src/db/embedded.js';
+import { clusterDir, runningEmbeddedUrl, runningPostmaster, startEmbeddedPostgres } from '../src/db/embedded.js';
+import { whenDone } from './when-done.js';
 
-const started: { embedded: EmbeddedDatabase; dataDir: string }[] = [];
+/** A new folder for a data folder, removed when the test is over. */
+async function tempFolder() {
+  const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'ums-socket-'));
+  whenDone(() => fs.rm(folder, { recursive: true, force: true }));
+  return folder;
+}
 
 async function start(folderName: string) {
-  const parent = await fs.mkdtemp(path.join(os.tmpdir(), 'ums-socket-'));
+  const parent = await tempFolder();
   await fs.chmod(parent, 0o755);
   const dataDir = path.join(parent, folderName);
   const embedded = await startEmbeddedPostgres({ dataDir });
-  started.push({ embedded, dataDir: parent });
+  whenDone(() => embedded.stop());
   // The server's role, as a start makes it (runtime.ts).
   const owner = new pg.Pool({ connectionString: embedded.url });
   await ensureAppRole(owner, embedded.app.password, embedded.app.role);
@@ -43,13 +43,6 @@ async function connectedAs(url: string): Promise<{ address: string | null; role:
     await client.end();
   }
 }
-
-afterEach(async () => {
-  for (const { embedded, dataDir } of started.splice(0)) {
-    await embedded.stop();
-    await fs.rm(dataDir, { recursive: true, force: true });
-  }
-});
 
 describe('the embedded PostgreSQL is reached over a Unix socket in its own folder', () => {
   it(
@@ -81,8 +74,7 @@ describe('the embedded PostgreSQL is reached over a Unix socket in its own folde
   );
 
   it('connects over TCP to a PostgreSQL whose socket is in another folder, as an earlier version made it in the shared /tmp', async () => {
-    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ums-socket-'));
-    started.push({ embedded: { stop: async () => undefined } as EmbeddedDatabase, dataDir });
+    const dataDir = await tempFolder();
     const pgData = clusterDir(dataDir);
     await fs.mkdir(pgData, { recursive: true });
     await fs.writeFile(path.join(dataDir, 'pg-password'), 'secret');

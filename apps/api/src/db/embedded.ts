@@ -123,7 +123,7 @@ export async function runningEmbeddedUrl(dataDir: string): Promise<string | null
   const running = await runningPostmaster(clusterDir(dataDir));
   const password = await fs.readFile(path.join(dataDir, 'pg-password'), 'utf8').catch(() => null);
   if (!running || !password) return null;
-  return connectionUrl(USER, password.trim(), running, clusterDir(dataDir));
+  return connectionUrl(USER, password.trim(), running, socketDirFor(clusterDir(dataDir)));
 }
 
 /** Where a running PostgreSQL listens: its TCP port on loopback, and the folder of its Unix socket if it has one. */
@@ -133,15 +133,14 @@ interface Listening {
 }
 
 /**
- * A role's URL for the embedded PostgreSQL of the cluster in `pgData`: over its Unix socket when it listens on one in
- * the cluster's own folder (a statement's round trip costs the kernel less than over loopback TCP, decision 042), else
- * over TCP on loopback. A socket anywhere else is not used: a PostgreSQL started by an earlier version and taken over
- * has its socket in the shared /tmp, where anyone could make a socket of that name once it stopped, and the pool
- * would send it the password.
+ * A role's URL for the embedded PostgreSQL: over its Unix socket when it listens on one in the cluster's own socket
+ * folder `own` (a statement's round trip costs the kernel less than over loopback TCP, decision 042), else over TCP on
+ * loopback. A socket anywhere else is not used: a PostgreSQL started by an earlier version and taken over has its
+ * socket in the shared /tmp, where anyone could make a socket of that name once it stopped, and the pool would send
+ * it the password.
  */
-function connectionUrl(role: string, password: string, { port, socketDir }: Listening, pgData: string): string {
+function connectionUrl(role: string, password: string, { port, socketDir }: Listening, own: string | null): string {
   const url = `postgres://${role}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
-  const own = socketDirFor(pgData);
   const ownSocket = socketDir !== null && own !== null && path.resolve(socketDir) === own;
   return ownSocket ? `${url}?host=${encodeURIComponent(own)}` : url;
 }
@@ -280,12 +279,12 @@ export async function startEmbeddedPostgres(
     await fs.chmod(path.dirname(pgData), 0o755);
   }
   const password = await readOrCreatePassword(options.dataDir);
-  const urlFor = (listening: Listening) => connectionUrl(USER, password, listening, pgData);
+  const socketDir = socketDirFor(pgData);
+  const urlFor = (listening: Listening) => connectionUrl(USER, password, listening, socketDir);
   const appFor = (listening: Listening) => {
     const appPassword = appRolePassword(password);
-    return { url: connectionUrl(APP_ROLE, appPassword, listening, pgData), role: APP_ROLE, password: appPassword };
+    return { url: connectionUrl(APP_ROLE, appPassword, listening, socketDir), role: APP_ROLE, password: appPassword };
   };
-  const socketDir = socketDirFor(pgData);
 
   const pgLogs: string[] = [];
   const Library = await embeddedPostgresLibrary(log);
@@ -318,8 +317,8 @@ export async function startEmbeddedPostgres(
   const releaseLock = await lockDataDir(options.dataDir);
   /**
    * The PostgreSQL listening as `listening` says as this process's own: watched and started again (on the same port)
-   * if it stops under the server, and stopped with it. `started` is the library's handle when this process started it; one taken over has none until
-   * the supervisor starts it again, and is stopped by its pid.
+   * if it stops under the server, and stopped with it. `started` is the library's handle when this process started
+   * it; one taken over has none until the supervisor starts it again, and is stopped by its pid.
    */
   const own = (listening: Listening, started: EmbeddedPostgres | null, created: boolean) => {
     let instance = started;
@@ -385,8 +384,8 @@ export async function startEmbeddedPostgres(
     await client.end();
     if (found.rowCount === 0) await instance.createDatabase(DATABASE);
   }
-  // Where it listens as it says itself: a PostgreSQL that could not make its socket would not have started.
-  return own((await runningPostmaster(pgData)) ?? { port, socketDir: null }, instance, created);
+  // It listens where it was told to: a PostgreSQL that could not make its socket would not have started.
+  return own({ port, socketDir }, instance, created);
 }
 
 /**
