@@ -36,6 +36,54 @@ export interface BurstResult {
   referenceP99Ms: number;
   referenceRequests: number;
   referenceNon2xx: number;
+  /** Where the machine's cores went during the burst, in CPU seconds (see BurstCpu). */
+  cpu: BurstCpu;
+}
+
+/**
+ * CPU seconds spent during a burst, by whom: the server's event loop (its main thread) and the rest of its threads (the
+ * password hashes, the garbage collector's), PostgreSQL, and this benchmark's own process (the scripted browsers and
+ * the reference's load); and what the machine had (its cores times the burst's time) and left idle.
+ */
+export interface BurstCpu {
+  serverMain: number;
+  serverOther: number;
+  postgres: number;
+  bench: number;
+  machine: number;
+  idle: number;
+}
+
+/** The CPU seconds one thread of a process has used (its utime and stime), 0 once it has ended. */
+async function threadCpuSeconds(pid: number, tid: number): Promise<number> {
+  try {
+    const fields = statFields(await readFile(`/proc/${pid}/task/${tid}/stat`, 'utf8'));
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  } catch (error) {
+    if (ended(error)) return 0;
+    throw error;
+  }
+}
+
+/** The machine's CPU seconds so far, in all and idle (the first line of /proc/stat: idle and iowait). */
+async function machineCpuSeconds(): Promise<{ all: number; idle: number }> {
+  const ticks = (await readFile('/proc/stat', 'utf8')).split('\n', 1)[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
+  return {
+    all: ticks.reduce((sum, n) => sum + n, 0) / TICKS_PER_SECOND,
+    idle: (ticks[3]! + ticks[4]!) / TICKS_PER_SECOND,
+  };
+}
+
+/** A reading of everything BurstCpu shares out. */
+async function burstReading(server: number, postmaster: () => Promise<number>) {
+  const { system, user } = process.cpuUsage();
+  const whole = await cpuSeconds(server, await postmaster());
+  return {
+    ...whole,
+    serverMain: await threadCpuSeconds(server, server),
+    bench: (system + user) / 1e6,
+    machine: await machineCpuSeconds(),
+  };
 }
 
 /**
@@ -44,7 +92,11 @@ export interface BurstResult {
  * reference's load runs in a worker thread of its own (reference-load.mjs), so its latencies are not waits behind the
  * scripted browsers' keys and proofs in this thread.
  */
-export async function signInBurst(reference: ReferenceLoad, signIns: (() => Promise<unknown>)[]): Promise<BurstResult> {
+export async function signInBurst(
+  reference: ReferenceLoad,
+  signIns: (() => Promise<unknown>)[],
+  processes: { server: number; postmaster: () => Promise<number> },
+): Promise<BurstResult> {
   const worker = new Worker(new URL('./reference-load.mjs', import.meta.url), { workerData: reference });
   const referenceDone = new Promise<ReferenceLoadResult>((resolve, reject) => {
     worker.on(
@@ -64,6 +116,7 @@ export async function signInBurst(reference: ReferenceLoad, signIns: (() => Prom
   const took: number[] = [];
   let failed = 0;
   let firstFailure: string | undefined;
+  const before = await burstReading(processes.server, processes.postmaster);
   const started = performance.now();
   await Promise.all(
     signIns.map(async (signIn) => {
@@ -78,6 +131,7 @@ export async function signInBurst(reference: ReferenceLoad, signIns: (() => Prom
     }),
   );
   const wallMs = Math.round(performance.now() - started);
+  const after = await burstReading(processes.server, processes.postmaster);
   worker.postMessage('stop');
   const referenceResult = await referenceDone;
   await worker.terminate();
@@ -97,8 +151,18 @@ export async function signInBurst(reference: ReferenceLoad, signIns: (() => Prom
     referenceP99Ms: referenceResult.p99Ms,
     referenceRequests: referenceResult.requests,
     referenceNon2xx: referenceResult.non2xx,
+    cpu: {
+      serverMain: tenths(after.serverMain - before.serverMain),
+      serverOther: tenths(after.server - after.serverMain - (before.server - before.serverMain)),
+      postgres: tenths(after.postgres - before.postgres),
+      bench: tenths(after.bench - before.bench),
+      machine: tenths(after.machine.all - before.machine.all),
+      idle: tenths(after.machine.idle - before.machine.idle),
+    },
   };
 }
+
+const tenths = (seconds: number) => Math.round(seconds * 10) / 10;
 
 /** A process's resident memory, in MB (VmRSS). */
 async function residentMb(pid: number): Promise<number> {

@@ -638,6 +638,7 @@ async function main() {
         passwordAccounts
           .slice(0, BURST)
           .map((email) => () => signIn(base, email, SIGN_IN_PASSWORD, fromOwnAddress(email))),
+        { server: server.pid!, postmaster },
       );
       log(`burst: ${JSON.stringify(burst)}`);
     }
@@ -1230,7 +1231,7 @@ ${costRow('Refresh-token grant (rotation, DPoP)', found(IDENTITY_ROWS.refresh), 
 
 ${
   burst
-    ? `A burst of ${burst.started} sign-ins started at the same moment: ${burst.completed} completed and ${burst.failed} failed${burst.firstFailure ? ` (the first: ${burst.firstFailure})` : ''}, each taking ${burst.p50Ms} ms at the median and ${burst.p99Ms} ms at p99 (goal: none failed, p99 under 5,000 ms); all done in ${burst.wallMs} ms. The reference route, loaded by ${report.settings.connections} connections all through it, answered ${burst.referenceRequests} requests (${burst.referenceNon2xx} not 2xx) with a p99 of ${burst.referenceP99Ms} ms (goal: under 50 ms). The reference's load runs in a worker thread of its own, so its latencies are the server's answers rather than waits behind the scripted browsers; the sign-ins' times include the 200 browsers' own work (their keys and proofs), which shares this machine's cores and one thread.`
+    ? `A burst of ${burst.started} sign-ins started at the same moment: ${burst.completed} completed and ${burst.failed} failed${burst.firstFailure ? ` (the first: ${burst.firstFailure})` : ''}, each taking ${burst.p50Ms} ms at the median and ${burst.p99Ms} ms at p99 (goal: none failed, p99 under 5,000 ms); all done in ${burst.wallMs} ms. The reference route, loaded by ${report.settings.connections} connections all through it, answered ${burst.referenceRequests} requests (${burst.referenceNon2xx} not 2xx) with a p99 of ${burst.referenceP99Ms} ms (goal: under 50 ms). The reference's load runs in a worker thread of its own, so its latencies are the server's answers rather than waits behind the scripted browsers; the sign-ins' times include the 200 browsers' own work (their keys and proofs), which shares this machine's cores and one thread. Its CPU, in seconds of the ${burst.cpu.machine} the machine's cores had during it: the server's event loop ${burst.cpu.serverMain}, its other threads (password hashes, garbage collection) ${burst.cpu.serverOther}, PostgreSQL ${burst.cpu.postgres}, this benchmark's process (the browsers and the reference's load) ${burst.cpu.bench}, idle ${burst.cpu.idle}.`
     : 'The burst of sign-ins was not measured in this run.'
 }
 
