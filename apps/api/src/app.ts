@@ -19,7 +19,7 @@ import { z } from 'zod';
 import type { AppConfig } from './config/env.js';
 import type { Database } from './db/client.js';
 import type { KeyService } from './secrets/key-service.js';
-import { loadProviderKeys, providerKeySet } from './identity/oidc-keys.js';
+import { loadProviderKeys, providerKeySet, signingAlgorithms } from './identity/oidc-keys.js';
 import { createAttemptLimiter, sweepAttempts } from './identity/attempt-limiter.js';
 import { sweepExpiredPayloads } from './identity/oidc-adapter.js';
 import { registerEmbeddedProvider, SCOPES } from './identity/provider.js';
@@ -228,7 +228,7 @@ export async function buildApp(options: AppOptions) {
   if (options.embeddedIdentity && !keys) {
     // The API trusts the embedded provider's own public keys directly: no HTTP round trip to itself.
     keys = await providerKeySet(db, options.secrets);
-    algorithms = [...new Set((await loadProviderKeys(db, options.secrets)).signing.map((key) => String(key.alg)))];
+    algorithms = signingAlgorithms(await loadProviderKeys(db, options.secrets));
   }
   const revocations = createRevocationCache({
     db,

@@ -1,6 +1,6 @@
 import { dpopKey, type DpopKey } from '@ums/testkit/dpop';
 import { signIn } from '@ums/testkit/oidc-browser';
-import { decodeProtectedHeader } from 'jose';
+import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { TEST_SECRETS_KEY, testDatabase, testSecrets } from '../../test/helper.js';
 import { anotherProcess, providerApp } from '../../test/oidc-client.js';
@@ -89,7 +89,9 @@ describe('keys and credentials stored in the clear by an older version', () => {
          ('Session', 'legacy-session-id', '{"jti": "legacy-session-id", "uid": "u1", "accountId": "a1"}', 'u1')`,
     );
 
-    expect(await loadProviderKeys(db.db, keys)).toEqual(plain);
+    // Sealed with an ES256 key added to sign (the older one is an RSA key: see the describe below).
+    const loaded = await loadProviderKeys(db.db, keys);
+    expect(loaded).toMatchObject({ signing: [{ alg: 'ES256' }, plain.signing[0]], cookies: plain.cookies });
     expect(await sealStoredCredentials(db.db, keys)).toBe(2);
     expect(await sealStoredCredentials(db.db, keys)).toBe(0);
     const { rows } = await db.pool.query<{ text: string }>(
@@ -107,6 +109,66 @@ describe('keys and credentials stored in the clear by an older version', () => {
       accountId: 'a1',
     });
     expect(await new Adapter('Session').findByUid('u1')).toMatchObject({ jti: 'legacy-session-id', accountId: 'a1' });
-    expect(await loadProviderKeys(db.db, keys)).toEqual(plain);
+    expect(await loadProviderKeys(db.db, keys)).toEqual(loaded);
+  });
+});
+
+/** An older version's keys, stored as it stored them: an RS256 key signs. */
+async function olderKeys() {
+  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+  const signer = { ...(await exportJWK(privateKey)), kid: 'older-rs256', alg: 'RS256', use: 'sig' };
+  return { privateKey, stored: JSON.stringify({ signing: [signer], cookies: ['older-cookie-key'] }) };
+}
+
+describe('signing keys of an older version (RS256)', () => {
+  it('get an ES256 key that signs both tokens from the next start, while a token the RS256 key signed keeps verifying on every process', async () => {
+    const upgraded = await providerApp();
+    const { privateKey, stored } = await olderKeys();
+    await upgraded.database.pool.query(`update oidc_keys set value = $1 where kind = 'provider'`, [stored]);
+    await upgraded.restart();
+    const other = await anotherProcess(upgraded);
+    const keys = await loadProviderKeys(upgraded.database.db, testSecrets(upgraded.database.db));
+    expect(keys.signing.map((key) => key.alg)).toEqual(['ES256', 'RS256']);
+    expect(keys.signing[1]!.kid).toBe('older-rs256');
+
+    await createAccountService({ db: upgraded.database.db }).add({ email: 'older@example.com', password: PASSWORD });
+    const key = await dpopKey();
+    const session = await signIn(upgraded.base, 'older@example.com', PASSWORD, { dpop: key });
+    expect(decodeProtectedHeader(session.access_token)).toMatchObject({ alg: 'ES256', kid: keys.signing[0]!.kid });
+    expect(decodeProtectedHeader(session.id_token)).toMatchObject({ alg: 'ES256', kid: keys.signing[0]!.kid });
+
+    // The same access token as the older version signed it before the upgrade.
+    const olderToken = await new SignJWT(decodeJwt(session.access_token))
+      .setProtectedHeader({ alg: 'RS256', kid: 'older-rs256', typ: 'at+jwt' })
+      .sign(privateKey);
+    const strangerKey = (await generateKeyPair('RS256')).privateKey;
+    const forged = await new SignJWT(decodeJwt(session.access_token))
+      .setProtectedHeader({ alg: 'RS256', kid: 'older-rs256', typ: 'at+jwt' })
+      .sign(strangerKey);
+    const statusOf = async (at: string, token: string) =>
+      (
+        await fetch(`${at}/api/userdetails/`, {
+          headers: {
+            authorization: `DPoP ${token}`,
+            dpop: key.proof('GET', `${upgraded.base}/api/userdetails/`, token),
+          },
+        })
+      ).status;
+    for (const at of [upgraded.base, other]) {
+      expect(await statusOf(at, session.access_token), at).toBe(200);
+      expect(await statusOf(at, olderToken), at).toBe(200);
+      expect(await statusOf(at, forged), at).toBe(401);
+    }
+  });
+
+  it('get one new key when processes start at once', async () => {
+    const db = await testDatabase();
+    await db.pool.query(`insert into oidc_keys (kind, value) values ('provider', $1)`, [(await olderKeys()).stored]);
+    const loads = await Promise.all(Array.from({ length: 4 }, () => loadProviderKeys(db.db, testSecrets(db.db))));
+    expect(new Set(loads.map((keys) => keys.signing[0]!.kid)).size).toBe(1);
+    expect((await loadProviderKeys(db.db, testSecrets(db.db))).signing.map((key) => key.alg)).toEqual([
+      'ES256',
+      'RS256',
+    ]);
   });
 });

@@ -29,9 +29,23 @@ const COOKIE_KEYS_KEPT = 3;
 
 const read = async (db: Database) => (await db.select().from(oidcKeys).where(eq(oidcKeys.kind, 'provider')))[0];
 
+/**
+ * What the provider signs its tokens with (decision 043): ECDSA on P-256. A signature costs a third of an RSA-2048
+ * one, and a sign-in's token exchange and every refresh sign two tokens. Keys of an older version (RS256) keep
+ * verifying what they signed until a rotation drops them.
+ */
+export const SIGNING_ALG = 'ES256';
+
 async function newSigningKey(): Promise<JWK> {
-  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
-  return { ...(await exportJWK(privateKey)), kid: randomBytes(8).toString('hex'), alg: 'RS256', use: 'sig' };
+  const { privateKey } = await generateKeyPair(SIGNING_ALG, { extractable: true });
+  return { ...(await exportJWK(privateKey)), kid: randomBytes(8).toString('hex'), alg: SIGNING_ALG, use: 'sig' };
+}
+
+/** `keys` with a new signing key first: the one that signed until now is retired at `now` and keeps verifying. */
+async function withNewSigningKey(keys: ProviderKeys, now: Date): Promise<ProviderKeys> {
+  const retired = { ...keys.retired };
+  if (keys.signing[0]?.kid) retired[keys.signing[0].kid] = now.toISOString();
+  return { ...keys, signing: [await newSigningKey(), ...keys.signing], retired };
 }
 
 async function open(secrets: KeyService, value: unknown): Promise<ProviderKeys> {
@@ -42,9 +56,27 @@ const seal = async (secrets: KeyService, keys: ProviderKeys) => secrets.seal(JSO
 
 /**
  * The provider's signing and cookie keys: generated on the first start, then read from the database, where they are
- * only ever stored sealed by the key service. Keys stored in the clear by an older version are sealed on the way.
+ * only ever stored sealed by the key service. Keys stored in the clear by an older version are sealed on the way; keys
+ * whose signer is not a SIGNING_ALG key (an older version's) get one that signs from now on.
  */
 export async function loadProviderKeys(db: Database, secrets: KeyService): Promise<ProviderKeys> {
+  const keys = await storedProviderKeys(db, secrets);
+  if (keys.signing[0]?.alg === SIGNING_ALG) return keys;
+  // One transaction, the row locked: processes starting at once add one key, the first to lock it.
+  return db.transaction(async (tx) => {
+    const [row] = await tx.select().from(oidcKeys).where(eq(oidcKeys.kind, 'provider')).for('update');
+    const locked = await open(secrets, row!.value);
+    if (locked.signing[0]?.alg === SIGNING_ALG) return locked;
+    const next = await withNewSigningKey(locked, new Date());
+    await tx
+      .update(oidcKeys)
+      .set({ value: await seal(secrets, next) })
+      .where(eq(oidcKeys.kind, 'provider'));
+    return next;
+  });
+}
+
+async function storedProviderKeys(db: Database, secrets: KeyService): Promise<ProviderKeys> {
   const existing = await read(db);
   if (existing && isSealed(existing.value)) return open(secrets, existing.value);
   if (existing) {
@@ -79,9 +111,8 @@ export async function rotateProviderKeys(
   const now = options.now ?? new Date();
   return db.transaction(async (tx) => {
     const [row] = await tx.select().from(oidcKeys).where(eq(oidcKeys.kind, 'provider')).for('update');
-    const keys = await open(secrets, row!.value);
+    const keys = await withNewSigningKey(await open(secrets, row!.value), now);
     const retired = { ...keys.retired };
-    if (keys.signing[0]?.kid) retired[keys.signing[0].kid] = now.toISOString();
     const dropped: string[] = [];
     const kept = keys.signing.filter((key) => {
       const since = key.kid ? retired[key.kid] : undefined;
@@ -92,9 +123,8 @@ export async function rotateProviderKeys(
       }
       return !gone;
     });
-    const fresh = await newSigningKey();
     const next: ProviderKeys = {
-      signing: [fresh, ...kept],
+      signing: kept,
       cookies: [randomBytes(32).toString('base64url'), ...keys.cookies].slice(0, COOKIE_KEYS_KEPT),
       retired,
     };
@@ -102,13 +132,20 @@ export async function rotateProviderKeys(
       .update(oidcKeys)
       .set({ value: await seal(secrets, next) })
       .where(eq(oidcKeys.kind, 'provider'));
-    return { signingKid: fresh.kid!, dropped };
+    return { signingKid: next.signing[0]!.kid!, dropped };
   });
 }
 
+/** The algorithms of the signing keys: what the API accepts on the embedded provider's tokens. */
+export const signingAlgorithms = (keys: ProviderKeys): string[] => [
+  ...new Set(keys.signing.map((key) => String(key.alg))),
+];
+
 /** The public halves of the signing keys, for the API's own verification of the provider's tokens. */
-export const publicSigningKeys = (keys: ProviderKeys) =>
-  keys.signing.map(({ kty, n, e, kid, alg, use }) => ({ kty, n, e, kid, alg, use }));
+export const publicSigningKeys = (keys: ProviderKeys): JWK[] =>
+  keys.signing.map(({ kty, kid, alg, use, n, e, crv, x, y }) =>
+    kty === 'EC' ? { kty, crv, x, y, kid, alg, use } : { kty, n, e, kid, alg, use },
+  );
 
 /** How soon after a reload an unknown key id may read the keys again (a forged kid must not hammer the database). */
 const RELOAD_AFTER_MS = 5_000;

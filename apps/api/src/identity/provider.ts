@@ -5,7 +5,7 @@ import type { Database } from '../db/client.js';
 import { createAccountService, type AccountService } from './accounts.service.js';
 import { createAttemptLimiter } from './attempt-limiter.js';
 import { postgresAdapterFactory, sealStoredCredentials } from './oidc-adapter.js';
-import { ID_TOKEN_TTL_SECONDS, loadProviderKeys } from './oidc-keys.js';
+import { ID_TOKEN_TTL_SECONDS, loadProviderKeys, SIGNING_ALG } from './oidc-keys.js';
 import { logoutPages } from './logout-pages.js';
 import { errorPage } from './pages.js';
 import { mountProvider, registerProviderAssets } from './provider-mount.js';
@@ -109,6 +109,7 @@ export async function createEmbeddedProvider(
         post_logout_redirect_uris: [`${publicUrl}/`, `${publicUrl}/logout-complete`],
         // Every token it gets is bound to the browser's key: the token endpoint refuses a request without a proof.
         dpop_bound_access_tokens: config.auth.dpopBoundClients.includes(clientId),
+        id_token_signed_response_alg: SIGNING_ALG,
       },
     ],
     jwks: { keys: keys.signing as NonNullable<Configuration['jwks']>['keys'] },
@@ -185,7 +186,7 @@ export async function createEmbeddedProvider(
           audience,
           accessTokenFormat: 'jwt',
           accessTokenTTL: config.sessions.accessTokenTtl,
-          jwt: { sign: { alg: 'RS256' } },
+          jwt: { sign: { alg: SIGNING_ALG } },
         }),
       },
       rpInitiatedLogout: { enabled: true, ...logoutPages(publicUrl, clientId) },
