@@ -299,8 +299,8 @@ async function flowLoad(
     ...(first && last && took.length > 0
       ? {
           perFlow: {
-            serverCpuMs: Math.round(((last.cpu.server - first.cpu.server) * 1000) / took.length),
-            postgresCpuMs: Math.round(((last.cpu.postgres - first.cpu.postgres) * 1000) / took.length),
+            serverCpuMs: Number((((last.cpu.server - first.cpu.server) * 1000) / took.length).toFixed(1)),
+            postgresCpuMs: Number((((last.cpu.postgres - first.cpu.postgres) * 1000) / took.length).toFixed(1)),
             transactions: Number(((last.transactions - first.transactions) / took.length).toFixed(1)),
           },
         }
@@ -1053,7 +1053,10 @@ async function main() {
         log(
           `${r.name}: ${r.requestsPerSecond}/s, p99 ${r.p99Ms} ms, ratio ${r.ratioToReference ?? 1}` +
             (r.referenceRequestsPerSecond ? ` (reference beside it ${r.referenceRequestsPerSecond}/s)` : '') +
-            (r.firstAnswerMs === undefined ? '' : `, first answer ${r.firstAnswerMs} ms`),
+            (r.firstAnswerMs === undefined ? '' : `, first answer ${r.firstAnswerMs} ms`) +
+            (r.perFlow
+              ? `; each: server CPU ${r.perFlow.serverCpuMs} ms, PostgreSQL CPU ${r.perFlow.postgresCpuMs} ms, ${r.perFlow.transactions} transactions`
+              : ''),
         );
       await closingFigures();
       return;
