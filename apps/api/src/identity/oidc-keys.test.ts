@@ -1,6 +1,15 @@
 import { dpopKey, type DpopKey } from '@ums/testkit/dpop';
 import { signIn } from '@ums/testkit/oidc-browser';
-import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT } from 'jose';
+import {
+  createLocalJWKSet,
+  decodeJwt,
+  decodeProtectedHeader,
+  exportJWK,
+  generateKeyPair,
+  jwtVerify,
+  SignJWT,
+  type JWK,
+} from 'jose';
 import { describe, expect, it } from 'vitest';
 import { TEST_SECRETS_KEY, testDatabase, testSecrets } from '../../test/helper.js';
 import { anotherProcess, providerApp } from '../../test/oidc-client.js';
@@ -136,6 +145,18 @@ describe('signing keys of an older version (RS256)', () => {
     const session = await signIn(upgraded.base, 'older@example.com', PASSWORD, { dpop: key });
     expect(decodeProtectedHeader(session.access_token)).toMatchObject({ alg: 'ES256', kid: keys.signing[0]!.kid });
     expect(decodeProtectedHeader(session.id_token)).toMatchObject({ alg: 'ES256', kid: keys.signing[0]!.kid });
+    // Both verify with the keys the provider publishes, which still name the retired RSA key.
+    const discovery = (await (await fetch(`${upgraded.base}/oidc/.well-known/openid-configuration`)).json()) as {
+      jwks_uri: string;
+    };
+    const published = (await (await fetch(discovery.jwks_uri)).json()) as { keys: JWK[] };
+    expect(published.keys.map((key) => [key.kid, key.alg, key.d])).toEqual([
+      [keys.signing[0]!.kid, 'ES256', undefined],
+      ['older-rs256', 'RS256', undefined],
+    ]);
+    for (const token of [session.id_token, session.access_token]) {
+      await expect(jwtVerify(token, createLocalJWKSet(published), { algorithms: ['ES256'] })).resolves.toBeTruthy();
+    }
 
     // The same access token as the older version signed it before the upgrade.
     const olderToken = await new SignJWT(decodeJwt(session.access_token))

@@ -6,6 +6,7 @@ import { createAccountService, type AccountService } from './accounts.service.js
 import { createAttemptLimiter } from './attempt-limiter.js';
 import { postgresAdapterFactory, sealStoredCredentials } from './oidc-adapter.js';
 import { ID_TOKEN_TTL_SECONDS, loadProviderKeys, SIGNING_ALG } from './oidc-keys.js';
+import { NodeSigningKey } from './signing-key.js';
 import { logoutPages } from './logout-pages.js';
 import { errorPage } from './pages.js';
 import { mountProvider, registerProviderAssets } from './provider-mount.js';
@@ -112,7 +113,7 @@ export async function createEmbeddedProvider(
         id_token_signed_response_alg: SIGNING_ALG,
       },
     ],
-    jwks: { keys: keys.signing as NonNullable<Configuration['jwks']>['keys'] },
+    jwks: { keys: keys.signing.map((key) => new NodeSigningKey(key)) },
     cookies: { keys: keys.cookies },
     pkce: { required: () => true },
     scopes: SCOPES,
@@ -175,6 +176,9 @@ export async function createEmbeddedProvider(
     interactions: { url: (_ctx, interaction) => `/oidc/interaction/${interaction.uid}` },
     features: {
       devInteractions: { enabled: false },
+      // The signing keys are NodeSigningKeys (decision 043). An experimental feature of oidc-provider: its version is
+      // acknowledged, so a release that changes it stops the start rather than sign differently.
+      externalSigningSupport: { enabled: true, ack: 'experimental-01' },
       revocation: { enabled: true },
       userinfo: { enabled: true },
       resourceIndicators: {
