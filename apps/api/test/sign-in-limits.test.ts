@@ -86,8 +86,8 @@ describe('sign-in attempt limits', () => {
     const authorize = (address: string) =>
       fetch(authorizeUrl(base, pkce().challenge), { redirect: 'manual', headers: from(address) });
     // One address may have IDENTITY_REQUESTS_QUEUED_PER_ADDRESS requests waiting for a turn (its next is answered
-    // busy), and waits only while IDENTITY_REQUESTS_AT_ONCE run: the requests go in waves of at most that many. The last
-    // wave crosses the limit with all of its requests in flight at once.
+    // busy), and requests wait only while IDENTITY_REQUESTS_AT_ONCE run: the requests go in waves of at most the two
+    // together. The last wave crosses the limit with all of its requests in flight at once.
     const last = IDENTITY_REQUESTS_QUEUED_PER_ADDRESS + 10;
     expect(last).toBeLessThanOrEqual(IDENTITY_REQUESTS_QUEUED_PER_ADDRESS + IDENTITY_REQUESTS_AT_ONCE);
     const waves = [...Array.from({ length: 2 }, () => IDENTITY_REQUESTS_QUEUED_PER_ADDRESS), last];

@@ -1,5 +1,5 @@
 import { dpopKey, type DpopKey } from '@ums/testkit/dpop';
-import { signIn } from '@ums/testkit/oidc-browser';
+import { openSignOut, signIn, signOut, signsInSilently } from '@ums/testkit/oidc-browser';
 import {
   createLocalJWKSet,
   decodeJwt,
@@ -18,7 +18,8 @@ import { loadConfig } from '../config/env.js';
 import { paths } from '../runtime.js';
 import { createAccountService } from './accounts.service.js';
 import { postgresAdapterFactory, sealStoredCredentials } from './oidc-adapter.js';
-import { loadProviderKeys, rotateProviderKeys } from './oidc-keys.js';
+import { loadProviderKeys, PROVIDER_KEYS_CONTEXT, rotateProviderKeys } from './oidc-keys.js';
+import type { KeyService } from '../secrets/key-service.js';
 
 const server = await providerApp();
 const { base, database } = server;
@@ -122,17 +123,24 @@ describe('keys and credentials stored in the clear by an older version', () => {
   });
 });
 
-/** An older version's keys, stored as it stored them: an RS256 key signs. */
-async function olderKeys() {
+/** The keys of the version before decision 043, sealed as it stored them: an RS256 key signs. */
+async function olderKeys(secrets: KeyService) {
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const signer = { ...(await exportJWK(privateKey)), kid: 'older-rs256', alg: 'RS256', use: 'sig' };
-  return { privateKey, stored: JSON.stringify({ signing: [signer], cookies: ['older-cookie-key'] }) };
+  const sealed = await secrets.seal(
+    JSON.stringify({ signing: [signer], cookies: ['older-cookie-key'] }),
+    PROVIDER_KEYS_CONTEXT,
+  );
+  return { privateKey, stored: JSON.stringify(sealed) };
 }
+
+/** What a published key may hold: its public half and what names it. */
+const PUBLIC_MEMBERS = new Set(['kty', 'use', 'kid', 'alg', 'crv', 'x', 'y', 'n', 'e']);
 
 describe('signing keys of an older version (RS256)', () => {
   it('get an ES256 key that signs both tokens from the next start, while a token the RS256 key signed keeps verifying on every process', async () => {
     const upgraded = await providerApp();
-    const { privateKey, stored } = await olderKeys();
+    const { privateKey, stored } = await olderKeys(testSecrets(upgraded.database.db));
     await upgraded.database.pool.query(`update oidc_keys set value = $1 where kind = 'provider'`, [stored]);
     await upgraded.restart();
     const other = await anotherProcess(upgraded);
@@ -150,10 +158,11 @@ describe('signing keys of an older version (RS256)', () => {
       jwks_uri: string;
     };
     const published = (await (await fetch(discovery.jwks_uri)).json()) as { keys: JWK[] };
-    expect(published.keys.map((key) => [key.kid, key.alg, key.d])).toEqual([
-      [keys.signing[0]!.kid, 'ES256', undefined],
-      ['older-rs256', 'RS256', undefined],
+    expect(published.keys.map((key) => [key.kid, key.alg])).toEqual([
+      [keys.signing[0]!.kid, 'ES256'],
+      ['older-rs256', 'RS256'],
     ]);
+    expect(published.keys.flatMap(Object.keys).filter((member) => !PUBLIC_MEMBERS.has(member))).toEqual([]);
     for (const token of [session.id_token, session.access_token]) {
       await expect(jwtVerify(token, createLocalJWKSet(published), { algorithms: ['ES256'] })).resolves.toBeTruthy();
     }
@@ -182,14 +191,47 @@ describe('signing keys of an older version (RS256)', () => {
     }
   });
 
-  it('get one new key when processes start at once', async () => {
+  it('sign out with an ID token the RS256 key signed after asking the member, instead of stopping on an error', async () => {
+    const upgraded = await providerApp();
+    const { privateKey, stored } = await olderKeys(testSecrets(upgraded.database.db));
+    await upgraded.database.pool.query(`update oidc_keys set value = $1 where kind = 'provider'`, [stored]);
+    await upgraded.restart();
+    await createAccountService({ db: upgraded.database.db }).add({ email: 'hint@example.com', password: PASSWORD });
+    const session = await signIn(upgraded.base, 'hint@example.com', PASSWORD);
+    // The ID token the browser kept from before the upgrade: the same claims, signed by the RSA key.
+    const olderIdToken = await new SignJWT(decodeJwt(session.id_token))
+      .setProtectedHeader({ alg: 'RS256', kid: 'older-rs256' })
+      .sign(privateKey);
+
+    expect((await openSignOut(upgraded.base, session.go, session.id_token)).html).toContain('Signing you out...');
+    const asked = await openSignOut(upgraded.base, session.go, olderIdToken);
+    expect(asked.status).toBe(200);
+    expect(asked.html).toContain('Do you want to sign out of your membership account?');
+    const confirmed = await signOut(upgraded.base, session.go, olderIdToken);
+    expect(confirmed.status).toBe(303);
+    expect(confirmed.headers.get('location')).toBe(`${upgraded.base}/`);
+    expect(await signsInSilently(upgraded.base, session.go)).toBe(false);
+  });
+
+  it('get one new key when processes start at once, and the RS256 key is dropped by a rotation once its tokens have expired', async () => {
     const db = await testDatabase();
-    await db.pool.query(`insert into oidc_keys (kind, value) values ('provider', $1)`, [(await olderKeys()).stored]);
+    const secrets = testSecrets(db.db);
+    await db.pool.query(`insert into oidc_keys (kind, value) values ('provider', $1)`, [
+      (await olderKeys(secrets)).stored,
+    ]);
     const loads = await Promise.all(Array.from({ length: 4 }, () => loadProviderKeys(db.db, testSecrets(db.db))));
     expect(new Set(loads.map((keys) => keys.signing[0]!.kid)).size).toBe(1);
     expect((await loadProviderKeys(db.db, testSecrets(db.db))).signing.map((key) => key.alg)).toEqual([
       'ES256',
       'RS256',
+    ]);
+
+    const later = new Date(Date.now() + 2 * 3600 * 1000);
+    const rotation = await rotateProviderKeys(db.db, secrets, { keepRetiredSeconds: 3600, now: later });
+    expect(rotation.dropped).toEqual(['older-rs256']);
+    expect((await loadProviderKeys(db.db, secrets)).signing.map((key) => [key.kid, key.alg])).toEqual([
+      [rotation.signingKid, 'ES256'],
+      [loads[0]!.signing[0]!.kid, 'ES256'],
     ]);
   });
 });

@@ -23,7 +23,7 @@ export const longestSignedTokenSeconds = (config: Pick<AppConfig, 'sessions'>) =
   Math.max(ID_TOKEN_TTL_SECONDS, config.sessions.accessTokenTtl);
 
 /** Where the provider's keys are sealed: the context a copied value would not open under elsewhere. */
-const CONTEXT = 'oidc_keys:provider';
+export const PROVIDER_KEYS_CONTEXT = 'oidc_keys:provider';
 /** Cookie keys kept after a rotation: the new one signs, the older ones verify cookies set before. */
 const COOKIE_KEYS_KEPT = 3;
 
@@ -32,7 +32,8 @@ const read = async (db: Database) => (await db.select().from(oidcKeys).where(eq(
 /**
  * What the provider signs its tokens with (decision 043): ECDSA on P-256. A signature costs a third of an RSA-2048
  * one, and a sign-in's token exchange and every refresh sign two tokens. Keys of an older version (RS256) keep
- * verifying what they signed until a rotation drops them.
+ * verifying the access tokens they signed until a rotation drops them; an ID token they signed is no longer taken as
+ * a sign-out's hint (see withoutOlderHint).
  */
 export const SIGNING_ALG = 'ES256';
 
@@ -49,10 +50,11 @@ async function withNewSigningKey(keys: ProviderKeys, now: Date): Promise<Provide
 }
 
 async function open(secrets: KeyService, value: unknown): Promise<ProviderKeys> {
-  return JSON.parse((await secrets.open(value as string, CONTEXT)).toString('utf8')) as ProviderKeys;
+  return JSON.parse((await secrets.open(value as string, PROVIDER_KEYS_CONTEXT)).toString('utf8')) as ProviderKeys;
 }
 
-const seal = async (secrets: KeyService, keys: ProviderKeys) => secrets.seal(JSON.stringify(keys), CONTEXT);
+const seal = async (secrets: KeyService, keys: ProviderKeys) =>
+  secrets.seal(JSON.stringify(keys), PROVIDER_KEYS_CONTEXT);
 
 /**
  * The provider's signing and cookie keys: generated on the first start, then read from the database, where they are
@@ -138,14 +140,16 @@ export async function rotateProviderKeys(
 
 /** The algorithms of the signing keys: what the API accepts on the embedded provider's tokens. */
 export const signingAlgorithms = (keys: ProviderKeys): string[] => [
-  ...new Set(keys.signing.map((key) => String(key.alg))),
+  ...new Set(keys.signing.map((key) => key.alg).filter((alg): alg is string => typeof alg === 'string')),
 ];
 
 /** The public halves of the signing keys, for the API's own verification of the provider's tokens. */
 export const publicSigningKeys = (keys: ProviderKeys): JWK[] =>
-  keys.signing.map(({ kty, kid, alg, use, n, e, crv, x, y }) =>
-    kty === 'EC' ? { kty, crv, x, y, kid, alg, use } : { kty, n, e, kid, alg, use },
-  );
+  keys.signing.map(({ kty, kid, alg, use, n, e, crv, x, y }) => {
+    if (kty === 'EC') return { kty, crv, x, y, kid, alg, use };
+    if (kty === 'RSA') return { kty, n, e, kid, alg, use };
+    throw new Error(`signing key ${kid} is of type ${kty}: only EC and RSA keys sign`);
+  });
 
 /** How soon after a reload an unknown key id may read the keys again (a forged kid must not hammer the database). */
 const RELOAD_AFTER_MS = 5_000;
@@ -153,11 +157,12 @@ const RELOAD_AFTER_MS = 5_000;
 /**
  * The API's verification keys for the embedded provider's tokens, read from the database (no HTTP round trip to
  * itself). A token naming a key id this process has not seen (another server rotated and restarted) reads the keys
- * again, at most every few seconds.
+ * again, at most every few seconds: only reads them, since any request can ask for it.
  */
 export async function providerKeySet(db: Database, secrets: KeyService): Promise<JWTVerifyGetKey> {
-  const load = async () => createLocalJWKSet({ keys: publicSigningKeys(await loadProviderKeys(db, secrets)) });
-  let current = await load();
+  const keySet = (keys: ProviderKeys) => createLocalJWKSet({ keys: publicSigningKeys(keys) });
+  const load = async () => keySet(await storedProviderKeys(db, secrets));
+  let current = keySet(await loadProviderKeys(db, secrets));
   let reloadedAt = 0;
   return async (header, token) => {
     try {

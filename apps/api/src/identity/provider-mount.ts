@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { decodeJwt, decodeProtectedHeader } from 'jose';
 import type Provider from 'oidc-provider';
 import type { AppConfig } from '../config/env.js';
 import { attemptKey, type AttemptLimiter } from './attempt-limiter.js';
@@ -20,6 +21,7 @@ import {
   WEBAUTHN_SCRIPT,
 } from './pages.js';
 import { addressBucket } from './sign-in.js';
+import { SIGNING_ALG } from './oidc-keys.js';
 import { identityQueue } from './identity-queue.js';
 
 /**
@@ -73,6 +75,34 @@ export const queueAddress = (request: FastifyRequest): string | null =>
   isLoopback(request.ip) ? null : addressBucket(request.ip);
 
 /**
+ * A sign-out address (`/session/end?…`) without an ID token hint signed by a retired key's algorithm (decision 043).
+ * The provider checks a hint only against the algorithm the client's ID tokens are signed with now, so a hint the
+ * browser kept from before an upgrade from RS256 would stop sign-out on an error page, and leave the provider's
+ * session open. Without it, the member is asked to confirm the sign-out, as for any link that names no session of
+ * theirs; the hint's audience stays as `client_id`, so the registered address to return to still applies. A hint that
+ * is not a JWT at all is left to the provider to refuse.
+ */
+export function withoutOlderHint(url: string): string {
+  const query = url.indexOf('?');
+  if (query < 0) return url;
+  const params = new URLSearchParams(url.slice(query + 1));
+  const hint = params.get('id_token_hint');
+  if (!hint) return url;
+  let alg: unknown;
+  let audience: unknown;
+  try {
+    alg = decodeProtectedHeader(hint).alg;
+    audience = decodeJwt(hint).aud;
+  } catch {
+    return url;
+  }
+  if (alg === SIGNING_ALG) return url;
+  params.delete('id_token_hint');
+  if (!params.has('client_id') && typeof audience === 'string') params.set('client_id', audience);
+  return `${url.slice(0, query)}?${params}`;
+}
+
+/**
  * Hands every request under the issuer's path (but our own sign-in and password pages) to the provider, which answers on
  * the raw Node request; returns the mount path.
  */
@@ -92,6 +122,8 @@ export function mountProvider(
   const ours = [`${mount}/interaction/`, `${mount}/password/`, `${mount}/email/`, `${mount}/me`];
 
   const authorize = `${mount}/auth`;
+  // The web app opens sign-out with GET (oidc-client-ts's signoutRedirect); a form's POST is passed on as it is.
+  const signOut = `${mount}/session/end`;
 
   // First of the identity hooks: a request waits for its turn before anything else is done for it.
   const queue = identityQueue({
@@ -103,7 +135,7 @@ export function mountProvider(
   app.addHook('onRequest', queue.hook);
 
   app.addHook('onRequest', async (request, reply) => {
-    const url = request.raw.url ?? '';
+    let url = request.raw.url ?? '';
     if (!url.startsWith(`${mount}/`) || ours.some((prefix) => url.startsWith(prefix))) return;
     // This machine itself (or a proxy on it that TRUST_PROXY does not name) is not held to the limit.
     if ((url === authorize || url.startsWith(`${authorize}?`)) && !isLoopback(request.ip)) {
@@ -114,6 +146,7 @@ export function mountProvider(
         return reply.code(429).type('text/html').header('cache-control', 'no-store').send(errorPage(TOO_MANY_ATTEMPTS));
       }
     }
+    if (request.method === 'GET' && url.startsWith(`${signOut}?`)) url = withoutOlderHint(url);
     reply.hijack();
     const raw = request.raw as typeof request.raw & { originalUrl?: string };
     // The provider believes only what Fastify worked out under TRUST_PROXY: the client's address, and https when

@@ -2,11 +2,14 @@ import { createPrivateKey, createPublicKey, sign, type JsonWebKey, type KeyObjec
 import type { JWK } from 'jose';
 import { ExternalSigningKey } from 'oidc-provider';
 
-/** How node:crypto makes each algorithm's signature that a stored key may have: its hash and its encoding. */
-const SIGNATURES = {
+/**
+ * How node:crypto makes each algorithm's signature that a stored key may have: its hash and, for ECDSA, its encoding
+ * (JOSE's is IEEE P1363, r and s side by side; RSA's PKCS #1 v1.5 signature has none to choose).
+ */
+const SIGNATURES: Record<'ES256' | 'RS256', { hash: string; dsaEncoding?: 'ieee-p1363' }> = {
   ES256: { hash: 'sha256', dsaEncoding: 'ieee-p1363' },
-  RS256: { hash: 'sha256', dsaEncoding: 'der' },
-} as const;
+  RS256: { hash: 'sha256' },
+};
 
 /**
  * One of the provider's signing keys, handed to oidc-provider as an external signing key (decision 043): node:crypto
@@ -31,6 +34,7 @@ export class NodeSigningKey extends ExternalSigningKey {
     this.#public = createPublicKey(this.#private);
   }
 
+  // Getters alone: oidc-provider assigns a key's kid or alg only when it lacks one, and the constructor gives both.
   override get kid(): string {
     return this.#kid;
   }
@@ -45,6 +49,6 @@ export class NodeSigningKey extends ExternalSigningKey {
 
   override sign(data: Uint8Array): Uint8Array {
     const { hash, dsaEncoding } = SIGNATURES[this.#alg];
-    return sign(hash, data, { key: this.#private, dsaEncoding });
+    return sign(hash, data, dsaEncoding ? { key: this.#private, dsaEncoding } : this.#private);
   }
 }
