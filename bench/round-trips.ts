@@ -6,16 +6,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../apps/api/src/db/embedded.js';
 import { median } from './median.js';
+import { count } from './count.js';
 
-/** A whole number of at least 1 from the environment, or the default; anything else stops the script saying so. */
-function count(name: string, fallback: number): number {
-  const text = process.env[name];
-  if (text === undefined) return fallback;
-  const value = Number(text);
-  if (Number.isInteger(value) && value >= 1) return value;
-  console.error(`${name} must be a whole number of at least 1, not "${text}"`);
-  process.exit(1);
-}
 const CONNECTIONS = count('BENCH_CONNECTIONS', 10);
 /** Each connection sends as many: the total is rounded up to a multiple of the connections. */
 const EACH = Math.ceil(count('BENCH_STATEMENTS', 20_000) / CONNECTIONS);

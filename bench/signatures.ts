@@ -3,16 +3,8 @@
 // node:crypto alone, on an access token's usual claims.
 import { generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
+import { count } from './count.js';
 
-/** A whole number of at least 1 from the environment, or the default; anything else stops the script saying so. */
-function count(name: string, fallback: number): number {
-  const text = process.env[name];
-  if (text === undefined) return fallback;
-  const value = Number(text);
-  if (Number.isInteger(value) && value >= 1) return value;
-  console.error(`${name} must be a whole number of at least 1, not "${text}"`);
-  process.exit(1);
-}
 const TIMES = count('BENCH_SIGNATURES', 2000);
 
 /** An access token's claims as the provider makes them (a DPoP-bound token for the web client). */
