@@ -54,17 +54,6 @@ export interface BurstCpu {
   idle: number;
 }
 
-/** The CPU seconds one thread of a process has used (its utime and stime), 0 once it has ended. */
-async function threadCpuSeconds(pid: number, tid: number): Promise<number> {
-  try {
-    const fields = statFields(await readFile(`/proc/${pid}/task/${tid}/stat`, 'utf8'));
-    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
-  } catch (error) {
-    if (ended(error)) return 0;
-    throw error;
-  }
-}
-
 /** The machine's CPU seconds so far, in all and idle (the first line of /proc/stat: idle and iowait). */
 async function machineCpuSeconds(): Promise<{ all: number; idle: number }> {
   const ticks = (await readFile('/proc/stat', 'utf8')).split('\n', 1)[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
@@ -74,14 +63,20 @@ async function machineCpuSeconds(): Promise<{ all: number; idle: number }> {
   };
 }
 
+/** CPU seconds this process (the benchmark: its scripted browsers and worker threads) has used so far. */
+export function benchCpuSeconds(): number {
+  const { system, user } = process.cpuUsage();
+  return (system + user) / 1e6;
+}
+
 /** A reading of everything BurstCpu shares out. */
 async function burstReading(server: number, postmaster: () => Promise<number>) {
-  const { system, user } = process.cpuUsage();
   const whole = await cpuSeconds(server, await postmaster());
   return {
     ...whole,
-    serverMain: await threadCpuSeconds(server, server),
-    bench: (system + user) / 1e6,
+    // The main thread's task has the process's own id.
+    serverMain: await cpuSecondsOf(`/proc/${server}/task/${server}/stat`),
+    bench: benchCpuSeconds(),
     machine: await machineCpuSeconds(),
   };
 }
@@ -214,12 +209,13 @@ async function postgresMb(postmaster: number): Promise<number> {
 const TICKS_PER_SECOND = 100;
 
 /**
- * CPU seconds a process has used so far, user and system; with `reaped`, also those of its children that ended and
- * were waited for (PostgreSQL's postmaster reaps the backends of closed connections).
+ * CPU seconds a process or one of its threads (its `stat` file) has used so far, user and system, 0 once it has ended;
+ * with `reaped`, also those of a process's children that ended and were waited for (PostgreSQL's postmaster reaps the
+ * backends of closed connections).
  */
-async function cpuSecondsOf(pid: number, reaped = false): Promise<number> {
+async function cpuSecondsOf(stat: string, reaped = false): Promise<number> {
   try {
-    const fields = statFields(await readFile(`/proc/${pid}/stat`, 'utf8'));
+    const fields = statFields(await readFile(stat, 'utf8'));
     // utime, stime, cutime, cstime: fields 14-17 of the line, 11-14 after the command.
     const times = fields.slice(11, reaped ? 15 : 13).map(Number);
     return times.reduce((sum, ticks) => sum + ticks, 0) / TICKS_PER_SECOND;
@@ -241,9 +237,9 @@ export interface CpuSeconds {
  * reading counts in neither; the benchmark's connections stay open, so that is rare and small.
  */
 export async function cpuSeconds(server: number, postmaster: number): Promise<CpuSeconds> {
-  let postgres = await cpuSecondsOf(postmaster, true);
-  for (const pid of (await postgresProcesses(postmaster)).slice(1)) postgres += await cpuSecondsOf(pid);
-  return { server: await cpuSecondsOf(server), postgres };
+  let postgres = await cpuSecondsOf(`/proc/${postmaster}/stat`, true);
+  for (const pid of (await postgresProcesses(postmaster)).slice(1)) postgres += await cpuSecondsOf(`/proc/${pid}/stat`);
+  return { server: await cpuSecondsOf(`/proc/${server}/stat`), postgres };
 }
 
 export interface Footprint {

@@ -28,6 +28,7 @@ import { exited, prepareServer } from '@ums/testkit/server-process';
 import { browser, dpopHeaders, refresh, signIn, type SignedIn } from '@ums/testkit/oidc-browser';
 import { ARGON2 } from '../apps/api/src/identity/password-hash.js';
 import {
+  benchCpuSeconds,
   cpuSeconds,
   footprint,
   KEYCLOAK,
@@ -245,8 +246,7 @@ async function flowLoad(
   let meterFailure: Error | undefined;
   const read = async (): Promise<Reading | null> => {
     try {
-      const { user, system } = process.cpuUsage();
-      return { cpu: await meters.cpu(), browsers: (user + system) / 1e6, transactions: await meters.transactions() };
+      return { cpu: await meters.cpu(), browsers: benchCpuSeconds(), transactions: await meters.transactions() };
     } catch (error) {
       meterFailure ??= error as Error;
       return null;

@@ -19,7 +19,7 @@ import { z } from 'zod';
 import type { AppConfig } from './config/env.js';
 import type { Database } from './db/client.js';
 import type { KeyService } from './secrets/key-service.js';
-import { loadProviderKeys, providerKeySet, signingAlgorithms } from './identity/oidc-keys.js';
+import { providerKeySet } from './identity/oidc-keys.js';
 import { createAttemptLimiter, sweepAttempts } from './identity/attempt-limiter.js';
 import { sweepExpiredPayloads } from './identity/oidc-adapter.js';
 import { registerEmbeddedProvider, SCOPES } from './identity/provider.js';
@@ -227,8 +227,7 @@ export async function buildApp(options: AppOptions) {
   let algorithms: string[] | undefined;
   if (options.embeddedIdentity && !keys) {
     // The API trusts the embedded provider's own public keys directly: no HTTP round trip to itself.
-    keys = await providerKeySet(db, options.secrets);
-    algorithms = signingAlgorithms(await loadProviderKeys(db, options.secrets));
+    ({ keys, algorithms } = await providerKeySet(db, options.secrets));
   }
   const revocations = createRevocationCache({
     db,

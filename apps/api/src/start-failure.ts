@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { ConfigError } from './config/env.js';
+import { socketGone } from './db/socket-gone.js';
 import { SecretsKeyError } from './secrets/key-service.js';
 
 /** A start that cannot work, already said in words a person can act on. */
@@ -74,8 +75,8 @@ export function describeStartFailure(error: unknown, env: NodeJS.ProcessEnv = pr
     const unreachable = find(
       (f) =>
         ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ECONNRESET'].includes(f.code ?? '') ||
-        // A Unix socket's file that is not there (host=/a/folder in the URL): no server listens in that folder.
-        (f.code === 'ENOENT' && f.syscall === 'connect'),
+        // host=/a/folder in the URL, and no server listens in that folder.
+        socketGone(f),
     );
     if (unreachable || find((f) => /timeout|terminated/i.test(f.message ?? ''))) {
       return `The PostgreSQL server in ${url} cannot be reached: start it or correct the host and port in ${url}.`;

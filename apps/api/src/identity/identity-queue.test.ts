@@ -4,7 +4,7 @@ import Fastify from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { identityQueue, STARTS_EVERY } from './identity-queue.js';
 import { IDENTITY_BUSY } from './pages.js';
-import { answerBusy, queueAddress } from './provider-mount.js';
+import { answerBusy, countedAddress } from './provider-mount.js';
 
 /**
  * A request to `url` from `ip`: whether it went on, whether it was told the service is busy, and its client's moves.
@@ -35,7 +35,7 @@ describe('the identity request queue', () => {
     identityQueue({
       isIdentity: (url) => url.startsWith('/oidc/'),
       startsFlow: (url) => url.startsWith('/oidc/auth'),
-      addressOf: queueAddress,
+      addressOf: countedAddress,
       busy: (request) => void ((request as unknown as { state: { busy: boolean } }).state.busy = true),
       atOnce: 2,
       queued,

@@ -64,12 +64,27 @@ const seal = async (secrets: KeyService, keys: ProviderKeys) =>
 export async function loadProviderKeys(db: Database, secrets: KeyService): Promise<ProviderKeys> {
   const keys = await storedProviderKeys(db, secrets);
   if (keys.signing[0]?.alg === SIGNING_ALG) return keys;
-  // One transaction, the row locked: processes starting at once add one key, the first to lock it.
+  // Processes starting at once add one key: the first to lock the row.
+  return changeKeys(db, secrets, async (locked) =>
+    locked.signing[0]?.alg === SIGNING_ALG ? null : withNewSigningKey(locked, new Date()),
+  );
+}
+
+/**
+ * Changes the stored keys in one transaction, their row locked, so that changes made at once apply one after the
+ * other: `change` gets the keys as stored and answers the keys to store instead, or null to keep them. Answers the keys
+ * stored at the end.
+ */
+async function changeKeys(
+  db: Database,
+  secrets: KeyService,
+  change: (keys: ProviderKeys) => Promise<ProviderKeys | null>,
+): Promise<ProviderKeys> {
   return db.transaction(async (tx) => {
     const [row] = await tx.select().from(oidcKeys).where(eq(oidcKeys.kind, 'provider')).for('update');
-    const locked = await open(secrets, row!.value);
-    if (locked.signing[0]?.alg === SIGNING_ALG) return locked;
-    const next = await withNewSigningKey(locked, new Date());
+    const keys = await open(secrets, row!.value);
+    const next = await change(keys);
+    if (next === null) return keys;
     await tx
       .update(oidcKeys)
       .set({ value: await seal(secrets, next) })
@@ -111,11 +126,10 @@ export async function rotateProviderKeys(
 ): Promise<{ signingKid: string; dropped: string[] }> {
   await loadProviderKeys(db, secrets);
   const now = options.now ?? new Date();
-  return db.transaction(async (tx) => {
-    const [row] = await tx.select().from(oidcKeys).where(eq(oidcKeys.kind, 'provider')).for('update');
-    const keys = await withNewSigningKey(await open(secrets, row!.value), now);
+  const dropped: string[] = [];
+  const next = await changeKeys(db, secrets, async (stored) => {
+    const keys = await withNewSigningKey(stored, now);
     const retired = { ...keys.retired };
-    const dropped: string[] = [];
     const kept = keys.signing.filter((key) => {
       const since = key.kid ? retired[key.kid] : undefined;
       const gone = since !== undefined && now.getTime() - Date.parse(since) > options.keepRetiredSeconds * 1000;
@@ -125,21 +139,17 @@ export async function rotateProviderKeys(
       }
       return !gone;
     });
-    const next: ProviderKeys = {
+    return {
       signing: kept,
       cookies: [randomBytes(32).toString('base64url'), ...keys.cookies].slice(0, COOKIE_KEYS_KEPT),
       retired,
     };
-    await tx
-      .update(oidcKeys)
-      .set({ value: await seal(secrets, next) })
-      .where(eq(oidcKeys.kind, 'provider'));
-    return { signingKid: next.signing[0]!.kid!, dropped };
   });
+  return { signingKid: next.signing[0]!.kid!, dropped };
 }
 
 /** The algorithms of the signing keys: what the API accepts on the embedded provider's tokens. */
-export const signingAlgorithms = (keys: ProviderKeys): string[] => [
+const signingAlgorithms = (keys: ProviderKeys): string[] => [
   ...new Set(keys.signing.map((key) => key.alg).filter((alg): alg is string => typeof alg === 'string')),
 ];
 
@@ -156,15 +166,20 @@ const RELOAD_AFTER_MS = 5_000;
 
 /**
  * The API's verification keys for the embedded provider's tokens, read from the database (no HTTP round trip to
- * itself). A token naming a key id this process has not seen (another server rotated and restarted) reads the keys
- * again, at most every few seconds: only reads them, since any request can ask for it.
+ * itself), and the algorithms it accepts on them (those of the keys at start). A token naming a key id this process
+ * has not seen (another server rotated and restarted) reads the keys again, at most every few seconds: only reads
+ * them, since any request can ask for it.
  */
-export async function providerKeySet(db: Database, secrets: KeyService): Promise<JWTVerifyGetKey> {
+export async function providerKeySet(
+  db: Database,
+  secrets: KeyService,
+): Promise<{ keys: JWTVerifyGetKey; algorithms: string[] }> {
   const keySet = (keys: ProviderKeys) => createLocalJWKSet({ keys: publicSigningKeys(keys) });
   const load = async () => keySet(await storedProviderKeys(db, secrets));
-  let current = keySet(await loadProviderKeys(db, secrets));
+  const atStart = await loadProviderKeys(db, secrets);
+  let current = keySet(atStart);
   let reloadedAt = 0;
-  return async (header, token) => {
+  const keys: JWTVerifyGetKey = async (header, token) => {
     try {
       return await current(header, token);
     } catch (error) {
@@ -174,4 +189,5 @@ export async function providerKeySet(db: Database, secrets: KeyService): Promise
       return current(header, token);
     }
   };
+  return { keys, algorithms: signingAlgorithms(atStart) };
 }

@@ -67,11 +67,11 @@ export function answerBusy(request: FastifyRequest, reply: FastifyReply): void {
 export const providerMountPath = (config: AppConfig) => new URL(config.auth.issuer).pathname.replace(/\/$/, '');
 
 /**
- * The address an identity request waits under in the queue (decision 038): an IPv4 address or an IPv6 /64, as the
- * sign-in limits count them. This machine itself (or a proxy on it that TRUST_PROXY does not name, through which every
- * member would come from one address) is not held to one address's share.
+ * The address an identity request is counted under, by the queue's share (decision 038) and the authorizations' limit:
+ * an IPv4 address or an IPv6 /64, as the sign-in limits count them. This machine itself (or a proxy on it that
+ * TRUST_PROXY does not name, through which every member would come from one address) is not counted: null.
  */
-export const queueAddress = (request: FastifyRequest): string | null =>
+export const countedAddress = (request: FastifyRequest): string | null =>
   isLoopback(request.ip) ? null : addressBucket(request.ip);
 
 /**
@@ -122,14 +122,15 @@ export function mountProvider(
   const ours = [`${mount}/interaction/`, `${mount}/password/`, `${mount}/email/`, `${mount}/me`];
 
   const authorize = `${mount}/auth`;
+  const startsFlow = (url: string) => url === authorize || url.startsWith(`${authorize}?`);
   // The web app opens sign-out with GET (oidc-client-ts's signoutRedirect); a form's POST is passed on as it is.
   const signOut = `${mount}/session/end`;
 
   // First of the identity hooks: a request waits for its turn before anything else is done for it.
   const queue = identityQueue({
     isIdentity: (url) => url.startsWith(`${mount}/`),
-    startsFlow: (url) => url === authorize || url.startsWith(`${authorize}?`),
-    addressOf: queueAddress,
+    startsFlow,
+    addressOf: countedAddress,
     busy: answerBusy,
   });
   app.addHook('onRequest', queue.hook);
@@ -137,10 +138,11 @@ export function mountProvider(
   app.addHook('onRequest', async (request, reply) => {
     let url = request.raw.url ?? '';
     if (!url.startsWith(`${mount}/`) || ours.some((prefix) => url.startsWith(prefix))) return;
-    // This machine itself (or a proxy on it that TRUST_PROXY does not name) is not held to the limit.
-    if ((url === authorize || url.startsWith(`${authorize}?`)) && !isLoopback(request.ip)) {
+    // An address's authorization requests are limited; this machine's are not counted.
+    const address = startsFlow(url) ? countedAddress(request) : null;
+    if (address !== null) {
       const reserved = await limiter.reserve([
-        { key: attemptKey('authorize', addressBucket(request.ip)), ...AUTHORIZATIONS_PER_ADDRESS },
+        { key: attemptKey('authorize', address), ...AUTHORIZATIONS_PER_ADDRESS },
       ]);
       if (!reserved.reserved) {
         return reply.code(429).type('text/html').header('cache-control', 'no-store').send(errorPage(TOO_MANY_ATTEMPTS));

@@ -2,6 +2,7 @@ import { errorEnvelopeSchema } from '@ums/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
+import { socketGone } from '../db/socket-gone.js';
 import { DATABASE_UNAVAILABLE, HttpError } from './http-errors.js';
 
 export interface Failure {
@@ -25,8 +26,6 @@ const databaseDown: Failure = {
 const SOCKET_DOWN_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
 /** SQLSTATE classes of a server that is going away or not reachable: 08 connection exception, 57P0x shutdown/crash. */
 const databaseDownCode = (code: string) => SOCKET_DOWN_CODES.has(code) || /^(08...|57P0.)$/.test(code);
-/** A Unix socket whose file is gone: the PostgreSQL behind it stopped (a connect's ENOENT, not a missing file's). */
-const socketGone = (cause: Cause) => cause.code === 'ENOENT' && cause.syscall === 'connect';
 
 function fieldErrors(issues: readonly { instancePath: string; message?: string; params?: unknown }[], context: string) {
   const errors: Record<string, string[]> = {};
@@ -78,6 +77,7 @@ export const sqlStateOf = (error: unknown): string | undefined =>
 
 const lostDatabase = (cause: Cause) =>
   (typeof cause.code === 'string' && databaseDownCode(cause.code)) ||
+  // A Unix socket whose file is gone: the PostgreSQL behind it stopped.
   socketGone(cause) ||
   (typeof cause.message === 'string' && LOST_CONNECTION.some((words) => (cause.message as string).includes(words)));
 
