@@ -2,7 +2,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { browser, refresh, signIn } from '@ums/testkit/oidc-browser';
 import { createAccountService } from '../src/identity/accounts.service.js';
 import { providerApp } from './oidc-client.js';
-import { waitFor } from './wait-for.js';
 import { watchStatements, type SentStatement } from './pool-statements.js';
 
 // Decision 041: the statements of every sign-in and refresh are named prepared statements, their text built once and
@@ -16,17 +15,11 @@ let recording = false;
 // sweep) and 10 minutes (the other sweeps) after its start: the flows are recorded within its first seconds.
 watchStatements(server.database.appRole.pool, (statement) => recording && sent.push(statement));
 
-async function recorded(work: () => Promise<unknown>, last?: string): Promise<SentStatement[]> {
+async function recorded(work: () => Promise<unknown>): Promise<SentStatement[]> {
   sent.length = 0;
   recording = true;
   try {
     await work();
-    // The refresh's session touch runs after the answer: it is waited for, not timed.
-    if (last)
-      await waitFor(
-        () => sent.map((s) => s.name),
-        (names) => names.includes(last),
-      );
     return [...sent];
   } finally {
     recording = false;
@@ -47,11 +40,11 @@ beforeAll(async () => {
   signInStatements = await recorded(async () => {
     refreshToken = (await signIn(server.base, 'statements-2@example.com', PASSWORD, ip(2))).refresh_token;
   });
-  refreshStatements = await recorded(() => refresh(server.base, refreshToken), 'session_touch');
+  refreshStatements = await recorded(() => refresh(server.base, refreshToken));
 });
 
 describe('the statements of a sign-in and a refresh', () => {
-  it('a password sign-in sends 26 statements and a refresh-token grant 8', () => {
+  it('a password sign-in sends 24 statements and a refresh-token grant 5', () => {
     expect(signInStatements.map((s) => s.name)).toEqual([
       'oidc_upsert', // authorize: the interaction
       'oidc_find', // the sign-in page: the interaction
@@ -72,23 +65,18 @@ describe('the statements of a sign-in and a refresh', () => {
       'oidc_upsert', // the authorization code
       'oidc_upsert', // the session
       'session_details_used', // the devices list
-      'oidc_find', // the token request: the code
-      'oidc_find_by_uid', // its session
-      'oidc_find', // its grant
+      'oidc_find_with_session_and_grant', // the token request: the code, its session and its grant
       'oidc_consume', // the code
       'account_for_tokens',
       'oidc_claim', // the DPoP proof's id
       'oidc_upsert', // the refresh token
     ]);
     expect(refreshStatements.map((s) => s.name)).toEqual([
-      'oidc_find', // the refresh token
-      'oidc_find_by_uid', // its session
-      'oidc_find', // its grant
+      'oidc_find_with_session_and_grant', // the refresh token, its session and its grant
       'oidc_claim', // the DPoP proof's id
       'account_for_tokens',
-      'oidc_consume', // the refresh token, rotated
+      'oidc_consume_refresh_token', // the refresh token, rotated, and its session used
       'oidc_upsert', // the new refresh token
-      'session_touch',
     ]);
   });
 

@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto';
-import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
-import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
+import { and, eq, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { alias, type PgColumn } from 'drizzle-orm/pg-core';
+import Provider, { errors, type Adapter, type AdapterPayload, type KoaContextWithOIDC } from 'oidc-provider';
+import type { AppConfig } from '../config/env.js';
 import { excluded, namedStatement, placeholders, statementBuilder as builder, type Database } from '../db/client.js';
 import { oidcPayloads } from '../db/schema/index.js';
 import type { KeyService } from '../secrets/key-service.js';
 import { revokeGrant } from './revocations.js';
+import { consumeRefreshToken } from './session-lifetime.js';
 
 /** How a refused reuse names the credential to the client (oidc-provider's own wording). */
 const CREDENTIAL_NAMES: Record<string, string> = {
@@ -36,8 +39,10 @@ export function storedId(model: string, id: string): string {
  */
 const stored = placeholders('model', 'id', 'uid', 'userCode', 'payload', 'grantId', 'expiresAt', 'consumedAt');
 const storedKey = and(eq(oidcPayloads.model, stored.model), eq(oidcPayloads.id, stored.id));
-const live = sql`(${oidcPayloads.expiresAt} is null or ${oidcPayloads.expiresAt} > now())`;
-type StoredRow = { payload: AdapterPayload & { sealedJti?: string }; consumedAt: Date | null };
+const liveRow = (expiresAt: PgColumn) => sql`(${expiresAt} is null or ${expiresAt} > now())`;
+const live = liveRow(oidcPayloads.expiresAt);
+type StoredPayload = AdapterPayload & { sealedJti?: string };
+type StoredRow = { payload: StoredPayload; consumedAt: Date | null };
 /** A row's payload and when it was consumed, named as `StoredRow` names them (a builder sets its conditions on itself). */
 const readStored = () =>
   builder
@@ -57,6 +62,46 @@ const findStoredByUserCode = namedStatement<StoredRow>(
   'oidc_find_by_user_code',
   readStored()
     .where(and(eq(oidcPayloads.model, stored.model), eq(oidcPayloads.userCode, stored.userCode), live))
+    .getSQL(),
+);
+/**
+ * A code or refresh token with the session and the grant it was issued under, in one statement: the token endpoint
+ * reads all three, one after another, for every code exchange and refresh (see `readAhead`). Each of the other two
+ * is null when it is gone or expired, as its own look-up would have found it.
+ */
+const session = alias(oidcPayloads, 'session');
+const grant = alias(oidcPayloads, 'grant');
+const column = (value: SQL | PgColumn, name: string) => sql`${value}`.as(name);
+const findWithBindings = namedStatement<
+  StoredRow & {
+    sessionPayload: StoredPayload | null;
+    sessionConsumedAt: Date | null;
+    grantPayload: StoredPayload | null;
+    grantConsumedAt: Date | null;
+  }
+>(
+  'oidc_find_with_session_and_grant',
+  builder
+    .select({
+      payload: column(oidcPayloads.payload, 'payload'),
+      consumedAt: column(oidcPayloads.consumedAt, 'consumedAt'),
+      sessionPayload: column(session.payload, 'sessionPayload'),
+      sessionConsumedAt: column(session.consumedAt, 'sessionConsumedAt'),
+      grantPayload: column(grant.payload, 'grantPayload'),
+      grantConsumedAt: column(grant.consumedAt, 'grantConsumedAt'),
+    })
+    .from(oidcPayloads)
+    // The models stay literals: the primary key and the uid index are matched under the generic plan.
+    .leftJoin(
+      session,
+      and(
+        sql`${session.model} = 'Session'`,
+        eq(session.uid, sql`${oidcPayloads.payload}->>'sessionUid'`),
+        liveRow(session.expiresAt),
+      ),
+    )
+    .leftJoin(grant, and(sql`${grant.model} = 'Grant'`, eq(grant.id, oidcPayloads.grantId), liveRow(grant.expiresAt)))
+    .where(and(storedKey, live))
     .getSQL(),
 );
 const upsertStored = namedStatement(
@@ -118,15 +163,42 @@ const grantOfStored = namedStatement<{ grantId: string | null }>(
 );
 const destroyStored = namedStatement('oidc_destroy', builder.delete(oidcPayloads).where(storedKey).getSQL());
 
+/** The models a token request reads with their session and grant (see `findWithBindings`). */
+const BOUND_MODELS = new Set(['AuthorizationCode', 'RefreshToken']);
+
+/**
+ * The session and grant read with a code or refresh token, per token request, by the look-up each answers
+ * (`Session uid …`, `Grant …`; null when there was none). Each answers that look-up once, in that request only: as
+ * one statement read them, with the token, instead of two more a moment later.
+ */
+const readAhead = new WeakMap<object, Map<string, StoredRow | null>>();
+
+/** The token request oidc-provider is handling, if that is what it is handling (its `Provider.ctx`, not in its types). */
+function tokenRequest(): KoaContextWithOIDC | undefined {
+  const ctx = (Provider as unknown as { ctx?: KoaContextWithOIDC }).ctx;
+  return ctx?.oidc?.route === 'token' ? ctx : undefined;
+}
+
+/** The row read ahead for this look-up in this token request, taken so it answers once; undefined when none was. */
+function readBack(lookUp: string): StoredRow[] | undefined {
+  const request = tokenRequest();
+  const ahead = request && readAhead.get(request);
+  if (!ahead?.has(lookUp)) return undefined;
+  const row = ahead.get(lookUp);
+  ahead.delete(lookUp);
+  return row ? [row] : [];
+}
+
 /** The context a session's sealed id is sealed under. */
 const SESSION_ID_CONTEXT = 'oidc_payloads:Session:jti';
 
 /**
  * oidc-provider's storage in PostgreSQL, so restarts sign nobody out and processes share state. Credentials are
  * stored as hashes (`storedId`); the one payload that must give its id back without being asked by it (a session,
- * found by its uid when a refresh token is used) keeps it sealed by the key service.
+ * found by its uid when a refresh token is used) keeps it sealed by the key service. A refresh token consumed is its
+ * session used (`consumeRefreshToken`), under the `sessions` limits.
  */
-export function postgresAdapterFactory(db: Database, secrets: KeyService) {
+export function postgresAdapterFactory(db: Database, secrets: KeyService, sessions: AppConfig['sessions']) {
   return class PostgresAdapter implements Adapter {
     constructor(private readonly model: string) {}
 
@@ -172,7 +244,23 @@ export function postgresAdapterFactory(db: Database, secrets: KeyService) {
 
     async find(id: string) {
       if (this.model === 'ReplayDetection') return this.claim(id);
-      return this.found(await findStored(db, this.key(id)), id);
+      if (this.model === 'Grant') return this.found(readBack(`Grant ${id}`) ?? (await findStored(db, this.key(id))));
+      const request = BOUND_MODELS.has(this.model) ? tokenRequest() : undefined;
+      if (!request) return this.found(await findStored(db, this.key(id)), id);
+      const [row] = await findWithBindings(db, this.key(id));
+      if (!row) return undefined;
+      const { sessionUid, grantId } = row.payload;
+      const ahead = new Map<string, StoredRow | null>();
+      if (typeof sessionUid === 'string') {
+        const { sessionPayload: payload, sessionConsumedAt: consumedAt } = row;
+        ahead.set(`Session uid ${sessionUid}`, payload && { payload, consumedAt });
+      }
+      if (typeof grantId === 'string') {
+        const { grantPayload: payload, grantConsumedAt: consumedAt } = row;
+        ahead.set(`Grant ${grantId}`, payload && { payload, consumedAt });
+      }
+      readAhead.set(request, ahead);
+      return this.found([row], id);
     }
 
     /**
@@ -186,7 +274,8 @@ export function postgresAdapterFactory(db: Database, secrets: KeyService) {
     }
 
     async findByUid(uid: string) {
-      return this.found(await findStoredByUid(db, { model: this.model, uid }));
+      const ahead = this.model === 'Session' ? readBack(`Session uid ${uid}`) : undefined;
+      return this.found(ahead ?? (await findStoredByUid(db, { model: this.model, uid })));
     }
 
     async findByUserCode(userCode: string) {
@@ -196,10 +285,15 @@ export function postgresAdapterFactory(db: Database, secrets: KeyService) {
     /**
      * Marks a code or refresh token used, only if nobody did first: oidc-provider checks `consumed` before it calls
      * this, so two requests racing with one credential both passed that check. The loser is a reuse, treated as
-     * oidc-provider treats one that comes later: the grant ends and the request is refused.
+     * oidc-provider treats one that comes later: the grant ends and the request is refused. A refresh token's use is
+     * its session's too (a code's exchange follows the authorization that has just saved the session).
      */
     async consume(id: string) {
-      const [won] = await consumeStored(db, { ...this.key(id), consumedAt: new Date() });
+      const key = this.key(id);
+      const won =
+        this.model === 'RefreshToken'
+          ? await consumeRefreshToken(db, sessions, key, new Date())
+          : (await consumeStored(db, { ...key, consumedAt: new Date() })).length > 0;
       if (won) return;
       const [lost] = await grantOfStored(db, this.key(id));
       if (lost?.grantId) await endGrant(db, lost.grantId);

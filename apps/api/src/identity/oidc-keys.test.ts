@@ -113,7 +113,11 @@ describe('keys and credentials stored in the clear by an older version', () => {
     );
     expect(stored.rows[0]!.text).not.toMatch(/legacy-refresh-token|legacy-session-id/);
 
-    const Adapter = postgresAdapterFactory(db.db, keys);
+    const { sessions } = loadConfig(
+      { SECRETS_KEY: TEST_SECRETS_KEY.key.toString('hex') },
+      { catalogFile: paths.catalogFile },
+    );
+    const Adapter = postgresAdapterFactory(db.db, keys, sessions);
     expect(await new Adapter('RefreshToken').find('legacy-refresh-token')).toMatchObject({
       jti: 'legacy-refresh-token',
       accountId: 'a1',

@@ -10,7 +10,7 @@ import { NodeSigningKey } from './signing-key.js';
 import { logoutPages } from './logout-pages.js';
 import { errorPage } from './pages.js';
 import { mountProvider, registerProviderAssets } from './provider-mount.js';
-import { limitsFor, REMEMBERED, sessionTtl, touchSession } from './session-lifetime.js';
+import { limitsFor, REMEMBERED, sessionTtl } from './session-lifetime.js';
 import type { AccountDeletion } from '../modules/self-service/account-deletion.js';
 import type { SecurityService } from './security.service.js';
 import { createPasswordResets, registerPasswordReset } from './password-reset.js';
@@ -98,7 +98,7 @@ export async function createEmbeddedProvider(
   };
 
   const configuration: Configuration = {
-    adapter: postgresAdapterFactory(db, secrets),
+    adapter: postgresAdapterFactory(db, secrets, config.sessions),
     clients: [
       {
         client_id: clientId,
@@ -204,14 +204,6 @@ export async function createEmbeddedProvider(
   const provider = new Provider(config.auth.issuer, configuration);
   // The forwarding headers the provider sees are the ones Fastify derived under TRUST_PROXY (see the mount below).
   provider.proxy = true;
-  // Using a refresh token is using the session: its idle time starts again. (A code's exchange follows the
-  // authorization that just saved the session and marked it used, silent ones included: nothing to touch.)
-  provider.on('grant.success', (ctx) => {
-    if (ctx.oidc.params?.['grant_type'] !== 'refresh_token') return;
-    const used = ctx.oidc.entities.RotatedRefreshToken ?? ctx.oidc.entities.RefreshToken;
-    if (!used?.sessionUid) return;
-    void touchSession(db, config.sessions, used.sessionUid).catch(() => undefined);
-  });
   {
     // Where and when each session was used (for the member's devices list), and sign-outs in the activity: after
     // the provider's own work, so a failure here never fails a sign-in or a sign-out.

@@ -7,6 +7,7 @@ import {
   type SecurityEventName,
 } from '@ums/contracts';
 import { describe, expect, it } from 'vitest';
+import { dpopKey } from '@ums/testkit/dpop';
 import { attemptSignIn, browser, dpopHeaders, refresh, signIn, signOut, type Browser } from '@ums/testkit/oidc-browser';
 import { providerApp } from '../../test/oidc-client.js';
 import { smtpInbox } from '../../test/smtp-inbox.js';
@@ -98,6 +99,19 @@ describe('a refresh is use of its session', () => {
     expect(refreshed.status).toBe(200);
     await expect.poll(async () => (await lastUse())['Safari 17']).toBeGreaterThan(before['Safari 17']!);
     expect((await lastUse())['Chrome 131']).toBe(before['Chrome 131']);
+  });
+
+  it('a refused refresh, with a proof of another key than its token is bound to, does not move it', async () => {
+    const { email } = await member();
+    const laptop = await signInWith(email, CHROME_ON_WINDOWS);
+    const lastUse = async () => Date.parse((await sessions(laptop.access_token)).body.data[0]!.lastActiveAt);
+    const before = await lastUse();
+    const refused = await refresh(base, laptop.refresh_token, await dpopKey());
+    expect(refused.body.error).toBe('invalid_grant');
+    expect(await lastUse()).toBe(before);
+    // The token was not used up either: its own browser's next refresh works, and moves it.
+    expect((await refresh(base, laptop.refresh_token)).status).toBe(200);
+    expect(await lastUse()).toBeGreaterThan(before);
   });
 });
 

@@ -25,41 +25,58 @@ export function sessionTtl(limits: SessionLimits, loginTs: number | undefined, n
   return Math.max(1, Math.min(limits.idle, left));
 }
 
-const touched = placeholders('sessionUid', 'idle', 'max');
+const used = placeholders('model', 'id', 'consumedAt', 'idle', 'max');
 const o = oidcPayloads;
 const p = alias(oidcPayloads, 'p');
 const transient = sql`(${o.payload}->>'transient')::boolean`;
 const seconds = (value: SQL) => sql`${value}::double precision`;
-/** The refresh's touch as a named prepared statement (decision 041): every refresh-token grant sends it. */
-const touchStatement = namedStatement(
-  'session_touch',
+/**
+ * A refresh token used, and its session with it, in one statement (decision 041): the token is marked consumed only
+ * if nobody did first, and only then is its session touched. A refresh is use of the session: its idle time starts
+ * again, never past the absolute limit, and the member's devices list shows it used now. The web app renews its tokens
+ * through the token endpoint, which does not save the session itself, and the token is consumed there once every
+ * check has passed (rotation), so a refused refresh touches nothing.
+ */
+const consumeAndTouch = namedStatement<{ id: string }>(
+  'oidc_consume_refresh_token',
   // 'Session' stays a literal: the partial index on session rows only matches a literal under generic plans.
   sql`
-    with used as (
+    with consumed as (
+      update ${o} set ${columnName(o.consumedAt)} = ${used.consumedAt}::timestamptz
+      where ${o.model} = ${used.model} and ${o.id} = ${used.id} and ${o.consumedAt} is null
+      returning ${o.id} as id, ${o.payload}->>'sessionUid' as session_uid
+    ), details as (
       update ${sessionDetails} set ${columnName(sessionDetails.lastActiveAt)} = clock_timestamp()
-      where ${sessionDetails.sessionUid} = ${touched.sessionUid}
+      where ${sessionDetails.sessionUid} = (select session_uid from consumed)
     ), s as (
       select ${o.id} as id, least(
-        clock_timestamp() + make_interval(secs => case when ${transient} then ${seconds(touched.idle)} else ${seconds(sql`${REMEMBERED.idle}`)} end),
+        clock_timestamp() + make_interval(secs => case when ${transient} then ${seconds(used.idle)} else ${seconds(sql`${REMEMBERED.idle}`)} end),
         to_timestamp((${o.payload}->>'loginTs')::double precision
-          + case when ${transient} then ${seconds(touched.max)} else ${seconds(sql`${REMEMBERED.max}`)} end)
+          + case when ${transient} then ${seconds(used.max)} else ${seconds(sql`${REMEMBERED.max}`)} end)
       ) as until
       from ${o}
-      where ${o.model} = 'Session' and ${o.uid} = ${touched.sessionUid} and ${o.expiresAt} > clock_timestamp()
+      where ${o.model} = 'Session' and ${o.uid} = (select session_uid from consumed) and ${o.expiresAt} > clock_timestamp()
+    ), touched as (
+      update ${tableAs(oidcPayloads, 'p')}
+      set ${columnName(o.expiresAt)} = s.until,
+          ${columnName(o.payload)} = jsonb_set(${p.payload}, '{exp}', to_jsonb(floor(extract(epoch from s.until))::bigint))
+      from s
+      where ${p.model} = 'Session' and ${p.id} = s.id
     )
-    update ${tableAs(oidcPayloads, 'p')}
-    set ${columnName(o.expiresAt)} = s.until,
-        ${columnName(o.payload)} = jsonb_set(${p.payload}, '{exp}', to_jsonb(floor(extract(epoch from s.until))::bigint))
-    from s
-    where ${p.model} = 'Session' and ${p.id} = s.id`,
+    select id from consumed`,
 );
 
 /**
- * A refresh is use of the session: its idle time starts again, never past the absolute limit, and the member's
- * devices list shows it used now. The web app renews its tokens through the token endpoint, which does not save the
- * session itself. One statement for both.
+ * Marks a refresh token (by its stored id) used at `consumedAt` unless it was already, touching its session if it was
+ * not: whether this request was the one that used it.
  */
-export async function touchSession(db: Database, sessions: AppConfig['sessions'], sessionUid: string) {
+export async function consumeRefreshToken(
+  db: Database,
+  sessions: AppConfig['sessions'],
+  key: { model: string; id: string },
+  consumedAt: Date,
+): Promise<boolean> {
   const ordinary = limitsFor(sessions, true);
-  await touchStatement(db, { sessionUid, idle: ordinary.idle, max: ordinary.max });
+  const [won] = await consumeAndTouch(db, { ...key, consumedAt, idle: ordinary.idle, max: ordinary.max });
+  return won !== undefined;
 }
