@@ -6,6 +6,7 @@ import { createAccountService, type AccountService } from './accounts.service.js
 import { createAttemptLimiter } from './attempt-limiter.js';
 import { postgresAdapterFactory, sealStoredCredentials } from './oidc-adapter.js';
 import { ID_TOKEN_TTL_SECONDS, loadProviderKeys, SIGNING_ALG } from './oidc-keys.js';
+import { rememberPublicKeyImports } from './public-key-imports.js';
 import { NodeSigningKey } from './signing-key.js';
 import { logoutPages } from './logout-pages.js';
 import { errorPage } from './pages.js';
@@ -76,6 +77,8 @@ export async function createEmbeddedProvider(
   secrets: KeyService,
 ) {
   const accounts = createAccountService({ db });
+  // A browser's DPoP key is imported once, not at each of its refreshes (decision 044).
+  rememberPublicKeyImports();
   const keys = await loadProviderKeys(db, secrets);
   await sealStoredCredentials(db, secrets);
   const { publicUrl } = config;

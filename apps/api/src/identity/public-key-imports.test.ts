@@ -1,0 +1,82 @@
+import { generateKeyPairSync, sign, webcrypto, type JsonWebKey } from 'node:crypto';
+import { EmbeddedJWK, jwtVerify } from 'jose';
+import { describe, expect, it } from 'vitest';
+import { rememberedKeyImports, rememberPublicKeyImports } from './public-key-imports.js';
+
+const ECDSA = { name: 'ECDSA', namedCurve: 'P-256' };
+
+function p256() {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  return {
+    privateKey,
+    publicJwk: publicKey.export({ format: 'jwk' }),
+    privateJwk: privateKey.export({ format: 'jwk' }),
+  };
+}
+
+/** A SubtleCrypto whose imports are counted, the real one doing the work. */
+function countedSubtle() {
+  const real = webcrypto.subtle;
+  const subtle = Object.assign(Object.create(real) as webcrypto.SubtleCrypto, { imports: 0 });
+  subtle.importKey = ((...args: Parameters<typeof real.importKey>) => {
+    subtle.imports += 1;
+    return real.importKey(...args);
+  }) as typeof real.importKey;
+  rememberPublicKeyImports(subtle);
+  return subtle;
+}
+
+/** A DPoP proof as a browser signs one: its public key in the header, signed with `signer`. */
+function proof(jwk: JsonWebKey, signer: ReturnType<typeof p256>['privateKey']) {
+  const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const input = `${part({ alg: 'ES256', typ: 'dpop+jwt', jwk })}.${part({ jti: crypto.randomUUID(), iat: 1 })}`;
+  const signature = sign('sha256', Buffer.from(input), { key: signer, dsaEncoding: 'ieee-p1363' });
+  return `${input}.${signature.toString('base64url')}`;
+}
+
+describe('public keys imported from a JWK', () => {
+  it('are imported once: the same key, algorithm and usages give back the CryptoKey made the first time', async () => {
+    const subtle = countedSubtle();
+    const { publicJwk } = p256();
+    const first = await subtle.importKey('jwk', { ...publicJwk }, ECDSA, true, ['verify']);
+    const again = await subtle.importKey('jwk', { ...publicJwk }, ECDSA, true, ['verify']);
+    expect(again).toBe(first);
+    expect(subtle.imports).toBe(1);
+    // Another extractability or other usages is another key.
+    await subtle.importKey('jwk', { ...publicJwk }, ECDSA, false, ['verify']);
+    expect(subtle.imports).toBe(2);
+  });
+
+  it('are imported each time when private, in another format, or when the import fails', async () => {
+    const subtle = countedSubtle();
+    const { privateJwk, publicJwk } = p256();
+    for (let n = 0; n < 2; n++) await subtle.importKey('jwk', { ...privateJwk }, ECDSA, false, ['sign']);
+    expect(subtle.imports).toBe(2);
+    const raw = Buffer.concat([
+      Buffer.from([4]),
+      Buffer.from(publicJwk.x!, 'base64url'),
+      Buffer.from(publicJwk.y!, 'base64url'),
+    ]);
+    for (let n = 0; n < 2; n++) await subtle.importKey('raw', raw, ECDSA, true, ['verify']);
+    expect(subtle.imports).toBe(4);
+    // A point that is not on the curve: refused both times, the refusal not kept.
+    const offCurve = { ...publicJwk, y: publicJwk.x };
+    for (let n = 0; n < 2; n++) {
+      await expect(subtle.importKey('jwk', offCurve, ECDSA, true, ['verify'])).rejects.toThrow();
+    }
+    expect(subtle.imports).toBe(6);
+  });
+
+  it('still refuse, through jose as the provider checks a proof, a proof not signed by the key its header names', async () => {
+    rememberPublicKeyImports();
+    const browser = p256();
+    const other = p256();
+    const options = { algorithms: ['ES256'], typ: 'dpop+jwt' };
+    await expect(jwtVerify(proof(browser.publicJwk, browser.privateKey), EmbeddedJWK, options)).resolves.toBeTruthy();
+    expect(rememberedKeyImports.keys().some((key) => key.includes(browser.publicJwk.x!))).toBe(true);
+    // The key is remembered now; a proof naming it but signed by another key is still refused.
+    const forged = proof(browser.publicJwk, other.privateKey);
+    await expect(jwtVerify(forged, EmbeddedJWK, options)).rejects.toThrow('signature verification failed');
+    await expect(jwtVerify(proof(browser.publicJwk, browser.privateKey), EmbeddedJWK, options)).resolves.toBeTruthy();
+  });
+});
