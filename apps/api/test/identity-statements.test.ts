@@ -44,7 +44,7 @@ beforeAll(async () => {
 });
 
 describe('the statements of a sign-in and a refresh', () => {
-  it('a password sign-in sends 24 statements and a refresh-token grant 5', () => {
+  it('a password sign-in sends 23 statements and a refresh-token grant 4', () => {
     expect(signInStatements.map((s) => s.name)).toEqual([
       'oidc_upsert', // authorize: the interaction
       'oidc_find', // the sign-in page: the interaction
@@ -65,16 +65,14 @@ describe('the statements of a sign-in and a refresh', () => {
       'oidc_upsert', // the authorization code
       'oidc_upsert', // the session
       'session_details_used', // the devices list
-      'oidc_find_with_session_and_grant', // the token request: the code, its session and its grant
+      'oidc_find_with_session_grant_account', // the token request: the code, its session, grant and account
       'oidc_consume', // the code
-      'account_for_tokens',
       'oidc_claim', // the DPoP proof's id
       'oidc_upsert', // the refresh token
     ]);
     expect(refreshStatements.map((s) => s.name)).toEqual([
-      'oidc_find_with_session_and_grant', // the refresh token, its session and its grant
+      'oidc_find_with_session_grant_account', // the refresh token, its session, grant and account
       'oidc_claim', // the DPoP proof's id
-      'account_for_tokens',
       'oidc_consume_refresh_token', // the refresh token, rotated, and its session used
       'oidc_upsert', // the new refresh token
     ]);

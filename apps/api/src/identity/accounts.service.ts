@@ -1,6 +1,6 @@
 import { passwordProblemText } from '@ums/contracts';
 import { ROLE_TEXTS } from '@ums/contracts/roles';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { namedStatement, rowColumns, type Database } from '../db/client.js';
 import { accountDeletions, accounts, tokenRevocations } from '../db/schema/index.js';
@@ -72,12 +72,31 @@ const accountByEmail = namedStatement<AccountRow>(
   'account_by_email',
   sql`select ${rowColumns(accounts)} from ${accounts} where lower(${accounts.email}) = ${sql.placeholder('email')}`,
 );
-const accountForTokens = namedStatement<AccountRow & { mark: string }>(
-  'account_for_tokens',
-  sql`select ${rowColumns(accounts)}, ${revocationMark} as mark
+/** What an account id looks like: anything else finds no account, rather than failing its cast to uuid. */
+const ACCOUNT_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The account with its revocation mark, as a token's claims need them. */
+export type TokensAccountRow = AccountRow & { mark: string };
+/**
+ * The account of `accountId` (an expression; null, or not an account id, finds none) with its revocation mark, as a
+ * subquery a token's statement joins laterally: its columns named as `tokensAccountOf` reads them.
+ */
+export const accountForTokensOf = (accountId: SQL) =>
+  sql`(select ${rowColumns(accounts)}, ${revocationMark} as mark
     from ${accounts} left join ${tokenRevocations} on ${revocationRowOf(accounts.accountId)}
-    where ${accounts.accountId} = ${sql.placeholder('accountId')}::uuid`,
+    where ${accounts.accountId} = case when ${accountId} ~* ${ACCOUNT_ID_PATTERN.source} then (${accountId})::uuid end)`;
+const accountForTokens = namedStatement<TokensAccountRow>(
+  'account_for_tokens',
+  sql`select * from ${accountForTokensOf(sql`${sql.placeholder('accountId')}::text`)} account`,
 );
+
+/** The account a token is issued for, from a row of `accountForTokensOf`. */
+export const tokensAccountOf = (row: TokensAccountRow) => ({
+  ...toAccount(row),
+  phoneNumber: row.phoneNumber,
+  revocationMark: Number(row.mark),
+});
+export type TokensAccount = ReturnType<typeof tokensAccountOf>;
 
 const toAccount = (row: typeof accounts.$inferSelect): Account => ({
   accountId: row.accountId,
@@ -231,10 +250,10 @@ export function createAccountService({ db, adminGroup = ADMIN_GROUP }: { db: Dat
      * The account as `findById` gives it, with its revocation mark (see REVOCATION_MARK_CLAIM) read in the same
      * statement: what the provider needs to issue its tokens.
      */
-    async findForTokens(accountId: string) {
-      if (!/^[0-9a-f-]{36}$/i.test(accountId)) return null;
+    async findForTokens(accountId: string): Promise<TokensAccount | null> {
+      if (!ACCOUNT_ID_PATTERN.test(accountId)) return null;
       const [row] = await accountForTokens(db, { accountId });
-      return row ? { ...toAccount(row), phoneNumber: row.phoneNumber, revocationMark: Number(row.mark) } : null;
+      return row ? tokensAccountOf(row) : null;
     },
 
     /** The account, when `password` is its current password (a member confirming a sensitive change); else null. */

@@ -5,7 +5,9 @@ import Provider, { errors, type Adapter, type AdapterPayload, type KoaContextWit
 import type { AppConfig } from '../config/env.js';
 import { excluded, namedStatement, placeholders, statementBuilder as builder, type Database } from '../db/client.js';
 import { oidcPayloads } from '../db/schema/index.js';
+import { tableAs } from '../modules/lists/list-statements.js';
 import type { KeyService } from '../secrets/key-service.js';
+import { accountForTokensOf, tokensAccountOf, type TokensAccount, type TokensAccountRow } from './accounts.service.js';
 import { revokeGrant } from './revocations.js';
 import { consumeRefreshToken } from './session-lifetime.js';
 
@@ -43,6 +45,7 @@ const liveRow = (expiresAt: PgColumn) => sql`(${expiresAt} is null or ${expiresA
 const live = liveRow(oidcPayloads.expiresAt);
 type StoredPayload = AdapterPayload & { sealedJti?: string };
 type StoredRow = { payload: StoredPayload; consumedAt: Date | null };
+type Nullable<Row> = { [Column in keyof Row]: Row[Column] | null };
 /** A row's payload and when it was consumed, named as `StoredRow` names them (a builder sets its conditions on itself). */
 const readStored = () =>
   builder
@@ -65,44 +68,33 @@ const findStoredByUserCode = namedStatement<StoredRow>(
     .getSQL(),
 );
 /**
- * A code or refresh token with the session and the grant it was issued under, in one statement: the token endpoint
- * reads all three, one after another, for every code exchange and refresh (see `readAhead`). Each of the other two
- * is null when it is gone or expired, as its own look-up would have found it.
+ * A code or refresh token with the session, the grant and the account it was issued under, in one statement: the
+ * token endpoint reads all four, one after another, for every code exchange and refresh (see `readAhead`). The
+ * session and the grant are null when gone or expired, as their own look-ups would have found them; the account's
+ * columns are null when it is gone.
  */
 const session = alias(oidcPayloads, 'session');
 const grant = alias(oidcPayloads, 'grant');
-const column = (value: SQL | PgColumn, name: string) => sql`${value}`.as(name);
+const token = oidcPayloads;
 const findWithBindings = namedStatement<
   StoredRow & {
     sessionPayload: StoredPayload | null;
     sessionConsumedAt: Date | null;
     grantPayload: StoredPayload | null;
     grantConsumedAt: Date | null;
-  }
+  } & Nullable<TokensAccountRow>
 >(
-  'oidc_find_with_session_and_grant',
-  builder
-    .select({
-      payload: column(oidcPayloads.payload, 'payload'),
-      consumedAt: column(oidcPayloads.consumedAt, 'consumedAt'),
-      sessionPayload: column(session.payload, 'sessionPayload'),
-      sessionConsumedAt: column(session.consumedAt, 'sessionConsumedAt'),
-      grantPayload: column(grant.payload, 'grantPayload'),
-      grantConsumedAt: column(grant.consumedAt, 'grantConsumedAt'),
-    })
-    .from(oidcPayloads)
-    // The models stay literals: the primary key and the uid index are matched under the generic plan.
-    .leftJoin(
-      session,
-      and(
-        sql`${session.model} = 'Session'`,
-        eq(session.uid, sql`${oidcPayloads.payload}->>'sessionUid'`),
-        liveRow(session.expiresAt),
-      ),
-    )
-    .leftJoin(grant, and(sql`${grant.model} = 'Grant'`, eq(grant.id, oidcPayloads.grantId), liveRow(grant.expiresAt)))
-    .where(and(storedKey, live))
-    .getSQL(),
+  'oidc_find_with_session_grant_account',
+  // The models stay literals: the primary key and the uid index are matched under the generic plan.
+  sql`select ${token.payload} as "payload", ${token.consumedAt} as "consumedAt",
+      ${session.payload} as "sessionPayload", ${session.consumedAt} as "sessionConsumedAt",
+      ${grant.payload} as "grantPayload", ${grant.consumedAt} as "grantConsumedAt", account.*
+    from ${token}
+    left join ${tableAs(oidcPayloads, 'session')} on ${session.model} = 'Session' and ${session.uid} = ${token.payload}->>'sessionUid'
+      and ${liveRow(session.expiresAt)}
+    left join ${tableAs(oidcPayloads, 'grant')} on ${grant.model} = 'Grant' and ${grant.id} = ${token.grantId} and ${liveRow(grant.expiresAt)}
+    left join lateral ${accountForTokensOf(sql`${token.payload}->>'accountId'`)} account on true
+    where ${and(storedKey, live)}`,
 );
 const upsertStored = namedStatement(
   'oidc_upsert',
@@ -172,6 +164,22 @@ const BOUND_MODELS = new Set(['AuthorizationCode', 'RefreshToken']);
  * one statement read them, with the token, instead of two more a moment later.
  */
 const readAhead = new WeakMap<object, Map<string, StoredRow | null>>();
+
+/** The account read with a code or refresh token, per token request, by its id (null when there is none). */
+const accountsAhead = new WeakMap<object, Map<string, TokensAccount | null>>();
+
+/**
+ * The account of `accountId` as it was read with the code or refresh token of this token request (null: there was
+ * none), taken so it answers once; undefined when it was not read ahead.
+ */
+export function accountReadAhead(accountId: string): TokensAccount | null | undefined {
+  const request = tokenRequest();
+  const ahead = request && accountsAhead.get(request);
+  if (!ahead?.has(accountId)) return undefined;
+  const account = ahead.get(accountId) ?? null;
+  ahead.delete(accountId);
+  return account;
+}
 
 /** The token request oidc-provider is handling, if that is what it is handling (its `Provider.ctx`, not in its types). */
 function tokenRequest(): KoaContextWithOIDC | undefined {
@@ -249,7 +257,7 @@ export function postgresAdapterFactory(db: Database, secrets: KeyService, sessio
       if (!request) return this.found(await findStored(db, this.key(id)), id);
       const [row] = await findWithBindings(db, this.key(id));
       if (!row) return undefined;
-      const { sessionUid, grantId } = row.payload;
+      const { sessionUid, grantId, accountId } = row.payload;
       const ahead = new Map<string, StoredRow | null>();
       if (typeof sessionUid === 'string') {
         const { sessionPayload: payload, sessionConsumedAt: consumedAt } = row;
@@ -260,6 +268,11 @@ export function postgresAdapterFactory(db: Database, secrets: KeyService, sessio
         ahead.set(`Grant ${grantId}`, payload && { payload, consumedAt });
       }
       readAhead.set(request, ahead);
+      if (typeof accountId === 'string') {
+        // The lateral join's columns are all there or all null: an account id means a whole account.
+        const account = row.accountId === null ? null : tokensAccountOf(row as TokensAccountRow);
+        accountsAhead.set(request, new Map([[accountId, account]]));
+      }
       return this.found([row], id);
     }
 

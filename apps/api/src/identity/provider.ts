@@ -4,7 +4,7 @@ import type { AppConfig } from '../config/env.js';
 import type { Database } from '../db/client.js';
 import { createAccountService, type AccountService } from './accounts.service.js';
 import { createAttemptLimiter } from './attempt-limiter.js';
-import { postgresAdapterFactory, sealStoredCredentials } from './oidc-adapter.js';
+import { accountReadAhead, postgresAdapterFactory, sealStoredCredentials } from './oidc-adapter.js';
 import { ID_TOKEN_TTL_SECONDS, loadProviderKeys, SIGNING_ALG } from './oidc-keys.js';
 import { rememberPublicKeyImports } from './public-key-imports.js';
 import { NodeSigningKey } from './signing-key.js';
@@ -96,7 +96,12 @@ export async function createEmbeddedProvider(
     let read = accountsOfRequest.get(ctx);
     if (!read) accountsOfRequest.set(ctx, (read = new Map()));
     let account = read.get(accountId);
-    if (!account) read.set(accountId, (account = accounts.findForTokens(accountId)));
+    if (!account) {
+      // A token request read it with its code or refresh token (see the adapter's `findWithBindings`).
+      const readAhead = accountReadAhead(accountId);
+      account = readAhead === undefined ? accounts.findForTokens(accountId) : Promise.resolve(readAhead);
+      read.set(accountId, account);
+    }
     return account;
   };
 
