@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, eq, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { alias, type PgColumn } from 'drizzle-orm/pg-core';
 import Provider, { errors, type Adapter, type AdapterPayload, type KoaContextWithOIDC } from 'oidc-provider';
 import type { AppConfig } from '../config/env.js';
@@ -68,8 +68,9 @@ const findStoredByUserCode = namedStatement<StoredRow>(
     .getSQL(),
 );
 /**
- * A code or refresh token with the session, the grant and the account it was issued under, in one statement: the
- * token endpoint reads all four, one after another, for every code exchange and refresh (see `readAhead`). The
+ * A code or refresh token with the session, the grant and the account it was issued under, in one statement (decision
+ * 044): the token endpoint reads all four, one after another, for every code exchange and refresh (see `readAhead`).
+ * Each is found by what the token's payload names, as the provider's own look-ups ask for them. The
  * session and the grant are null when gone or expired, as their own look-ups would have found them; the account's
  * columns are null when it is gone.
  */
@@ -85,14 +86,14 @@ const findWithBindings = namedStatement<
   } & Nullable<TokensAccountRow>
 >(
   'oidc_find_with_session_grant_account',
-  // The models stay literals: the primary key and the uid index are matched under the generic plan.
   sql`select ${token.payload} as "payload", ${token.consumedAt} as "consumedAt",
       ${session.payload} as "sessionPayload", ${session.consumedAt} as "sessionConsumedAt",
       ${grant.payload} as "grantPayload", ${grant.consumedAt} as "grantConsumedAt", account.*
     from ${token}
     left join ${tableAs(oidcPayloads, 'session')} on ${session.model} = 'Session' and ${session.uid} = ${token.payload}->>'sessionUid'
       and ${liveRow(session.expiresAt)}
-    left join ${tableAs(oidcPayloads, 'grant')} on ${grant.model} = 'Grant' and ${grant.id} = ${token.grantId} and ${liveRow(grant.expiresAt)}
+    left join ${tableAs(oidcPayloads, 'grant')} on ${grant.model} = 'Grant' and ${grant.id} = ${token.payload}->>'grantId'
+      and ${liveRow(grant.expiresAt)}
     left join lateral ${accountForTokensOf(sql`${token.payload}->>'accountId'`)} account on true
     where ${and(storedKey, live)}`,
 );
@@ -181,9 +182,9 @@ export function accountReadAhead(accountId: string): TokensAccount | null | unde
   return account;
 }
 
-/** The token request oidc-provider is handling, if that is what it is handling (its `Provider.ctx`, not in its types). */
+/** The token request oidc-provider is handling (through its own AsyncLocalStorage), if that is what it is handling. */
 function tokenRequest(): KoaContextWithOIDC | undefined {
-  const ctx = (Provider as unknown as { ctx?: KoaContextWithOIDC }).ctx;
+  const ctx = Provider.ctx;
   return ctx?.oidc?.route === 'token' ? ctx : undefined;
 }
 

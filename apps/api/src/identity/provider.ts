@@ -129,6 +129,7 @@ export async function createEmbeddedProvider(
     conformIdTokenClaims: false,
     // Only the web app's own origin may call the provider's endpoints from a browser.
     clientBasedCORS: (_ctx, origin) => origin === new URL(publicUrl).origin,
+    // Always: a refresh token's consumption is also what touches its session (decision 044).
     rotateRefreshToken: true,
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     // Refresh tokens expire with their session (no offline_access), so the session's limits bound them too.

@@ -3,7 +3,7 @@ import { createBoundedCache } from '../lib/bounded-cache.js';
 import { MAX_REMEMBERED } from '../plugins/dpop.js';
 
 /** A JWK with any of these members holds a private or secret key: its imports are never remembered. */
-const SECRET_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
+const SECRET_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k', 'priv'];
 
 /** What a remembered key costs beside its JWK's text (an imported P-256 or RSA-2048 public key, measured in dpop.ts). */
 const IMPORTED_KEY_BYTES = 4096;
@@ -11,7 +11,8 @@ const IMPORTED_KEY_BYTES = 4096;
 /**
  * Public keys imported into WebCrypto from a JWK, by the import's arguments (decision 044). The provider's token
  * endpoint imports the key of every DPoP proof it checks, and a browser signs every proof of its session with one
- * key: each refresh imported the same key again, about 140 µs of the event loop (190 µs under load).
+ * key: each refresh imported the same key again, about 140 µs of the event loop (190 µs under load). The process's
+ * other public-JWK imports (jose's of a key set) are kept here too; there are few of them.
  */
 export const rememberedKeyImports = createBoundedCache<webcrypto.CryptoKey>({
   name: 'provider-proof-keys',
@@ -39,11 +40,18 @@ function isPublicJwk(keyData: unknown): keyData is webcrypto.JsonWebKey {
 export function rememberPublicKeyImports(subtle: webcrypto.SubtleCrypto = webcrypto.subtle): void {
   if (remembering.has(subtle)) return;
   remembering.add(subtle);
+  // Its overloads as one signature: the arguments are passed on as they came, whatever their types.
   const importKey = subtle.importKey.bind(subtle) as (...args: unknown[]) => Promise<webcrypto.CryptoKey>;
   const remembered = (...args: unknown[]): Promise<webcrypto.CryptoKey> => {
     const [format, keyData, algorithm, extractable, usages] = args;
     if (format !== 'jwk' || !isPublicJwk(keyData)) return importKey(...args);
-    const key = JSON.stringify([keyData, algorithm, extractable, usages]);
+    let key: string;
+    try {
+      key = JSON.stringify([keyData, algorithm, extractable, usages]);
+    } catch {
+      // Arguments JSON cannot write (a cycle, a BigInt) are WebCrypto's to refuse, as a rejected promise.
+      return importKey(...args);
+    }
     return rememberedKeyImports.build(key, () => importKey(...args));
   };
   // The same function under SubtleCrypto's overloads, which differ only in their arguments' types.

@@ -31,7 +31,7 @@ const p = alias(oidcPayloads, 'p');
 const transient = sql`(${o.payload}->>'transient')::boolean`;
 const seconds = (value: SQL) => sql`${value}::double precision`;
 /**
- * A refresh token used, and its session with it, in one statement (decision 041): the token is marked consumed only
+ * A refresh token used, and its session with it, in one statement (decisions 041 and 044): the token is marked consumed only
  * if nobody did first, and only then is its session touched. A refresh is use of the session: its idle time starts
  * again, never past the absolute limit, and the member's devices list shows it used now. The web app renews its tokens
  * through the token endpoint, which does not save the session itself, and the token is consumed there once every
@@ -39,7 +39,6 @@ const seconds = (value: SQL) => sql`${value}::double precision`;
  */
 const consumeAndTouch = namedStatement<{ id: string }>(
   'oidc_consume_refresh_token',
-  // 'Session' stays a literal: the partial index on session rows only matches a literal under generic plans.
   sql`
     with consumed as (
       update ${o} set ${columnName(o.consumedAt)} = ${used.consumedAt}::timestamptz
