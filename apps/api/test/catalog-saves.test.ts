@@ -449,4 +449,70 @@ describe('a discount package removed', () => {
       message: `Discount package ${id} was not found`,
     });
   });
+  // A removal takes only the package's stripe (decision 045): a membership's write, under its own stripe, can take
+  // the package up while the removal runs. The foreign key decides; each side is held open here at the moment the
+  // other one runs, so the race goes the same way every time.
+  describe('racing a membership that takes the package up', () => {
+    const productId = () => products[0]!.productId;
+    async function racer() {
+      const made = await call<DiscountPackage>('POST', '/api/discountPackage', { name: 'Raced', description: null });
+      const member = await call<Membership>('POST', '/api/membership', {
+        name: 'Racing user',
+        description: null,
+        productId: productId(),
+        discountPackageId: null,
+        numberOfFreeEligibleItems: 1,
+        membershipLengthInMonths: 12,
+      });
+      return { id: made.data[0]!.discountPackageId, membership: member.data[0]! };
+    }
+    /** Runs `statements` in a transaction of its own, held open until `whileHeld` has started and waits for it. */
+    async function heldOpen(statements: string[], whileHeld: () => Promise<{ status: number }>) {
+      const held = await ctx.pool.connect();
+      try {
+        await held.query('begin');
+        for (const statement of statements) await held.query(statement);
+        const answer = whileHeld();
+        await expect
+          .poll(async () => {
+            const { rows } = await ctx.pool.query<{ n: number }>(
+              `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock'`,
+            );
+            return rows[0]!.n;
+          })
+          .toBeGreaterThan(0);
+        await held.query('commit');
+        return await answer;
+      } finally {
+        held.release();
+      }
+    }
+
+    it('a membership that took it up first, not yet committed: the removal is refused, naming it', async () => {
+      const { id, membership } = await racer();
+      const removal = await heldOpen(
+        [`update memberships set discount_package_id = ${id} where membership_id = ${membership.membershipId}`],
+        () => call('DELETE', `/api/discountPackage/${id}`),
+      );
+      expect(removal).toMatchObject({
+        status: 409,
+        message: 'This discount package is used by the membership "Racing user". Choose another package for it first.',
+      });
+      expect((await call('GET', `/api/discountPackage/${id}`)).status).toBe(200);
+    });
+
+    it('a removal that went first, not yet committed: the membership is refused for a package that does not exist', async () => {
+      const { id, membership } = await racer();
+      const save = await heldOpen([`delete from discount_packages where discount_package_id = ${id}`], () =>
+        call('PUT', `/api/membership/${membership.membershipId}`, {
+          ...membershipFieldsOf(membership),
+          discountPackageId: id,
+        }),
+      );
+      expect(save).toMatchObject({ status: 400, message: `Discount package ${id} does not exist` });
+      expect((await call<Membership>('GET', `/api/membership/${membership.membershipId}`)).data[0]).toMatchObject({
+        discountPackageId: null,
+      });
+    });
+  });
 });

@@ -143,16 +143,33 @@ describe('writes of one membership', () => {
   });
 });
 
-describe('writes that span the catalog', () => {
-  it('a package’s removal waits for a write of a membership, which may be choosing that package', async () => {
-    const made = await call<DiscountPackage>('POST', '/api/discountPackage', {
-      name: `Removed ${run}`,
-      description: 'Gone',
+describe('a package’s removal (decision 045)', () => {
+  /** A package made to be removed, in a stripe of 1 to 15 (the entities held below are in those). */
+  async function toRemove(): Promise<number> {
+    for (;;) {
+      const made = await call<DiscountPackage>('POST', '/api/discountPackage', {
+        name: `Removed ${run}`,
+        description: null,
+      });
+      const id = made.data[0]!.discountPackageId;
+      if (entityStripe(id) !== 0) return id;
+    }
+  }
+
+  it('goes on beside a write of a membership in another stripe, without waiting for it', async () => {
+    const id = await toRemove();
+    // A stripe whose membership the tests above left in place.
+    const other = [1, 2].find((stripe) => stripe !== entityStripe(id))!;
+    expect(await besideHeld(holdMembership(other), () => call('DELETE', `/api/discountPackage/${id}`))).toMatchObject({
+      status: 200,
     });
-    const removal = await whileHeld(holdMembership(11), () =>
-      call('DELETE', `/api/discountPackage/${made.data[0]!.discountPackageId}`),
-    );
+  });
+
+  it('waits for a write of a package in its own stripe', async () => {
+    const id = await toRemove();
+    const removal = await whileHeld(holdPackage(entityStripe(id)), () => call('DELETE', `/api/discountPackage/${id}`));
     expect(removal.status).toBe(200);
+    expect((await call('GET', `/api/discountPackage/${id}`)).status).toBe(404);
   });
 });
 

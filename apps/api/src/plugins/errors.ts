@@ -39,6 +39,7 @@ function fieldErrors(issues: readonly { instancePath: string; message?: string; 
 function postgresFailure(error: { code?: string; constraint?: string; detail?: string }): Failure | null {
   switch (error.code) {
     case '23503':
+    case '23001':
       return { status: 409, message: 'That change refers to, or is still referred to by, another record' };
     case '23505':
       return { status: 409, message: 'That record already exists' };
@@ -74,6 +75,17 @@ export const sqlStateOf = (error: unknown): string | undefined =>
   causes(error)
     .map((cause) => cause.code)
     .find((code): code is string => typeof code === 'string');
+
+/**
+ * The foreign key a failed statement would have broken, wherever the driver or the ORM wrapped the error: a row that
+ * refers to one not there (SQLSTATE 23503), or a row removed that another still refers to under ON DELETE RESTRICT
+ * (23001). Undefined for any other failure. PostgreSQL cuts a constraint's name to 63 characters.
+ */
+export function brokenForeignKey(error: unknown): string | undefined {
+  const cause = causes(error).find((at) => at.code === '23503' || at.code === '23001') as
+    (Cause & { constraint?: unknown }) | undefined;
+  return typeof cause?.constraint === 'string' ? cause.constraint : undefined;
+}
 
 const lostDatabase = (cause: Cause) =>
   (typeof cause.code === 'string' && databaseDownCode(cause.code)) ||

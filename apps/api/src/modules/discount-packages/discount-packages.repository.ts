@@ -1,5 +1,5 @@
 import type { DiscountPackage } from '@ums/contracts';
-import { and, eq, notInArray, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, asc, eq, notInArray, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { insertSelect, namedStatement, placeholders, statementBuilder as builder } from '../../db/client.js';
 import { moneyText } from '../../db/money.js';
 import { discountPackageProducts, discountPackages, memberships, products } from '../../db/schema/index.js';
@@ -167,7 +167,8 @@ const removeProduct = namedStatement<{ removed: boolean; before: DiscountPackage
 /**
  * A package removed (`removeAnswered`), as one named prepared statement (decision 039): the delete is a CTE, made only
  * when no membership uses the package, and the statement reads the names of those that do and the package's state as
- * it was. The caller holds the whole catalog's lock, so no membership takes the package up in between.
+ * it was. The caller holds the package's stripe (decision 045): a membership that takes the package up after the
+ * statement's snapshot makes the delete fail on the memberships' foreign key (ON DELETE RESTRICT).
  */
 const removePackage = namedStatement<{ users: string[]; before: DiscountPackageState | null }>(
   'package_remove',
@@ -262,6 +263,16 @@ export const discountPackageRepository = {
    * Removes a package no membership uses, in one statement (the caller holds the whole catalog's lock): the names of
    * the memberships that use it (nothing is removed then), and its state as it was (null when there was none).
    */
+  /** The names of the memberships that use the package, in order. */
+  async usersOf(q: Queryable, id: number): Promise<string[]> {
+    const rows = await q
+      .select({ name: memberships.name })
+      .from(memberships)
+      .where(eq(memberships.discountPackageId, id))
+      .orderBy(asc(memberships.name));
+    return rows.map((row) => row.name);
+  },
+
   async removeAnswered(q: Queryable, id: number): Promise<{ users: string[]; before: DiscountPackageState | null }> {
     const [row] = await removePackage(q, { discountPackageId: id });
     return row!;

@@ -1,15 +1,9 @@
 import { discountPackageInputSchema, type DiscountPackage, type DiscountPackageProductKey } from '@ums/contracts';
 import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
+import { brokenForeignKey } from '../../plugins/errors.js';
 import { badRequest, conflict, notFound } from '../../plugins/http-errors.js';
-import {
-  catalogTransaction,
-  creationTransaction,
-  packageTransaction,
-  PRICE_CHANGED,
-  type Actor,
-  type Queryable,
-} from '../audit/audit.js';
+import { creationTransaction, packageTransaction, PRICE_CHANGED, type Actor, type Queryable } from '../audit/audit.js';
 import { discountPackageEntity, recordStates } from '../audit/entities.js';
 import { discountPackageRepository, type PackagePrice } from './discount-packages.repository.js';
 
@@ -32,6 +26,13 @@ export function createDiscountPackageService({ db }: { db: Database }) {
     if (!exists.pkg) throw notFound(`Discount package ${key.discountPackageId}`);
     if (!exists.product) throw notFound(`Product ${key.productId}`);
   }
+
+  const usedBy = (users: string[]) =>
+    conflict(
+      `This discount package is used by ${users.length === 1 ? 'the membership' : 'the memberships'} ${users
+        .map((name) => `"${name}"`)
+        .join(', ')}. Choose another package for ${users.length === 1 ? 'it' : 'them'} first.`,
+    );
 
   return {
     get,
@@ -64,21 +65,28 @@ export function createDiscountPackageService({ db }: { db: Database }) {
     },
 
     async remove(actor: Actor, id: number): Promise<void> {
-      // The whole catalog's lock (decision 040): it reads which memberships use the package, which their writes
-      // change. One statement removes it only when none does, and reads it as it was (decision 039).
-      await catalogTransaction(db, async (tx) => {
-        const { users, before } = await repository.removeAnswered(tx, id);
-        if (users.length > 0) {
-          throw conflict(
-            `This discount package is used by ${users.length === 1 ? 'the membership' : 'the memberships'} ${users
-              .map((name) => `"${name}"`)
-              .join(', ')}. Choose another package for ${users.length === 1 ? 'it' : 'them'} first.`,
-          );
+      // The package's stripe of the catalog's lock (decision 045). One statement removes it only when no membership
+      // uses it, and reads it as it was (decision 039). A membership that takes it up after that statement's snapshot
+      // holds its row until it commits, and the foreign key (ON DELETE RESTRICT) then refuses the removal: answered as
+      // the same conflict, with the memberships that use it now.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await packageTransaction(db, id, async (tx) => {
+            const { users, before } = await repository.removeAnswered(tx, id);
+            if (users.length > 0) throw usedBy(users);
+            if (!before) throw notFound(`Discount package ${id}`);
+            const removed = { actor, action: 'discount-package-deleted' };
+            await recordStates(tx, discountPackageEntity, String(id), removed, before, null);
+          });
+          return;
+        } catch (error) {
+          if (brokenForeignKey(error) === undefined) throw error;
+          const users = await repository.usersOf(db, id);
+          if (users.length > 0) throw usedBy(users);
+          // Taken up and let go again in between: the removal is tried afresh, a few times.
+          if (attempt === 3) throw error;
         }
-        if (!before) throw notFound(`Discount package ${id}`);
-        const removed = { actor, action: 'discount-package-deleted' };
-        await recordStates(tx, discountPackageEntity, String(id), removed, before, null);
-      });
+      }
     },
 
     /**

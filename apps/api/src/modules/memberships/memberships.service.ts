@@ -1,6 +1,7 @@
 import { membershipInputSchema, type Membership, type PromotionalProductLink } from '@ums/contracts';
 import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
+import { brokenForeignKey } from '../../plugins/errors.js';
 import { badRequest, notFound } from '../../plugins/http-errors.js';
 import { creationTransaction, membershipTransaction, type Actor, type Queryable } from '../audit/audit.js';
 import { membershipEntity, recordStates } from '../audit/entities.js';
@@ -13,6 +14,23 @@ const missingProduct = (id: number) =>
   badRequest(`Product ${id} does not exist`, { productId: ['Product does not exist'] });
 const missingPackage = (id: number | null) =>
   badRequest(`Discount package ${id} does not exist`, { discountPackageId: ['Discount package does not exist'] });
+
+/** The memberships' foreign key to their package, by the start of its name (PostgreSQL cuts a name to 63 characters). */
+const PACKAGE_KEY = 'memberships_discount_package_id_';
+
+/**
+ * A membership's write whose package is removed after the write's statement found it (a removal takes only the
+ * package's stripe, decision 045): the foreign key refuses the write once the removal commits, answered as the
+ * package missing, as the statement itself answers when the package was already gone.
+ */
+async function whilePackageStands<T>(discountPackageId: number | null, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (brokenForeignKey(error)?.startsWith(PACKAGE_KEY)) throw missingPackage(discountPackageId);
+    throw error;
+  }
+}
 
 export function createMembershipService({ db }: { db: Database }) {
   const repository = membershipRepository;
@@ -41,14 +59,16 @@ export function createMembershipService({ db }: { db: Database }) {
 
     async create(actor: Actor, fields: MembershipFields): Promise<Membership> {
       // One statement checks the product and the package, creates, and reads the answer (decision 039).
-      return creationTransaction(db, async (tx) => {
-        const { product, package: pkg, created } = await repository.createAnswered(tx, fields);
-        if (!product) throw missingProduct(fields.productId);
-        if (!pkg) throw missingPackage(fields.discountPackageId);
-        const id = String(created!.answer.membershipId);
-        await recordStates(tx, membershipEntity, id, { actor, action: 'membership-created' }, null, created!.state);
-        return created!.answer;
-      });
+      return whilePackageStands(fields.discountPackageId, () =>
+        creationTransaction(db, async (tx) => {
+          const { product, package: pkg, created } = await repository.createAnswered(tx, fields);
+          if (!product) throw missingProduct(fields.productId);
+          if (!pkg) throw missingPackage(fields.discountPackageId);
+          const id = String(created!.answer.membershipId);
+          await recordStates(tx, membershipEntity, id, { actor, action: 'membership-created' }, null, created!.state);
+          return created!.answer;
+        }),
+      );
     },
 
     async update(actor: Actor, id: number, fields: MembershipFields): Promise<Membership> {
@@ -59,15 +79,17 @@ export function createMembershipService({ db }: { db: Database }) {
       }
       // One statement checks the product and the package, saves, and reads the membership as it was and as it is
       // (decision 039), under the membership's stripe of the catalog's lock (decision 040).
-      return membershipTransaction(db, id, async (tx) => {
-        const { product, package: pkg, saved } = await repository.saveFields(tx, id, fields);
-        if (!product) throw missingProduct(fields.productId);
-        if (!pkg) throw missingPackage(fields.discountPackageId);
-        if (!saved) throw notFound(`Membership ${id}`);
-        const change = { actor, action: 'membership-updated' };
-        await recordStates(tx, membershipEntity, String(id), change, saved.before, saved.after);
-        return saved.answer;
-      });
+      return whilePackageStands(fields.discountPackageId, () =>
+        membershipTransaction(db, id, async (tx) => {
+          const { product, package: pkg, saved } = await repository.saveFields(tx, id, fields);
+          if (!product) throw missingProduct(fields.productId);
+          if (!pkg) throw missingPackage(fields.discountPackageId);
+          if (!saved) throw notFound(`Membership ${id}`);
+          const change = { actor, action: 'membership-updated' };
+          await recordStates(tx, membershipEntity, String(id), change, saved.before, saved.after);
+          return saved.answer;
+        }),
+      );
     },
 
     async remove(actor: Actor, id: number): Promise<void> {
