@@ -2,9 +2,11 @@ import type { DiscountPackage, Membership } from '@ums/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { paths } from '../src/runtime.js';
 import { seedDemoData } from '../src/seed/demo-data.js';
+import { entityStripe } from '../src/db/write-stripes.js';
 import { adminCalls } from './admin-calls.js';
 import { MEMBER, testApp } from './helper.js';
 import { membershipFieldsOf } from './membership-fields.js';
+import { waitFor } from './wait-for.js';
 
 // A membership's and a package's fields are saved in one statement that also reads the state before and the answer
 // after (decision 039): the answer must still be what a read after the save gives, and the audit entry only what
@@ -450,47 +452,68 @@ describe('a discount package removed', () => {
     });
   });
   // A removal takes only the package's stripe (decision 045): a membership's write, under its own stripe, can take
-  // the package up while the removal runs. The foreign key decides; each side is held open here at the moment the
-  // other one runs, so the race goes the same way every time.
+  // the package up while the removal runs. The foreign key decides; each side is held open here until the other one
+  // is seen waiting for it, so the race goes the same way every time.
   describe('racing a membership that takes the package up', () => {
     const productId = () => products[0]!.productId;
+    /**
+     * A package and a membership out of stripe 0: the transaction held open below names no stripe, so its triggers
+     * move stripe 0's rows, and a request in that stripe would wait for those rather than for the race's row.
+     */
     async function racer() {
-      const made = await call<DiscountPackage>('POST', '/api/discountPackage', { name: 'Raced', description: null });
-      const member = await call<Membership>('POST', '/api/membership', {
-        name: 'Racing user',
-        description: null,
-        productId: productId(),
-        discountPackageId: null,
-        numberOfFreeEligibleItems: 1,
-        membershipLengthInMonths: 12,
-      });
-      return { id: made.data[0]!.discountPackageId, membership: member.data[0]! };
+      let id = 0;
+      while (entityStripe(id) === 0) {
+        const made = await call<DiscountPackage>('POST', '/api/discountPackage', { name: 'Raced', description: null });
+        id = made.data[0]!.discountPackageId;
+      }
+      let membership: Membership | undefined;
+      while (!membership || entityStripe(membership.membershipId) === 0) {
+        const made = await call<Membership>('POST', '/api/membership', {
+          name: 'Racing user',
+          description: null,
+          productId: productId(),
+          discountPackageId: null,
+          numberOfFreeEligibleItems: 1,
+          membershipLengthInMonths: 12,
+        });
+        membership = made.data[0]!;
+      }
+      return { id, membership };
     }
-    /** Runs `statements` in a transaction of its own, held open until `whileHeld` has started and waits for it. */
-    async function heldOpen(statements: string[], whileHeld: () => Promise<{ status: number }>) {
+    /**
+     * Runs `statements` in a transaction of its own, sends `request`, and commits only once the request is seen
+     * waiting for that transaction; answers the request's answer.
+     */
+    async function heldOpenFor(statements: string[], request: () => Promise<{ status: number }>) {
       const held = await ctx.pool.connect();
+      let open = false;
       try {
         await held.query('begin');
+        open = true;
+        const { rows } = await held.query<{ pid: number }>('select pg_backend_pid() as pid');
         for (const statement of statements) await held.query(statement);
-        const answer = whileHeld();
-        await expect
-          .poll(async () => {
-            const { rows } = await ctx.pool.query<{ n: number }>(
-              `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock'`,
-            );
-            return rows[0]!.n;
-          })
-          .toBeGreaterThan(0);
+        const answer = request();
+        const blocked = async () =>
+          (
+            await ctx.pool.query<{ n: number }>(
+              `select count(*)::int as n from pg_stat_activity
+               where datname = current_database() and $1 = any(pg_blocking_pids(pid))`,
+              [rows[0]!.pid],
+            )
+          ).rows[0]!.n;
+        expect(await waitFor(blocked, (n) => n > 0, 10_000)).toBe(1);
         await held.query('commit');
+        open = false;
         return await answer;
       } finally {
+        if (open) await held.query('rollback').catch(() => undefined);
         held.release();
       }
     }
 
     it('a membership that took it up first, not yet committed: the removal is refused, naming it', async () => {
       const { id, membership } = await racer();
-      const removal = await heldOpen(
+      const removal = await heldOpenFor(
         [`update memberships set discount_package_id = ${id} where membership_id = ${membership.membershipId}`],
         () => call('DELETE', `/api/discountPackage/${id}`),
       );
@@ -503,7 +526,7 @@ describe('a discount package removed', () => {
 
     it('a removal that went first, not yet committed: the membership is refused for a package that does not exist', async () => {
       const { id, membership } = await racer();
-      const save = await heldOpen([`delete from discount_packages where discount_package_id = ${id}`], () =>
+      const save = await heldOpenFor([`delete from discount_packages where discount_package_id = ${id}`], () =>
         call('PUT', `/api/membership/${membership.membershipId}`, {
           ...membershipFieldsOf(membership),
           discountPackageId: id,

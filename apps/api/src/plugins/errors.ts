@@ -79,7 +79,8 @@ export const sqlStateOf = (error: unknown): string | undefined =>
 /**
  * The foreign key a failed statement would have broken, wherever the driver or the ORM wrapped the error: a row that
  * refers to one not there (SQLSTATE 23503), or a row removed that another still refers to under ON DELETE RESTRICT
- * (23001). Undefined for any other failure. PostgreSQL cuts a constraint's name to 63 characters.
+ * (23001 from PostgreSQL 18 on, 23503 before it). Undefined for any other failure. PostgreSQL cuts a constraint's name
+ * to 63 characters.
  */
 export function brokenForeignKey(error: unknown): string | undefined {
   const cause = causes(error).find((at) => at.code === '23503' || at.code === '23001') as

@@ -57,6 +57,12 @@ export const discountPackageProducts = pgTable(
   ],
 );
 
+/**
+ * The start of the name of the memberships' foreign key to their package, as PostgreSQL reports a violation of it (it
+ * cuts a name to 63 characters): a package's removal and a membership's write tell their race by it (decision 045).
+ */
+export const MEMBERSHIP_PACKAGE_KEY = 'memberships_discount_package_id_';
+
 export const memberships = pgTable(
   'memberships',
   {
@@ -81,6 +87,8 @@ export const memberships = pgTable(
     index('memberships_length_id_idx').on(t.membershipLengthInMonths, t.membershipId),
     index('memberships_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
     index('memberships_description_trgm_idx').using('gin', t.description.op('gin_trgm_ops')),
+    // A package's removal finds its users, and its foreign key checks there are none, by this (decision 045).
+    index('memberships_discount_package_idx').on(t.discountPackageId),
   ],
 );
 

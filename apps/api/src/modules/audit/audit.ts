@@ -148,7 +148,7 @@ const foldPriceSave = namedStatement<{ id: string | null }>(
 );
 
 /**
- * A transaction for an audited write that spans the catalog (a package's removal, the products' refresh, a revert):
+ * A transaction for an audited write that spans the catalog (the products' refresh, a revert):
  * it takes the whole catalog's lock first, every stripe, so the state read for `before` is the one the write changes
  * and the entities it reads stand still; writes of one entity take that entity's stripe instead (decision 040).
  */
@@ -165,7 +165,8 @@ function lockedTransaction<T>(db: Database, lock: (tx: Tx) => Promise<void>, wor
 }
 
 /**
- * A transaction for an audited write of one discount package: its fields, its products and their prices. It takes
+ * A transaction for an audited write of one discount package: its fields, its products and their prices, its removal
+ * (decision 045: the memberships' foreign key, not this lock, keeps a package that one uses). It takes
  * that package's stripe of the catalog's lock only (decisions 036 and 040), so writes of packages and memberships in
  * other stripes go on beside it, while writes of the same package, and every write that spans entities, wait for it.
  */
@@ -201,8 +202,8 @@ export function membershipTransaction<T>(
 let creations = 0;
 /**
  * A transaction that creates a package or a membership: one stripe of the catalog's lock, taken in turn (decision
- * 040). Nothing else sees the new entity before it commits, and what it refers to (a product, a package) is removed
- * only under the whole catalog's lock, which waits for this one.
+ * 040). Nothing else sees the new entity before it commits. A product it refers to is removed only under the whole
+ * catalog's lock, which waits for this one; a package it refers to is kept by the foreign key (decision 045).
  */
 export function creationTransaction<T>(db: Database, work: (tx: Tx) => Promise<T>): Promise<T> {
   // Stripes 1 to 15: stripe 0's rows of the audit trail's version and count are also every other writer's.

@@ -259,10 +259,6 @@ export const discountPackageRepository = {
     return updated.length > 0;
   },
 
-  /**
-   * Removes a package no membership uses, in one statement (the caller holds the whole catalog's lock): the names of
-   * the memberships that use it (nothing is removed then), and its state as it was (null when there was none).
-   */
   /** The names of the memberships that use the package, in order. */
   async usersOf(q: Queryable, id: number): Promise<string[]> {
     const rows = await q
@@ -273,6 +269,10 @@ export const discountPackageRepository = {
     return rows.map((row) => row.name);
   },
 
+  /**
+   * Removes a package no membership uses, in one statement (the caller holds the package's stripe, decision 045): the
+   * names of the memberships that use it (nothing is removed then), and its state as it was (null when there was none).
+   */
   async removeAnswered(q: Queryable, id: number): Promise<{ users: string[]; before: DiscountPackageState | null }> {
     const [row] = await removePackage(q, { discountPackageId: id });
     return row!;

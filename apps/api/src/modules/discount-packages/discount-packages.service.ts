@@ -1,6 +1,7 @@
 import { discountPackageInputSchema, type DiscountPackage, type DiscountPackageProductKey } from '@ums/contracts';
 import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
+import { MEMBERSHIP_PACKAGE_KEY } from '../../db/schema/index.js';
 import { brokenForeignKey } from '../../plugins/errors.js';
 import { badRequest, conflict, notFound } from '../../plugins/http-errors.js';
 import { creationTransaction, packageTransaction, PRICE_CHANGED, type Actor, type Queryable } from '../audit/audit.js';
@@ -8,6 +9,10 @@ import { discountPackageEntity, recordStates } from '../audit/entities.js';
 import { discountPackageRepository, type PackagePrice } from './discount-packages.repository.js';
 
 type PackageFields = z.output<typeof discountPackageInputSchema>;
+
+/** How many times a removal is tried while memberships take the package up and let it go again. */
+const REMOVAL_ATTEMPTS = 3;
+const BUSY_PACKAGE = 'This discount package is being chosen for memberships right now. Try removing it again.';
 
 export function createDiscountPackageService({ db }: { db: Database }) {
   const repository = discountPackageRepository;
@@ -80,11 +85,11 @@ export function createDiscountPackageService({ db }: { db: Database }) {
           });
           return;
         } catch (error) {
-          if (brokenForeignKey(error) === undefined) throw error;
+          if (!brokenForeignKey(error)?.startsWith(MEMBERSHIP_PACKAGE_KEY)) throw error;
           const users = await repository.usersOf(db, id);
           if (users.length > 0) throw usedBy(users);
           // Taken up and let go again in between: the removal is tried afresh, a few times.
-          if (attempt === 3) throw error;
+          if (attempt === REMOVAL_ATTEMPTS) throw conflict(BUSY_PACKAGE);
         }
       }
     },

@@ -1,6 +1,7 @@
 import { membershipInputSchema, type Membership, type PromotionalProductLink } from '@ums/contracts';
 import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
+import { MEMBERSHIP_PACKAGE_KEY } from '../../db/schema/index.js';
 import { brokenForeignKey } from '../../plugins/errors.js';
 import { badRequest, notFound } from '../../plugins/http-errors.js';
 import { creationTransaction, membershipTransaction, type Actor, type Queryable } from '../audit/audit.js';
@@ -15,9 +16,6 @@ const missingProduct = (id: number) =>
 const missingPackage = (id: number | null) =>
   badRequest(`Discount package ${id} does not exist`, { discountPackageId: ['Discount package does not exist'] });
 
-/** The memberships' foreign key to their package, by the start of its name (PostgreSQL cuts a name to 63 characters). */
-const PACKAGE_KEY = 'memberships_discount_package_id_';
-
 /**
  * A membership's write whose package is removed after the write's statement found it (a removal takes only the
  * package's stripe, decision 045): the foreign key refuses the write once the removal commits, answered as the
@@ -27,7 +25,7 @@ async function whilePackageStands<T>(discountPackageId: number | null, write: ()
   try {
     return await write();
   } catch (error) {
-    if (brokenForeignKey(error)?.startsWith(PACKAGE_KEY)) throw missingPackage(discountPackageId);
+    if (brokenForeignKey(error)?.startsWith(MEMBERSHIP_PACKAGE_KEY)) throw missingPackage(discountPackageId);
     throw error;
   }
 }
