@@ -16,7 +16,12 @@ describe('the migrations’ journal', () => {
     expect(journal.entries.map((entry) => `${entry.tag}.sql`)).toEqual(files);
     journal.entries.forEach((entry, n) => {
       expect(entry.idx).toBe(n);
-      if (n > 0) expect(entry.when).toBeGreaterThan(journal.entries[n - 1]!.when);
+      const before = journal.entries[n - 1];
+      if (before) {
+        expect(entry.when, `${entry.tag}'s "when" must be above ${before.tag}'s ${before.when}`).toBeGreaterThan(
+          before.when,
+        );
+      }
     });
   });
 });

@@ -72,17 +72,35 @@ const accountByEmail = namedStatement<AccountRow>(
   'account_by_email',
   sql`select ${rowColumns(accounts)} from ${accounts} where lower(${accounts.email}) = ${sql.placeholder('email')}`,
 );
-/** What an account id looks like: anything else finds no account, rather than failing its cast to uuid. */
+/**
+ * What an account id looks like: anything else finds no account, rather than failing its cast to uuid. PostgreSQL
+ * reads the same pattern (`~*` for the `i` flag).
+ */
 const ACCOUNT_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** The columns of an account a token's claims need: never its password hash. */
+const TOKENS_KEYS = [
+  'accountId',
+  'email',
+  'groups',
+  'role',
+  'firstName',
+  'lastName',
+  'phoneNumber',
+  'emailVerified',
+  'createdAt',
+] as const;
 /** The account with its revocation mark, as a token's claims need them. */
-export type TokensAccountRow = AccountRow & { mark: string };
+export type TokensAccountRow = Pick<AccountRow, (typeof TOKENS_KEYS)[number]> & { mark: string };
 /**
- * The account of `accountId` (an expression; null, or not an account id, finds none) with its revocation mark, as a
- * subquery a token's statement joins laterally: its columns named as `tokensAccountOf` reads them.
+ * The account of `accountId` (an expression of text; null, or not an account id, finds none) with its revocation
+ * mark, as a subquery a token's statement joins laterally: its columns named as `tokensAccountOf` reads them.
  */
 export const accountForTokensOf = (accountId: SQL) =>
-  sql`(select ${rowColumns(accounts)}, ${revocationMark} as mark
+  sql`(select ${sql.join(
+    TOKENS_KEYS.map((key) => sql`${accounts[key]} as ${sql.identifier(key)}`),
+    sql`, `,
+  )}, ${revocationMark} as mark
     from ${accounts} left join ${tokenRevocations} on ${revocationRowOf(accounts.accountId)}
     where ${accounts.accountId} = case when ${accountId} ~* ${ACCOUNT_ID_PATTERN.source} then (${accountId})::uuid end)`;
 const accountForTokens = namedStatement<TokensAccountRow>(
@@ -98,7 +116,7 @@ export const tokensAccountOf = (row: TokensAccountRow) => ({
 });
 export type TokensAccount = ReturnType<typeof tokensAccountOf>;
 
-const toAccount = (row: typeof accounts.$inferSelect): Account => ({
+const toAccount = (row: Omit<AccountRow, 'passwordHash' | 'updatedAt'>): Account => ({
   accountId: row.accountId,
   email: row.email,
   groups: row.groups,

@@ -72,7 +72,7 @@ const findStoredByUserCode = namedStatement<StoredRow>(
  * 044): the token endpoint reads all four, one after another, for every code exchange and refresh (see `readAhead`).
  * Each is found by what the token's payload names, as the provider's own look-ups ask for them. The
  * session and the grant are null when gone or expired, as their own look-ups would have found them; the account's
- * columns are null when it is gone.
+ * columns are null when it is gone, or the payload names no account id.
  */
 const session = alias(oidcPayloads, 'session');
 const grant = alias(oidcPayloads, 'grant');
@@ -156,7 +156,7 @@ const grantOfStored = namedStatement<{ grantId: string | null }>(
 );
 const destroyStored = namedStatement('oidc_destroy', builder.delete(oidcPayloads).where(storedKey).getSQL());
 
-/** The models a token request reads with their session and grant (see `findWithBindings`). */
+/** The models a token request reads with their session, grant and account (see `findWithBindings`). */
 const BOUND_MODELS = new Set(['AuthorizationCode', 'RefreshToken']);
 
 /**

@@ -118,6 +118,20 @@ describe('provider sessions', () => {
     expect(await lastUse()).toBeLessThan(Date.now() - 59 * 60_000);
   });
 
+  it('refuse a refresh token whose account is gone, or is named by no account id, with invalid_grant', async () => {
+    for (const accountId of ['00000000-0000-4000-8000-000000000000', 'not-an-account-id']) {
+      const { email, accountId: own } = await member();
+      const tokens = await signIn(base, email, PASSWORD);
+      await database.pool.query(
+        `update oidc_payloads set payload = jsonb_set(payload, '{accountId}', to_jsonb($2::text))
+         where model = 'RefreshToken' and payload->>'accountId' = $1`,
+        [own, accountId],
+      );
+      const refused = await refresh(base, tokens.refresh_token);
+      expect([refused.status, refused.body.error]).toEqual([400, 'invalid_grant']);
+    }
+  });
+
   it('end 12 hours after sign-in however busy they are: a renewal never extends past that', async () => {
     const { email, accountId } = await member();
     const tokens = await signIn(base, email, PASSWORD);

@@ -77,7 +77,8 @@ const now = sql`clock_timestamp()`;
 /**
  * The account's latest revocation in epoch microseconds (0 when it has none), read when a token is issued: the
  * token carries it as its revocation mark. Read beside the account itself, from `token_revocations` left-joined on
- * `revocationRowOf` (see AccountService.findForTokens).
+ * `revocationRowOf` (see `accountForTokensOf`, which AccountService.findForTokens and the token endpoint's own read
+ * use).
  */
 export const revocationMark = sql<string>`coalesce(${micros(
   sql`greatest(${tokenRevocations.notBefore}, ${tokenRevocations.othersNotBefore})`,

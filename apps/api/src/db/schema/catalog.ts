@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, numeric, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  check,
+  getTableConfig,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
 import { timestamps } from './columns.js';
 
 const money = (name: string) => numeric(name, { precision: 10, scale: 2 });
@@ -56,12 +67,6 @@ export const discountPackageProducts = pgTable(
     check('discount_package_products_price_not_negative', sql`${t.price} >= 0`),
   ],
 );
-
-/**
- * The start of the name of the memberships' foreign key to their package, as PostgreSQL reports a violation of it (it
- * cuts a name to 63 characters): a package's removal and a membership's write tell their race by it (decision 045).
- */
-export const MEMBERSHIP_PACKAGE_KEY = 'memberships_discount_package_id_';
 
 export const memberships = pgTable(
   'memberships',
@@ -128,3 +133,13 @@ export const dataVersions = pgTable('data_versions', {
   key: text('key').primaryKey(),
   version: bigint('version', { mode: 'number' }).notNull().default(0),
 });
+
+/**
+ * The name of the memberships' foreign key to their package as PostgreSQL reports a violation of it (cut to 63
+ * characters, as it cuts every name): a package's removal and a membership's write tell their race by it (decision
+ * 045).
+ */
+export const MEMBERSHIP_PACKAGE_KEY = getTableConfig(memberships)
+  .foreignKeys.find((key) => key.reference().columns.includes(memberships.discountPackageId))!
+  .getName()
+  .slice(0, 63);

@@ -12,7 +12,7 @@ type PackageFields = z.output<typeof discountPackageInputSchema>;
 
 /** How many times a removal is tried while memberships take the package up and let it go again. */
 const REMOVAL_ATTEMPTS = 3;
-const BUSY_PACKAGE = 'This discount package is being chosen for memberships right now. Try removing it again.';
+const BUSY_PACKAGE = 'This discount package is being chosen for memberships right now. Please try again.';
 
 export function createDiscountPackageService({ db }: { db: Database }) {
   const repository = discountPackageRepository;
@@ -85,7 +85,7 @@ export function createDiscountPackageService({ db }: { db: Database }) {
           });
           return;
         } catch (error) {
-          if (!brokenForeignKey(error)?.startsWith(MEMBERSHIP_PACKAGE_KEY)) throw error;
+          if (brokenForeignKey(error) !== MEMBERSHIP_PACKAGE_KEY) throw error;
           const users = await repository.usersOf(db, id);
           if (users.length > 0) throw usedBy(users);
           // Taken up and let go again in between: the removal is tried afresh, a few times.

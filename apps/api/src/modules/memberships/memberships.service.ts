@@ -25,7 +25,7 @@ async function whilePackageStands<T>(discountPackageId: number | null, write: ()
   try {
     return await write();
   } catch (error) {
-    if (brokenForeignKey(error)?.startsWith(MEMBERSHIP_PACKAGE_KEY)) throw missingPackage(discountPackageId);
+    if (brokenForeignKey(error) === MEMBERSHIP_PACKAGE_KEY) throw missingPackage(discountPackageId);
     throw error;
   }
 }
