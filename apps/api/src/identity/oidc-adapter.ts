@@ -170,17 +170,20 @@ const readAhead = new WeakMap<object, Map<string, StoredRow | null>>();
 const accountsAhead = new WeakMap<object, Map<string, TokensAccount | null>>();
 
 /**
- * The account of `accountId` as it was read with the code or refresh token of this token request (null: there was
- * none), taken so it answers once; undefined when it was not read ahead.
+ * What this token request read ahead for `lookUp` (null: there was none), taken so it answers once; undefined when
+ * nothing was read ahead for it.
  */
-export function accountReadAhead(accountId: string): TokensAccount | null | undefined {
+function takeAhead<Value>(reads: WeakMap<object, Map<string, Value | null>>, lookUp: string): Value | null | undefined {
   const request = tokenRequest();
-  const ahead = request && accountsAhead.get(request);
-  if (!ahead?.has(accountId)) return undefined;
-  const account = ahead.get(accountId) ?? null;
-  ahead.delete(accountId);
-  return account;
+  const ahead = request && reads.get(request);
+  if (!ahead?.has(lookUp)) return undefined;
+  const value = ahead.get(lookUp) ?? null;
+  ahead.delete(lookUp);
+  return value;
 }
+
+/** The account of `accountId` as it was read with this token request's code or refresh token (see `takeAhead`). */
+export const accountReadAhead = (accountId: string) => takeAhead(accountsAhead, accountId);
 
 /** The token request oidc-provider is handling (through its own AsyncLocalStorage), if that is what it is handling. */
 function tokenRequest(): KoaContextWithOIDC | undefined {
@@ -188,14 +191,10 @@ function tokenRequest(): KoaContextWithOIDC | undefined {
   return ctx?.oidc?.route === 'token' ? ctx : undefined;
 }
 
-/** The row read ahead for this look-up in this token request, taken so it answers once; undefined when none was. */
+/** The row read ahead for this look-up in this token request, as its statement answers rows (see `takeAhead`). */
 function readBack(lookUp: string): StoredRow[] | undefined {
-  const request = tokenRequest();
-  const ahead = request && readAhead.get(request);
-  if (!ahead?.has(lookUp)) return undefined;
-  const row = ahead.get(lookUp);
-  ahead.delete(lookUp);
-  return row ? [row] : [];
+  const row = takeAhead(readAhead, lookUp);
+  return row === undefined ? undefined : row ? [row] : [];
 }
 
 /** The context a session's sealed id is sealed under. */
@@ -309,7 +308,7 @@ export function postgresAdapterFactory(db: Database, secrets: KeyService, sessio
           ? await consumeRefreshToken(db, sessions, key, new Date())
           : (await consumeStored(db, { ...key, consumedAt: new Date() })).length > 0;
       if (won) return;
-      const [lost] = await grantOfStored(db, this.key(id));
+      const [lost] = await grantOfStored(db, key);
       if (lost?.grantId) await endGrant(db, lost.grantId);
       throw new errors.InvalidGrant(`${CREDENTIAL_NAMES[this.model] ?? this.model} already used`);
     }

@@ -1,12 +1,9 @@
 import { webcrypto } from 'node:crypto';
 import { createBoundedCache } from '../lib/bounded-cache.js';
-import { MAX_REMEMBERED } from '../plugins/dpop.js';
+import { MAX_REMEMBERED, PRIVATE_MEMBERS, PROOF_KEY_BYTES } from '../plugins/dpop.js';
 
-/** A JWK with any of these members holds a private or secret key: its imports are never remembered. */
-const SECRET_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k', 'priv'];
-
-/** What a remembered key costs beside its JWK's text (an imported P-256 or RSA-2048 public key, measured in dpop.ts). */
-const IMPORTED_KEY_BYTES = 4096;
+/** A JWK with any of these members holds a private or secret key (`priv`: a post-quantum one): never remembered. */
+const SECRET_MEMBERS = [...PRIVATE_MEMBERS, 'priv'];
 
 /**
  * Public keys imported into WebCrypto from a JWK, by the import's arguments (decision 044). The provider's token
@@ -18,7 +15,8 @@ export const rememberedKeyImports = createBoundedCache<webcrypto.CryptoKey>({
   name: 'provider-proof-keys',
   maxBytes: 48 * 1024 * 1024,
   maxEntries: MAX_REMEMBERED,
-  bytesOf: () => IMPORTED_KEY_BYTES,
+  // An imported public key costs what the API's own proof keys do.
+  bytesOf: () => PROOF_KEY_BYTES,
 });
 
 const remembering = new WeakSet<webcrypto.SubtleCrypto>();

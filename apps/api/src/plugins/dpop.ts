@@ -7,7 +7,7 @@ export const DPOP_MAX_AGE_SECONDS = 60;
 export const DPOP_FUTURE_SKEW_SECONDS = 5;
 const MAX_PROOF_LENGTH = 4096;
 /** Members of a private key: a proof's header carries the public key only. */
-const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k', 'oth'];
+export const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k', 'oth'];
 
 /** The signature algorithms accepted for proofs (public-key only), as Node verifies them. */
 const ALGORITHMS: Record<string, { hash: string | null; keyType: string; curve?: string; pss?: boolean }> = {
@@ -48,7 +48,7 @@ export const MAX_REMEMBERED = 10_000;
  * What a remembered proof key costs beyond its header's text (measured: an imported P-256 or RSA-2048 public key
  * and its record take 3 to 4 KB of the process's memory, most of it outside the JavaScript heap).
  */
-const PROOF_KEY_BYTES = 4096;
+export const PROOF_KEY_BYTES = 4096;
 
 /**
  * The DPoP memos of this process, bounded by bytes with their keys counted (a header or a token can be several

@@ -1,5 +1,5 @@
 import type { DiscountPackage } from '@ums/contracts';
-import { and, asc, eq, notInArray, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, eq, notInArray, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { insertSelect, namedStatement, placeholders, statementBuilder as builder } from '../../db/client.js';
 import { moneyText } from '../../db/money.js';
 import { discountPackageProducts, discountPackages, memberships, products } from '../../db/schema/index.js';
@@ -257,16 +257,6 @@ export const discountPackageRepository = {
       .where(eq(discountPackages.discountPackageId, id))
       .returning({ id: discountPackages.discountPackageId });
     return updated.length > 0;
-  },
-
-  /** The names of the memberships that use the package, in order. */
-  async usersOf(q: Queryable, id: number): Promise<string[]> {
-    const rows = await q
-      .select({ name: memberships.name })
-      .from(memberships)
-      .where(eq(memberships.discountPackageId, id))
-      .orderBy(asc(memberships.name));
-    return rows.map((row) => row.name);
   },
 
   /**

@@ -10,7 +10,7 @@ import { discountPackageRepository, type PackagePrice } from './discount-package
 
 type PackageFields = z.output<typeof discountPackageInputSchema>;
 
-/** How many times a removal is tried while memberships take the package up and let it go again. */
+/** How many times a removal is tried while memberships take the package up, each time after the foreign key refused it. */
 const REMOVAL_ATTEMPTS = 3;
 const BUSY_PACKAGE = 'This discount package is being chosen for memberships right now. Please try again.';
 
@@ -72,8 +72,8 @@ export function createDiscountPackageService({ db }: { db: Database }) {
     async remove(actor: Actor, id: number): Promise<void> {
       // The package's stripe of the catalog's lock (decision 045). One statement removes it only when no membership
       // uses it, and reads it as it was (decision 039). A membership that takes it up after that statement's snapshot
-      // holds its row until it commits, and the foreign key (ON DELETE RESTRICT) then refuses the removal: answered as
-      // the same conflict, with the memberships that use it now.
+      // holds its row until it commits, and the foreign key (ON DELETE RESTRICT) then refuses the removal: the removal
+      // is tried afresh, and its statement then reads the memberships that use it now.
       for (let attempt = 1; ; attempt++) {
         try {
           await packageTransaction(db, id, async (tx) => {
@@ -86,9 +86,6 @@ export function createDiscountPackageService({ db }: { db: Database }) {
           return;
         } catch (error) {
           if (brokenForeignKey(error) !== MEMBERSHIP_PACKAGE_KEY) throw error;
-          const users = await repository.usersOf(db, id);
-          if (users.length > 0) throw usedBy(users);
-          // Taken up and let go again in between: the removal is tried afresh, a few times.
           if (attempt === REMOVAL_ATTEMPTS) throw conflict(BUSY_PACKAGE);
         }
       }
