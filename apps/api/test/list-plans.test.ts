@@ -30,6 +30,9 @@ const LARGE = 5000;
 interface PlanNode {
   'Node Type': string;
   'Relation Name'?: string;
+  'Index Name'?: string;
+  'Index Cond'?: string;
+  Filter?: string;
   Plans?: PlanNode[];
 }
 
@@ -133,4 +136,40 @@ describe('list statements at realistic size', () => {
     expect(explained).toBeGreaterThan(160);
     expect(scans).toEqual([]);
   }, 120_000);
+
+  const planOf = async (spec: AnyListDefinition, request: ListRequest, scope: unknown[], generic = false) => {
+    const { text, values } = listStatement(spec, request, scope);
+    const { rows } = generic
+      ? await pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`explain (format json, generic_plan) ${text}`)
+      : await pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`explain (format json) ${text}`, values);
+    return nodes(rows[0]!['QUERY PLAN'][0].Plan);
+  };
+
+  it('gives a trigram index only the number of a search that holds one, and holds the rows it finds to the whole search', async () => {
+    for (const [spec, index, scope] of [
+      [memberDirectoryList, 'accounts_search_trgm_idx', []],
+      [auditList({}).spec, 'audit_entries_search_trgm_idx', []],
+    ] as const) {
+      const scan = (await planOf(spec, { limit: 25, q: 'Number 1234' }, [...scope])).find(
+        (node) => node['Index Name'] === index,
+      );
+      expect(scan?.['Index Cond']).toContain(`~~* '%1234%'::text`);
+      const filtered = (await planOf(spec, { limit: 25, q: 'Number 1234' }, [...scope])).find((node) =>
+        node.Filter?.includes('strpos'),
+      );
+      expect(filtered?.Filter).toContain(`, 'number 1234'::text) > 0`);
+      // Without a number the whole search is the index's.
+      const words = (await planOf(spec, { limit: 25, q: 'admin3 price' }, [...scope])).find(
+        (node) => node['Index Name'] === index,
+      );
+      expect(words?.['Index Cond']).toContain(`~~* '%admin3 price%'::text`);
+    }
+  });
+
+  it("searches a member's orders by word through one index keyed by the member, not beside all the member's orders", async () => {
+    const scans = (await planOf(paymentHistoryList, { limit: 25, q: 'panel 1234' }, [SUBJECT], true))
+      .filter((node) => node['Node Type'] === 'Bitmap Index Scan')
+      .map((node) => node['Index Name']);
+    expect(scans).toEqual(['orders_pkey', 'orders_subject_words_idx']);
+  });
 });

@@ -34,8 +34,8 @@ export const memberDirectoryList: ListDefinition<'members'> = {
   name: 'members',
   from: memberFrom,
   // One trigram index answers it (accounts_search_trgm_idx): the expression must stay exactly this.
-  search: ({ pattern }) =>
-    sql`(${a.email} || ' ' || coalesce(${a.firstName}, '') || ' ' || coalesce(${a.lastName}, '')) ilike ${pattern}`,
+  search: ({ contains }) =>
+    contains(sql`(${a.email} || ' ' || coalesce(${a.firstName}, '') || ' ' || coalesce(${a.lastName}, ''))`),
   sorts: {
     // Emails are unique whatever their case: the lower-case email orders the accounts totally.
     email: { keys: [key(sql`lower(${a.email})`, 'text')] },

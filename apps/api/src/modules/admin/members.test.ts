@@ -76,6 +76,21 @@ describe('the member directory', () => {
     expect(bad.status).toBe(400);
   });
 
+  it('finds only the members holding the whole search when its number is in others too, and counts only them', async () => {
+    const number = String(1_000_000 + Math.floor(Math.random() * 9_000_000));
+    const joined = `agent${number}-${run}@directory.example`;
+    const spaced = `other-${number}-${run}@directory.example`;
+    await accounts.add({ email: joined, password: PASSWORD, firstName: 'Quill', lastName: 'Tester' });
+    await accounts.add({ email: spaced, password: PASSWORD, firstName: 'Zed', lastName: `Agent ${number}` });
+    const found = async (q: string) => {
+      const page = await json<AdminMember>(await call('GET', `/api/admin/members?limit=10&q=${encodeURIComponent(q)}`));
+      return { emails: page.data.map((m) => m.email), total: page.page!.total };
+    };
+    expect(await found(`AGENT ${number}`)).toEqual({ emails: [spaced], total: 1 });
+    expect(await found(`Agent${number}`)).toEqual({ emails: [joined], total: 1 });
+    expect((await found(number)).total).toBe(2);
+  });
+
   it('finds a member by the name they typed into Personal Information, and by their account name while they leave it blank', async () => {
     const sage = await account('Sagittaria');
     const found = async (q: string) =>

@@ -77,8 +77,8 @@ export function auditList(filters: AuditFilters & { catalogOnly?: boolean }): {
       from: auditFrom,
       ...(where ? { scope: where } : {}),
       // One trigram index answers it (audit_entries_search_trgm_idx): the expression must stay exactly this.
-      search: ({ pattern }) =>
-        sql`(coalesce(${e.actorEmail}, '') || ' ' || ${e.action} || ' ' || coalesce(${e.label}, '')) ilike ${pattern}`,
+      search: ({ contains }) =>
+        contains(sql`(coalesce(${e.actorEmail}, '') || ' ' || ${e.action} || ' ' || coalesce(${e.label}, ''))`),
       sorts: { at: { keys: [key(e.at), key(e.id)], seek: 1 } },
       item: auditItem,
       total: where

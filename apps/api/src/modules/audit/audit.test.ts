@@ -277,6 +277,19 @@ describe('GET /api/admin/audit', () => {
     expect(both.data.map((e) => e.action)).toEqual(['membership-deleted']);
   });
 
+  it('finds only the entries holding the whole search when its number is in others too, and counts only them', async () => {
+    const number = String(1_000_000 + Math.floor(Math.random() * 9_000_000));
+    await newMembership(`Lot ${number}`);
+    await newMembership(`Lot${number}`);
+    const found = async (q: string) => {
+      const page = await call<AuditEntry>('GET', `/api/admin/audit?q=${encodeURIComponent(q)}&limit=10`);
+      return { labels: page.data.map((e) => e.label), total: page.page!.total };
+    };
+    expect(await found(`LOT ${number}`)).toEqual({ labels: [`Lot ${number}`], total: 1 });
+    expect(await found(`lot${number}`)).toEqual({ labels: [`Lot${number}`], total: 1 });
+    expect((await found(number)).total).toBe(2);
+  });
+
   it('answers 400 with the field for an unknown entity, an entity id alone, a bad limit or sort', async () => {
     for (const [query, field] of [
       ['entity=invoice', 'entity'],

@@ -11,7 +11,7 @@ export const productList: ListDefinition<'product'> = {
   list: 'product',
   name: 'products',
   from: tableAs(products, 'p'),
-  search: ({ pattern }) => sql`${p.name} ilike ${pattern}`,
+  search: ({ contains }) => sql`${contains(p.name)}`,
   sorts: {
     name: { keys: [key(p.name), key(p.productId)] },
     productId: { keys: [key(p.productId)] },

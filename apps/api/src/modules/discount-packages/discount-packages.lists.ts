@@ -37,7 +37,7 @@ export const discountPackageList: ListDefinition<'discountPackage'> = {
   list: 'discountPackage',
   name: 'packages',
   from: packageFrom,
-  search: ({ pattern }) => sql`${dp.name} ilike ${pattern} or ${dp.description} ilike ${pattern}`,
+  search: ({ contains }) => sql`${contains(dp.name)} or ${contains(dp.description)}`,
   sorts: {
     name: { keys: [key(dp.name), key(dp.discountPackageId)] },
     discountPackageId: { keys: [key(dp.discountPackageId)] },

@@ -106,17 +106,21 @@ export function key(expr: KeyColumn | SQL, type?: KeyType): SortKey {
 export const scopeValue = (index: number) => sql.placeholder(`scope${index}`);
 
 /**
- * What a search's text is offered as: `pattern` the ILIKE pattern of the text, `words` a tsquery of its words as
- * prefixes ("panel 12" is 'panel':* & '12':*), `number` the order number typed as the search ("#12" or "12"),
- * else null. Only the ones a list's search uses are sent.
+ * What a search's text is offered as: `contains(text)` whether the text holds the search as typed, case-insensitively
+ * (ILIKE '%search%'); `words` a tsquery of its words as prefixes ("panel 12" is 'panel':* & '12':*); `number` the
+ * order number typed as the search ("#12" or "12"), else null. Only the values a list's search uses are sent.
  */
 export interface SearchTerms {
-  pattern: SQL;
+  contains: (text: SQLWrapper) => SQL;
   words: SQL;
   number: SQL;
 }
 const SEARCH_TERMS: SearchTerms = {
-  pattern: sql`${sql.placeholder('pattern')}`,
+  // The trigram index is given the search's most selective part (`indexedPart`) and every row it finds is held to the
+  // whole search: strpos of the lower-cased texts is what ILIKE '%search%' matches (ILIKE lower-cases both sides), and
+  // no index answers it, so the planner keeps it as the rows' filter instead of adding its trigrams to the index scan.
+  contains: (text) =>
+    sql`(${text} ilike ${sql.placeholder('pattern')} and strpos(lower(${text}), lower(${sql.placeholder('typed')})) > 0)`,
   words: sql`to_tsquery('simple', (select string_agg(quote_literal(w) || ':*', ' & ')
                            from unnest(tsvector_to_array(to_tsvector('simple', ${sql.placeholder('words')}::text))) w))`,
   number: sql`${sql.placeholder('number')}::int4`,
@@ -176,6 +180,17 @@ function decodeCursor(cursor: string, listAndSort: string, keys: SortKey[]): (st
 }
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, '\\$&');
+/**
+ * The ILIKE pattern a trigram index searches for `q`: its longest run of three or more digits if it has one, else the
+ * whole search. A GIN trigram scan walks, for every row holding the search's rarest trigram, the posting lists of all
+ * its other trigrams: the words beside a number ("member", "entity", "gmail") are often in most rows, and at 1,000,000
+ * accounts "number 123457" took 23 ms where "123457" alone took 0.5 ms. A number is what makes such a search
+ * selective (member numbers in emails, ids, phone numbers); the rows found are then held to the whole search.
+ */
+const indexedPart = (q: string) => {
+  const longest = (q.match(/\d{3,}/g) ?? []).reduce<string | null>((a, b) => (a && a.length >= b.length ? a : b), null);
+  return `%${escapeLike(longest ?? q)}%`;
+};
 /** "#1234" or "1234" also finds that order number. */
 const typedNumber = (q: string) => {
   const match = /^#?(\d{1,9})$/.exec(q);
@@ -302,7 +317,7 @@ export function listStatement(list: AnyListDefinition, request: ListRequest, sco
     throw badRequest('A cursor continues a page: give limit too', { cursor: ['Needs limit'] });
   }
   const values: Record<string, unknown> = Object.fromEntries(scope.map((value, i) => [`scope${i}`, value]));
-  if (q !== undefined) Object.assign(values, { pattern: `%${escapeLike(q)}%`, words: q, number: typedNumber(q) });
+  if (q !== undefined) Object.assign(values, { pattern: indexedPart(q), typed: q, words: q, number: typedNumber(q) });
   if (!rows && request.cursor !== undefined) {
     decodeCursor(request.cursor, `${list.name} ${sort}`, keys).forEach((value, i) => (values[`cursor${i}`] = value));
   }

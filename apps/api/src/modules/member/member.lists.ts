@@ -95,9 +95,9 @@ export const subscriptionList: ListDefinition<'subscriptions'> = {
   name: 'subscriptions',
   from: tableAs(subscriptions, 's'),
   scope: sql`${s.subject} = ${subject} and ${s.cancelledAt} is null`,
-  search: ({ pattern }) =>
+  search: ({ contains }) =>
     sql`exists (select 1 from ${tableAs(subscriptionProducts, 'sp')} join ${tableAs(products, 'p')} on ${p.productId} = ${sp.productId}
-                where ${sp.subscriptionId} = ${s.subscriptionId} and ${p.name} ilike ${pattern})`,
+                where ${sp.subscriptionId} = ${s.subscriptionId} and ${contains(p.name)})`,
   sorts: {
     createdAt: { keys: [key(s.createdAt), key(s.subscriptionId)] },
     pricePerInterval: { keys: [key(s.pricePerInterval), key(s.subscriptionId)] },

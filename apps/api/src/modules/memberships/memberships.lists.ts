@@ -50,7 +50,7 @@ export const membershipList: ListDefinition<'membership'> = {
   list: 'membership',
   name: 'memberships',
   from: membershipFrom,
-  search: ({ pattern }) => sql`${m.name} ilike ${pattern} or ${m.description} ilike ${pattern}`,
+  search: ({ contains }) => sql`${contains(m.name)} or ${contains(m.description)}`,
   sorts: {
     name: { keys: [key(m.name), key(m.membershipId)] },
     membershipId: { keys: [key(m.membershipId)] },
@@ -83,9 +83,9 @@ export const promotionalProductList: ListDefinition<'promotionalProduct'> = {
   name: 'links',
   from: linkFrom,
   // Each name searched through its own trigram index, then the matching links through their two key indexes.
-  search: ({ pattern }) =>
-    sql`${pp.membershipId} = any(array(select ${memberships.membershipId} from ${memberships} where ${memberships.name} ilike ${pattern}))
-        or ${pp.productId} = any(array(select ${products.productId} from ${products} where ${products.name} ilike ${pattern}))`,
+  search: ({ contains }) =>
+    sql`${pp.membershipId} = any(array(select ${memberships.membershipId} from ${memberships} where ${contains(memberships.name)}))
+        or ${pp.productId} = any(array(select ${products.productId} from ${products} where ${contains(products.name)}))`,
   sorts: linkSorts,
   item: linkItem,
   total: stripedCount('promotional_products'),
@@ -97,7 +97,7 @@ export const membershipPromotionalProductList: ListDefinition<'promotionalProduc
   name: 'membership_links',
   from: linkFrom,
   scope: sql`${pp.membershipId} = ${scopeValue(0)}`,
-  search: ({ pattern }) => sql`${pr.name} ilike ${pattern}`,
+  search: ({ contains }) => sql`${contains(pr.name)}`,
   sorts: linkSorts,
   item: linkItem,
   total: sql`(select count(*) from ${promotionalProducts} where ${promotionalProducts.membershipId} = ${scopeValue(0)})`,

@@ -33,8 +33,8 @@ export const activityList: ListDefinition<'activity'> = {
   name: 'activity',
   from: tableAs(securityEvents, 'e'),
   scope: sql`${e.subject} = ${scopeValue(0)}`,
-  search: ({ pattern }) =>
-    sql`${e.event} ilike ${pattern} or ${e.browser} ilike ${pattern} or ${e.os} ilike ${pattern} or ${e.ipAddress} ilike ${pattern}`,
+  search: ({ contains }) =>
+    sql`${contains(e.event)} or ${contains(e.browser)} or ${contains(e.os)} or ${contains(e.ipAddress)}`,
   sorts: { at: { keys: [key(e.at), key(e.id)] } },
   item: jsonObject<SecurityActivity>({ at: isoTime(e.at), ...eventFields }),
   total: sql`(select count(*) from ${securityEvents} where ${securityEvents.subject} = ${scopeValue(0)})`,
