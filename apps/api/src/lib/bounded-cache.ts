@@ -177,6 +177,8 @@ export function createBoundedCache<Value>({
     set,
     /** Forgets `key`; true when it was kept. */
     delete: remove,
+    /** Whether `key` is kept, leaving its place in the order as it is. */
+    has: (key: string) => entries.has(key),
     /** What is kept: the number of entries and their cost in bytes (keys and overhead included). */
     get size() {
       return { entries: entries.size, bytes };

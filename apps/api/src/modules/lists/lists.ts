@@ -50,7 +50,9 @@ export function createLists(pool: pg.Pool, budget?: MemoryBudget) {
         await check?.({ empty });
         return body;
       };
-      return versions.get(JSON.stringify([statement.name, statement.values]), build, scope.map(String));
+      return versions.get(JSON.stringify([statement.name, statement.values]), build, scope.map(String), {
+        keptFromSecondAsk: Boolean(request.q?.trim()),
+      });
     };
   const catalog = cached(cache);
   const memberLists = cached(memberCache);

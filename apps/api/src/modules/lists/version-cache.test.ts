@@ -84,4 +84,27 @@ describe('the version cache’s reuse', () => {
     expect(cache.size.entries).toBe(0);
     expect(await cache.get('k', async () => 'built again')).toBe('built again');
   });
+
+  it("keeps a search's answer from its second ask: the first is built without reading the version, and not kept", async () => {
+    let versionReads = 0;
+    const pool = {
+      query: async () => {
+        versionReads++;
+        return { rows: [{ version: '1' }] };
+      },
+    } as unknown as pg.Pool;
+    const cache = createVersionCache(pool, noScope);
+    let builds = 0;
+    const search = async (key: string) =>
+      cache.get(key, async () => `answer ${++builds}`, [], { keptFromSecondAsk: true });
+    expect(await search('q=once')).toBe('answer 1');
+    expect([versionReads, cache.size.entries]).toEqual([0, 0]);
+    expect(await search('q=again')).toBe('answer 2');
+    expect(await search('q=again')).toBe('answer 3');
+    expect(await search('q=again')).toBe('answer 3');
+    expect([versionReads, cache.size.entries]).toEqual([2, 1]);
+    // A page (no search) is kept from its first ask.
+    expect(await cache.get('page', async () => 'page 1')).toBe('page 1');
+    expect(await cache.get('page', async () => 'page 2')).toBe('page 1');
+  });
 });

@@ -26,6 +26,8 @@ import { createBoundedCache, type MemoryBudget } from '../../lib/bounded-cache.j
 const BUDGET_BYTES = 64 * 1024 * 1024;
 /** And at most this many answers, however small: a caller choosing many keys cannot fill memory with entries. */
 const MAX_ENTRIES = 20_000;
+/** The searches asked once that a cache remembers (their keys only), to keep the answer of the next ask. */
+const ASKED_ENTRIES = 10_000;
 
 /**
  * What moves each data version (`data_versions.key`): a write to any of these tables moves it on in the writing
@@ -128,6 +130,16 @@ export function createVersionCache(
     bytesOf: ({ version, body }) => version.length + body.length,
   });
 
+  // The keys of searches asked once (decision 046). Most typed searches are asked once and never again: keeping
+  // each answer cost a version read before it, its copy in memory, and the eviction of an answer that was read again.
+  const asked = createBoundedCache<true>({
+    name: name && `${name}-searches`,
+    budget,
+    maxBytes,
+    maxEntries: ASKED_ENTRIES,
+    bytesOf: () => 0,
+  });
+
   return {
     /** What is kept: the number of answers and their cost in bytes (keys and versions included). */
     get size() {
@@ -139,9 +151,20 @@ export function createVersionCache(
     /**
      * The answer for `key`: from memory when the data has not changed since it was built, else from `build`.
      * The version is read before building, so a kept answer is never older than the version it is kept under;
-     * concurrent requests under one version share one build, and a build that fails is not kept.
+     * concurrent requests under one version share one build, and a build that fails is not kept. With
+     * `keptFromSecondAsk` (a search), the first ask is built and not kept, reading no version: the answer is kept
+     * from the next ask of the same key.
      */
-    async get(key: string, build: () => Promise<string>, scope: readonly string[] = []): Promise<string> {
+    async get(
+      key: string,
+      build: () => Promise<string>,
+      scope: readonly string[] = [],
+      { keptFromSecondAsk = false }: { keptFromSecondAsk?: boolean } = {},
+    ): Promise<string> {
+      if (keptFromSecondAsk && !answers.has(key) && !asked.delete(key)) {
+        asked.set(key, true);
+        return build();
+      }
       const { rows } = await pool.query<{ version: string }>(versionOf(scope));
       const version = rows[0]!.version;
       const answer = await answers.build(key, async () => ({ version, body: await build() }), {
