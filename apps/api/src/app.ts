@@ -24,7 +24,7 @@ import { createAttemptLimiter, sweepAttempts } from './identity/attempt-limiter.
 import { sweepExpiredPayloads } from './identity/oidc-adapter.js';
 import { registerEmbeddedProvider, SCOPES } from './identity/provider.js';
 import { providerMountPath } from './identity/provider-mount.js';
-import { rememberedKeyImports } from './identity/public-key-imports.js';
+import { keyImportsSeenOnce, rememberedKeyImports } from './identity/public-key-imports.js';
 import { registerWebApp } from './web/web-app.js';
 import { redactUrl, serializeError } from './plugins/log-redaction.js';
 import { createRevocationCache, sweepRevocations } from './identity/revocations.js';
@@ -174,6 +174,7 @@ export async function buildApp(options: AppOptions) {
     rememberedDpop.tokens.usage(),
     rememberedDpop.headers.usage(),
     rememberedKeyImports.usage(),
+    keyImportsSeenOnce.usage(),
   ]);
   app.decorate('metrics', metrics);
   recordRequests(app, metrics, options.embeddedIdentity ? providerMountPath(config) : null);
