@@ -111,6 +111,8 @@ describe('SQL statements per call do not grow with the data', () => {
   });
 
   it('answers with the same number of statements for about 10 rows and for 10,000', { timeout: 120_000 }, async () => {
+    // Each search asked once first: a search's answer is kept from its second ask, which reads the data version.
+    await measure();
     const small = await measure();
     await growData(ctx.pool, {
       products: 10_000,

@@ -69,21 +69,22 @@ describe('public keys imported from a JWK', () => {
   it('are imported each time when private, in another format, or when the import fails', async () => {
     const subtle = countedSubtle();
     const { privateJwk, publicJwk } = p256();
-    for (let n = 0; n < 2; n++) await subtle.importKey('jwk', { ...privateJwk }, ECDSA, false, ['sign']);
-    expect(subtle.imports).toBe(2);
+    // Three times each: a key kept from its second import would be imported twice, not three times.
+    for (let n = 0; n < 3; n++) await subtle.importKey('jwk', { ...privateJwk }, ECDSA, false, ['sign']);
+    expect(subtle.imports).toBe(3);
     const raw = Buffer.concat([
       Buffer.from([4]),
       Buffer.from(publicJwk.x!, 'base64url'),
       Buffer.from(publicJwk.y!, 'base64url'),
     ]);
-    for (let n = 0; n < 2; n++) await subtle.importKey('raw', raw, ECDSA, true, ['verify']);
-    expect(subtle.imports).toBe(4);
+    for (let n = 0; n < 3; n++) await subtle.importKey('raw', raw, ECDSA, true, ['verify']);
+    expect(subtle.imports).toBe(6);
     // A point that is not on the curve: refused both times, the refusal not kept.
     const offCurve = { ...publicJwk, y: publicJwk.x };
-    for (let n = 0; n < 2; n++) {
+    for (let n = 0; n < 3; n++) {
       await expect(subtle.importKey('jwk', offCurve, ECDSA, true, ['verify'])).rejects.toThrow();
     }
-    expect(subtle.imports).toBe(6);
+    expect(subtle.imports).toBe(9);
   });
 
   it('check through jose, as the provider checks a proof, that the proof is signed by the key its header names', async () => {

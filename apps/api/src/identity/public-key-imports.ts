@@ -41,11 +41,11 @@ function isPublicJwk(keyData: unknown): keyData is webcrypto.JsonWebKey {
 
 /**
  * Makes `subtle.importKey` give the CryptoKey it made before for the same public JWK, algorithm, extractability and
- * usages, rather than import it again (decision 044), from the second import of those arguments on. oidc-provider checks DPoP proofs through jose, which imports a
- * proof's key for each request and has no setting for another way. A CryptoKey cannot be changed once made, so one
- * serves every caller that asks for it; an import that fails is not kept, and keys with private or secret members,
- * and every other format, are imported as before. At most MAX_REMEMBERED keys are kept, the least recently used going
- * first. Once per `subtle`.
+ * usages, rather than import it again (decision 044), from the second import of those arguments on. oidc-provider
+ * checks DPoP proofs through jose, which imports a proof's key for each request and has no setting for another way.
+ * A CryptoKey cannot be changed once made, so one serves every caller that asks for it; an import that fails is not
+ * kept, and keys with private or secret members, and every other format, are imported as before. At most
+ * MAX_REMEMBERED keys are kept, the least recently used going first. Once per `subtle`.
  */
 export function rememberPublicKeyImports(subtle: webcrypto.SubtleCrypto = webcrypto.subtle): void {
   if (remembering.has(subtle)) return;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { productList } from '../catalog/catalog.lists.js';
-import { listStatement, STATEMENT_TEXTS_KEPT, statementTextsKept } from './list-statements.js';
+import { indexedPart, listStatement, STATEMENT_TEXTS_KEPT, statementTextsKept } from './list-statements.js';
 
 const cursorOf = (values: unknown[]) => Buffer.from(JSON.stringify(values)).toString('base64url');
 
@@ -40,5 +40,19 @@ describe('list statements', () => {
         'The cursor is not one this list gave out',
       );
     }
+  });
+
+  it('give a trigram index the longest word of a search holding a digit and 4 characters, else the whole search', () => {
+    expect(indexedPart('number 123457')).toBe('%123457%');
+    expect(indexedPart('Entity 4321')).toBe('%4321%');
+    expect(indexedPart('order 12345 or 1234567')).toBe('%1234567%');
+    // The mail domain's words are in most rows; the numbered local part is rare and keeps all its trigrams.
+    expect(indexedPart('jsmith1985@gmail.com')).toBe('%jsmith1985%');
+    // Words of 3 characters or less have too few trigrams: the whole search, with % and _ as text.
+    expect(indexedPart('alice@163.com')).toBe('%alice@163.com%');
+    expect(indexedPart('192.168.1.10')).toBe('%192.168.1.10%');
+    expect(indexedPart('member 12')).toBe('%member 12%');
+    expect(indexedPart('100%_\\')).toBe('%100\\%\\_\\\\%');
+    expect(indexedPart('lot_12345')).toBe('%12345%');
   });
 });

@@ -107,8 +107,9 @@ export const scopeValue = (index: number) => sql.placeholder(`scope${index}`);
 
 /**
  * What a search's text is offered as: `contains(text)` whether the text holds the search as typed, case-insensitively
- * (ILIKE '%search%'); `words` a tsquery of its words as prefixes ("panel 12" is 'panel':* & '12':*); `number` the
- * order number typed as the search ("#12" or "12"), else null. Only the values a list's search uses are sent.
+ * (ILIKE '%search%'), the way every list searches its texts; `words` a tsquery of its words as prefixes ("panel 12" is
+ * 'panel':* & '12':*); `number` the order number typed as the search ("#12" or "12"), else null. Only the values a
+ * list's search uses are sent.
  */
 export interface SearchTerms {
   contains: (text: SQLWrapper) => SQL;
@@ -116,11 +117,14 @@ export interface SearchTerms {
   number: SQL;
 }
 const SEARCH_TERMS: SearchTerms = {
-  // The trigram index is given the search's most selective part (`indexedPart`) and every row it finds is held to the
-  // whole search: strpos of the lower-cased texts is what ILIKE '%search%' matches (ILIKE lower-cases both sides), and
-  // no index answers it, so the planner keeps it as the rows' filter instead of adding its trigrams to the index scan.
+  // The trigram index is given `indexedPart` of the search (its numbered word, or the whole search), and every row it
+  // finds is held to the whole search. strpos of the lower-cased texts is what ILIKE '%search%' matches: in a multibyte
+  // database ILIKE lower-cases both sides and compares bytes, and the columns searched have the database's collation,
+  // which lower() of the search uses too. No index answers strpos, so the planner keeps it as the rows' filter rather
+  // than adding the whole search's trigrams to the index scan.
   contains: (text) =>
-    sql`(${text} ilike ${sql.placeholder('pattern')} and strpos(lower(${text}), lower(${sql.placeholder('typed')})) > 0)`,
+    sql`(${text} ilike ${sql.placeholder('pattern')}
+         and strpos(lower(${text}), lower(${sql.placeholder('typed')}::text)) > 0)`,
   words: sql`to_tsquery('simple', (select string_agg(quote_literal(w) || ':*', ' & ')
                            from unnest(tsvector_to_array(to_tsvector('simple', ${sql.placeholder('words')}::text))) w))`,
   number: sql`${sql.placeholder('number')}::int4`,
@@ -181,14 +185,17 @@ function decodeCursor(cursor: string, listAndSort: string, keys: SortKey[]): (st
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, '\\$&');
 /**
- * The ILIKE pattern a trigram index searches for `q`: its longest run of three or more digits if it has one, else the
- * whole search. A GIN trigram scan walks, for every row holding the search's rarest trigram, the posting lists of all
- * its other trigrams: the words beside a number ("member", "entity", "gmail") are often in most rows, and at 1,000,000
- * accounts "number 123457" took 23 ms where "123457" alone took 0.5 ms. A number is what makes such a search
- * selective (member numbers in emails, ids, phone numbers); the rows found are then held to the whole search.
+ * The ILIKE pattern a trigram index searches for `q` (decision 046): the longest word of the search that holds a digit
+ * and has at least 4 characters, else the whole search. Words are what pg_trgm makes trigrams of: runs of letters and
+ * digits. A GIN trigram scan walks, for every row holding the search's rarest trigram, the posting lists of all its
+ * other trigrams, and the words beside a numbered one ("member", "entity", "gmail", "com") are often in most rows: at
+ * 1,000,000 accounts "number 123457" took 23 ms where "123457" alone took 0.5 ms. A word with a number in it (a member
+ * number, an id, "jsmith1985") is rare, and keeps all its own trigrams; a shorter one ("163", "12") has too few to
+ * find few rows. The rows found are then held to the whole search.
  */
-const indexedPart = (q: string) => {
-  const longest = (q.match(/\d{3,}/g) ?? []).reduce<string | null>((a, b) => (a && a.length >= b.length ? a : b), null);
+export const indexedPart = (q: string): string => {
+  const numbered = (q.match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => word.length >= 4 && /[0-9]/.test(word));
+  const longest = numbered.reduce<string | null>((a, b) => (a && a.length >= b.length ? a : b), null);
   return `%${escapeLike(longest ?? q)}%`;
 };
 /** "#1234" or "1234" also finds that order number. */

@@ -43,8 +43,8 @@ export function createLists(pool: pg.Pool, budget?: MemoryBudget) {
     ) => {
       // The statement's name and values say everything the answer depends on: they are its key.
       const statement = listStatement(spec, request, scope);
-      // `check` runs when the answer is built, on the same data version: an answer it refuses (by throwing) is not
-      // kept, one it lets through is served from memory with no second look.
+      // `check` runs when the answer is built, on the same data version when it is kept: an answer it refuses (by
+      // throwing) is not kept, one it lets through is served from memory with no second look.
       const build = async () => {
         const { body, empty } = await answer(statement);
         await check?.({ empty });

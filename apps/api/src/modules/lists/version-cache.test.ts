@@ -106,5 +106,10 @@ describe('the version cache’s reuse', () => {
     // A page (no search) is kept from its first ask.
     expect(await cache.get('page', async () => 'page 1')).toBe('page 1');
     expect(await cache.get('page', async () => 'page 2')).toBe('page 1');
+    // Asks of one search while its first runs share that build, and count as one ask.
+    const together = await Promise.all([search('q=burst'), search('q=burst'), search('q=burst')]);
+    expect(together).toEqual(['answer 4', 'answer 4', 'answer 4']);
+    expect(await search('q=burst')).toBe('answer 5');
+    expect(await search('q=burst')).toBe('answer 5');
   });
 });

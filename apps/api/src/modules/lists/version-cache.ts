@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { fillPlaceholders, sql } from 'drizzle-orm';
 import { PgDialect, type PgTable } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
@@ -99,10 +100,10 @@ export const memberVersion: VersionStatement = ([subject]) => ({
 /**
  * Answers kept in memory per data version (`data_versions.key`): the catalog's (memberships, packages, products,
  * promotional links and the overview, whole or paged), the audit trail's, the member directory's and each member's
- * own. Every write to the data moves its version on in its own transaction, and every request reads the version
- * first (one indexed row, or the 16 stripes of the catalog's or the trail's, in one statement): an answer is reused
- * only while nothing has been committed since it was built, so each API process serves the newest committed state,
- * whichever process wrote it.
+ * own. Every write to the data moves its version on in its own transaction, and every request for a kept answer
+ * reads the version first (one indexed row, or the 16 stripes of the catalog's or the trail's, in one statement): an
+ * answer is reused only while nothing has been committed since it was built, so each API process serves the newest
+ * committed state, whichever process wrote it. A search's first ask is built, not kept, and reads no version.
  */
 export function createVersionCache(
   pool: pg.Pool,
@@ -130,8 +131,10 @@ export function createVersionCache(
     bytesOf: ({ version, body }) => version.length + body.length,
   });
 
-  // The keys of searches asked once (decision 046). Most typed searches are asked once and never again: keeping
-  // each answer cost a version read before it, its copy in memory, and the eviction of an answer that was read again.
+  // The searches asked once, by their key's digest (decision 046). Most typed searches are asked once and never
+  // again: keeping each answer cost a version read before it, its copy in memory, and the eviction of an answer that
+  // was read again. A first ask's build is shared by the asks of its key that come while it runs.
+  const firstAsks = new Map<string, Promise<string>>();
   const asked = createBoundedCache<true>({
     name: name && `${name}-searches`,
     budget,
@@ -161,9 +164,16 @@ export function createVersionCache(
       scope: readonly string[] = [],
       { keptFromSecondAsk = false }: { keptFromSecondAsk?: boolean } = {},
     ): Promise<string> {
-      if (keptFromSecondAsk && !answers.has(key) && !asked.delete(key)) {
-        asked.set(key, true);
-        return build();
+      if (keptFromSecondAsk && !answers.has(key)) {
+        const running = firstAsks.get(key);
+        if (running) return running;
+        const seen = createHash('sha256').update(key).digest('base64url');
+        if (!asked.delete(seen)) {
+          asked.set(seen, true);
+          const first = build().finally(() => firstAsks.delete(key));
+          firstAsks.set(key, first);
+          return first;
+        }
       }
       const { rows } = await pool.query<{ version: string }>(versionOf(scope));
       const version = rows[0]!.version;
