@@ -72,6 +72,12 @@ export function describeStartFailure(error: unknown, env: NodeJS.ProcessEnv = pr
     if (find((f) => f.code === '3D000')) {
       return `The database named in ${url} does not exist: create it (createdb) or correct the name in ${url}.`;
     }
+    // host=/a/folder in the URL, and this user may not open the socket there (its folder's or its own permissions).
+    const socketDenied = find((f) => (f.code === 'EACCES' || f.code === 'EPERM') && f.syscall === 'connect');
+    if (socketDenied) {
+      const where = socketDenied.address ? ` (${socketDenied.address})` : '';
+      return `This user may not open the PostgreSQL socket named in ${url}${where}: give it access to the socket's folder, or name a host and port in ${url}.`;
+    }
     const unreachable = find(
       (f) =>
         ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ECONNRESET'].includes(f.code ?? '') ||
