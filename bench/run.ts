@@ -1219,7 +1219,8 @@ way per member version, which every write to that member's orders or subscriptio
 version, for the products' names). GET /api/PaymentHistory without parameters returns all of the member's orders
 (the whole list, as the specification's call does); the account page asks for pages. A search's answer is kept from
 its second ask (decision 046): the rows of a new search every request are PostgreSQL's query each time, sent without
-the version's read, and a search's word holding a digit is what its trigram index is given.
+the version's read, and a search's longest word of 4 characters or more holding a digit is what its trigram index
+is given.
 
 The pages' and searches' first answers after the data grew, before anything was kept for them: PostgreSQL's own
 query on the grown tables, one request each, with the token check and the proof.

@@ -72,11 +72,11 @@ export function describeStartFailure(error: unknown, env: NodeJS.ProcessEnv = pr
     if (find((f) => f.code === '3D000')) {
       return `The database named in ${url} does not exist: create it (createdb) or correct the name in ${url}.`;
     }
-    // host=/a/folder in the URL, and this user may not open the socket there (its folder's or its own permissions).
-    const socketDenied = find((f) => (f.code === 'EACCES' || f.code === 'EPERM') && f.syscall === 'connect');
+    // host=/a/folder in the URL (or PGHOST), and this user may not open the Unix socket there: its own permissions or
+    // its folders'. A Unix socket's address is its path; a TCP connection refused by a firewall has a host and port.
+    const socketDenied = find((f) => f.code === 'EACCES' && f.syscall === 'connect' && !!f.address?.startsWith('/'));
     if (socketDenied) {
-      const where = socketDenied.address ? ` (${socketDenied.address})` : '';
-      return `This user may not open the PostgreSQL socket named in ${url}${where}: give it access to the socket's folder, or name a host and port in ${url}.`;
+      return `This user may not open the PostgreSQL socket ${socketDenied.address} that ${url} leads to: give this user access to the socket and the folders above it, or name a host and port in ${url}.`;
     }
     const unreachable = find(
       (f) =>

@@ -54,5 +54,10 @@ describe('list statements', () => {
     expect(indexedPart('member 12')).toBe('%member 12%');
     expect(indexedPart('100%_\\')).toBe('%100\\%\\_\\\\%');
     expect(indexedPart('lot_12345')).toBe('%12345%');
+    expect(indexedPart('Müller1985 x')).toBe('%Müller1985%');
+    // The first of equal words.
+    expect(indexedPart('a 1234 5678')).toBe('%1234%');
+    // Lower-cased alone, "12ΑΣ" ends in a final sigma, which the whole search lower-cased does not hold.
+    expect(indexedPart('12ΑΣ.Β')).toBe('%12ΑΣ.Β%');
   });
 });

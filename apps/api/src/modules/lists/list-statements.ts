@@ -186,15 +186,20 @@ function decodeCursor(cursor: string, listAndSort: string, keys: SortKey[]): (st
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, '\\$&');
 /**
  * The ILIKE pattern a trigram index searches for `q` (decision 046): the longest word of the search that holds a digit
- * and has at least 4 characters, else the whole search. Words are what pg_trgm makes trigrams of: runs of letters and
- * digits. A GIN trigram scan walks, for every row holding the search's rarest trigram, the posting lists of all its
- * other trigrams, and the words beside a numbered one ("member", "entity", "gmail", "com") are often in most rows: at
- * 1,000,000 accounts "number 123457" took 23 ms where "123457" alone took 0.5 ms. A word with a number in it (a member
- * number, an id, "jsmith1985") is rare, and keeps all its own trigrams; a shorter one ("163", "12") has too few to
- * find few rows. The rows found are then held to the whole search.
+ * and has at least 4 characters (the first of equal ones), else the whole search. Words here are runs of letters and
+ * digits, about what pg_trgm makes trigrams of. A GIN trigram scan walks, for every row holding the search's rarest
+ * trigram, the posting lists of all its other trigrams, and the words beside a numbered one ("member", "entity",
+ * "gmail", "com") are often in most rows: at 1,000,000 accounts "number 123457" took 23 ms where "123457" alone took
+ * 0.5 ms. A word with a number in it (a member number, an id, "jsmith1985") is seldom that common, and keeps all its
+ * own trigrams; a shorter one ("163", "12") has too few to find few rows. The rows found are then held to the whole
+ * search. A word is only taken while the search lower-cased still holds it lower-cased (a Greek final sigma is
+ * lower-cased by what follows it), so every row holding the search holds the pattern.
  */
 export const indexedPart = (q: string): string => {
-  const numbered = (q.match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => word.length >= 4 && /[0-9]/.test(word));
+  const lowered = q.toLowerCase();
+  const numbered = (q.match(/[\p{L}\p{N}]+/gu) ?? []).filter(
+    (word) => [...word].length >= 4 && /[0-9]/.test(word) && lowered.includes(word.toLowerCase()),
+  );
   const longest = numbered.reduce<string | null>((a, b) => (a && a.length >= b.length ? a : b), null);
   return `%${escapeLike(longest ?? q)}%`;
 };

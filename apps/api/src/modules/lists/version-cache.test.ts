@@ -106,10 +106,24 @@ describe('the version cache’s reuse', () => {
     // A page (no search) is kept from its first ask.
     expect(await cache.get('page', async () => 'page 1')).toBe('page 1');
     expect(await cache.get('page', async () => 'page 2')).toBe('page 1');
-    // Asks of one search while its first runs share that build, and count as one ask.
+    // Asked again at once: the asks after the first read the version and share one kept build.
     const together = await Promise.all([search('q=burst'), search('q=burst'), search('q=burst')]);
-    expect(together).toEqual(['answer 4', 'answer 4', 'answer 4']);
+    expect(together).toEqual(['answer 4', 'answer 5', 'answer 5']);
     expect(await search('q=burst')).toBe('answer 5');
-    expect(await search('q=burst')).toBe('answer 5');
+    const again = await Promise.all([search('q=again'), search('q=again'), search('q=again')]);
+    expect(again).toEqual(['answer 3', 'answer 3', 'answer 3']);
+  });
+
+  it("builds a search's first ask afresh for each request, so none is served a build begun before it", async () => {
+    const cache = createVersionCache(poolAt('1'), noScope);
+    let builds = 0;
+    const failing = async () => {
+      builds++;
+      throw new Error('statement timeout');
+    };
+    await expect(cache.get('q=new', failing, [], { keptFromSecondAsk: true })).rejects.toThrow('statement timeout');
+    // The failed first ask was an ask: the next is kept.
+    expect(await cache.get('q=new', async () => `built ${++builds}`, [], { keptFromSecondAsk: true })).toBe('built 2');
+    expect(await cache.get('q=new', async () => 'not built', [], { keptFromSecondAsk: true })).toBe('built 2');
   });
 });

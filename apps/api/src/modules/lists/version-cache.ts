@@ -133,8 +133,8 @@ export function createVersionCache(
 
   // The searches asked once, by their key's digest (decision 046). Most typed searches are asked once and never
   // again: keeping each answer cost a version read before it, its copy in memory, and the eviction of an answer that
-  // was read again. A first ask's build is shared by the asks of its key that come while it runs.
-  const firstAsks = new Map<string, Promise<string>>();
+  // was read again. A digest stays until the least recently used go: a search asked again goes the kept way, where
+  // concurrent asks under one version share one build.
   const asked = createBoundedCache<true>({
     name: name && `${name}-searches`,
     budget,
@@ -165,14 +165,11 @@ export function createVersionCache(
       { keptFromSecondAsk = false }: { keptFromSecondAsk?: boolean } = {},
     ): Promise<string> {
       if (keptFromSecondAsk && !answers.has(key)) {
-        const running = firstAsks.get(key);
-        if (running) return running;
         const seen = createHash('sha256').update(key).digest('base64url');
-        if (!asked.delete(seen)) {
+        // Built afresh, never shared: a request that came after a write is never served a build begun before it.
+        if (!asked.has(seen)) {
           asked.set(seen, true);
-          const first = build().finally(() => firstAsks.delete(key));
-          firstAsks.set(key, first);
-          return first;
+          return build();
         }
       }
       const { rows } = await pool.query<{ version: string }>(versionOf(scope));
