@@ -1,5 +1,5 @@
 import { webcrypto } from 'node:crypto';
-import { createBoundedCache } from '../lib/bounded-cache.js';
+import { createBoundedCache, createSeenOnce } from '../lib/bounded-cache.js';
 import { MAX_REMEMBERED, PRIVATE_MEMBERS, PROOF_KEY_BYTES } from '../plugins/dpop.js';
 
 /** A JWK with any of these members holds a private or secret key (`priv`: a post-quantum one): never remembered. */
@@ -20,16 +20,11 @@ export const rememberedKeyImports = createBoundedCache<webcrypto.CryptoKey>({
 });
 
 /**
- * The public-JWK imports seen once, by their arguments: a key is remembered from its second import. Most sessions'
- * keys sign one token request (the code's exchange) and never a refresh; keeping each of them filled the memo (6,000
- * keys, 26 MB in the benchmark) with keys never asked for again.
+ * The public-JWK imports seen once, by their arguments' digest: a key is remembered from its second import. Most
+ * sessions' keys sign one token request (the code's exchange) and never a refresh; keeping each of them filled the
+ * memo (6,000 keys, 26 MB in the benchmark) with keys never asked for again.
  */
-export const keyImportsSeenOnce = createBoundedCache<true>({
-  name: 'provider-proof-keys-seen',
-  maxBytes: 8 * 1024 * 1024,
-  maxEntries: MAX_REMEMBERED,
-  bytesOf: () => 0,
-});
+export const keyImportsSeenOnce = createSeenOnce({ name: 'provider-proof-keys-seen', maxEntries: MAX_REMEMBERED });
 
 const remembering = new WeakSet<webcrypto.SubtleCrypto>();
 
@@ -62,10 +57,7 @@ export function rememberPublicKeyImports(subtle: webcrypto.SubtleCrypto = webcry
       // Arguments JSON cannot write (a cycle, a BigInt) are WebCrypto's to refuse, as a rejected promise.
       return importKey(...args);
     }
-    if (!rememberedKeyImports.has(key) && !keyImportsSeenOnce.delete(key)) {
-      keyImportsSeenOnce.set(key, true);
-      return importKey(...args);
-    }
+    if (!rememberedKeyImports.has(key) && keyImportsSeenOnce.firstTime(key)) return importKey(...args);
     return rememberedKeyImports.build(key, () => importKey(...args));
   };
   // The same function under SubtleCrypto's overloads, which differ only in their arguments' types.

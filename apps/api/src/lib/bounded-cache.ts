@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 /**
  * What an entry costs beyond its key and value (the map's slot, the record, the strings' headers), roughly: a cache of
  * many small values is bounded by its entries' number as much as by their bytes.
@@ -213,3 +214,37 @@ export function createBoundedCache<Value>({
 }
 
 export type BoundedCache<Value> = ReturnType<typeof createBoundedCache<Value>>;
+
+/**
+ * Keys seen before, kept by their digest within `maxEntries` (least recently seen going first) and, with a budget,
+ * counted in it: what lets a memo keep a value from its key's second ask rather than its first, when most keys are
+ * asked once (decisions 044 and 046).
+ */
+export function createSeenOnce({
+  name,
+  budget,
+  maxEntries,
+}: {
+  name?: string | undefined;
+  budget?: MemoryBudget | undefined;
+  maxEntries: number;
+}) {
+  // A digest's cost is its 43 characters and the entry's overhead: the bound in bytes follows from the entries'.
+  const seen = createBoundedCache<true>({
+    name,
+    budget,
+    maxBytes: maxEntries * (43 + ENTRY_OVERHEAD_BYTES),
+    maxEntries,
+    bytesOf: () => 0,
+  });
+  return {
+    usage: seen.usage,
+    /** True the first time `key` is seen (noting it), false once it has been. */
+    firstTime(key: string): boolean {
+      const digest = createHash('sha256').update(key).digest('base64url');
+      if (seen.has(digest)) return false;
+      seen.set(digest, true);
+      return true;
+    },
+  };
+}

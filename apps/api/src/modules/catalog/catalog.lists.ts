@@ -1,5 +1,4 @@
 import type { Product } from '@ums/contracts';
-import { sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { products } from '../../db/schema/index.js';
 import { stripedCount } from '../../db/write-stripes.js';
@@ -11,7 +10,7 @@ export const productList: ListDefinition<'product'> = {
   list: 'product',
   name: 'products',
   from: tableAs(products, 'p'),
-  search: ({ contains }) => sql`${contains(p.name)}`,
+  search: ({ contains }) => contains(p.name),
   sorts: {
     name: { keys: [key(p.name), key(p.productId)] },
     productId: { keys: [key(p.productId)] },

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { fillPlaceholders, sql } from 'drizzle-orm';
 import { PgDialect, type PgTable } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
@@ -21,13 +20,13 @@ import {
 } from '../../db/schema/index.js';
 import { stripeKeyList } from '../../db/write-stripes.js';
 import { literal } from './list-statements.js';
-import { createBoundedCache, type MemoryBudget } from '../../lib/bounded-cache.js';
+import { createBoundedCache, createSeenOnce, type MemoryBudget } from '../../lib/bounded-cache.js';
 
 /** By default at most this many bytes of answers are kept per cache; the least recently used go first. */
 const BUDGET_BYTES = 64 * 1024 * 1024;
 /** And at most this many answers, however small: a caller choosing many keys cannot fill memory with entries. */
 const MAX_ENTRIES = 20_000;
-/** The searches asked once that a cache remembers (their keys only), to keep the answer of the next ask. */
+/** The searches asked once that a cache remembers (their digests), to keep the answer of the next ask. */
 const ASKED_ENTRIES = 10_000;
 
 /**
@@ -135,13 +134,7 @@ export function createVersionCache(
   // again: keeping each answer cost a version read before it, its copy in memory, and the eviction of an answer that
   // was read again. A digest stays until the least recently used go: a search asked again goes the kept way, where
   // concurrent asks under one version share one build.
-  const asked = createBoundedCache<true>({
-    name: name && `${name}-searches`,
-    budget,
-    maxBytes,
-    maxEntries: ASKED_ENTRIES,
-    bytesOf: () => 0,
-  });
+  const asked = createSeenOnce({ name: name && `${name}-searches`, budget, maxEntries: ASKED_ENTRIES });
 
   return {
     /** What is kept: the number of answers and their cost in bytes (keys and versions included). */
@@ -164,14 +157,8 @@ export function createVersionCache(
       scope: readonly string[] = [],
       { keptFromSecondAsk = false }: { keptFromSecondAsk?: boolean } = {},
     ): Promise<string> {
-      if (keptFromSecondAsk && !answers.has(key)) {
-        const seen = createHash('sha256').update(key).digest('base64url');
-        // Built afresh, never shared: a request that came after a write is never served a build begun before it.
-        if (!asked.has(seen)) {
-          asked.set(seen, true);
-          return build();
-        }
-      }
+      // Built afresh, never shared: a request that came after a write is never served a build begun before it.
+      if (keptFromSecondAsk && !answers.has(key) && asked.firstTime(key)) return build();
       const { rows } = await pool.query<{ version: string }>(versionOf(scope));
       const version = rows[0]!.version;
       const answer = await answers.build(key, async () => ({ version, body: await build() }), {

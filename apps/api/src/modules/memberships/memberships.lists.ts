@@ -97,7 +97,7 @@ export const membershipPromotionalProductList: ListDefinition<'promotionalProduc
   name: 'membership_links',
   from: linkFrom,
   scope: sql`${pp.membershipId} = ${scopeValue(0)}`,
-  search: ({ contains }) => sql`${contains(pr.name)}`,
+  search: ({ contains }) => contains(pr.name),
   sorts: linkSorts,
   item: linkItem,
   total: sql`(select count(*) from ${promotionalProducts} where ${promotionalProducts.membershipId} = ${scopeValue(0)})`,
