@@ -1220,7 +1220,8 @@ version, for the products' names). GET /api/PaymentHistory without parameters re
 (the whole list, as the specification's call does); the account page asks for pages. A search's answer is kept from
 its second ask (decision 046): the rows of a new search every request are PostgreSQL's query each time, sent without
 the version's read, and a search's longest word of 4 characters or more holding a digit is what its trigram index
-is given.
+is given; in the directory and the audit trail, a search holding 5 digits or more in a row is looked up by that run
+in an index of the texts' runs of digits (decision 047).
 
 The pages' and searches' first answers after the data grew, before anything was kept for them: PostgreSQL's own
 query on the grown tables, one request each, with the token check and the proof.

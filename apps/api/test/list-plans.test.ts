@@ -49,6 +49,8 @@ const specs: [AnyListDefinition, string, unknown[]][] = [
   [paymentHistoryList, '#5', [SUBJECT]],
   [subscriptionList, 'panel', [SUBJECT]],
   [memberDirectoryList, 'member 12', []],
+  // Five digits or more in a row: the digit-run index (decision 047).
+  [memberDirectoryList, 'number 12345', []],
 ];
 
 describe('list statements at realistic size', () => {
@@ -74,6 +76,8 @@ describe('list statements at realistic size', () => {
       [{ entity: 'discount-package', entityId: '42' }, 'price'],
       [{ entity: 'membership' }, 'entity 7'],
       [{ actor: 'actor-2' }, 'entity 12'],
+      [{}, 'entity 12345'],
+      [{ entity: 'membership' }, 'entity 12345'],
     ] as const) {
       const { spec, scope } = auditList(filters);
       specs.push([spec, q, scope]);
@@ -150,18 +154,40 @@ describe('list statements at realistic size', () => {
       [memberDirectoryList, 'accounts_search_trgm_idx'],
       [auditList({}).spec, 'audit_entries_search_trgm_idx'],
     ] as const) {
-      const plan = await planOf(spec, { limit: 25, q: 'Number 123457' }, [], true);
+      const plan = await planOf(spec, { limit: 25, q: 'Number 1234' }, [], true);
       const scan = plan.find((node) => node['Index Name'] === index);
       const parameter = /~~\* \$(\d+)\)?$/.exec(scan?.['Index Cond'] ?? '');
       expect(scan?.['Index Cond']).not.toContain('strpos');
       expect(plan.some((node) => node.Filter?.includes('strpos(lower('))).toBe(true);
       // The value the index's parameter takes is the number; the whole search is the filter's.
-      const { values } = listStatement(spec, { limit: 25, q: 'Number 123457' });
-      expect(values[Number(parameter?.[1]) - 1]).toBe('%123457%');
-      expect(values).toContain('Number 123457');
+      const { values } = listStatement(spec, { limit: 25, q: 'Number 1234' });
+      expect(values[Number(parameter?.[1]) - 1]).toBe('%1234%');
+      expect(values).toContain('Number 1234');
       // And the plan for these values, which PostgreSQL may also choose.
+      const custom = await planOf(spec, { limit: 25, q: 'Number 1234' }, []);
+      expect(custom.find((node) => node['Index Name'] === index)?.['Index Cond']).toContain(`~~* '%1234%'::text`);
+    }
+  });
+
+  it('looks a search holding 5 digits or more in a row up by its digit runs, then filters the rows by the whole search', async () => {
+    for (const [spec, index] of [
+      [memberDirectoryList, 'accounts_search_digits_idx'],
+      [auditList({}).spec, 'audit_entries_search_digits_idx'],
+    ] as const) {
+      const plan = await planOf(spec, { limit: 25, q: 'Number 123457' }, [], true);
+      const scan = plan.find((node) => node['Index Name'] === index);
+      const parameter = /@@ \$(\d+)\)?$/.exec(scan?.['Index Cond'] ?? '');
+      expect(scan?.['Index Cond']).toContain('search_digit_runs(');
+      expect(plan.some((node) => node['Index Name']?.endsWith('_trgm_idx'))).toBe(false);
+      expect(plan.some((node) => node.Filter?.includes('strpos(lower('))).toBe(true);
+      // The index's parameter is the number as a prefix query; the whole search is the filter's.
+      const { values } = listStatement(spec, { limit: 25, q: 'Number 123457' });
+      expect(values[Number(parameter?.[1]) - 1]).toBe('123457:*');
+      expect(values).toContain('Number 123457');
       const custom = await planOf(spec, { limit: 25, q: 'Number 123457' }, []);
-      expect(custom.find((node) => node['Index Name'] === index)?.['Index Cond']).toContain(`~~* '%123457%'::text`);
+      expect(custom.find((node) => node['Index Name'] === index)?.['Index Cond']).toContain(
+        `@@ '''123457'':*'::tsquery`,
+      );
     }
   });
 

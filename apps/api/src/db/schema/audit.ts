@@ -1,5 +1,13 @@
-import { sql } from 'drizzle-orm';
+import { sql, type AnyColumn } from 'drizzle-orm';
 import { bigint, index, jsonb, pgTable, text, timestamp, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { searchDigitRuns } from './search.js';
+
+/**
+ * The text the audit trail searches (who, what was done, the entity's name): one expression for its indexes and its
+ * list's statement, which the planner matches to them only while they are the same.
+ */
+export const auditSearchText = (t: { actorEmail: AnyColumn; action: AnyColumn; label: AnyColumn }) =>
+  sql`(coalesce(${t.actorEmail}, '') || ' ' || ${t.action} || ' ' || coalesce(${t.label}, ''))`;
 
 /**
  * What was changed on behalf of whom: one row per change, written in the transaction of the change, never updated or
@@ -31,10 +39,7 @@ export const auditEntries = pgTable(
     index('audit_entries_entity_idx').on(t.entity, t.entityId, t.at, t.id),
     index('audit_entries_actor_idx').on(t.actorId, t.at, t.id),
     index('audit_entries_reverts_idx').on(t.reverts),
-    // The audit list's search: the expression must stay exactly the one in audit.lists.ts.
-    index('audit_entries_search_trgm_idx').using(
-      'gin',
-      sql`(coalesce(${t.actorEmail}, '') || ' ' || ${t.action} || ' ' || coalesce(${t.label}, '')) gin_trgm_ops`,
-    ),
+    index('audit_entries_search_trgm_idx').using('gin', sql`${auditSearchText(t)} gin_trgm_ops`),
+    index('audit_entries_search_digits_idx').using('gin', searchDigitRuns(auditSearchText(t))),
   ],
 );

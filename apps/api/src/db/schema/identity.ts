@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type AnyColumn } from 'drizzle-orm';
 import {
   bigint,
   boolean,
@@ -13,6 +13,14 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { timestamps } from './columns.js';
+import { searchDigitRuns } from './search.js';
+
+/**
+ * The text the member directory searches (an account's email and names): one expression for its indexes and its
+ * list's statement, which the planner matches to them only while they are the same.
+ */
+export const accountSearchText = (t: { email: AnyColumn; firstName: AnyColumn; lastName: AnyColumn }) =>
+  sql`(${t.email} || ' ' || coalesce(${t.firstName}, '') || ' ' || coalesce(${t.lastName}, ''))`;
 
 /** Accounts of the embedded identity provider. */
 export const accounts = pgTable(
@@ -37,10 +45,8 @@ export const accounts = pgTable(
     uniqueIndex('accounts_email_lower_idx').on(sql`lower(${t.email})`),
     // The member directory: newest first, and a search over email and names.
     index('accounts_created_idx').on(t.createdAt, t.accountId),
-    index('accounts_search_trgm_idx').using(
-      'gin',
-      sql`(${t.email} || ' ' || coalesce(${t.firstName}, '') || ' ' || coalesce(${t.lastName}, '')) gin_trgm_ops`,
-    ),
+    index('accounts_search_trgm_idx').using('gin', sql`${accountSearchText(t)} gin_trgm_ops`),
+    index('accounts_search_digits_idx').using('gin', searchDigitRuns(accountSearchText(t))),
     check('accounts_email_not_blank', sql`btrim(${t.email}) <> ''`),
   ],
 );

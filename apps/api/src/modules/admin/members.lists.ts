@@ -1,7 +1,7 @@
 import type { AdminMember } from '@ums/contracts';
 import { sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { accountDeletions, accounts, listCounts, userDetails } from '../../db/schema/index.js';
+import { accountDeletions, accounts, accountSearchText, listCounts, userDetails } from '../../db/schema/index.js';
 import { isoTime, jsonObject, key, tableAs, type ListDefinition } from '../lists/list-statements.js';
 
 const a = alias(accounts, 'a');
@@ -33,9 +33,9 @@ export const memberDirectoryList: ListDefinition<'members'> = {
   list: 'members',
   name: 'members',
   from: memberFrom,
-  // One trigram index answers it (accounts_search_trgm_idx): the expression must stay exactly this.
-  search: ({ contains }) =>
-    contains(sql`(${a.email} || ' ' || coalesce(${a.firstName}, '') || ' ' || coalesce(${a.lastName}, ''))`),
+  // The text of the directory's trigram and digit-run indexes (accounts_search_trgm_idx, accounts_search_digits_idx).
+  search: ({ contains }) => contains(accountSearchText(a)),
+  digitRunsIndexed: true,
   sorts: {
     // Emails are unique whatever their case: the lower-case email orders the accounts totally.
     email: { keys: [key(sql`lower(${a.email})`, 'text')] },

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { adminMemberDetailsSchema, type AdminMember, type AdminMemberDetails, type AuditEntry } from '@ums/contracts';
 import { AUDIT_READ_ACTIONS, MEMBER_DIRECTORY_ENTITY_ID } from '@ums/contracts/audit';
 import { describe, expect, it } from 'vitest';
@@ -89,6 +89,32 @@ describe('the member directory', () => {
     expect(await found(`AGENT ${number}`)).toEqual({ emails: [spaced], total: 1 });
     expect(await found(`Agent${number}`)).toEqual({ emails: [joined], total: 1 });
     expect((await found(number)).total).toBe(2);
+  });
+
+  it('finds a member by any 5 digits or more of a longer number, wherever they stand, and only where the whole search is', async () => {
+    // 13 digits, random, beside letters and a non-ASCII letter; and a 40-digit run, past the index's 32.
+    const number = `${randomInt(1e6, 1e7)}${randomInt(1e5, 1e6)}`;
+    const long = `${number}${'7'.repeat(27)}`;
+    const lettered = `dig${number}x-${run}@directory.example`;
+    const named = `long-${run}@directory.example`;
+    await accounts.add({ email: lettered, password: PASSWORD, firstName: 'Ωmega', lastName: `Ref${number}Ω` });
+    await accounts.add({ email: named, password: PASSWORD, firstName: 'Lang', lastName: `Nr ${long}` });
+    const found = async (q: string) => {
+      const page = await json<AdminMember>(await call('GET', `/api/admin/members?limit=10&q=${encodeURIComponent(q)}`));
+      return { emails: page.data.map((m) => m.email).sort(), total: page.page!.total };
+    };
+    const both = { emails: [lettered, named].sort(), total: 2 };
+    expect(await found(number.slice(0, 5))).toEqual(both);
+    expect(await found(number.slice(4, 11))).toEqual(both);
+    expect(await found(number.slice(-5))).toEqual(both);
+    expect(await found(`DIG${number.slice(0, 8)}`)).toEqual({ emails: [lettered], total: 1 });
+    expect(await found(`ref${number}ω`)).toEqual({ emails: [lettered], total: 1 });
+    expect(await found(`nr ${number}`)).toEqual({ emails: [named], total: 1 });
+    // Digits past the 32nd of a run, and a search of more than 32 digits.
+    expect(await found(`${number.slice(-3)}${'7'.repeat(27)}`)).toEqual({ emails: [named], total: 1 });
+    expect(await found(long)).toEqual({ emails: [named], total: 1 });
+    // The whole search decides: its run is in both, the rest in neither.
+    expect(await found(`${number} zz`)).toEqual({ emails: [], total: 0 });
   });
 
   it('finds a member by the name they typed into Personal Information, and by their account name while they leave it blank', async () => {

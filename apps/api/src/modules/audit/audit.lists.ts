@@ -2,7 +2,7 @@ import type { AuditEntry, AuditFilters } from '@ums/contracts';
 import { AUDIT_IRREVERSIBLE_ACTIONS, CATALOG_AUDIT_ENTITIES } from '@ums/contracts/audit';
 import { sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { auditEntries } from '../../db/schema/index.js';
+import { auditEntries, auditSearchText } from '../../db/schema/index.js';
 import { stripedCount } from '../../db/write-stripes.js';
 import {
   isoTime,
@@ -76,9 +76,9 @@ export function auditList(filters: AuditFilters & { catalogOnly?: boolean }): {
       name,
       from: auditFrom,
       ...(where ? { scope: where } : {}),
-      // One trigram index answers it (audit_entries_search_trgm_idx): the expression must stay exactly this.
-      search: ({ contains }) =>
-        contains(sql`(coalesce(${e.actorEmail}, '') || ' ' || ${e.action} || ' ' || coalesce(${e.label}, ''))`),
+      // The text of the trail's trigram and digit-run indexes (audit_entries_search_trgm_idx and _digits_idx).
+      search: ({ contains }) => contains(auditSearchText(e)),
+      digitRunsIndexed: true,
       sorts: { at: { keys: [key(e.at), key(e.id)], seek: 1 } },
       item: auditItem,
       total: where

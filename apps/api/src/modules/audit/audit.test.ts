@@ -288,6 +288,9 @@ describe('GET /api/admin/audit', () => {
     expect(await found(`LOT ${number}`)).toEqual({ labels: [`Lot ${number}`], total: 1 });
     expect(await found(`lot${number}`)).toEqual({ labels: [`Lot${number}`], total: 1 });
     expect((await found(number)).total).toBe(2);
+    // A run of 5 digits or more is found inside a longer one, and the whole search still decides.
+    expect(await found(`lot ${number.slice(0, 6)}`)).toEqual({ labels: [`Lot ${number}`], total: 1 });
+    expect((await found(`lot${number.slice(2)}`)).total).toBe(0);
     // The index finds both by their number; the whole search, "_" and "-" as typed, keeps neither.
     expect((await found(`lot_${number}`)).total).toBe(0);
     expect((await found(`lot-${number}`)).total).toBe(0);

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { productList } from '../catalog/catalog.lists.js';
-import { indexedPart, listStatement, STATEMENT_TEXTS_KEPT, statementTextsKept } from './list-statements.js';
+import {
+  digitRunQuery,
+  indexedPart,
+  listStatement,
+  STATEMENT_TEXTS_KEPT,
+  statementTextsKept,
+} from './list-statements.js';
 
 const cursorOf = (values: unknown[]) => Buffer.from(JSON.stringify(values)).toString('base64url');
 
@@ -62,6 +68,24 @@ describe('list statements', () => {
       ['12ΑΣ.Β', '%12ΑΣ.Β%'],
     ]) {
       expect(indexedPart(search!), search).toBe(pattern);
+    }
+  });
+
+  it('look a search up by its longest run of 5 ASCII digits or more, cut to 32, and by no shorter or other digits', () => {
+    for (const [search, query] of [
+      ['number 123457', '123457:*'],
+      ['Entity 54321', '54321:*'],
+      ['order 12345 or 1234567', '1234567:*'],
+      ['ab12345cd', '12345:*'],
+      ['+44 20 7946 0958', null],
+      ['number 1234', null],
+      // The first of equal runs.
+      ['12345 67890', '12345:*'],
+      // Digits of other scripts are not ASCII digits: the trigram index finds them.
+      ['\u0661\u0662\u0663\u0664\u0665\u0666', null],
+      ['1'.repeat(40), `${'1'.repeat(32)}:*`],
+    ] as const) {
+      expect(digitRunQuery(search), search).toBe(query);
     }
   });
 });

@@ -2,6 +2,7 @@ import { LISTS, type ListName, type ListSortField } from '@ums/contracts';
 import { Column, fillPlaceholders, is, sql, type AnyColumn, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { PgDialect, PgTimestamp, type AnyPgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
+import { DIGIT_LEXEME_MAX, DIGIT_RUN_MIN, searchDigitRuns } from '../../db/schema/search.js';
 import { badRequest } from '../../plugins/http-errors.js';
 
 // ---- Typed SQL for the lists: JSON items and sort keys from drizzle columns -------------------------------------
@@ -116,18 +117,30 @@ export interface SearchTerms {
   words: SQL;
   number: SQL;
 }
+/** Whether the rows' text holds the search as typed: ILIKE's match, for the check after an index found the rows. */
+const holdsTyped = (text: SQLWrapper) => sql`strpos(lower(${text}), lower(${sql.placeholder('typed')}::text)) > 0`;
+const words = sql`to_tsquery('simple', (select string_agg(quote_literal(w) || ':*', ' & ')
+                           from unnest(tsvector_to_array(to_tsvector('simple', ${sql.placeholder('words')}::text))) w))`;
+const number = sql`${sql.placeholder('number')}::int4`;
 const SEARCH_TERMS: SearchTerms = {
   // The trigram index is given `indexedPart` of the search (its numbered word, or the whole search), and every row it
   // finds is held to the whole search. strpos of the lower-cased texts is what ILIKE '%search%' matches: in a multibyte
   // database ILIKE lower-cases both sides and compares bytes, and the columns searched have the database's collation,
   // which lower() of the search uses too. No index answers strpos, so the planner keeps it as the rows' filter rather
   // than adding the whole search's trigrams to the index scan.
-  contains: (text) =>
-    sql`(${text} ilike ${sql.placeholder('pattern')}
-         and strpos(lower(${text}), lower(${sql.placeholder('typed')}::text)) > 0)`,
-  words: sql`to_tsquery('simple', (select string_agg(quote_literal(w) || ':*', ' & ')
-                           from unnest(tsvector_to_array(to_tsvector('simple', ${sql.placeholder('words')}::text))) w))`,
-  number: sql`${sql.placeholder('number')}::int4`,
+  contains: (text) => sql`(${text} ilike ${sql.placeholder('pattern')} and ${holdsTyped(text)})`,
+  words,
+  number,
+};
+/**
+ * A search holding `DIGIT_RUN_MIN` digits or more in a row, in a list whose texts have a `search_digit_runs` index
+ * (decision 047): the index finds the rows whose runs of digits hold the search's longest, then they are held to the
+ * whole search. Every row holding the search holds that run (lower() changes no digit), inside a run of its own.
+ */
+const DIGIT_SEARCH_TERMS: SearchTerms = {
+  contains: (text) => sql`(${searchDigitRuns(text)} @@ ${sql.placeholder('digits')}::tsquery and ${holdsTyped(text)})`,
+  words,
+  number,
 };
 
 /**
@@ -151,6 +164,11 @@ export interface ListDefinition<L extends ListName = ListName> {
   item: SQL;
   /** The whole (unsearched) list's size, cheap: a kept count rather than counting rows. */
   total: SQL;
+  /**
+   * Every text the search gives `contains` has a `search_digit_runs` index (migration 0026): a search holding
+   * `DIGIT_RUN_MIN` digits or more in a row is looked up there rather than by trigrams (decision 047).
+   */
+  digitRunsIndexed?: boolean;
 }
 
 /** A definition of any one list. */
@@ -203,6 +221,15 @@ export const indexedPart = (q: string): string => {
   const longest = numbered.reduce<string | null>((a, b) => (a && a.length >= b.length ? a : b), null);
   return `%${escapeLike(longest ?? q)}%`;
 };
+/**
+ * The prefix query `search_digit_runs` is asked for `q` (decision 047): its longest run of `DIGIT_RUN_MIN` ASCII
+ * digits or more (the first of equal ones), cut as the index cuts its lexemes; null without one.
+ */
+export const digitRunQuery = (q: string): string | null => {
+  const runs = q.match(new RegExp(`[0-9]{${DIGIT_RUN_MIN},}`, 'g')) ?? [];
+  const longest = runs.reduce<string | null>((a, b) => (a && a.length >= b.length ? a : b), null);
+  return longest === null ? null : `${longest.slice(0, DIGIT_LEXEME_MAX)}:*`;
+};
 /** "#1234" or "1234" also finds that order number. */
 const typedNumber = (q: string) => {
   const match = /^#?(\d{1,9})$/.exec(q);
@@ -214,6 +241,8 @@ interface Variant {
   descending: boolean;
   cursor: boolean;
   search: boolean;
+  /** The search is looked up by its run of digits (`DIGIT_SEARCH_TERMS`). */
+  digits: boolean;
   /** Rows per page (1-100, checked by the query schema), or null for the whole list. */
   limit: number | null;
   /** One row per item (its JSON text) instead of one envelope: for streaming the whole list (CSV export). */
@@ -231,7 +260,7 @@ const whereOf = (conditions: SQL[]) => (conditions.length > 0 ? sql`where ${sql.
 function statementOf(list: AnyListDefinition, v: Variant): SQL {
   const { keys, seek } = (list.sorts as Record<string, { keys: SortKey[]; seek?: number }>)[v.field]!;
   const where: SQL[] = list.scope ? [list.scope] : [];
-  const searchWhere = v.search ? sql`(${list.search(SEARCH_TERMS)})` : undefined;
+  const searchWhere = v.search ? sql`(${list.search(v.digits ? DIGIT_SEARCH_TERMS : SEARCH_TERMS)})` : undefined;
   if (searchWhere) where.push(searchWhere);
   if (v.cursor) {
     const values = keys.map((k, i) => sql`${sql.placeholder(`cursor${i}`)}::${sql.raw(k.type)}`);
@@ -329,7 +358,10 @@ export function listStatement(list: AnyListDefinition, request: ListRequest, sco
     throw badRequest('A cursor continues a page: give limit too', { cursor: ['Needs limit'] });
   }
   const values: Record<string, unknown> = Object.fromEntries(scope.map((value, i) => [`scope${i}`, value]));
-  if (q !== undefined) Object.assign(values, { pattern: indexedPart(q), typed: q, words: q, number: typedNumber(q) });
+  const digits = q !== undefined && list.digitRunsIndexed ? digitRunQuery(q) : null;
+  if (q !== undefined) {
+    Object.assign(values, { pattern: indexedPart(q), digits, typed: q, words: q, number: typedNumber(q) });
+  }
   if (!rows && request.cursor !== undefined) {
     decodeCursor(request.cursor, `${list.name} ${sort}`, keys).forEach((value, i) => (values[`cursor${i}`] = value));
   }
@@ -339,10 +371,11 @@ export function listStatement(list: AnyListDefinition, request: ListRequest, sco
     descending,
     cursor: !rows && request.cursor !== undefined,
     search: q !== undefined,
+    digits: digits !== null,
     limit: rows ? null : (request.limit ?? null),
     rows,
   };
-  const flags = `${variant.rows ? 'r' : ''}${variant.cursor ? 'c' : ''}${variant.search ? 's' : ''}${variant.limit === null ? '' : `l${variant.limit}`}`;
+  const flags = `${variant.rows ? 'r' : ''}${variant.cursor ? 'c' : ''}${variant.search ? 's' : ''}${variant.digits ? 'd' : ''}${variant.limit === null ? '' : `l${variant.limit}`}`;
   const name = `list_${list.name}_${field}_${descending ? 'd' : 'a'}${flags}`;
   const { text, params } = textOf(name, () => statementOf(list, variant));
   return { name, text, values: fillPlaceholders(params, values) };
