@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { ConfigError } from './config/env.js';
+import { MigrationRefused } from './db/client.js';
 import { socketGone } from './db/socket-gone.js';
 import { SecretsKeyError } from './secrets/key-service.js';
 
@@ -87,6 +88,10 @@ export function describeStartFailure(error: unknown, env: NodeJS.ProcessEnv = pr
     if (unreachable || find((f) => /timeout|terminated/i.test(f.message ?? ''))) {
       return `The PostgreSQL server in ${url} cannot be reached: start it or correct the host and port in ${url}.`;
     }
+  }
+  const refused = find((f) => f instanceof MigrationRefused);
+  if (refused) {
+    return `The database schema could not be upgraded, and nothing in it was changed, because PostgreSQL refused a step (${refused.message}): fix what it names, or restore a backup of this database, then start again.`;
   }
   const first = causes[0]?.message ?? String(error);
   return `The server could not start: ${first.split('\n')[0]} (run with LOG_LEVEL=debug for details).`;

@@ -124,12 +124,35 @@ export function createDatabase(connectionString: string): { db: Database; pool: 
 /** Held while migrating, and while granting the application role (app-role.ts). */
 export const MIGRATION_LOCK_KEY = 7_202_611;
 
+/**
+ * PostgreSQL refused a statement of a migration: every pending migration runs in one transaction, which rolled back,
+ * so the schema is as it was. The message is the server's.
+ */
+export class MigrationRefused extends Error {}
+
+/**
+ * The server's own message when it refused a statement (an error of SQL state), not when the connection, the login or
+ * an administrator ended it (classes 08, 28, 3D and 57, which the start's failure names on its own).
+ */
+function statementRefusal(error: unknown): string | null {
+  for (let current = error; current instanceof Error; current = current.cause) {
+    const { code, severity } = current as Error & { code?: unknown; severity?: unknown };
+    if (typeof severity === 'string' && typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) {
+      return ['08', '28', '3D', '57'].includes(code.slice(0, 2)) ? null : current.message;
+    }
+  }
+  return null;
+}
+
 /** Applies the committed SQL migrations; an advisory lock lets several processes start at once. */
 export async function runMigrations(db: Database, pool: pg.Pool, migrationsFolder: string) {
   const client = await pool.connect();
   try {
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-    await migrate(db, { migrationsFolder });
+    await migrate(db, { migrationsFolder }).catch((error: unknown) => {
+      const refusal = statementRefusal(error);
+      throw refusal ? new MigrationRefused(refusal, { cause: error }) : error;
+    });
   } finally {
     await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
     client.release();
