@@ -292,6 +292,14 @@ describe("the overview's rollups (decision 031)", () => {
       `insert into audit_entries (at, actor_id, action, entity, entity_id) values ('2026-02-10T12:00:00Z', 'a', 'membership-updated', 'membership', '2')`,
     );
     expect(await fromTheSeries(series)).toEqual(await fromTheTables(own.pool));
+    // An entry's only updates (a closed account's scrub here, a price save's fold) keep it in its slot.
+    await own.pool.query(
+      `insert into audit_entries (at, actor_id, action, entity, entity_id, label) values ('2026-02-11T12:00:00Z', 'a', 'member-groups-changed', 'member', 'gone-account', 'gone@example.com')`,
+    );
+    await own.pool.query(`select audit_scrub_closed_member('gone-account')`);
+    const scrubbed = await own.pool.query(`select label from audit_entries where entity_id = 'gone-account'`);
+    expect(scrubbed.rows).toEqual([{ label: null }]);
+    expect(await fromTheSeries(series)).toEqual(await fromTheTables(own.pool));
 
     // The answer comes from the slots: a slot changed behind the triggers' back shows in it.
     await own.pool.query(

@@ -189,7 +189,7 @@ describe('the audit trail records every administrator write', () => {
     ]);
   });
 
-  it('refuses to change or remove an entry in the database, except folding a price save into its own entry', async () => {
+  it('refuses to change or remove an entry in the database, except folding a price save into its own entry, whose time, entity and action stay', async () => {
     const [entry] = await trail('limit=1');
     await expect(pool.query(`update audit_entries set action = 'tampered' where id = $1`, [entry!.id])).rejects.toThrow(
       'audit entries are never changed or removed',
@@ -203,6 +203,12 @@ describe('the audit trail records every administrator write', () => {
     await expect(
       pool.query(`update audit_entries set actor_email = 'someone@else.example' where id = $1`, [price!.id]),
     ).rejects.toThrow('audit entries are never changed or removed');
+    // Nor its time, entity or action: what its metric slot is counted by (migration 0027 relies on it).
+    for (const change of [`at = at - interval '1 day'`, `entity = 'membership'`, `action = 'membership-updated'`]) {
+      await expect(pool.query(`update audit_entries set ${change} where id = $1`, [price!.id])).rejects.toThrow(
+        'audit entries are never changed or removed',
+      );
+    }
   });
 
   it('leaves no entry when the write fails, and no write when the entry cannot be written', async () => {
