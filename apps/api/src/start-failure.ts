@@ -31,6 +31,19 @@ function chain(error: unknown): Failure[] {
   return all;
 }
 
+/** A schema upgrade PostgreSQL stopped: nothing of it was kept (one transaction), and what to do about it. */
+function migrationSentence(stopped: MigrationRefused): string {
+  const undone = 'The database schema could not be upgraded, and nothing in it was changed';
+  switch (stopped.kind) {
+    case 'timeout':
+      return `${undone}, because a step took longer than the server's statement_timeout (${stopped.message}): lift it for the database owner (ALTER ROLE ... SET statement_timeout = 0), then start again.`;
+    case 'busy':
+      return `${undone}, because PostgreSQL was busy (${stopped.message}): start again.`;
+    case 'refused':
+      return `${undone}, because PostgreSQL refused a step (${stopped.message}): fix what it names, or restore a backup of this database, then start again.`;
+  }
+}
+
 /**
  * One plain sentence that names why the server could not start and what to do, for every failure a person can
  * fix; anything else says where to look. Never a stack trace.
@@ -65,6 +78,8 @@ export function describeStartFailure(error: unknown, env: NodeJS.ProcessEnv = pr
       ? `The embedded PostgreSQL could not run ${where}: as root it runs as the user postgres, who must be able to open every folder above the project; move the project to such a folder (such as /opt or /srv) or set DATABASE_URL.`
       : `The data directory cannot be written (${where}): set DATA_DIR to a folder this user can write, or fix its permissions.`;
   }
+  const stopped = causes.find((f): f is MigrationRefused => f instanceof MigrationRefused);
+  if (stopped) return migrationSentence(stopped);
   if (usingUrl) {
     const url = find((f) => typeof f.variable === 'string')?.variable ?? 'DATABASE_URL';
     if (find((f) => f.code === '28P01' || f.code === '28000')) {
@@ -88,10 +103,6 @@ export function describeStartFailure(error: unknown, env: NodeJS.ProcessEnv = pr
     if (unreachable || find((f) => /timeout|terminated/i.test(f.message ?? ''))) {
       return `The PostgreSQL server in ${url} cannot be reached: start it or correct the host and port in ${url}.`;
     }
-  }
-  const refused = find((f) => f instanceof MigrationRefused);
-  if (refused) {
-    return `The database schema could not be upgraded, and nothing in it was changed, because PostgreSQL refused a step (${refused.message}): fix what it names, or restore a backup of this database, then start again.`;
   }
   const first = causes[0]?.message ?? String(error);
   return `The server could not start: ${first.split('\n')[0]} (run with LOG_LEVEL=debug for details).`;

@@ -11,12 +11,13 @@ import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { accessToken, dpopHeaders, refresh, signIn, signsInSilently } from '@ums/testkit/oidc-browser';
 import { exited, prepareServer } from '@ums/testkit/server-process';
-import { backupDatabase, migrateTo, restoreDatabase } from '../src/db/backup.js';
+import { BackupError, backupDatabase, migrateTo, restoreDatabase } from '../src/db/backup.js';
 import { createDatabase } from '../src/db/client.js';
 import { paths } from '../src/runtime.js';
 import { runningEmbeddedUrl } from '../src/db/embedded.js';
 import { unwrapDataKey } from '../src/secrets/key-service.js';
 import { loadSecretsKey } from '../src/secrets/secrets-key.js';
+import { migrationsWith } from './migrations-with.js';
 import { waitFor } from './wait-for.js';
 import { SOURCES, cliArgs } from './server-process.js';
 
@@ -280,6 +281,47 @@ describe('backup and restore', () => {
       const journal = JSON.parse(await fs.readFile(path.join(paths.migrations, 'meta', '_journal.json'), 'utf8'));
       expect(applied.rows[0].n).toBe((journal as { entries: unknown[] }).entries.length);
       await expect(newer.pool.query('select count(*) from token_revocations')).resolves.toBeTruthy();
+    } finally {
+      await older.pool.end();
+      await newer.pool.end();
+      for (const name of databases) await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    }
+  });
+
+  it('keeps the restored rows in their own schema and says so in one sentence when PostgreSQL refuses their upgrade', async () => {
+    const admin = new pg.Client({ connectionString: inject('adminDatabaseUrl') });
+    await admin.connect();
+    const databases = [`ums_old_${randomBytes(4).toString('hex')}`, `ums_new_${randomBytes(4).toString('hex')}`];
+    for (const name of databases) await admin.query(`create database ${name}`);
+    const open = (name: string) => {
+      const url = new URL(inject('adminDatabaseUrl'));
+      url.pathname = `/${name}`;
+      return createDatabase(url.toString());
+    };
+    const older = open(databases[0]!);
+    const newer = open(databases[1]!);
+    try {
+      await migrateTo(older.db, older.pool, paths.migrations, 4);
+      await older.pool.query(`insert into products (product_id, name, retail_price) values (4242, 'Old Panel', 12.5)`);
+      const file = new PassThrough();
+      const chunks: Buffer[] = [];
+      file.on('data', (chunk: Buffer) => chunks.push(chunk));
+      await backupDatabase(older.pool, file);
+      const input = new PassThrough();
+      input.end(Buffer.concat(chunks));
+      // A later migration that the restored data is in the way of.
+      const folder = await migrationsWith(['CREATE TABLE "products" ("x" integer);']);
+
+      await expect(restoreDatabase(newer.db, newer.pool, input, { migrationsFolder: folder })).rejects.toThrow(
+        new BackupError(
+          `The backup's rows are restored in the schema they were written in, but their upgrade to this version was undone: PostgreSQL stopped a step (relation "products" already exists); fix what it names, then start the server to upgrade them.`,
+        ),
+      );
+      const { rows } = await newer.pool.query(`select name from products where product_id = 4242`);
+      expect(rows).toEqual([{ name: 'Old Panel' }]);
+      const applied = await newer.pool.query(`select count(*)::int as n from drizzle.__drizzle_migrations`);
+      expect(applied.rows[0].n).toBe(4);
     } finally {
       await older.pool.end();
       await newer.pool.end();

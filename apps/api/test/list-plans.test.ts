@@ -170,21 +170,25 @@ describe('list statements at realistic size', () => {
   });
 
   it('looks a search holding 5 digits or more in a row up by its digit runs, then filters the rows by the whole search', async () => {
-    for (const [spec, index] of [
-      [memberDirectoryList, 'accounts_search_digits_idx'],
-      [auditList({}).spec, 'audit_entries_search_digits_idx'],
-    ] as const) {
-      const plan = await planOf(spec, { limit: 25, q: 'Number 123457' }, [], true);
+    const filtered = auditList({ entity: 'membership' });
+    const cases: [AnyListDefinition, string, unknown[]][] = [
+      [memberDirectoryList, 'accounts_search_digits_idx', []],
+      [auditList({}).spec, 'audit_entries_search_digits_idx', []],
+      // Filtered by entity: still the digit runs, not the entity's index with the function called on each row.
+      [filtered.spec, 'audit_entries_search_digits_idx', filtered.scope],
+    ];
+    for (const [spec, index, scope] of cases) {
+      const plan = await planOf(spec, { limit: 25, q: 'Number 123457' }, scope, true);
       const scan = plan.find((node) => node['Index Name'] === index);
       const parameter = /@@ \$(\d+)\)?$/.exec(scan?.['Index Cond'] ?? '');
       expect(scan?.['Index Cond']).toContain('search_digit_runs(');
       expect(plan.some((node) => node['Index Name']?.endsWith('_trgm_idx'))).toBe(false);
       expect(plan.some((node) => node.Filter?.includes('strpos(lower('))).toBe(true);
       // The index's parameter is the number as a prefix query; the whole search is the filter's.
-      const { values } = listStatement(spec, { limit: 25, q: 'Number 123457' });
+      const { values } = listStatement(spec, { limit: 25, q: 'Number 123457' }, scope);
       expect(values[Number(parameter?.[1]) - 1]).toBe('123457:*');
       expect(values).toContain('Number 123457');
-      const custom = await planOf(spec, { limit: 25, q: 'Number 123457' }, []);
+      const custom = await planOf(spec, { limit: 25, q: 'Number 123457' }, scope);
       expect(custom.find((node) => node['Index Name'] === index)?.['Index Cond']).toContain(
         `@@ '''123457'':*'::tsquery`,
       );

@@ -9,7 +9,7 @@ import { createGunzip, createGzip } from 'node:zlib';
 import type pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import type { WrappedDataKey } from '../secrets/key-service.js';
-import { runMigrations, type Database } from './client.js';
+import { MigrationRefused, runMigrations, type Database } from './client.js';
 
 // A backup is one gzip stream: a JSON header line, then each table as "TABLE name" followed by its rows in
 // PostgreSQL's COPY text format and the "\." line that ends them (a row can never be that line: COPY escapes "\").
@@ -262,7 +262,14 @@ export async function restoreDatabase(
 
   // Empty (or to be replaced): start from no schema at all and build the one the rows were written in.
   await pool.query('drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public');
-  await migrateTo(db, pool, options.migrationsFolder, header.migrations);
+  await migrateTo(db, pool, options.migrationsFolder, header.migrations).catch((error: unknown) => {
+    throw error instanceof MigrationRefused
+      ? new BackupError(
+          `The schema the backup was written in could not be built, so the database is left empty: PostgreSQL stopped a step (${error.message}).`,
+          { cause: error },
+        )
+      : error;
+  });
 
   const client = await pool.connect();
   try {
@@ -295,7 +302,14 @@ export async function restoreDatabase(
   } finally {
     client.release();
   }
-  await runMigrations(db, pool, options.migrationsFolder);
+  await runMigrations(db, pool, options.migrationsFolder).catch((error: unknown) => {
+    throw error instanceof MigrationRefused
+      ? new BackupError(
+          `The backup's rows are restored in the schema they were written in, but their upgrade to this version was undone: PostgreSQL stopped a step (${error.message}); fix what it names, then start the server to upgrade them.`,
+          { cause: error },
+        )
+      : error;
+  });
   // The versions restart with the schema, but an API process on this database may still hold answers labelled with
   // the old ones: each moves past any number it could have reached (one a millisecond since 1970), so no answer
   // kept before the restore is ever served after it.

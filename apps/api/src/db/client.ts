@@ -124,22 +124,40 @@ export function createDatabase(connectionString: string): { db: Database; pool: 
 /** Held while migrating, and while granting the application role (app-role.ts). */
 export const MIGRATION_LOCK_KEY = 7_202_611;
 
-/**
- * PostgreSQL refused a statement of a migration: every pending migration runs in one transaction, which rolled back,
- * so the schema is as it was. The message is the server's.
- */
-export class MigrationRefused extends Error {}
+/** Why PostgreSQL stopped a migration: something in the step's way, the server's statement_timeout, or a busy server. */
+export type RefusalKind = 'refused' | 'timeout' | 'busy';
 
 /**
- * The server's own message when it refused a statement (an error of SQL state), not when the connection, the login or
- * an administrator ended it (classes 08, 28, 3D and 57, which the start's failure names on its own).
+ * PostgreSQL stopped a statement of a migration: every pending migration runs in one transaction, which rolled back,
+ * so the schema is as it was. The message is the server's, with its detail.
  */
-function statementRefusal(error: unknown): string | null {
+export class MigrationRefused extends Error {
+  constructor(
+    message: string,
+    readonly kind: RefusalKind,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+/** SQL state classes of a step the schema or its data is in the way of: a person fixes what the message names. */
+const IN_THE_WAY = ['22', '23', '25', '2B', '3F', '42', '0A'];
+/** Classes of a server too busy or locked just now (deadlock, lock timeout, too many connections): a start again. */
+const BUSY = ['40', '53', '55'];
+
+/**
+ * Why a migration failed, when PostgreSQL stopped one of its statements for a reason a person acts on; null for
+ * anything else (a lost connection, a refused login, a missing database), which the start's failure names otherwise.
+ */
+export function migrationRefusal(error: unknown): { message: string; kind: RefusalKind } | null {
   for (let current = error; current instanceof Error; current = current.cause) {
-    const { code, severity } = current as Error & { code?: unknown; severity?: unknown };
-    if (typeof severity === 'string' && typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) {
-      return ['08', '28', '3D', '57'].includes(code.slice(0, 2)) ? null : current.message;
-    }
+    const { code, severity, detail } = current as Error & { code?: unknown; severity?: unknown; detail?: unknown };
+    if (typeof severity !== 'string' || typeof code !== 'string' || !/^[0-9A-Z]{5}$/.test(code)) continue;
+    const message = typeof detail === 'string' && detail ? `${current.message}: ${detail}` : current.message;
+    if (code === '57014') return { message, kind: 'timeout' };
+    if (BUSY.includes(code.slice(0, 2))) return { message, kind: 'busy' };
+    return IN_THE_WAY.includes(code.slice(0, 2)) ? { message, kind: 'refused' } : null;
   }
   return null;
 }
@@ -150,8 +168,8 @@ export async function runMigrations(db: Database, pool: pg.Pool, migrationsFolde
   try {
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     await migrate(db, { migrationsFolder }).catch((error: unknown) => {
-      const refusal = statementRefusal(error);
-      throw refusal ? new MigrationRefused(refusal, { cause: error }) : error;
+      const refusal = migrationRefusal(error);
+      throw refusal ? new MigrationRefused(refusal.message, refusal.kind, { cause: error }) : error;
     });
   } finally {
     await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);

@@ -1,29 +1,12 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { testDatabase } from '../../test/helper.js';
-import { whenDone } from '../../test/when-done.js';
-import { paths } from '../runtime.js';
+import { migrationsWith } from '../../test/migrations-with.js';
 import { describeStartFailure } from '../start-failure.js';
-import { MigrationRefused, runMigrations } from './client.js';
+import { MigrationRefused, migrationRefusal, runMigrations } from './client.js';
 
-/** The committed migrations and one more after them, made of `statements`. */
-async function migrationsWith(statements: string[]) {
-  const folder = await mkdtemp(path.join(tmpdir(), 'ums-migrations-'));
-  whenDone(() => rm(folder, { recursive: true, force: true }));
-  await cp(paths.migrations, folder, { recursive: true });
-  const journalFile = path.join(folder, 'meta', '_journal.json');
-  const journal = JSON.parse(await readFile(journalFile, 'utf8')) as {
-    entries: { idx: number; version: string; when: number; tag: string; breakpoints: boolean }[];
-  };
-  const last = journal.entries.at(-1)!;
-  const tag = `${String(last.idx + 1).padStart(4, '0')}_refused`;
-  journal.entries.push({ ...last, idx: last.idx + 1, when: last.when + 1, tag });
-  await writeFile(journalFile, JSON.stringify(journal));
-  await writeFile(path.join(folder, `${tag}.sql`), statements.join('\n--> statement-breakpoint\n'));
-  return folder;
-}
+/** An error as node-postgres makes one from the server's. */
+const serverError = (code: string, message: string, detail?: string) =>
+  Object.assign(new Error(message), { code, severity: 'ERROR', ...(detail ? { detail } : {}) });
 
 describe('an upgrade PostgreSQL refuses', () => {
   it('changes nothing and says in one sentence what the server refused and what to do', async () => {
@@ -43,9 +26,38 @@ describe('an upgrade PostgreSQL refuses', () => {
 
     expect(failure).toBeInstanceOf(MigrationRefused);
     expect(await applied()).toBe(before);
-    expect((await pool.query(`select to_regclass('refused_probe') as probe`)).rows[0].probe).toBeNull();
+    // Neither the pending migration before it nor the refused one's first statement was kept.
+    const probes = await pool.query(`select to_regclass('accepted_probe') as a, to_regclass('refused_probe') as r`);
+    expect(probes.rows).toEqual([{ a: null, r: null }]);
     expect(describeStartFailure(failure, {})).toBe(
       'The database schema could not be upgraded, and nothing in it was changed, because PostgreSQL refused a step (relation "products" already exists): fix what it names, or restore a backup of this database, then start again.',
     );
+  });
+
+  it('says a timed-out or busy upgrade was undone and what to do, whatever the database variable, and passes a lost connection on', () => {
+    const undone = 'The database schema could not be upgraded, and nothing in it was changed';
+    const sentence = (error: Error) => {
+      const refusal = migrationRefusal(error);
+      const wrapped = refusal ? new MigrationRefused(refusal.message, refusal.kind, { cause: error }) : error;
+      return describeStartFailure(wrapped, { DATABASE_URL: 'postgres://ums@db.example/ums' });
+    };
+    expect(sentence(serverError('57014', 'canceling statement due to statement timeout'))).toBe(
+      `${undone}, because a step took longer than the server's statement_timeout (canceling statement due to statement timeout): lift it for the database owner (ALTER ROLE ... SET statement_timeout = 0), then start again.`,
+    );
+    expect(sentence(serverError('55P03', 'canceling statement due to lock timeout'))).toBe(
+      `${undone}, because PostgreSQL was busy (canceling statement due to lock timeout): start again.`,
+    );
+    expect(
+      sentence(serverError('23505', 'could not create unique index "x"', 'Key (email)=(a@b.example) is duplicated.')),
+    ).toBe(
+      `${undone}, because PostgreSQL refused a step (could not create unique index "x": Key (email)=(a@b.example) is duplicated.): fix what it names, or restore a backup of this database, then start again.`,
+    );
+    // "unterminated" is not a lost connection.
+    expect(sentence(serverError('42601', 'unterminated quoted string at or near "\'"'))).toMatch(
+      /^The database schema could not be upgraded/,
+    );
+    expect(migrationRefusal(serverError('57P01', 'terminating connection due to administrator command'))).toBeNull();
+    expect(migrationRefusal(serverError('08006', 'connection failure'))).toBeNull();
+    expect(migrationRefusal(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }))).toBeNull();
   });
 });

@@ -15,8 +15,9 @@ export const auditSearchText = (t: { actorEmail: AnyColumn; action: AnyColumn; l
  * closed accounts). `before` and `after` hold the entity's state as JSON (null where it did not exist or is gone);
  * `label` is the entity's name when it changed and `labels` the names of what the states refer to by id
  * (`product:12`), so the trail reads the same after those are renamed or gone. `reverts` names the entry a revert
- * undid. The one exception to "never updated": a debounced price save folds into its own entry of the last minute
- * (the trigger allows only that).
+ * undid. The two exceptions to "never updated", and the only ones the trigger allows: a debounced price save folds
+ * into its own entry of the last minute (its `after` and `labels`), and a closed account's purge clears its entries'
+ * `label`. Neither changes an entry's time, entity or action.
  */
 export const auditEntries = pgTable(
   'audit_entries',

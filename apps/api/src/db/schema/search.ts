@@ -11,7 +11,8 @@ export const DIGIT_LEXEME_MAX = 32;
 
 /**
  * `search_digit_runs(text)` (migration 0026): every run of 5 or more ASCII digits in the text with each of its
- * suffixes of 5 or more, cut to their first 32 digits, as a tsvector's lexemes. A GIN index of it finds the rows holding a given run of 5 digits or
- * more wherever it stands inside a longer one, by a prefix query (`'23456':*` finds "1234567").
+ * suffixes of 5 or more, cut to their first 32 digits, as a tsvector's lexemes. A GIN index of it finds the rows
+ * holding a given run of 5 digits or more wherever it stands inside a longer one, by a prefix query (`'23456':*`
+ * finds "1234567").
  */
 export const searchDigitRuns = (text: SQLWrapper) => sql`search_digit_runs(${text})`;

@@ -108,7 +108,7 @@ describe('the member directory', () => {
     expect(await found(number.slice(4, 11))).toEqual(both);
     expect(await found(number.slice(-5))).toEqual(both);
     expect(await found(`DIG${number.slice(0, 8)}`)).toEqual({ emails: [lettered], total: 1 });
-    expect(await found(`ref${number}ω`)).toEqual({ emails: [lettered], total: 1 });
+    expect(await found(`Ref${number}Ω`)).toEqual({ emails: [lettered], total: 1 });
     expect(await found(`nr ${number}`)).toEqual({ emails: [named], total: 1 });
     // Digits past the 32nd of a run, and a search of more than 32 digits.
     expect(await found(`${number.slice(-3)}${'7'.repeat(27)}`)).toEqual({ emails: [named], total: 1 });

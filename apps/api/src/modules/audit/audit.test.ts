@@ -204,11 +204,23 @@ describe('the audit trail records every administrator write', () => {
       pool.query(`update audit_entries set actor_email = 'someone@else.example' where id = $1`, [price!.id]),
     ).rejects.toThrow('audit entries are never changed or removed');
     // Nor its time, entity or action: what its metric slot is counted by (migration 0027 relies on it).
-    for (const change of [`at = at - interval '1 day'`, `entity = 'membership'`, `action = 'membership-updated'`]) {
-      await expect(pool.query(`update audit_entries set ${change} where id = $1`, [price!.id])).rejects.toThrow(
+    // Nor may a closed account's scrub (its label cleared) change them.
+    const gone = await pool.query<{ id: string }>(
+      `insert into audit_entries (actor_id, action, entity, entity_id, label)
+       values ('a', 'member-groups-changed', 'member', 'gone-account', 'gone@example.com') returning id`,
+    );
+    for (const [id, change] of [
+      [price!.id, `at = at - interval '1 day'`],
+      [price!.id, `entity = 'membership'`],
+      [price!.id, `action = 'membership-updated'`],
+      [gone.rows[0]!.id, `label = null, at = at - interval '1 day'`],
+      [gone.rows[0]!.id, `label = null, action = 'membership-updated'`],
+    ]) {
+      await expect(pool.query(`update audit_entries set ${change} where id = $1`, [id])).rejects.toThrow(
         'audit entries are never changed or removed',
       );
     }
+    await pool.query(`update audit_entries set label = null where id = $1`, [gone.rows[0]!.id]);
   });
 
   it('leaves no entry when the write fails, and no write when the entry cannot be written', async () => {
