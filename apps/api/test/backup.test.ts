@@ -249,7 +249,16 @@ describe('backup and restore', () => {
     },
   );
 
-  it('restores a backup of an older schema and then applies the newer migrations to it', async () => {
+  /**
+   * A backup of a database as the release before the revocations table (the fifth migration) left it, holding one
+   * product, and an empty database to restore it into; both are dropped after `use`.
+   */
+  async function withOlderBackup(
+    use: (
+      newer: ReturnType<typeof createDatabase>,
+      backup: { input: PassThrough; migrations: number; tables: string[] },
+    ) => Promise<void>,
+  ) {
     const admin = new pg.Client({ connectionString: inject('adminDatabaseUrl') });
     await admin.connect();
     const databases = [`ums_old_${randomBytes(4).toString('hex')}`, `ums_new_${randomBytes(4).toString('hex')}`];
@@ -262,58 +271,44 @@ describe('backup and restore', () => {
     const older = open(databases[0]!);
     const newer = open(databases[1]!);
     try {
-      // A database as the release before the revocations table (the fifth migration) left it.
       await migrateTo(older.db, older.pool, paths.migrations, 4);
       await older.pool.query(`insert into products (product_id, name, retail_price) values (4242, 'Old Panel', 12.5)`);
       const file = new PassThrough();
       const chunks: Buffer[] = [];
       file.on('data', (chunk: Buffer) => chunks.push(chunk));
       const header = await backupDatabase(older.pool, file);
-      expect(header.migrations).toBe(4);
-      expect(header.tables.map((t) => t.name)).not.toContain('token_revocations');
-
       const input = new PassThrough();
       input.end(Buffer.concat(chunks));
-      await restoreDatabase(newer.db, newer.pool, input, { migrationsFolder: paths.migrations });
-      const { rows } = await newer.pool.query(`select name, retail_price from products where product_id = 4242`);
-      expect(rows).toEqual([{ name: 'Old Panel', retail_price: '12.50' }]);
-      const applied = await newer.pool.query(`select count(*)::int as n from drizzle.__drizzle_migrations`);
-      const journal = JSON.parse(await fs.readFile(path.join(paths.migrations, 'meta', '_journal.json'), 'utf8'));
-      expect(applied.rows[0].n).toBe((journal as { entries: unknown[] }).entries.length);
-      await expect(newer.pool.query('select count(*) from token_revocations')).resolves.toBeTruthy();
+      await use(newer, { input, migrations: header.migrations, tables: header.tables.map((t) => t.name) });
     } finally {
       await older.pool.end();
       await newer.pool.end();
       for (const name of databases) await admin.query(`drop database if exists ${name} with (force)`);
       await admin.end();
     }
+  }
+
+  it('restores a backup of an older schema and then applies the newer migrations to it', async () => {
+    await withOlderBackup(async (newer, backup) => {
+      expect(backup.migrations).toBe(4);
+      expect(backup.tables).not.toContain('token_revocations');
+
+      await restoreDatabase(newer.db, newer.pool, backup.input, { migrationsFolder: paths.migrations });
+      const { rows } = await newer.pool.query(`select name, retail_price from products where product_id = 4242`);
+      expect(rows).toEqual([{ name: 'Old Panel', retail_price: '12.50' }]);
+      const applied = await newer.pool.query(`select count(*)::int as n from drizzle.__drizzle_migrations`);
+      const journal = JSON.parse(await fs.readFile(path.join(paths.migrations, 'meta', '_journal.json'), 'utf8'));
+      expect(applied.rows[0].n).toBe((journal as { entries: unknown[] }).entries.length);
+      await expect(newer.pool.query('select count(*) from token_revocations')).resolves.toBeTruthy();
+    });
   });
 
   it('keeps the restored rows in their own schema and says so in one sentence when PostgreSQL refuses their upgrade', async () => {
-    const admin = new pg.Client({ connectionString: inject('adminDatabaseUrl') });
-    await admin.connect();
-    const databases = [`ums_old_${randomBytes(4).toString('hex')}`, `ums_new_${randomBytes(4).toString('hex')}`];
-    for (const name of databases) await admin.query(`create database ${name}`);
-    const open = (name: string) => {
-      const url = new URL(inject('adminDatabaseUrl'));
-      url.pathname = `/${name}`;
-      return createDatabase(url.toString());
-    };
-    const older = open(databases[0]!);
-    const newer = open(databases[1]!);
-    try {
-      await migrateTo(older.db, older.pool, paths.migrations, 4);
-      await older.pool.query(`insert into products (product_id, name, retail_price) values (4242, 'Old Panel', 12.5)`);
-      const file = new PassThrough();
-      const chunks: Buffer[] = [];
-      file.on('data', (chunk: Buffer) => chunks.push(chunk));
-      await backupDatabase(older.pool, file);
-      const input = new PassThrough();
-      input.end(Buffer.concat(chunks));
+    await withOlderBackup(async (newer, backup) => {
       // A later migration that the restored data is in the way of.
       const folder = await migrationsWith(['CREATE TABLE "products" ("x" integer);']);
 
-      await expect(restoreDatabase(newer.db, newer.pool, input, { migrationsFolder: folder })).rejects.toThrow(
+      await expect(restoreDatabase(newer.db, newer.pool, backup.input, { migrationsFolder: folder })).rejects.toThrow(
         new BackupError(
           `The backup's rows are restored in the schema they were written in, but their upgrade to this version was undone: PostgreSQL stopped a step (relation "products" already exists); fix what it names, then start the server to upgrade them.`,
         ),
@@ -322,12 +317,7 @@ describe('backup and restore', () => {
       expect(rows).toEqual([{ name: 'Old Panel' }]);
       const applied = await newer.pool.query(`select count(*)::int as n from drizzle.__drizzle_migrations`);
       expect(applied.rows[0].n).toBe(4);
-    } finally {
-      await older.pool.end();
-      await newer.pool.end();
-      for (const name of databases) await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    }
+    });
   });
 
   it('moves every data version past the clock on restore, so an API process never serves an answer kept before the restore under a restarted version', async () => {
