@@ -31,6 +31,11 @@ interface BackupHeader {
 
 export class BackupError extends Error {}
 
+/** Rethrows a migration PostgreSQL stopped as a BackupError saying `say(its reason)`; anything else as it is. */
+const refusedAs = (say: (reason: string) => string) => (error: unknown) => {
+  throw error instanceof MigrationRefused ? new BackupError(say(error.message), { cause: error }) : error;
+};
+
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /** Tables the database derives from the others by triggers: rebuilt as the rows are restored, never written out. */
@@ -262,14 +267,12 @@ export async function restoreDatabase(
 
   // Empty (or to be replaced): start from no schema at all and build the one the rows were written in.
   await pool.query('drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public');
-  await migrateTo(db, pool, options.migrationsFolder, header.migrations).catch((error: unknown) => {
-    throw error instanceof MigrationRefused
-      ? new BackupError(
-          `The schema the backup was written in could not be built, so the database is left empty: PostgreSQL stopped a step (${error.message}).`,
-          { cause: error },
-        )
-      : error;
-  });
+  await migrateTo(db, pool, options.migrationsFolder, header.migrations).catch(
+    refusedAs(
+      (reason) =>
+        `The schema the backup was written in could not be built, so the database is left empty: PostgreSQL stopped a step (${reason}).`,
+    ),
+  );
 
   const client = await pool.connect();
   try {
@@ -302,14 +305,12 @@ export async function restoreDatabase(
   } finally {
     client.release();
   }
-  await runMigrations(db, pool, options.migrationsFolder).catch((error: unknown) => {
-    throw error instanceof MigrationRefused
-      ? new BackupError(
-          `The backup's rows are restored in the schema they were written in, but their upgrade to this version was undone: PostgreSQL stopped a step (${error.message}); fix what it names, then start the server to upgrade them.`,
-          { cause: error },
-        )
-      : error;
-  });
+  await runMigrations(db, pool, options.migrationsFolder).catch(
+    refusedAs(
+      (reason) =>
+        `The backup's rows are restored in the schema they were written in, but their upgrade to this version was undone: PostgreSQL stopped a step (${reason}); fix what it names, then start the server to upgrade them.`,
+    ),
+  );
   // The versions restart with the schema, but an API process on this database may still hold answers labelled with
   // the old ones: each moves past any number it could have reached (one a millisecond since 1970), so no answer
   // kept before the restore is ever served after it.

@@ -146,18 +146,25 @@ const IN_THE_WAY = ['22', '23', '25', '2B', '3F', '42', '0A'];
 /** Classes of a server too busy or locked just now (deadlock, lock timeout, too many connections): a start again. */
 const BUSY = ['40', '53', '55'];
 
+/** What a person does about a statement PostgreSQL stopped with this SQL state; null: not a migration's own failure. */
+function refusalKind(code: string): RefusalKind | null {
+  if (code === '57014') return 'timeout';
+  if (BUSY.includes(code.slice(0, 2))) return 'busy';
+  return IN_THE_WAY.includes(code.slice(0, 2)) ? 'refused' : null;
+}
+
 /**
- * Why a migration failed, when PostgreSQL stopped one of its statements for a reason a person acts on; null for
- * anything else (a lost connection, a refused login, a missing database), which the start's failure names otherwise.
+ * `error` as a MigrationRefused, when PostgreSQL stopped one of a migration's statements for a reason a person acts
+ * on; null for anything else (a lost connection, a refused login, a missing database), which the start's failure
+ * names otherwise.
  */
-export function migrationRefusal(error: unknown): { message: string; kind: RefusalKind } | null {
+export function asMigrationRefused(error: unknown): MigrationRefused | null {
   for (let current = error; current instanceof Error; current = current.cause) {
     const { code, severity, detail } = current as Error & { code?: unknown; severity?: unknown; detail?: unknown };
     if (typeof severity !== 'string' || typeof code !== 'string' || !/^[0-9A-Z]{5}$/.test(code)) continue;
     const message = typeof detail === 'string' && detail ? `${current.message}: ${detail}` : current.message;
-    if (code === '57014') return { message, kind: 'timeout' };
-    if (BUSY.includes(code.slice(0, 2))) return { message, kind: 'busy' };
-    return IN_THE_WAY.includes(code.slice(0, 2)) ? { message, kind: 'refused' } : null;
+    const kind = refusalKind(code);
+    return kind ? new MigrationRefused(message, kind, { cause: error }) : null;
   }
   return null;
 }
@@ -168,8 +175,7 @@ export async function runMigrations(db: Database, pool: pg.Pool, migrationsFolde
   try {
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     await migrate(db, { migrationsFolder }).catch((error: unknown) => {
-      const refusal = migrationRefusal(error);
-      throw refusal ? new MigrationRefused(refusal.message, refusal.kind, { cause: error }) : error;
+      throw asMigrationRefused(error) ?? error;
     });
   } finally {
     await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { testDatabase } from '../../test/helper.js';
 import { migrationsWith } from '../../test/migrations-with.js';
 import { describeStartFailure } from '../start-failure.js';
-import { MigrationRefused, migrationRefusal, runMigrations } from './client.js';
+import { asMigrationRefused, MigrationRefused, runMigrations } from './client.js';
 
 /** An error as node-postgres makes one from the server's. */
 const serverError = (code: string, message: string, detail?: string) =>
@@ -36,11 +36,8 @@ describe('an upgrade PostgreSQL refuses', () => {
 
   it('says a timed-out or busy upgrade was undone and what to do, whatever the database variable, and passes a lost connection on', () => {
     const undone = 'The database schema could not be upgraded, and nothing in it was changed';
-    const sentence = (error: Error) => {
-      const refusal = migrationRefusal(error);
-      const wrapped = refusal ? new MigrationRefused(refusal.message, refusal.kind, { cause: error }) : error;
-      return describeStartFailure(wrapped, { DATABASE_URL: 'postgres://ums@db.example/ums' });
-    };
+    const sentence = (error: Error) =>
+      describeStartFailure(asMigrationRefused(error) ?? error, { DATABASE_URL: 'postgres://ums@db.example/ums' });
     expect(sentence(serverError('57014', 'canceling statement due to statement timeout'))).toBe(
       `${undone}, because a step took longer than the server's statement_timeout (canceling statement due to statement timeout): lift it for the database owner (ALTER ROLE ... SET statement_timeout = 0), then start again.`,
     );
@@ -56,8 +53,8 @@ describe('an upgrade PostgreSQL refuses', () => {
     expect(sentence(serverError('42601', 'unterminated quoted string at or near "\'"'))).toMatch(
       /^The database schema could not be upgraded/,
     );
-    expect(migrationRefusal(serverError('57P01', 'terminating connection due to administrator command'))).toBeNull();
-    expect(migrationRefusal(serverError('08006', 'connection failure'))).toBeNull();
-    expect(migrationRefusal(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }))).toBeNull();
+    expect(asMigrationRefused(serverError('57P01', 'terminating connection due to administrator command'))).toBeNull();
+    expect(asMigrationRefused(serverError('08006', 'connection failure'))).toBeNull();
+    expect(asMigrationRefused(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }))).toBeNull();
   });
 });

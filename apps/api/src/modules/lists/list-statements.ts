@@ -202,6 +202,9 @@ function decodeCursor(cursor: string, listAndSort: string, keys: SortKey[]): (st
 }
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, '\\$&');
+/** The longest of `words`, the first of equal ones; null when there is none. */
+const longestOf = (words: readonly string[]) =>
+  words.reduce<string | null>((a, b) => (a && a.length >= b.length ? a : b), null);
 /**
  * The ILIKE pattern a trigram index searches for `q` (decision 046): the longest word of the search that holds a digit
  * and has at least 4 characters (the first of equal ones), else the whole search. Words here are runs of letters and
@@ -218,16 +221,14 @@ export const indexedPart = (q: string): string => {
   const numbered = (q.match(/[\p{L}\p{N}]+/gu) ?? []).filter(
     (word) => [...word].length >= 4 && /[0-9]/.test(word) && lowered.includes(word.toLowerCase()),
   );
-  const longest = numbered.reduce<string | null>((a, b) => (a && a.length >= b.length ? a : b), null);
-  return `%${escapeLike(longest ?? q)}%`;
+  return `%${escapeLike(longestOf(numbered) ?? q)}%`;
 };
 /**
  * The prefix query `search_digit_runs` is asked for `q` (decision 047): its longest run of `DIGIT_RUN_MIN` ASCII
  * digits or more (the first of equal ones), cut as the index cuts its lexemes; null without one.
  */
 export const digitRunQuery = (q: string): string | null => {
-  const runs = q.match(new RegExp(`[0-9]{${DIGIT_RUN_MIN},}`, 'g')) ?? [];
-  const longest = runs.reduce<string | null>((a, b) => (a && a.length >= b.length ? a : b), null);
+  const longest = longestOf(q.match(new RegExp(`[0-9]{${DIGIT_RUN_MIN},}`, 'g')) ?? []);
   return longest === null ? null : `${longest.slice(0, DIGIT_LEXEME_MAX)}:*`;
 };
 /** "#1234" or "1234" also finds that order number. */
