@@ -72,6 +72,22 @@ describe('the stripes', () => {
       expect(stripeKeys(table)).toEqual(expect.arrayContaining(written));
     }
   });
+
+  it("refuse an audit entry whose stripe's count row is gone, rather than leave it uncounted", async () => {
+    const client = await pool.connect();
+    try {
+      await client.query('begin');
+      await client.query(`delete from list_counts where key = 'audit_entries#3'`);
+      await client.query(`select set_config('ums.write_stripe', '3', true)`);
+      await expect(
+        client.query(`insert into audit_entries (actor_id, action, entity, entity_id)
+                      values ('system', 'discount-package-updated', 'discountPackage', '3')`),
+      ).rejects.toThrow("The audit trail's count rows are missing (migration 0022): the write was not made");
+    } finally {
+      await client.query('rollback');
+      client.release();
+    }
+  });
 });
 
 describe('price saves in different discount packages', () => {
