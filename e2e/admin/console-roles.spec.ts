@@ -132,3 +132,26 @@ test('an administrator gives a member the Support role on their page, and the me
   expect(mail).toContain('Your roles were: none.');
   expect(mail).toContain('Your roles are now: Support.');
 });
+
+test("an operator gives a member a console role at the server's command line: the member is told by mail, and Activity shows the change as the operator's", async ({
+  page,
+}) => {
+  const email = `granted-${Date.now()}@example.com`;
+  cli('users', 'add', '--email', email, '--password', PASSWORD, '--first-name', 'Granted');
+  cli('users', 'grant', '--email', email, '--role', 'Catalog');
+
+  const mail = await mailTo(email, 'Your access to the admin console changed');
+  expect(mail).toContain(
+    `An operator changed the roles of your UMS Health account (${email}) at the server's command line on`,
+  );
+  expect(mail).toContain('Your roles were: none.');
+  expect(mail).toContain('Your roles are now: Catalog.');
+
+  await visitSignedIn(page, '/admin/activity', ADMIN);
+  await page.getByRole('searchbox', { name: 'Search by administrator, action or name' }).fill(email);
+  // The other tests' grants are the operator's too: only this member's entry once the search has landed.
+  const entries = page.getByRole('list', { name: 'Activity' }).getByRole('listitem');
+  await expect(entries).toHaveCount(1);
+  await expect(entries.getByRole('heading', { name: `Changed the member's groups: ${email}` })).toBeVisible();
+  await expect(entries.getByText('by an operator (command line)')).toBeVisible();
+});

@@ -9,6 +9,8 @@ import { buildApp } from '../src/app.js';
 import { checkedApp } from './answer-contracts.js';
 import { loadConfig } from '../src/config/env.js';
 import { createDatabase, type Database } from '../src/db/client.js';
+import { createSecurityService } from '../src/identity/security.service.js';
+import { createOperatorGroups } from '../src/modules/admin/members.js';
 import { paths } from '../src/runtime.js';
 import { createKeyService, parseKeyEncryptionKey, type KeyService } from '../src/secrets/key-service.js';
 import { postgresDataKeyStore } from '../src/secrets/secrets.js';
@@ -66,6 +68,13 @@ export const TEST_SECRETS_KEY = parseKeyEncryptionKey(Buffer.alloc(32, 0x5e).toS
 /** The key service over a test database's data_keys, as a server on it would have. */
 export function testSecrets(db: Database): KeyService {
   return createKeyService({ keks: [TEST_SECRETS_KEY], store: postgresDataKeyStore(db) });
+}
+
+/** An operator's `users grant` and `users revoke` on a test database, as the CLI makes them (audited, mailed). */
+export function operatorGroups(db: Database) {
+  const config = loadConfig({ SECRETS_KEY: TEST_SECRETS_KEY.key.toString('hex') }, { catalogFile: paths.catalogFile });
+  const security = createSecurityService({ db, config, secrets: testSecrets(db) });
+  return createOperatorGroups({ db, roleGroups: config.auth.roleGroups, security });
 }
 
 /**

@@ -4,6 +4,7 @@ import { decodeJwt } from 'jose';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAccountService } from '../src/identity/accounts.service.js';
 import { REVOCATION_MARK_CLAIM } from '../src/identity/revocations.js';
+import { operatorGroups } from './helper.js';
 import { anotherProcess, providerApp } from './oidc-client.js';
 import { waitFor } from './wait-for.js';
 
@@ -61,8 +62,11 @@ async function expectOnEveryProcess(working: string[], voided: string[]) {
 describe('a sign-in right after a revocation of its account', () => {
   for (const [event, revoke] of [
     [
-      'an administrator changes the groups',
-      (email: string) => accounts.grantGroup(email, 'Admin').then(() => undefined),
+      'an operator changes the groups',
+      (email: string) =>
+        operatorGroups(database.db)
+          .grant(email, 'Admin')
+          .then(() => undefined),
     ],
     ["an operator ends the account's sessions", (email: string) => accounts.endSessions(email)],
     ['the password is set anew', (email: string) => accounts.setPassword(email, PASSWORD)],

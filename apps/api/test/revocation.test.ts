@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccountService } from '../src/identity/accounts.service.js';
-import { serverDatabaseEnv, TEST_SECRETS_KEY, testDatabase } from './helper.js';
+import { operatorGroups, serverDatabaseEnv, TEST_SECRETS_KEY, testDatabase } from './helper.js';
 import { browser, dpopHeaders, refresh, signIn, signOut, signsInSilently } from '@ums/testkit/oidc-browser';
 import { dpopKey } from '@ums/testkit/dpop';
 import { exited } from '@ums/testkit/server-process';
@@ -71,7 +71,7 @@ describe('revocation across server processes', () => {
     const tokens = await signIn(first.base, email, PASSWORD);
     expect((await call(second.base, '/api/membership', tokens.access_token)).status).toBe(200);
 
-    await accounts.revokeGroup(email, 'Admin');
+    await operatorGroups(database.db).revoke(email, 'Admin');
     expect(await refusedAfter(second.base, '/api/membership', tokens.access_token)).toBeLessThan(1000);
     expect((await call(first.base, '/api/PaymentHistory', tokens.access_token)).status).toBe(401);
 
@@ -86,7 +86,7 @@ describe('revocation across server processes', () => {
     const adminEmail = await newAccount(true);
     const admin = await signIn(first.base, adminEmail, PASSWORD);
     const email = await newAccount();
-    await accounts.grantGroup(email, 'Support');
+    await operatorGroups(database.db).grant(email, 'Support');
     const support = await signIn(first.base, email, PASSWORD);
     expect((await call(second.base, '/api/admin/members?limit=5', support.access_token)).status).toBe(200);
 

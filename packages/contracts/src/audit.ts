@@ -53,6 +53,12 @@ export const AUDIT_IRREVERSIBLE_ACTIONS = [
 export const AUDIT_READ_ACTIONS = ['member-details-read', 'member-orders-read', 'members-exported'] as const;
 export type AuditReadAction = (typeof AUDIT_READ_ACTIONS)[number];
 
+/**
+ * The actor id of a change an operator made at the server's command line (`users grant`, `users revoke`), which no
+ * administrator's token made: the trail names it apart from the server's own changes ('system').
+ */
+export const OPERATOR_ACTOR_ID = 'operator';
+
 /** The entity id of a whole-directory export's entry (a member's entries carry their account id). */
 export const MEMBER_DIRECTORY_ENTITY_ID = 'directory';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { TEST_SECRETS_KEY, testDatabase } from '../../test/helper.js';
+import { TEST_SECRETS_KEY, testDatabase, testSecrets } from '../../test/helper.js';
+import { queuedText } from '../mail/outbox.js';
 import { loadConfig } from '../config/env.js';
 import { createAccountService } from '../identity/accounts.service.js';
 import { paths } from '../runtime.js';
@@ -107,6 +108,53 @@ describe('operator CLI', () => {
     expect((await cli('users', 'grant', '--email', 'helper@example.com')).err).toMatch(/^Missing --role\./);
     expect((await accounts.findByEmail('helper@example.com'))?.groups).toEqual(['Catalog']);
     await cli('users', 'remove', '--email', 'helper@example.com');
+  });
+
+  it("records an operator's grant and revoke in the audit trail as the operator's and mails the member, and changes nothing for a role given already", async () => {
+    await cli('users', 'add', '--email', 'told@example.com', '--password', 'Told-Pass-2026');
+    const id = (await accounts.findByEmail('told@example.com'))!.accountId;
+    expect((await cli('users', 'grant', '--email', 'told@example.com', '--role', 'Support')).out).toBe(
+      'told@example.com is now in the Support group.',
+    );
+    expect(await cli('users', 'grant', '--email', 'told@example.com', '--role', 'support')).toMatchObject({
+      code: 0,
+      out: 'told@example.com is now in the Support group (it already was).',
+    });
+    expect((await cli('users', 'revoke', '--email', 'told@example.com', '--role', 'Support')).code).toBe(0);
+    expect(await cli('users', 'revoke', '--email', 'told@example.com', '--role', 'Support')).toMatchObject({
+      code: 0,
+      out: 'told@example.com is no longer in the Support group (it was not in it).',
+    });
+
+    const entries = await database.pool.query(
+      `select actor_id, actor_email, action, label, before, after from audit_entries
+       where entity = 'member' and entity_id = $1 order by id`,
+      [id],
+    );
+    const changed = {
+      actor_id: 'operator',
+      actor_email: null,
+      action: 'member-groups-changed',
+      label: 'told@example.com',
+    };
+    expect(entries.rows).toEqual([
+      { ...changed, before: { groups: [] }, after: { groups: ['Support'] } },
+      { ...changed, before: { groups: ['Support'] }, after: { groups: [] } },
+    ]);
+    const mails = await database.pool.query<{ subject: string; body: string }>(
+      `select subject, body from mail_outbox where recipient = 'told@example.com' order by id`,
+    );
+    expect(mails.rows.map((mail) => mail.subject)).toEqual([
+      'Your access to the admin console changed',
+      'Your access to the admin console changed',
+    ]);
+    const [given, taken] = await Promise.all(mails.rows.map((mail) => queuedText(mail.body, testSecrets(database.db))));
+    expect(given).toContain(
+      "An operator changed the roles of your UMS Health account (told@example.com) at the server's command line on",
+    );
+    expect(given).toContain('Your roles were: none.\nYour roles are now: Support.');
+    expect(taken).toContain('Your roles were: Support.\nYour roles are now: none.');
+    await cli('users', 'remove', '--email', 'told@example.com');
   });
 
   it('refuses bad flags and weak passwords with a message and exit code 1, changing nothing', async () => {

@@ -7,6 +7,8 @@ import { parseArgs } from 'node:util';
 import { CONSOLE_ROLES } from '@ums/contracts/roles';
 import type { AppConfig } from '../config/env.js';
 import { createAccountService } from '../identity/accounts.service.js';
+import { createSecurityService } from '../identity/security.service.js';
+import { createOperatorGroups } from '../modules/admin/members.js';
 import { HttpError } from '../plugins/http-errors.js';
 import { backupDatabase, BackupError, restoreDatabase } from '../db/backup.js';
 import {
@@ -301,11 +303,17 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
         if (!role) throw new UsageError(`--role must be one of ${CONSOLE_ROLES.join(', ')} (got "${f.role}")`);
         const { roleGroups } = ctx.config.auth;
         const group = roleGroups[role];
-        return await withAccounts(ctx, async (accounts) => {
+        return await withDatabase(ctx, async (database) => {
+          // As the member page changes them: audited, the tokens voided, the member mailed (through the outbox).
+          const { keys: secrets } = await openSecrets(ctx.config, database.db);
+          const security = createSecurityService({ db: database.db, config: ctx.config, secrets });
+          const groups = createOperatorGroups({ db: database.db, roleGroups, security });
           const granting = sub.startsWith('grant');
-          if (granting) await accounts.grantGroup(f.email!, group);
-          else await accounts.revokeGroup(f.email!, group);
-          ctx.out(`${f.email} ${granting ? 'is now in' : 'is no longer in'} the ${group} group.`);
+          const changed = granting ? await groups.grant(f.email!, group) : await groups.revoke(f.email!, group);
+          ctx.out(
+            `${f.email} ${granting ? 'is now in' : 'is no longer in'} the ${group} group` +
+              (changed ? '.' : ` (${granting ? 'it already was' : 'it was not in it'}).`),
+          );
         });
       }
       default:

@@ -6,7 +6,7 @@ import { namedStatement, rowColumns, type Database } from '../db/client.js';
 import { accountDeletions, accounts, tokenRevocations } from '../db/schema/index.js';
 import { badRequest, conflict, notFound } from '../plugins/http-errors.js';
 import { hashPassword, needsRehash, verifyPassword } from './password-hash.js';
-import { revocationMark, revocationRowOf, revokeAccount } from './revocations.js';
+import { revocationMark, revocationRowOf } from './revocations.js';
 import { voidResetLinks } from './password-reset.js';
 import { endAccountSessions } from './sessions.js';
 
@@ -61,7 +61,6 @@ function checkPassword(password: string) {
 
 /** An email as the unique index on `lower(email)` compares it. */
 const normalEmail = (email: string) => email.trim().toLowerCase();
-const byEmail = (email: string) => eq(sql`lower(${accounts.email})`, normalEmail(email));
 
 /**
  * The reads of every sign-in and token request, as named prepared statements (decision 041): an account by its
@@ -138,31 +137,6 @@ export function createAccountService({ db, adminGroup = ADMIN_GROUP }: { db: Dat
     if (!row) throw notFound(`Account ${email}`);
     return row;
   }
-  /**
-   * A group change voids the account's access tokens at once; its next token carries the new groups. It takes its
-   * turn with the console's group changes (see memberGroupsEntity) before reading the account, and never leaves the
-   * Admin group empty.
-   */
-  async function setGroups(email: string, change: (groups: string[]) => string[]) {
-    return db.transaction(async (tx) => {
-      await lockGroupChanges(tx);
-      const [row] = await tx.select().from(accounts).where(byEmail(email)).for('update');
-      if (!row) throw notFound(`Account ${email}`);
-      const groups = change(row.groups);
-      if (groups.length === row.groups.length && groups.every((g, i) => g === row.groups[i])) return toAccount(row);
-      const [updated] = await tx
-        .update(accounts)
-        .set({ groups, updatedAt: new Date() })
-        .where(eq(accounts.accountId, row.accountId))
-        .returning();
-      if (row.groups.includes(adminGroup) && !groups.includes(adminGroup) && !(await anyAdmin(tx, adminGroup))) {
-        throw conflict(ROLE_TEXTS.lastAdmin);
-      }
-      await revokeAccount(tx, row.accountId);
-      return toAccount(updated!);
-    });
-  }
-
   return {
     async add(input: {
       email: string;
@@ -228,12 +202,6 @@ export function createAccountService({ db, adminGroup = ADMIN_GROUP }: { db: Dat
         await endAccountSessions(tx, row.accountId);
       });
     },
-
-    /** Puts the account in the group (a console role's, say); its tokens are renewed with it. */
-    grantGroup: (email: string, group: string) =>
-      setGroups(email, (groups) => (groups.includes(group) ? groups : [...groups, group])),
-    /** Takes the account out of the group; never the last account out of the Admin group. */
-    revokeGroup: (email: string, group: string) => setGroups(email, (groups) => groups.filter((g) => g !== group)),
 
     /**
      * The account when email and password match; null otherwise, without saying which part was wrong. A hash made

@@ -5,7 +5,7 @@ import { and, eq, gt, isNotNull, isNull, lt, notExists, or, sql } from 'drizzle-
 import type { AppConfig } from '../config/env.js';
 import { excluded, namedStatement, placeholders, statementBuilder as builder, type Database } from '../db/client.js';
 import { accounts, knownDevices, oidcPayloads, securityEvents, sessionDetails } from '../db/schema/index.js';
-import { consoleRolesMail, securityAlert, type AlertKind } from '../mail/alerts.js';
+import { consoleRolesMail, securityAlert, type AlertKind, type RolesChangedBy } from '../mail/alerts.js';
 import { enqueueMail } from '../mail/outbox.js';
 import { conflict, notFound } from '../plugins/http-errors.js';
 import { columnName } from '../modules/lists/list-statements.js';
@@ -155,7 +155,13 @@ export function createSecurityService({
      * The account's console roles changed (see `memberGroupsEntity`): the member is told by mail, queued in the
      * transaction of the change (`kickMail` after it commits). Roles are named by their configured groups.
      */
-    async rolesChanged(tx: Executor, accountId: string, before: ConsoleRole[], after: ConsoleRole[]): Promise<void> {
+    async rolesChanged(
+      tx: Executor,
+      accountId: string,
+      before: ConsoleRole[],
+      after: ConsoleRole[],
+      by: RolesChangedBy,
+    ): Promise<void> {
       const [row] = await tx
         .select({ email: accounts.email })
         .from(accounts)
@@ -164,7 +170,7 @@ export function createSecurityService({
       const named = (roles: ConsoleRole[]) => roles.map((role) => config.auth.roleGroups[role]);
       await enqueueMail(
         tx,
-        consoleRolesMail(mailContext(config, row.email), named(before), named(after), new Date()),
+        consoleRolesMail(mailContext(config, row.email), named(before), named(after), new Date(), by),
         secrets,
       );
     },

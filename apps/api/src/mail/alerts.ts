@@ -236,17 +236,30 @@ export const emailChangeMail = {
 
 export const ROLES_MAIL_SUBJECT = 'Your access to the admin console changed';
 
+/** Who changed a member's console roles: an administrator in the console, or an operator with the command line. */
+export type RolesChangedBy = 'administrator' | 'operator';
+
 /**
- * A member's console roles changed (granted or removed by an administrator, or a change to them reverted): which they
- * had and which they have now, and whom to ask when it is a surprise. Roles are the configured groups' names.
+ * A member's console roles changed (granted or removed by an administrator, a change to them reverted, or an
+ * operator's `users grant` or `revoke`): which they had and which they have now, and whom to ask when it is a surprise.
+ * Roles are the configured groups' names.
  */
-export function consoleRolesMail(context: AlertContext, before: string[], after: string[], at: Date): Mail {
+export function consoleRolesMail(
+  context: AlertContext,
+  before: string[],
+  after: string[],
+  at: Date,
+  by: RolesChangedBy,
+): Mail {
   const list = (roles: string[]) => (roles.length > 0 ? roles.join(', ') : 'none');
+  const account = `your ${context.company} account (${context.to})`;
   return letter(
     context,
     ROLES_MAIL_SUBJECT,
     [
-      `An administrator changed the roles of your ${context.company} account (${context.to}) in the admin console on ${alertTime(at)}.`,
+      by === 'administrator'
+        ? `An administrator changed the roles of ${account} in the admin console on ${alertTime(at)}.`
+        : `An operator changed the roles of ${account} at the server's command line on ${alertTime(at)}.`,
       `Your roles were: ${list(before)}.\nYour roles are now: ${list(after)}.`,
       after.length > 0
         ? 'The change holds at once on every device signed in to your account.'

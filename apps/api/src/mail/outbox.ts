@@ -40,6 +40,12 @@ export async function enqueueMail(db: Executor, mail: Mail, secrets: KeyService)
   await db.insert(mailOutbox).values({ recipient: mail.to, subject: mail.subject, body });
 }
 
+/** A queued message's text, from its body as the outbox keeps it. */
+export async function queuedText(body: string, secrets: KeyService): Promise<string> {
+  // A body queued before bodies were sealed is still plain text.
+  return isSealed(body) ? (await secrets.open(body, BODY_CONTEXT)).toString('utf8') : body;
+}
+
 /** The file a message is written to without SMTP: its outbox id, so `mail show N` finds it. */
 export const outboxFile = (outboxDir: string, id: number) => path.join(outboxDir, `${String(id).padStart(6, '0')}.eml`);
 
@@ -115,8 +121,7 @@ export function createMailer({
       from: config.from,
       to: mail.recipient,
       subject: mail.subject,
-      // A body queued before bodies were sealed is still plain text.
-      text: isSealed(mail.body) ? (await secrets.open(mail.body, BODY_CONTEXT)).toString('utf8') : mail.body,
+      text: await queuedText(mail.body, secrets),
     })) as { message?: Buffer | string; messageId?: string };
     // Log lines name the message by its id: who it went to stays in the outbox table, not in the logs.
     if (config.smtpUrl) return 'sent over SMTP';

@@ -11,7 +11,7 @@ import { rolesOf, ROLE_TEXTS, type ConsoleRole, type RoleGroups } from '@ums/con
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { accounts, passkeys, recoveryCodes, totpFactors } from '../../db/schema/index.js';
-import { anyAdmin, lockGroupChanges } from '../../identity/accounts.service.js';
+import { anyAdmin, createAccountService, lockGroupChanges } from '../../identity/accounts.service.js';
 import { revokeAccount } from '../../identity/revocations.js';
 import { endAccountSessions } from '../../identity/sessions.js';
 import type { SecurityService } from '../../identity/security.service.js';
@@ -19,7 +19,8 @@ import type { EmailChanges } from '../../identity/email-change.js';
 import type { RequestOrigin } from '../../identity/security-events.js';
 import { conflict, HttpError, notFound } from '../../plugins/http-errors.js';
 import type { MyData } from '../self-service/my-data.js';
-import { appendAudit, type Actor, type Executor, type Queryable } from '../audit/audit.js';
+import type { RolesChangedBy } from '../../mail/alerts.js';
+import { appendAudit, OPERATOR_ACTOR, type Actor, type Executor, type Queryable, type Tx } from '../audit/audit.js';
 import { recordChange, type AuditedEntity } from '../audit/entities.js';
 import type { Lists } from '../lists/lists.js';
 import { paymentHistoryList } from '../member/member.lists.js';
@@ -45,12 +46,16 @@ export const MEMBER_MESSAGES = {
  */
 export type MayActOn = (groups: string[]) => void;
 
-/** Told when a change of groups changed the member's console roles (in its transaction): the member is mailed. */
+/**
+ * Told when a change of groups changed the member's console roles (in its transaction), and by whom: the member is
+ * mailed.
+ */
 export type RolesChanged = (
   tx: Queryable,
   accountId: string,
   before: ConsoleRole[],
   after: ConsoleRole[],
+  by: RolesChangedBy,
 ) => Promise<void>;
 
 /**
@@ -105,12 +110,65 @@ export function memberGroupsEntity(
       }
       await revokeAccount(tx, id);
       const [had, has] = [rolesOf(before, roleGroups), rolesOf(groups, roleGroups)];
-      if (!isDeepStrictEqual(had, has)) await onRolesChanged(tx, id, had, has);
+      const by = actor.id === OPERATOR_ACTOR.id ? 'operator' : 'administrator';
+      if (!isDeepStrictEqual(had, has)) await onRolesChanged(tx, id, had, has, by);
     },
     async names(tx, id) {
       const [row] = await tx.select({ email: accounts.email }).from(accounts).where(eq(accounts.accountId, id));
       return { label: row?.email ?? null, labels: {} };
     },
+  };
+}
+
+/**
+ * Changes a member's groups in the caller's transaction as `memberGroupsEntity` writes them: in the turn of group
+ * changes, recorded in the audit trail, their tokens voided, and the member mailed when their console roles change.
+ * Answers false, recording nothing, when `change` leaves the groups as they are.
+ */
+export async function changeMemberGroups(
+  tx: Tx,
+  groupsEntity: AuditedEntity,
+  actor: Actor,
+  id: string,
+  change: (groups: string[]) => string[],
+): Promise<boolean> {
+  await groupsEntity.lock(tx);
+  const current = await groupsEntity.read(tx, id);
+  if (!current) throw notFound('The member');
+  const groups = change(current['groups'] as string[]);
+  if (isDeepStrictEqual(current['groups'], groups)) return false;
+  await recordChange(tx, groupsEntity, id, { actor, action: 'member-groups-changed' }, () =>
+    groupsEntity.write(tx, id, { groups }, current, actor),
+  );
+  return true;
+}
+
+/**
+ * An operator's `users grant` and `users revoke` at the command line: the member page's change of groups
+ * (`changeMemberGroups`), by the operator (`OPERATOR_ACTOR`), for the account of an email. The member's mail waits in
+ * the outbox for a running server to send it.
+ */
+export function createOperatorGroups({
+  db,
+  roleGroups,
+  security,
+}: {
+  db: Database;
+  roleGroups: RoleGroups;
+  security: Pick<SecurityService, 'rolesChanged'>;
+}) {
+  const groupsEntity = memberGroupsEntity(roleGroups, security.rolesChanged);
+  async function change(email: string, next: (groups: string[]) => string[]): Promise<boolean> {
+    const account = await createAccountService({ db }).findByEmail(email);
+    if (!account) throw notFound(`Account ${email}`);
+    return db.transaction((tx) => changeMemberGroups(tx, groupsEntity, OPERATOR_ACTOR, account.accountId, next));
+  }
+  return {
+    /** Puts the account in the group; false when it was in it already. */
+    grant: (email: string, group: string) =>
+      change(email, (groups) => (groups.includes(group) ? groups : [...groups, group])),
+    /** Takes the account out of the group, never the last one out of the Admin group; false when it was not in it. */
+    revoke: (email: string, group: string) => change(email, (groups) => groups.filter((g) => g !== group)),
   };
 }
 
@@ -224,14 +282,7 @@ export function createMemberDirectory({
     /** Replaces the member's groups (audited, and mailed when their console roles change; see `memberGroupsEntity`). */
     async setGroups(actor: Actor, id: string, groups: string[]): Promise<AdminMember> {
       const saved = await db.transaction(async (tx) => {
-        await groupsEntity.lock(tx);
-        const current = await groupsEntity.read(tx, id);
-        if (!current) throw notFound('The member');
-        if (!isDeepStrictEqual(current['groups'], groups)) {
-          await recordChange(tx, groupsEntity, id, { actor, action: 'member-groups-changed' }, () =>
-            groupsEntity.write(tx, id, { groups }, current, actor),
-          );
-        }
+        await changeMemberGroups(tx, groupsEntity, actor, id, () => groups);
         return entry(tx, id);
       });
       security.kickMail();

@@ -1,3 +1,4 @@
+import { OPERATOR_ACTOR_ID } from '@ums/contracts/audit';
 import { sql, type SQL } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { namedStatement, placeholders, type Database, type Transaction } from '../../db/client.js';
@@ -16,6 +17,8 @@ export interface Actor {
 }
 
 export const SYSTEM_ACTOR: Actor = { id: 'system', email: null };
+/** An operator at the server's command line. */
+export const OPERATOR_ACTOR: Actor = { id: OPERATOR_ACTOR_ID, email: null };
 
 /** The administrator making a request, as the audit trail names them. */
 export function actorOf(request: FastifyRequest): Actor {

@@ -14,7 +14,7 @@ import { providerApp } from '../../../test/oidc-client.js';
 import { pdfPages } from '../../../test/pdf-text.js';
 import { smtpInbox } from '../../../test/smtp-inbox.js';
 import { waitFor } from '../../../test/wait-for.js';
-import { testSecrets } from '../../../test/helper.js';
+import { operatorGroups, testSecrets } from '../../../test/helper.js';
 import { createAccountService } from '../../identity/accounts.service.js';
 import { createAccountDeletion } from './account-deletion.js';
 
@@ -381,7 +381,9 @@ describe('closing the account', () => {
     ]);
     expect((await closeAccount(staying.token, PASSWORD)).status).toBe(200);
     // Both closing now, neither counts as an administrator who stays: Cid cannot lose the Admin group.
-    await expect(accounts.revokeGroup(cid.email, admin)).rejects.toMatchObject({ message: ROLE_TEXTS.lastAdmin });
+    await expect(operatorGroups(database.db).revoke(cid.email, admin)).rejects.toMatchObject({
+      message: ROLE_TEXTS.lastAdmin,
+    });
   });
 
   it('signing in during the grace period asks first; "Continue with deletion" changes nothing, "Keep my account" cancels it and signs in', async () => {

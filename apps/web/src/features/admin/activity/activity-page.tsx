@@ -17,6 +17,7 @@ import {
   AUDIT_ACTIONS,
   AUDIT_ENTITIES,
   CATALOG_AUDIT_ENTITIES,
+  OPERATOR_ACTOR_ID,
   type AuditEntity,
   type AuditEntry,
 } from '@ums/contracts/audit';
@@ -107,7 +108,7 @@ function EntryCard({ entry, onActor }: { entry: AuditEntry; onActor: (id: string
   const mayRevert = can(revertRight(entry.entity));
   const action = AUDIT_ACTIONS[entry.action] ?? entry.action;
   const what = [action, entry.label].filter(Boolean).join(': ');
-  const who = entry.actor.email ?? T.system;
+  const who = entry.actor.email ?? (entry.actor.id === OPERATOR_ACTOR_ID ? T.operator : T.system);
   // A conflict answers what the entity shows now as the envelope's data.
   const conflict =
     revert.error instanceof ApiError && revert.error.status === 409

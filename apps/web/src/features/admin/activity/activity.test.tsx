@@ -67,6 +67,28 @@ describe('the Activity screen', () => {
     expect(screen.getByText('Reverted')).toBeTruthy();
   });
 
+  it("names a change made at the server's command line as the operator's, and the server's own as the system's", async () => {
+    const byOperator: AuditEntry = {
+      ...priceChange,
+      id: 43,
+      actor: { id: 'operator', email: null },
+      action: 'member-groups-changed',
+      entity: 'member',
+      entityId: '7b2f0c1e-0000-4000-8000-000000000001',
+      label: 'kim@example.com',
+      labels: {},
+      before: { groups: [] },
+      after: { groups: ['Support'] },
+    };
+    const bySystem: AuditEntry = { ...priceChange, id: 42, actor: { id: 'system', email: null } };
+    apiServer.use(http.get(`${TEST_API}/admin/audit`, () => HttpResponse.json(listed([byOperator, bySystem]))));
+    renderWithProviders(<ActivityPage />, { auth: admin(), path: '/admin/activity' });
+    expect(await screen.findByText('by an operator (command line)')).toBeTruthy();
+    expect(screen.getByText('by the system')).toBeTruthy();
+    // Neither is an administrator whose changes could be shown apart.
+    expect(screen.queryByRole('button', { name: /^by / })).toBeNull();
+  });
+
   it("asks for one entity's history and one administrator's changes by the address", async () => {
     const asked: string[] = [];
     apiServer.use(

@@ -19,6 +19,7 @@ export const ACTIVITY = {
   showAll: 'Show all activity',
   by: (who: string) => `by ${who}`,
   system: 'the system',
+  operator: 'an operator (command line)',
   onlyThisAdmin: (who: string) => `Show only changes by ${who}`,
   columns: { field: 'Field', before: 'Before', after: 'After' },
   changes: 'Changes',
