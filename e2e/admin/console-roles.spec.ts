@@ -129,6 +129,9 @@ test('an administrator gives a member the Support role on their page, and the me
   await expect(page.getByText(`${email} · Groups: Support`)).toBeVisible();
 
   const mail = await mailTo(email, 'Your access to the admin console changed');
+  expect(mail).toContain(
+    `An administrator changed the roles of your UMS Health account (${email}) in the admin console on`,
+  );
   expect(mail).toContain('Your roles were: none.');
   expect(mail).toContain('Your roles are now: Support.');
 });

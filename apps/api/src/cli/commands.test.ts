@@ -116,9 +116,9 @@ describe('operator CLI', () => {
     expect((await cli('users', 'grant', '--email', 'told@example.com', '--role', 'Support')).out).toBe(
       'told@example.com is now in the Support group.',
     );
-    expect(await cli('users', 'grant', '--email', 'told@example.com', '--role', 'support')).toMatchObject({
+    expect(await cli('users', 'grant', '--email', 'Told@Example.com', '--role', 'support')).toMatchObject({
       code: 0,
-      out: 'told@example.com is now in the Support group (it already was).',
+      out: 'Told@Example.com is now in the Support group (it already was).',
     });
     expect((await cli('users', 'revoke', '--email', 'told@example.com', '--role', 'Support')).code).toBe(0);
     expect(await cli('users', 'revoke', '--email', 'told@example.com', '--role', 'Support')).toMatchObject({
@@ -174,6 +174,11 @@ describe('operator CLI', () => {
         'more than 2 identical characters',
       ],
       [['users', 'remove', '--email', 'ghost@example.com'], 'Account ghost@example.com was not found'],
+      [
+        ['users', 'grant', '--email', 'ghost@example.com', '--role', 'Support'],
+        'Account ghost@example.com was not found',
+      ],
+      [['users', 'revoke-admin', '--email', 'ghost@example.com'], 'Account ghost@example.com was not found'],
       [['users', 'frobnicate'], 'Unknown users command "frobnicate"'],
       [['launch'], 'Unknown command "launch"'],
     ];

@@ -89,7 +89,8 @@ export function memberGroupsEntity(
       // Group changes take turns (`lock`, held since before `read`), and each checks its actor is still an
       // administrator once its turn comes: two administrators taking each other's Admin at once would otherwise both
       // succeed and leave nobody to give it back.
-      // The actor's id is a token subject, not always an account's uuid: compared as text.
+      // The actor's id is a token subject, not always an account's uuid: compared as text. An operator at the command
+      // line has no account, so nothing to check.
       const [actorRow] = await tx
         .select({ groups: accounts.groups })
         .from(accounts)

@@ -10,7 +10,10 @@ export type Tx = Transaction;
 /** What a repository runs on: the pool, or the caller's transaction. */
 export type Queryable = Database | Tx;
 
-/** Who made a change: an administrator (their token's subject and email), or the server itself. */
+/**
+ * Who made a change: an administrator (their token's subject and email), an operator at the command line, or the
+ * server itself.
+ */
 export interface Actor {
   id: string;
   email: string | null;
