@@ -9,7 +9,6 @@ import { buildApp } from '../src/app.js';
 import { checkedApp } from './answer-contracts.js';
 import { loadConfig } from '../src/config/env.js';
 import { createDatabase, type Database } from '../src/db/client.js';
-import { createSecurityService } from '../src/identity/security.service.js';
 import { createOperatorGroups } from '../src/modules/admin/members.js';
 import { paths } from '../src/runtime.js';
 import { createKeyService, parseKeyEncryptionKey, type KeyService } from '../src/secrets/key-service.js';
@@ -73,8 +72,7 @@ export function testSecrets(db: Database): KeyService {
 /** An operator's `users grant` and `users revoke` on a test database, as the CLI makes them (audited, mailed). */
 export function operatorGroups(db: Database) {
   const config = loadConfig({ SECRETS_KEY: TEST_SECRETS_KEY.key.toString('hex') }, { catalogFile: paths.catalogFile });
-  const security = createSecurityService({ db, config, secrets: testSecrets(db) });
-  return createOperatorGroups({ db, roleGroups: config.auth.roleGroups, security });
+  return createOperatorGroups({ db, config, secrets: testSecrets(db) });
 }
 
 /**

@@ -7,7 +7,6 @@ import { parseArgs } from 'node:util';
 import { CONSOLE_ROLES } from '@ums/contracts/roles';
 import type { AppConfig } from '../config/env.js';
 import { createAccountService } from '../identity/accounts.service.js';
-import { createSecurityService } from '../identity/security.service.js';
 import { createOperatorGroups } from '../modules/admin/members.js';
 import { HttpError } from '../plugins/http-errors.js';
 import { backupDatabase, BackupError, restoreDatabase } from '../db/backup.js';
@@ -306,8 +305,7 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
         return await withDatabase(ctx, async (database) => {
           // As the member page changes them: audited, the tokens voided, the member mailed (through the outbox).
           const { keys: secrets } = await openSecrets(ctx.config, database.db);
-          const security = createSecurityService({ db: database.db, config: ctx.config, secrets });
-          const groups = createOperatorGroups({ db: database.db, roleGroups, security });
+          const groups = createOperatorGroups({ db: database.db, config: ctx.config, secrets });
           const granting = sub.startsWith('grant');
           const changed = granting ? await groups.grant(f.email!, group) : await groups.revoke(f.email!, group);
           ctx.out(

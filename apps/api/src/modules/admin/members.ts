@@ -14,14 +14,16 @@ import { accounts, passkeys, recoveryCodes, totpFactors } from '../../db/schema/
 import { anyAdmin, createAccountService, lockGroupChanges } from '../../identity/accounts.service.js';
 import { revokeAccount } from '../../identity/revocations.js';
 import { endAccountSessions } from '../../identity/sessions.js';
-import type { SecurityService } from '../../identity/security.service.js';
+import { createSecurityService, type SecurityService } from '../../identity/security.service.js';
+import type { AppConfig } from '../../config/env.js';
+import type { KeyService } from '../../secrets/key-service.js';
 import type { EmailChanges } from '../../identity/email-change.js';
 import type { RequestOrigin } from '../../identity/security-events.js';
 import { conflict, HttpError, notFound } from '../../plugins/http-errors.js';
 import type { MyData } from '../self-service/my-data.js';
 import type { RolesChangedBy } from '../../mail/alerts.js';
 import { appendAudit, OPERATOR_ACTOR, type Actor, type Executor, type Queryable, type Tx } from '../audit/audit.js';
-import { recordChange, type AuditedEntity } from '../audit/entities.js';
+import { recordStates, type AuditedEntity } from '../audit/entities.js';
 import type { Lists } from '../lists/lists.js';
 import { paymentHistoryList } from '../member/member.lists.js';
 import { memberFrom, memberItem, memberKey } from './members.lists.js';
@@ -138,9 +140,9 @@ export async function changeMemberGroups(
   if (!current) throw notFound('The member');
   const groups = change(current['groups'] as string[]);
   if (isDeepStrictEqual(current['groups'], groups)) return false;
-  await recordChange(tx, groupsEntity, id, { actor, action: 'member-groups-changed' }, () =>
-    groupsEntity.write(tx, id, { groups }, current, actor),
-  );
+  // The state before is the one just read under the lock, and the state after the one written: neither read again.
+  await groupsEntity.write(tx, id, { groups }, current, actor);
+  await recordStates(tx, groupsEntity, id, { actor, action: 'member-groups-changed' }, current, { groups });
   return true;
 }
 
@@ -151,14 +153,16 @@ export async function changeMemberGroups(
  */
 export function createOperatorGroups({
   db,
-  roleGroups,
-  security,
+  config,
+  secrets,
 }: {
   db: Database;
-  roleGroups: RoleGroups;
-  security: Pick<SecurityService, 'rolesChanged'>;
+  config: Pick<AppConfig, 'publicUrl' | 'web' | 'auth'>;
+  /** Seals the member's mail in the outbox. */
+  secrets: KeyService;
 }) {
-  const groupsEntity = memberGroupsEntity(roleGroups, security.rolesChanged);
+  const security = createSecurityService({ db, config, secrets });
+  const groupsEntity = memberGroupsEntity(config.auth.roleGroups, security.rolesChanged);
   async function change(email: string, next: (groups: string[]) => string[]): Promise<boolean> {
     const account = await createAccountService({ db }).findByEmail(email);
     if (!account) throw notFound(`Account ${email}`);
