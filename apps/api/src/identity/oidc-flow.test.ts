@@ -145,7 +145,7 @@ describe('embedded OpenID provider', () => {
     expect(await script.text()).toContain("getElementById('op.logoutForm')");
   });
 
-  it('binds every token of the web client to its DPoP key: no proof, no token; the access token never works as a bearer token', async () => {
+  it('binds every token of the web client to its DPoP key: no proof or a forged one, no token; the access token never works as a bearer token', async () => {
     const { verifier, challenge } = pkce();
     const { code } = await signIn(browser(), challenge);
     const exchange = { grant_type: 'authorization_code', code: code!, redirect_uri: REDIRECT, code_verifier: verifier };
@@ -166,9 +166,17 @@ describe('embedded OpenID provider', () => {
     // Another key's proof does not renew it either; the browser's key does.
     const refreshToken = tokens.body['refresh_token']!;
     expect((await token({ grant_type: 'refresh_token', refresh_token: refreshToken }, null)).status).toBe(400);
-    expect((await token({ grant_type: 'refresh_token', refresh_token: refreshToken }, await dpopKey())).status).toBe(
-      400,
+    const thief = await dpopKey();
+    expect((await token({ grant_type: 'refresh_token', refresh_token: refreshToken }, thief)).status).toBe(400);
+    // Nor does a proof that names the browser's key but was signed with another: its signature is checked.
+    const url = `${base}/oidc/token`;
+    const [, thiefClaims, signature] = thief.proof('POST', url).split('.');
+    const forged = `${browserKey.proof('POST', url).split('.')[0]}.${thiefClaims}.${signature}`;
+    const refusedForgery = await token(
+      { grant_type: 'refresh_token', refresh_token: refreshToken },
+      { ...browserKey, proof: () => forged },
     );
+    expect([refusedForgery.status, refusedForgery.body['error']]).toEqual([400, 'invalid_dpop_proof']);
     expect((await token({ grant_type: 'refresh_token', refresh_token: refreshToken })).status).toBe(200);
   });
 
