@@ -11,11 +11,13 @@ const database = await testDatabase();
 const config = loadConfig({ SECRETS_KEY: TEST_SECRETS_KEY.key.toString('hex') }, { catalogFile: paths.catalogFile });
 const accounts = createAccountService({ db: database.db });
 
-async function cli(...argv: string[]) {
+const cli = (...argv: string[]) => cliWith(config, ...argv);
+
+async function cliWith(cliConfig: typeof config, ...argv: string[]) {
   const out: string[] = [];
   const err: string[] = [];
   const code = await runCli(argv, {
-    config,
+    config: cliConfig,
     // The command closes what it opens; the test keeps its pool open.
     openDatabase: async () => ({
       db: database.db,
@@ -40,6 +42,24 @@ describe('operator CLI', () => {
     expect((await accounts.findByEmail('known@example.com'))?.emailVerified).toBe(true);
     await cli('users', 'remove', '--email', 'imported@example.com');
     await cli('users', 'remove', '--email', 'known@example.com');
+  });
+
+  it('refuses every users command, changing nothing, when another provider signs members in', async () => {
+    const elsewhere = loadConfig(
+      { SECRETS_KEY: TEST_SECRETS_KEY.key.toString('hex'), AUTH_ISSUER: 'https://login.example.com/realms/ums' },
+      { catalogFile: paths.catalogFile },
+    );
+    const sentence =
+      "The users commands manage the embedded sign-in's accounts, and AUTH_ISSUER names another provider " +
+      '(https://login.example.com/realms/ums): manage its users there.';
+    for (const argv of [
+      ['users', 'add', '--email', 'elsewhere@example.com', '--password', 'Elsewhere-Pass-1'],
+      ['users', 'list'],
+      ['users', 'grant-admin', '--email', 'elsewhere@example.com'],
+    ]) {
+      expect(await cliWith(elsewhere, ...argv), argv.join(' ')).toEqual({ code: 1, out: '', err: sentence });
+    }
+    expect(await accounts.findByEmail('elsewhere@example.com')).toBeNull();
   });
 
   it('adds, lists, grants and revokes admin, sets a password and removes users', async () => {

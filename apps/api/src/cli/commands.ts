@@ -72,6 +72,8 @@ export interface CliContext {
 }
 
 class UsageError extends Error {}
+/** A command that cannot be carried out in this configuration: its sentence alone, without the usage. */
+class RefusedError extends Error {}
 
 const FLAGS = {
   email: { type: 'string' },
@@ -240,6 +242,13 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
     }
     if (command === 'mail') return await mailCommand(ctx, sub, rest);
     if (command !== 'users') throw new UsageError(`Unknown command "${command}"`);
+    const { auth } = ctx.config;
+    if (!auth.embedded) {
+      // Its rows would change, but no sign-in reads them: the other provider keeps its own users.
+      throw new RefusedError(
+        `The users commands manage the embedded sign-in's accounts, and AUTH_ISSUER names another provider (${auth.issuer}): manage its users there.`,
+      );
+    }
 
     switch (sub) {
       case 'add': {
@@ -322,7 +331,7 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
       ctx.err(`${error.message}.\n\n${USAGE}`);
       return 1;
     }
-    if (error instanceof HttpError || error instanceof BackupError) {
+    if (error instanceof HttpError || error instanceof BackupError || error instanceof RefusedError) {
       ctx.err(error.message);
       return 1;
     }
