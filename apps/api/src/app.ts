@@ -192,7 +192,7 @@ export async function buildApp(options: AppOptions) {
   // Security headers on every answer, errors included. Every origin is named: the app ('self'), the identity
   // provider, the analytics sink, companion apps' logout pages and configured image hosts; nothing else. Helmet's
   // middleware is built once, here: @fastify/helmet built it again for every request (its options checked, the
-  // policy's text joined), about 60 µs of each answer for headers that never change.
+  // policy's text joined), 7 to 11 µs of CPU for each answer, for headers that never change (decision 049).
   const issuer = config.auth.embedded ? null : config.auth.issuer;
   const securityHeaders = helmet({
     contentSecurityPolicy: {
