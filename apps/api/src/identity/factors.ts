@@ -87,11 +87,14 @@ export function createFactorService({
   secrets,
   security,
   limiter,
+  clock = Date.now,
 }: {
   db: Database;
   secrets: KeyService;
   security: SecurityService;
   limiter: AttemptLimiter;
+  /** The time codes are checked at, in ms since the epoch: a test's clock steps across a code's 30 seconds. */
+  clock?: () => number;
 }) {
   /**
    * Whether `code` is the account's current TOTP code (a step either side), spending its step so the same code never
@@ -100,7 +103,7 @@ export function createFactorService({
   async function spendTotpCode(accountId: string, secretBase32: string, email: string, code: string) {
     // One reading of the clock for both: read twice across a step's end, the step spent would be the one after the
     // code's, and that later step's own code would then be refused.
-    const now = Date.now();
+    const now = clock();
     const delta = totpFor(secretBase32, email).validate({ token: code, window: WINDOW_STEPS, timestamp: now });
     if (delta === null) return false;
     const step = Math.floor(now / 1000 / PERIOD_SECONDS) + delta;
