@@ -12,6 +12,8 @@ const config = loadConfig({ SECRETS_KEY: TEST_SECRETS_KEY.key.toString('hex') },
 const accounts = createAccountService({ db: database.db });
 
 const cli = (...argv: string[]) => cliWith(config, ...argv);
+/** How many times a command opened the database. */
+let opened = 0;
 
 async function cliWith(cliConfig: typeof config, ...argv: string[]) {
   const out: string[] = [];
@@ -19,13 +21,10 @@ async function cliWith(cliConfig: typeof config, ...argv: string[]) {
   const code = await runCli(argv, {
     config: cliConfig,
     // The command closes what it opens; the test keeps its pool open.
-    openDatabase: async () => ({
-      db: database.db,
-      pool: database.pool,
-      embedded: false,
-      sharedWithServer: false,
-      close: async () => {},
-    }),
+    openDatabase: async () => {
+      opened += 1;
+      return { db: database.db, pool: database.pool, embedded: false, sharedWithServer: false, close: async () => {} };
+    },
     out: (line) => out.push(line),
     err: (line) => err.push(line),
   });
@@ -50,16 +49,26 @@ describe('operator CLI', () => {
       { catalogFile: paths.catalogFile },
     );
     const sentence =
-      "The users commands manage the embedded sign-in's accounts, and AUTH_ISSUER names another provider " +
+      "The users commands manage the embedded provider's accounts, and AUTH_ISSUER names another provider " +
       '(https://login.example.com/realms/ums): manage its users there.';
+    const email = 'elsewhere@example.com';
+    const openedBefore = opened;
     for (const argv of [
-      ['users', 'add', '--email', 'elsewhere@example.com', '--password', 'Elsewhere-Pass-1'],
+      ['users', 'add', '--email', email, '--password', 'Elsewhere-Pass-1'],
+      ['users', 'set-password', '--email', email, '--password', 'Elsewhere-Pass-2'],
       ['users', 'list'],
-      ['users', 'grant-admin', '--email', 'elsewhere@example.com'],
+      ['users', 'remove', '--email', email],
+      ['users', 'end-sessions', '--email', email],
+      ['users', 'grant', '--email', email, '--role', 'Support'],
+      ['users', 'revoke', '--email', email, '--role', 'Support'],
+      ['users', 'grant-admin', '--email', email],
+      ['users', 'revoke-admin', '--email', email],
     ]) {
       expect(await cliWith(elsewhere, ...argv), argv.join(' ')).toEqual({ code: 1, out: '', err: sentence });
     }
-    expect(await accounts.findByEmail('elsewhere@example.com')).toBeNull();
+    // Not one of them opened the database.
+    expect(opened).toBe(openedBefore);
+    expect(await accounts.findByEmail(email)).toBeNull();
   });
 
   it('adds, lists, grants and revokes admin, sets a password and removes users', async () => {

@@ -30,6 +30,7 @@ import { openSecrets, secretsKeySource } from '../secrets/secrets.js';
 export const USAGE = `Usage: npm run cli -- <command>
 
 Commands:
+  users ...  The embedded provider's accounts (with another provider, manage its users there)
   users add --email E --password P [--admin] [--first-name F --last-name L] [--unverified]
             --unverified: the address is not known to be the member's (an import); the member directory says so
   users set-password --email E --password P
@@ -246,7 +247,7 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
     if (!auth.embedded) {
       // Its rows would change, but no sign-in reads them: the other provider keeps its own users.
       throw new RefusedError(
-        `The users commands manage the embedded sign-in's accounts, and AUTH_ISSUER names another provider (${auth.issuer}): manage its users there.`,
+        `The users commands manage the embedded provider's accounts, and AUTH_ISSUER names another provider (${auth.issuer}): manage its users there.`,
       );
     }
 
