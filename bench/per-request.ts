@@ -8,7 +8,7 @@ import { Socket } from 'node:net';
 import helmet from 'helmet';
 import { calculateJwkThumbprint, EmbeddedJWK, jwtVerify } from 'jose';
 import { rememberPublicKeyImports } from '../apps/api/src/identity/public-key-imports.js';
-import { checkInPlace } from '../apps/api/src/identity/webcrypto-in-place.js';
+import { answerWebCryptoInPlace } from '../apps/api/src/identity/webcrypto-in-place.js';
 import { count } from './count.js';
 
 const PROOFS = count('BENCH_PROOFS', 20000);
@@ -50,7 +50,7 @@ async function proofChecks() {
   rememberPublicKeyImports();
   await all(1)();
   const sent = { one: await cpuPer(PROOFS, all(1)), ten: await cpuPer(PROOFS, all(10)) };
-  checkInPlace();
+  answerWebCryptoInPlace();
   await all(1)();
   const inPlace = { one: await cpuPer(PROOFS, all(1)), ten: await cpuPer(PROOFS, all(10)) };
   console.log(

@@ -180,6 +180,31 @@ describe('embedded OpenID provider', () => {
     expect((await token({ grant_type: 'refresh_token', refresh_token: refreshToken })).status).toBe(200);
   });
 
+  it("serves the provider's sign-in page and its error answers with the app's security headers", async () => {
+    const go = browser();
+    const redirected = await go(authorize(pkce().challenge));
+    const page = await go(new URL(redirected.headers.get('location')!, base).toString());
+    const refused = await fetch(`${base}/oidc/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=refresh_token&client_id=ums-web&refresh_token=made-up',
+    });
+    for (const [what, response, status] of [
+      ['the sign-in page', page, 200],
+      ['a refused token request', refused, 400],
+    ] as const) {
+      expect(response.status, what).toBe(status);
+      const headers = Object.fromEntries(response.headers);
+      expect(headers, what).toMatchObject({
+        'content-security-policy': expect.stringContaining("default-src 'self'"),
+        'x-content-type-options': 'nosniff',
+        'x-frame-options': 'SAMEORIGIN',
+        'referrer-policy': 'strict-origin-when-cross-origin',
+      });
+      expect(headers['content-security-policy'], what).toContain("frame-ancestors 'self'");
+    }
+  });
+
   it('signs nobody out on restart: keys, grants and refresh tokens live in PostgreSQL', async () => {
     const { verifier, challenge } = pkce();
     const { code } = await signIn(browser(), challenge);

@@ -7,7 +7,6 @@ import { createAttemptLimiter } from './attempt-limiter.js';
 import { accountReadAhead, postgresAdapterFactory, sealStoredCredentials } from './oidc-adapter.js';
 import { ID_TOKEN_TTL_SECONDS, loadProviderKeys, SIGNING_ALG } from './oidc-keys.js';
 import { rememberPublicKeyImports } from './public-key-imports.js';
-import { checkInPlace } from './webcrypto-in-place.js';
 import { NodeSigningKey } from './signing-key.js';
 import { logoutPages } from './logout-pages.js';
 import { errorPage } from './pages.js';
@@ -78,10 +77,8 @@ export async function createEmbeddedProvider(
   secrets: KeyService,
 ) {
   const accounts = createAccountService({ db });
-  // A browser's DPoP key is imported once, not at each of its refreshes (decision 044), and its proofs are checked
-  // on the event loop (decision 049).
+  // A browser's DPoP key is imported once, not at each of its refreshes (decision 044).
   rememberPublicKeyImports();
-  checkInPlace();
   const keys = await loadProviderKeys(db, secrets);
   await sealStoredCredentials(db, secrets);
   const { publicUrl } = config;

@@ -1,6 +1,7 @@
-import { generateKeyPairSync, randomBytes, sign, webcrypto, type KeyObject } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
-import { checkInPlace, IN_PLACE_MAX_BYTES } from './webcrypto-in-place.js';
+import { createHash, generateKeyPairSync, randomBytes, sign, webcrypto, type KeyObject } from 'node:crypto';
+import { calculateJwkThumbprint, EmbeddedJWK, jwtVerify } from 'jose';
+import { describe, expect, it, vi } from 'vitest';
+import { answerWebCryptoInPlace, IN_PLACE_MAX_BYTES } from './webcrypto-in-place.js';
 
 /** SubtleCrypto's own methods, not the process's `webcrypto.subtle`, which the app's start may have changed. */
 const own = Object.getPrototypeOf(webcrypto.subtle) as webcrypto.SubtleCrypto;
@@ -10,7 +11,7 @@ const real = {
   importKey: own.importKey.bind(webcrypto.subtle),
 };
 
-/** A SubtleCrypto whose digests and verifications sent to WebCrypto are counted, with checkInPlace installed. */
+/** A SubtleCrypto whose digests and verifications sent to WebCrypto are counted, answering in place where it can. */
 function countedSubtle() {
   const subtle = Object.assign(Object.create(webcrypto.subtle) as webcrypto.SubtleCrypto, { sent: 0 });
   subtle.digest = ((...args: Parameters<typeof real.digest>) => {
@@ -21,7 +22,7 @@ function countedSubtle() {
     subtle.sent += 1;
     return real.verify(...args);
   }) as typeof real.verify;
-  checkInPlace(subtle);
+  answerWebCryptoInPlace(subtle);
   return subtle;
 }
 
@@ -101,15 +102,38 @@ describe('WebCrypto digests and signature checks in place', () => {
     expect(refused).toEqual(await settled(real.digest('MD5', new Uint8Array(3))));
     expect(refused).toHaveProperty('refused');
     expect(subtle.sent).toBe(2);
+    // A buffer given away (detached), whose reading throws, and memory shared between threads: WebCrypto's answer.
+    const detached = new Uint8Array(8).buffer;
+    const viewOfDetached = new DataView(detached);
+    structuredClone(detached, { transfer: [detached] });
+    const shared = new Uint8Array(new SharedArrayBuffer(8));
+    for (const [what, data] of [
+      ['a detached buffer', detached],
+      ['a view of a detached buffer', viewOfDetached],
+      ['shared memory', shared],
+    ] as const) {
+      const answer = subtle.digest('SHA-256', data as webcrypto.BufferSource);
+      expect(answer, what).toBeInstanceOf(Promise);
+      expect(await settled(answer), what).toEqual(
+        await settled(real.digest('SHA-256', data as webcrypto.BufferSource)),
+      );
+    }
+    expect(subtle.sent).toBe(5);
   });
 
-  const signers = [
-    ecdsa('P-256', 'SHA-256'),
+  const p256 = ecdsa('P-256', 'SHA-256');
+  const signers: Signer[] = [
+    p256,
     ecdsa('P-384', 'SHA-384'),
     ecdsa('P-521', 'SHA-512'),
     ecdsa('P-256', 'SHA-512'),
+    // As @simplewebauthn/server names them for a passkey's signature: the hash as an object.
+    { ...p256, name: 'ECDSA P-256 { name: SHA-256 }', algorithm: { name: 'ECDSA', hash: { name: 'SHA-256' } } },
+    { ...p256, name: 'ecdsa P-256 sha-256 (lower case)', algorithm: { name: 'ecdsa', hash: 'sha-256' } },
     ed25519(),
   ];
+  const ed = signers.at(-1)!;
+  signers.push({ ...ed, name: 'ed25519 (lower case)', algorithm: { name: 'ed25519' } });
 
   it.each(signers.map((signer) => [signer.name, signer] as const))(
     'check a %s signature without WebCrypto: true for the signed bytes, false for any other, as WebCrypto says',
@@ -141,8 +165,9 @@ describe('WebCrypto digests and signature checks in place', () => {
 
   it('send what is not a signature check of that kind to WebCrypto, which answers or refuses it as it would', async () => {
     const subtle = countedSubtle();
-    const [p256, , , , ed] = signers as [Signer, Signer, Signer, Signer, Signer];
     const data = randomBytes(64);
+    const ed448 = generateKeyPairSync('ed448');
+    const ed448Key = await real.importKey('jwk', ed448.publicKey.export({ format: 'jwk' }), 'Ed448', true, ['verify']);
     const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const rsaAlgorithm = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' };
     const rsaKey = await real.importKey('jwk', rsa.publicKey.export({ format: 'jwk' }), rsaAlgorithm, true, ['verify']);
@@ -154,7 +179,9 @@ describe('WebCrypto digests and signature checks in place', () => {
       ['an RSA signature', rsaAlgorithm, rsaKey, sign('sha256', data, rsa.privateKey), data],
       ['an HMAC', { name: 'HMAC' }, hmacKey, randomBytes(32), data],
       ['a key not for verifying', p256.algorithm, await verifier(p256, []), p256.sign(data), data],
-      ['an algorithm other than the key', p256.algorithm, await verifier(ed), ed.sign(data), data],
+      ['an Ed448 signature', 'Ed448', ed448Key, sign(null, data, ed448.privateKey), data],
+      ['an ECDSA check with an Ed25519 key', p256.algorithm, await verifier(ed), ed.sign(data), data],
+      ['an Ed25519 check with an ECDSA key', ed.algorithm, await verifier(p256), p256.sign(data), data],
       ['an ECDSA check without its hash', { name: 'ECDSA' }, await verifier(p256), p256.sign(data), data],
       ['a key that is not a CryptoKey', p256.algorithm, p256.publicKey, p256.sign(data), data],
       [
@@ -170,5 +197,37 @@ describe('WebCrypto digests and signature checks in place', () => {
       expect(await settled(subtle.verify(...args)), what).toEqual(await settled(real.verify(...args)));
     }
     expect(subtle.sent).toBe(cases.length);
+  });
+
+  it("answer jose's checks of a DPoP proof on the process's WebCrypto, as the server installs it: a proof signed with its key passes, one signed with another is refused", async () => {
+    answerWebCryptoInPlace();
+    // Its own methods now, in front of SubtleCrypto's: jose reaches them through globalThis.crypto, the same object.
+    expect([Object.hasOwn(webcrypto.subtle, 'verify'), Object.hasOwn(webcrypto.subtle, 'digest')]).toEqual([
+      true,
+      true,
+    ]);
+    expect(globalThis.crypto.subtle).toBe(webcrypto.subtle);
+    const verified = vi.spyOn(webcrypto.subtle, 'verify');
+    const digested = vi.spyOn(webcrypto.subtle, 'digest');
+    const base64url = (value: string | Buffer) => Buffer.from(value).toString('base64url');
+    const browser = ecdsa('P-256', 'SHA-256');
+    const thief = ecdsa('P-256', 'SHA-256');
+    const { kty, crv, x, y } = browser.publicKey.export({ format: 'jwk' });
+    const input = `${base64url(JSON.stringify({ alg: 'ES256', typ: 'dpop+jwt', jwk: { kty, crv, x, y } }))}.${base64url(
+      JSON.stringify({ jti: 'a', htm: 'POST', htu: 'http://localhost/oidc/token', iat: 1 }),
+    )}`;
+    const check = (signer: Signer) =>
+      jwtVerify(`${input}.${base64url(signer.sign(Buffer.from(input)))}`, EmbeddedJWK, {
+        algorithms: ['ES256'],
+        typ: 'dpop+jwt',
+      });
+    const { protectedHeader } = await check(browser);
+    expect(await calculateJwkThumbprint(protectedHeader.jwk!, 'sha256')).toBe(
+      base64url(createHash('sha256').update(JSON.stringify({ crv, kty, x, y })).digest()),
+    );
+    await expect(check(thief)).rejects.toMatchObject({ code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' });
+    expect([verified.mock.calls.length, digested.mock.calls.length]).toEqual([2, 1]);
+    verified.mockRestore();
+    digested.mockRestore();
   });
 });

@@ -2,10 +2,11 @@ import { createHash, KeyObject, verify as verifySignature, webcrypto } from 'nod
 import { types } from 'node:util';
 
 /**
- * Inputs up to this size are digested on the event loop; larger ones still go to libuv's pool, where hashing them
- * does not hold every other request back.
+ * Inputs up to this size are answered on the event loop (a token or a proof is well under it); larger ones still go
+ * to libuv's pool, where their hashing holds no other request back. Hashing 4 KiB here takes a few µs, a small part
+ * of the 50 to 80 µs the hand-over costs (decision 049).
  */
-export const IN_PLACE_MAX_BYTES = 64 * 1024;
+export const IN_PLACE_MAX_BYTES = 4 * 1024;
 const HASHES: Readonly<Record<string, string>> = {
   'SHA-1': 'sha1',
   'SHA-256': 'sha256',
@@ -15,26 +16,27 @@ const HASHES: Readonly<Record<string, string>> = {
 /** An ECDSA signature in WebCrypto's form (r and s side by side) has this many bytes for each curve. */
 const ECDSA_SIGNATURE_BYTES: Readonly<Record<string, number>> = { 'P-256': 64, 'P-384': 96, 'P-521': 132 };
 
-/** An algorithm's name as WebCrypto reads it (either the name alone or `{ name }`), upper-cased: names are case-insensitive. */
+/** An algorithm's name as WebCrypto reads it (the name alone or `{ name }`), upper-cased: it ignores case. */
 function nameOf(algorithm: unknown): string | undefined {
   const name = typeof algorithm === 'object' && algorithm !== null ? (algorithm as { name?: unknown }).name : algorithm;
   return typeof name === 'string' ? name.toUpperCase() : undefined;
 }
 
-/** The bytes of a BufferSource, without copying them; anything else is WebCrypto's to refuse. */
-function bytesOf(data: unknown): Uint8Array | undefined {
-  if (data instanceof ArrayBuffer) return new Uint8Array(data);
-  if (ArrayBuffer.isView(data) && data.buffer instanceof ArrayBuffer)
-    return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-  return undefined;
-}
-
-/** Public keys as node:crypto's KeyObjects, made once per CryptoKey (a CryptoKey cannot be changed once made). */
-const keyObjects = new WeakMap<webcrypto.CryptoKey, KeyObject>();
-function keyObjectOf(key: webcrypto.CryptoKey): KeyObject {
-  let keyObject = keyObjects.get(key);
-  if (!keyObject) keyObjects.set(key, (keyObject = KeyObject.from(key)));
-  return keyObject;
+/**
+ * The bytes of a BufferSource, without copying them, when they are small enough to answer in place. Anything else
+ * (a SharedArrayBuffer, a detached buffer, which throws when read, or no BufferSource at all) is WebCrypto's to
+ * answer or refuse.
+ */
+function smallBytesOf(data: unknown): Uint8Array | undefined {
+  try {
+    let bytes: Uint8Array | undefined;
+    if (data instanceof ArrayBuffer) bytes = new Uint8Array(data);
+    else if (ArrayBuffer.isView(data) && data.buffer instanceof ArrayBuffer)
+      bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    return bytes && bytes.byteLength <= IN_PLACE_MAX_BYTES ? bytes : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -61,13 +63,14 @@ const inPlace = new WeakSet<webcrypto.SubtleCrypto>();
 /**
  * Makes `subtle.digest` of a small input and `subtle.verify` of an ECDSA or Ed25519 signature answer from the event
  * loop, as the API's own DPoP check does (decision 020), instead of sending each to libuv's pool and back (decision
- * 049). oidc-provider checks a token request's DPoP proof through jose, which verifies the proof's signature and takes
- * its key's thumbprint through WebCrypto, each a job handed to another thread and its answer handed back: on two
- * cores that hand-over cost more of the machine than the work (a digest of a hundred bytes, one P-256 signature).
- * The answers are the same promises of the same values: an ArrayBuffer of the digest, true or false for a signature
- * (false for one of the wrong length, as WebCrypto says). Once per `subtle`.
+ * 049). jose verifies through WebCrypto: the API's access tokens, and the provider's DPoP proofs, whose key's
+ * thumbprint it takes through WebCrypto too; @simplewebauthn checks passkey signatures the same way. Each was a job
+ * handed to another thread and its answer handed back, and on two cores that hand-over cost more of the machine
+ * than the work. The answers are the same promises of the same values: an ArrayBuffer of the digest, true or false
+ * for a signature (false for one of the wrong length, as WebCrypto says); a failure is an OperationError, as
+ * WebCrypto's is. Once per `subtle`.
  */
-export function checkInPlace(subtle: webcrypto.SubtleCrypto = webcrypto.subtle): void {
+export function answerWebCryptoInPlace(subtle: webcrypto.SubtleCrypto = webcrypto.subtle): void {
   if (inPlace.has(subtle)) return;
   inPlace.add(subtle);
   // Their overloads as one signature: the arguments are passed on as they came, whatever their types.
@@ -77,8 +80,8 @@ export function checkInPlace(subtle: webcrypto.SubtleCrypto = webcrypto.subtle):
   subtle.digest = ((...args: unknown[]) => {
     const [algorithm, data] = args;
     const hash = HASHES[nameOf(algorithm) ?? ''];
-    const bytes = bytesOf(data);
-    if (!hash || !bytes || bytes.byteLength > IN_PLACE_MAX_BYTES) return digest(...args);
+    const bytes = smallBytesOf(data);
+    if (!hash || !bytes) return digest(...args);
     // A copy of exactly the digest's bytes: a Buffer may be a view of a larger pool.
     return Promise.resolve(new Uint8Array(createHash(hash).update(bytes).digest()).buffer);
   }) as webcrypto.SubtleCrypto['digest'];
@@ -86,22 +89,18 @@ export function checkInPlace(subtle: webcrypto.SubtleCrypto = webcrypto.subtle):
   subtle.verify = ((...args: unknown[]) => {
     const [algorithm, key, signature, data] = args;
     const check = inPlaceCheck(algorithm, key);
-    const signatureBytes = bytesOf(signature);
-    const dataBytes = bytesOf(data);
-    if (!check || !signatureBytes || !dataBytes || dataBytes.byteLength > IN_PLACE_MAX_BYTES) return verify(...args);
+    const signatureBytes = check && smallBytesOf(signature);
+    const dataBytes = check && smallBytesOf(data);
+    if (!check || !signatureBytes || !dataBytes) return verify(...args);
     if (check.signatureBytes !== null && signatureBytes.byteLength !== check.signatureBytes)
       return Promise.resolve(false);
     try {
+      const publicKey = KeyObject.from(key as webcrypto.CryptoKey);
       return Promise.resolve(
-        verifySignature(
-          check.hash,
-          dataBytes,
-          { key: keyObjectOf(key as webcrypto.CryptoKey), dsaEncoding: 'ieee-p1363' },
-          signatureBytes,
-        ),
+        verifySignature(check.hash, dataBytes, { key: publicKey, dsaEncoding: 'ieee-p1363' }, signatureBytes),
       );
     } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      return Promise.reject(new DOMException((error as Error).message, 'OperationError'));
     }
   }) as webcrypto.SubtleCrypto['verify'];
 }
