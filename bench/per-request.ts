@@ -8,7 +8,10 @@ import { Socket } from 'node:net';
 import helmet from 'helmet';
 import { calculateJwkThumbprint, EmbeddedJWK, jwtVerify } from 'jose';
 import { rememberPublicKeyImports } from '../apps/api/src/identity/public-key-imports.js';
+import { loadConfig } from '../apps/api/src/config/env.js';
 import { answerWebCryptoInPlace } from '../apps/api/src/identity/webcrypto-in-place.js';
+import { securityHeaderOptions } from '../apps/api/src/plugins/security-headers.js';
+import { paths } from '../apps/api/src/runtime.js';
 import { count } from './count.js';
 
 const PROOFS = count('BENCH_PROOFS', 20000);
@@ -60,27 +63,8 @@ async function proofChecks() {
 }
 
 async function securityHeaders() {
-  const options = {
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:'],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        frameSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'none'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'self'"],
-        requireTrustedTypesFor: ["'script'"],
-      },
-    },
-    referrerPolicy: { policy: 'strict-origin-when-cross-origin' as const },
-    crossOriginEmbedderPolicy: false,
-  };
+  // The app's own options, as a start with the defaults builds them.
+  const options = securityHeaderOptions(loadConfig({}, { catalogFile: paths.catalogFile }));
   const built = helmet(options);
   const answers = (middleware: () => ReturnType<typeof helmet>) => () => {
     for (let i = 0; i < ANSWERS; i++) {

@@ -68,6 +68,7 @@ import { postgresProofLedger, rememberedDpop, sweepDpopProofs } from './plugins/
 import { createMemoryBudget } from './lib/bounded-cache.js';
 import { errorEnvelopeText, registerErrorHandling } from './plugins/errors.js';
 import { createMetrics, recordRequests, type Metrics } from './plugins/metrics.js';
+import { securityHeaderOptions } from './plugins/security-headers.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -93,11 +94,6 @@ export interface AppOptions {
   /** Deliver queued mail from this process (the server does; tests that read the outbox ask for it). */
   deliverMail?: boolean;
 }
-
-/** Origins the browser may reach besides ours: the provider, the analytics sink and companion apps' logout pages. */
-const origins = (urls: (string | null | undefined)[]) => [
-  ...new Set(urls.filter((url): url is string => Boolean(url)).map((url) => new URL(url).origin)),
-];
 
 /** proxy-addr's meaning of a hop count: trust that many proxies nearest to the server. */
 const trustNearest = (hops: number) => (_address: string, index: number) => index < hops;
@@ -190,34 +186,10 @@ export async function buildApp(options: AppOptions) {
         serializerCompiler(route as Parameters<typeof serializerCompiler>[0]),
   );
 
-  // Security headers on every answer, errors included. Every origin is named: the app ('self'), the identity
-  // provider, the analytics sink, companion apps' logout pages and configured image hosts; nothing else. Helmet's
-  // middleware is built once, here: @fastify/helmet built it again for every request (its options checked, the
-  // policy's text joined), about 9 µs of CPU for each answer, for headers that never change (decision 049).
-  const issuer = config.auth.embedded ? null : config.auth.issuer;
-  const securityHeaders = helmet({
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', ...origins(config.imageOrigins)],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'", ...origins([issuer, config.web.analyticsUrl])],
-        frameSrc: ["'self'", ...origins([issuer, ...config.web.companionApps.map((app) => app.logoutUrl)])],
-        objectSrc: ["'none'"],
-        baseUri: ["'none'"],
-        formAction: ["'self'", ...origins([issuer])],
-        // Our own pages only: silent renew loads the provider and /auth/silent-renew in a hidden frame.
-        frameAncestors: ["'self'"],
-        // No string ever reaches an HTML or script sink in the app's pages.
-        requireTrustedTypesFor: ["'script'"],
-      },
-    },
-    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-    crossOriginEmbedderPolicy: false,
-  });
+  // Security headers on every answer that goes through the request hooks, errors included. Helmet's middleware is
+  // built once, here: @fastify/helmet built it again for every request (its options checked, the policy's text
+  // joined), about 9 µs of CPU for each answer, for headers that never change (decision 049).
+  const securityHeaders = helmet(securityHeaderOptions(config));
   // Its options were checked when it was built; with fixed directives it has no error to pass on.
   app.addHook('onRequest', (request, reply, done) =>
     securityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined)),
