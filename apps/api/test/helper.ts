@@ -69,10 +69,16 @@ export function testSecrets(db: Database): KeyService {
   return createKeyService({ keks: [TEST_SECRETS_KEY], store: postgresDataKeyStore(db) });
 }
 
+/**
+ * The configuration a start with these variables makes, with the tests' secrets key: nothing a test reads or runs
+ * creates a key file in the checkout.
+ */
+export const testConfig = (env: Record<string, string> = {}) =>
+  loadConfig({ SECRETS_KEY: TEST_SECRETS_KEY.key.toString('hex'), ...env }, { catalogFile: paths.catalogFile });
+
 /** An operator's `users grant` and `users revoke` on a test database, as the CLI makes them (audited, mailed). */
 export function operatorGroups(db: Database) {
-  const config = loadConfig({ SECRETS_KEY: TEST_SECRETS_KEY.key.toString('hex') }, { catalogFile: paths.catalogFile });
-  return createOperatorGroups({ db, config, secrets: testSecrets(db) });
+  return createOperatorGroups({ db, config: testConfig(), secrets: testSecrets(db) });
 }
 
 /**

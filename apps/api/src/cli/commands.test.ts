@@ -1,14 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { TEST_SECRETS_KEY, testDatabase, testSecrets } from '../../test/helper.js';
+import { testConfig, testDatabase, testSecrets } from '../../test/helper.js';
 import { queuedText } from '../mail/outbox.js';
-import { loadConfig } from '../config/env.js';
 import { createAccountService } from '../identity/accounts.service.js';
-import { paths } from '../runtime.js';
 import { runCli } from './commands.js';
 
 const database = await testDatabase();
 // The tests' secrets key, as the apps on test databases use: a command never creates a key file in the checkout.
-const config = loadConfig({ SECRETS_KEY: TEST_SECRETS_KEY.key.toString('hex') }, { catalogFile: paths.catalogFile });
+const config = testConfig();
 const accounts = createAccountService({ db: database.db });
 
 const cli = (...argv: string[]) => cliWith(config, ...argv);
@@ -44,10 +42,7 @@ describe('operator CLI', () => {
   });
 
   it('refuses every users command, changing nothing, when another provider signs members in', async () => {
-    const elsewhere = loadConfig(
-      { SECRETS_KEY: TEST_SECRETS_KEY.key.toString('hex'), AUTH_ISSUER: 'https://login.example.com/realms/ums' },
-      { catalogFile: paths.catalogFile },
-    );
+    const elsewhere = testConfig({ AUTH_ISSUER: 'https://login.example.com/realms/ums' });
     const sentence =
       "The users commands manage the embedded provider's accounts, and AUTH_ISSUER names another provider " +
       '(https://login.example.com/realms/ums): manage its users there.';

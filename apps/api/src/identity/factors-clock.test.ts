@@ -1,11 +1,9 @@
 import { Secret, TOTP } from 'otpauth';
 import { describe, expect, it } from 'vitest';
-import { TEST_SECRETS_KEY, testDatabase, testSecrets } from '../../test/helper.js';
-import { loadConfig } from '../config/env.js';
+import { testConfig, testDatabase, testSecrets } from '../../test/helper.js';
 import { createAccountService } from './accounts.service.js';
 import { createAttemptLimiter } from './attempt-limiter.js';
 import { createFactorService } from './factors.js';
-import { paths } from '../runtime.js';
 import { createSecurityService } from './security.service.js';
 
 const STEP_MS = 30_000;
@@ -30,7 +28,7 @@ describe("an authenticator code's step", () => {
       secrets,
       security: createSecurityService({
         db: database.db,
-        config: loadConfig({ SECRETS_KEY: TEST_SECRETS_KEY.key.toString('hex') }, { catalogFile: paths.catalogFile }),
+        config: testConfig(),
         secrets,
       }),
       limiter: createAttemptLimiter({ db: database.db }),

@@ -11,11 +11,9 @@ import {
   type JWK,
 } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { TEST_SECRETS_KEY, testDatabase, testSecrets } from '../../test/helper.js';
+import { testConfig, testDatabase, testSecrets } from '../../test/helper.js';
 import { anotherProcess, providerApp } from '../../test/oidc-client.js';
 import { runCli } from '../cli/commands.js';
-import { loadConfig } from '../config/env.js';
-import { paths } from '../runtime.js';
 import { createAccountService } from './accounts.service.js';
 import { postgresAdapterFactory, sealStoredCredentials } from './oidc-adapter.js';
 import { loadProviderKeys, PROVIDER_KEYS_CONTEXT, rotateProviderKeys } from './oidc-keys.js';
@@ -46,7 +44,7 @@ describe('cli keys rotate', () => {
 
     const out: string[] = [];
     const code = await runCli(['keys', 'rotate'], {
-      config: loadConfig({ SECRETS_KEY: TEST_SECRETS_KEY.key.toString('hex') }, { catalogFile: paths.catalogFile }),
+      config: testConfig(),
       openDatabase: async () => ({ ...database, embedded: false, sharedWithServer: false, close: async () => {} }),
       out: (line) => out.push(line),
       err: (line) => out.push(line),
@@ -113,10 +111,7 @@ describe('keys and credentials stored in the clear by an older version', () => {
     );
     expect(stored.rows[0]!.text).not.toMatch(/legacy-refresh-token|legacy-session-id/);
 
-    const { sessions } = loadConfig(
-      { SECRETS_KEY: TEST_SECRETS_KEY.key.toString('hex') },
-      { catalogFile: paths.catalogFile },
-    );
+    const { sessions } = testConfig();
     const Adapter = postgresAdapterFactory(db.db, keys, sessions);
     expect(await new Adapter('RefreshToken').find('legacy-refresh-token')).toMatchObject({
       jti: 'legacy-refresh-token',
