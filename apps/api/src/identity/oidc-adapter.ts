@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import { alias, type PgColumn } from 'drizzle-orm/pg-core';
 import Provider, { errors, type Adapter, type AdapterPayload, type KoaContextWithOIDC } from 'oidc-provider';
 import type { AppConfig } from '../config/env.js';
@@ -9,7 +9,7 @@ import { tableAs } from '../modules/lists/list-statements.js';
 import type { KeyService } from '../secrets/key-service.js';
 import { accountForTokensOf, tokensAccountOf, type TokensAccount, type TokensAccountRow } from './accounts.service.js';
 import { revokeGrant } from './revocations.js';
-import { consumeRefreshToken } from './session-lifetime.js';
+import { rotateRefreshToken } from './session-lifetime.js';
 
 /** How a refused reuse names the credential to the client (oidc-provider's own wording). */
 const CREDENTIAL_NAMES: Record<string, string> = {
@@ -39,7 +39,17 @@ export function storedId(model: string, id: string): string {
  * The statements every sign-in and refresh sends (about twenty between them), as named prepared statements (decision
  * 041): their text is built once, at load, and PostgreSQL plans each once per connection.
  */
-const stored = placeholders('model', 'id', 'uid', 'userCode', 'payload', 'grantId', 'expiresAt', 'consumedAt');
+const stored = placeholders(
+  'model',
+  'id',
+  'uid',
+  'userCode',
+  'payload',
+  'grantId',
+  'expiresAt',
+  'consumedAt',
+  'proofId',
+);
 const storedKey = and(eq(oidcPayloads.model, stored.model), eq(oidcPayloads.id, stored.id));
 const liveRow = (expiresAt: PgColumn) => sql`(${expiresAt} is null or ${expiresAt} > now())`;
 const live = liveRow(oidcPayloads.expiresAt);
@@ -77,16 +87,13 @@ const findStoredByUserCode = namedStatement<StoredRow>(
 const session = alias(oidcPayloads, 'session');
 const grant = alias(oidcPayloads, 'grant');
 const token = oidcPayloads;
-const findWithBindings = namedStatement<
-  StoredRow & {
-    sessionPayload: StoredPayload | null;
-    sessionConsumedAt: Date | null;
-    grantPayload: StoredPayload | null;
-    grantConsumedAt: Date | null;
-  } & Nullable<TokensAccountRow>
->(
-  'oidc_find_with_session_grant_account',
-  sql`select ${token.payload} as "payload", ${token.consumedAt} as "consumedAt",
+type BoundRow = StoredRow & {
+  sessionPayload: StoredPayload | null;
+  sessionConsumedAt: Date | null;
+  grantPayload: StoredPayload | null;
+  grantConsumedAt: Date | null;
+} & Nullable<TokensAccountRow>;
+const withBindings = sql`select ${token.payload} as "payload", ${token.consumedAt} as "consumedAt",
       ${session.payload} as "sessionPayload", ${session.consumedAt} as "sessionConsumedAt",
       ${grant.payload} as "grantPayload", ${grant.consumedAt} as "grantConsumedAt", account.*
     from ${token}
@@ -95,8 +102,8 @@ const findWithBindings = namedStatement<
     left join ${tableAs(oidcPayloads, 'grant')} on ${grant.model} = 'Grant' and ${grant.id} = ${token.payload}->>'grantId'
       and ${liveRow(grant.expiresAt)}
     left join lateral ${accountForTokensOf(sql`${token.payload}->>'accountId'`)} account on true
-    where ${and(storedKey, live)}`,
-);
+    where ${and(storedKey, live)}`;
+const findWithBindings = namedStatement<BoundRow>('oidc_find_with_session_grant_account', withBindings);
 const upsertStored = namedStatement(
   'oidc_upsert',
   builder
@@ -123,11 +130,11 @@ const upsertStored = namedStatement(
     .getSQL(),
 );
 const claimUntil = sql`clock_timestamp() + make_interval(secs => ${sql.raw(String(REPLAY_CLAIM_SECONDS))})`;
-const claimStored = namedStatement<{ id: string }>(
-  'oidc_claim',
+/** A DPoP proof's id claimed, unless a live claim holds it (see `claim`): the id when this statement claimed it. */
+const claimOf = (model: SQL, id: SQL) =>
   builder
     .insert(oidcPayloads)
-    .values({ model: stored.model, id: stored.id, payload: sql`'{}'::jsonb`, expiresAt: claimUntil })
+    .values({ model, id, payload: sql`'{}'::jsonb`, expiresAt: claimUntil })
     // A claim that expired and was not swept yet is no claim: it is taken over.
     .onConflictDoUpdate({
       target: [oidcPayloads.model, oidcPayloads.id],
@@ -135,7 +142,19 @@ const claimStored = namedStatement<{ id: string }>(
       setWhere: lt(oidcPayloads.expiresAt, sql`clock_timestamp()`),
     })
     .returning({ id: oidcPayloads.id })
-    .getSQL(),
+    .getSQL();
+const claimStored = namedStatement<{ id: string }>('oidc_claim', claimOf(stored.model, stored.id));
+/**
+ * A token request's DPoP proof claimed, and its code or refresh token read with its bindings, in one statement
+ * (decision 050): the token endpoint sends both for every code exchange and refresh. The claim is made whether or not
+ * the token is found, and `proofClaimed` says whether this statement made it; the token's columns are null when it
+ * was not found.
+ */
+const claimAndFindWithBindings = namedStatement<{ proofClaimed: boolean } & Nullable<BoundRow>>(
+  'oidc_claim_find_with_session_grant_account',
+  sql`with claim as (${claimOf(sql`'ReplayDetection'`, stored.proofId)})
+    select exists (select from claim) as "proofClaimed", found.*
+    from (select) as request left join (${withBindings}) as found on true`,
 );
 const consumeStored = namedStatement<{ id: string }>(
   'oidc_consume',
@@ -156,7 +175,10 @@ const grantOfStored = namedStatement<{ grantId: string | null }>(
 );
 const destroyStored = namedStatement('oidc_destroy', builder.delete(oidcPayloads).where(storedKey).getSQL());
 
-/** The models a token request reads with their session, grant and account (see `findWithBindings`). */
+/**
+ * The models a token request reads with their session, grant and account (see `findWithBindings` and
+ * `claimAndFindWithBindings`).
+ */
 const BOUND_MODELS = new Set(['AuthorizationCode', 'RefreshToken']);
 
 /**
@@ -197,14 +219,51 @@ function readBack(lookUp: string): StoredRow[] | undefined {
   return row === undefined ? undefined : row ? [row] : [];
 }
 
+/**
+ * Whether this token request's DPoP proof was claimed by the statement that read its code or refresh token, by the
+ * claim's stored id (see `claimAndFindWithBindings`): the replay check's look-up of that id answers from it once.
+ */
+const claimsAhead = new WeakMap<object, Map<string, boolean>>();
+
+/**
+ * The stored id of the claim oidc-provider's replay check will look up for this token request's DPoP proof
+ * (`ReplayDetection.unique`: the SHA-256 of the client's id and the proof's `jti`), or undefined when the request
+ * names no client or carries no proof with a `jti`. The token endpoint has verified the proof's signature before it
+ * looks the code or refresh token up. Should the id differ from the one the check asks for, the check claims its own.
+ */
+function proofClaimId(request: KoaContextWithOIDC): string | undefined {
+  const clientId = request.oidc.client?.clientId;
+  const payload = request.get('dpop').split('.')[1];
+  if (!clientId || !payload) return undefined;
+  let jti: unknown;
+  try {
+    jti = (JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { jti?: unknown }).jti;
+  } catch {
+    return undefined;
+  }
+  if (typeof jti !== 'string') return undefined;
+  return storedId('ReplayDetection', createHash('sha256').update(`${clientId}${jti}`).digest('base64url'));
+}
+
+/** A refresh token this token request used, by its stored key and when, until its replacement is saved with it. */
+const rotations = new WeakMap<object, { used: { model: string; id: string }; at: Date }>();
+
+/** The refresh token this token request used and has not yet saved the replacement of, taken so it is used once. */
+function takeRotation() {
+  const request = tokenRequest();
+  const rotation = request && rotations.get(request);
+  if (request && rotation) rotations.delete(request);
+  return rotation;
+}
+
 /** The context a session's sealed id is sealed under. */
 const SESSION_ID_CONTEXT = 'oidc_payloads:Session:jti';
 
 /**
  * oidc-provider's storage in PostgreSQL, so restarts sign nobody out and processes share state. Credentials are
  * stored as hashes (`storedId`); the one payload that must give its id back without being asked by it (a session,
- * found by its uid when a refresh token is used) keeps it sealed by the key service. A refresh token consumed is its
- * session used (`consumeRefreshToken`), under the `sessions` limits.
+ * found by its uid when a refresh token is used) keeps it sealed by the key service. A refresh token rotated is its
+ * session used (`rotateRefreshToken`), under the `sessions` limits.
  */
 export function postgresAdapterFactory(db: Database, secrets: KeyService, sessions: AppConfig['sessions']) {
   return class PostgresAdapter implements Adapter {
@@ -240,14 +299,21 @@ export function postgresAdapterFactory(db: Database, secrets: KeyService, sessio
     async upsert(id: string, payload: AdapterPayload, expiresIn: number) {
       // The look-up claimed the proof's id already, for longer than asked (see `claim`).
       if (this.model === 'ReplayDetection' && expiresIn > 0 && expiresIn <= REPLAY_CLAIM_SECONDS) return;
-      await upsertStored(db, {
+      const row = {
         ...this.key(id),
         payload: JSON.stringify(await this.storable(payload)),
         grantId: payload.grantId ?? null,
         userCode: payload.userCode ?? null,
         uid: payload.uid ?? null,
         expiresAt: expiresIn ? new Date(Date.now() + expiresIn * 1000) : null,
-      });
+      };
+      const rotation = this.model === 'RefreshToken' ? takeRotation() : undefined;
+      if (!rotation) {
+        await upsertStored(db, row);
+        return;
+      }
+      if (await rotateRefreshToken(db, sessions, rotation.used, rotation.at, row)) return;
+      await this.lost(rotation.used);
     }
 
     async find(id: string) {
@@ -255,8 +321,20 @@ export function postgresAdapterFactory(db: Database, secrets: KeyService, sessio
       if (this.model === 'Grant') return this.found(readBack(`Grant ${id}`) ?? (await findStored(db, this.key(id))));
       const request = BOUND_MODELS.has(this.model) ? tokenRequest() : undefined;
       if (!request) return this.found(await findStored(db, this.key(id)), id);
-      const [row] = await findWithBindings(db, this.key(id));
-      if (!row) return undefined;
+      const proofId = proofClaimId(request);
+      if (proofId === undefined) {
+        const [row] = await findWithBindings(db, this.key(id));
+        return row && this.foundWithBindings(request, row, id);
+      }
+      // The statement answers one row, found or not: its claim is made either way.
+      const [read] = await claimAndFindWithBindings(db, { ...this.key(id), proofId });
+      const { proofClaimed, ...columns } = read!;
+      claimsAhead.set(request, new Map([[proofId, proofClaimed]]));
+      return columns.payload === null ? undefined : this.foundWithBindings(request, columns as BoundRow, id);
+    }
+
+    /** A code or refresh token read with its bindings in a token request, which are kept to answer its look-ups. */
+    private async foundWithBindings(request: KoaContextWithOIDC, row: BoundRow, id: string) {
       const { sessionUid, grantId, accountId } = row.payload;
       const ahead = new Map<string, StoredRow | null>();
       if (typeof sessionUid === 'string') {
@@ -282,7 +360,9 @@ export function postgresAdapterFactory(db: Database, secrets: KeyService, sessio
      * the id finds nothing; any other request with the same proof, on any process, finds the claim and is refused.
      */
     private async claim(id: string): Promise<AdapterPayload | undefined> {
-      const [claimed] = await claimStored(db, this.key(id));
+      const key = this.key(id);
+      const ahead = takeAhead(claimsAhead, key.id);
+      const claimed = typeof ahead === 'boolean' ? ahead : (await claimStored(db, key)).length > 0;
       return claimed ? undefined : { jti: id };
     }
 
@@ -299,15 +379,22 @@ export function postgresAdapterFactory(db: Database, secrets: KeyService, sessio
      * Marks a code or refresh token used, only if nobody did first: oidc-provider checks `consumed` before it calls
      * this, so two requests racing with one credential both passed that check. The loser is a reuse, treated as
      * oidc-provider treats one that comes later: the grant ends and the request is refused. A refresh token's use is
-     * its session's too (a code's exchange follows the authorization that has just saved the session).
+     * made with its replacement's save, which oidc-provider makes next (decision 050).
      */
     async consume(id: string) {
       const key = this.key(id);
-      const won =
-        this.model === 'RefreshToken'
-          ? await consumeRefreshToken(db, sessions, key, new Date())
-          : (await consumeStored(db, { ...key, consumedAt: new Date() })).length > 0;
-      if (won) return;
+      const request = this.model === 'RefreshToken' ? tokenRequest() : undefined;
+      if (request) {
+        rotations.set(request, { used: key, at: new Date() });
+        return;
+      }
+      // oidc-provider uses a refresh token only at the token endpoint; a code's exchange follows the authorization
+      // that has just saved the session, so neither touches it here.
+      if ((await consumeStored(db, { ...key, consumedAt: new Date() })).length === 0) await this.lost(key);
+    }
+
+    /** A code or refresh token someone else used first: its grant ends and the request is refused (see `consume`). */
+    private async lost(key: { model: string; id: string }): Promise<never> {
       const [lost] = await grantOfStored(db, key);
       if (lost?.grantId) await endGrant(db, lost.grantId);
       throw new errors.InvalidGrant(`${CREDENTIAL_NAMES[this.model] ?? this.model} already used`);

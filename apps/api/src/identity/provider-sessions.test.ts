@@ -16,7 +16,7 @@ import { testSecrets } from '../../test/helper.js';
 import { providerApp } from '../../test/oidc-client.js';
 import { createAccountService } from './accounts.service.js';
 import { storedId } from './oidc-adapter.js';
-import { consumeRefreshToken } from './session-lifetime.js';
+import { rotateRefreshToken } from './session-lifetime.js';
 
 const PASSWORD = 'Session-Pass-42!';
 const server = await providerApp({ SESSION_IDLE_MINUTES: '30', SESSION_MAX_HOURS: '12' });
@@ -85,7 +85,7 @@ describe('provider sessions', () => {
     expect(await signsInSilently(base, tokens.go)).toBe(false);
   });
 
-  it('are touched by a refresh token only the first time it is used: a used one moves neither their end nor their last use', async () => {
+  it('are touched by a refresh token’s rotation only when it uses the token: a second rotation stores no replacement and moves neither their end nor their last use', async () => {
     const { email, accountId } = await member();
     const tokens = await signIn(base, email, PASSWORD);
     // 20 seconds left of its idle time, last used an hour ago: a touch moves both.
@@ -106,14 +106,34 @@ describe('provider sessions', () => {
           [accountId],
         )
       ).rows[0]!.at.getTime();
+    const storedToken = async (token: string) =>
+      (
+        await database.pool.query<{ used: boolean }>(
+          `select consumed_at is not null as used from oidc_payloads where model = 'RefreshToken' and id = $1`,
+          [storedId('RefreshToken', token)],
+        )
+      ).rows;
+    const rotate = (replacement: string) =>
+      rotateRefreshToken(database.db, server.config.sessions, key, new Date(), {
+        id: storedId('RefreshToken', replacement),
+        payload: JSON.stringify({ accountId }),
+        grantId: null,
+        expiresAt: new Date(Date.now() + 3_600_000),
+      });
     const key = { model: 'RefreshToken', id: storedId('RefreshToken', tokens.refresh_token) };
+
     await nearIdleLimit();
-    expect(await consumeRefreshToken(database.db, server.config.sessions, key, new Date())).toBe(true);
+    const first = randomBytes(16).toString('hex');
+    expect(await rotate(first)).toBe(true);
+    expect(await storedToken(tokens.refresh_token)).toEqual([{ used: true }]);
+    expect(await storedToken(first)).toEqual([{ used: false }]);
     expect((await storedSession(accountId)).left).toBeGreaterThan(29 * 60);
     expect(await lastUse()).toBeGreaterThan(Date.now() - 60_000);
 
     await nearIdleLimit();
-    expect(await consumeRefreshToken(database.db, server.config.sessions, key, new Date())).toBe(false);
+    const second = randomBytes(16).toString('hex');
+    expect(await rotate(second)).toBe(false);
+    expect(await storedToken(second)).toEqual([]);
     expect((await storedSession(accountId)).left).toBeLessThanOrEqual(20);
     expect(await lastUse()).toBeLessThan(Date.now() - 59 * 60_000);
   });

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { AppConfig } from '../config/env.js';
-import { namedStatement, placeholders, type Database } from '../db/client.js';
+import { insertSelect, namedStatement, placeholders, type Database } from '../db/client.js';
 import { oidcPayloads, sessionDetails } from '../db/schema/index.js';
 import { columnName, tableAs } from '../modules/lists/list-statements.js';
 
@@ -26,21 +26,21 @@ export function sessionTtl(limits: SessionLimits, loginTs: number | undefined, n
 }
 
 const used = placeholders('model', 'id', 'consumedAt', 'idle', 'max');
+const next = placeholders('nextId', 'nextPayload', 'nextGrantId', 'nextExpiresAt');
 const o = oidcPayloads;
 const p = alias(oidcPayloads, 'p');
 const transient = sql`(${o.payload}->>'transient')::boolean`;
 const seconds = (value: SQL) => sql`${value}::double precision`;
 /**
- * A refresh token used, and its session with it, in one statement (decisions 041 and 044): the token is marked consumed only
- * if nobody did first, and only then is its session touched. A refresh is use of the session: its idle time starts
- * again, never past the absolute limit, and the member's devices list shows it used now. The web app renews its tokens
+ * A refresh token used, and its session with it (decisions 041, 044 and 050): the token is marked consumed only if
+ * nobody did first, and only then is its session touched. A refresh is use of the session: its idle time starts again,
+ * never past the absolute limit, and the member's devices list shows it used now. The web app renews its tokens
  * through the token endpoint, which does not save the session itself, and the token is consumed there once every
- * check has passed (rotation), so a refused refresh touches nothing.
+ * check has passed (rotation), so a refused refresh touches nothing. `consumed` holds the token's id when this
+ * statement used it.
  */
-const consumeAndTouch = namedStatement<{ id: string }>(
-  'oidc_consume_refresh_token',
-  sql`
-    with consumed as (
+const consumedAndTouched = sql`
+    consumed as (
       update ${o} set ${columnName(o.consumedAt)} = ${used.consumedAt}::timestamptz
       where ${o.model} = ${used.model} and ${o.id} = ${used.id} and ${o.consumedAt} is null
       returning ${o.id} as id, ${o.payload}->>'sessionUid' as session_uid
@@ -61,21 +61,57 @@ const consumeAndTouch = namedStatement<{ id: string }>(
           ${columnName(o.payload)} = jsonb_set(${p.payload}, '{exp}', to_jsonb(floor(extract(epoch from s.until))::bigint))
       from s
       where ${p.model} = 'Session' and ${p.id} = s.id
+    )`;
+/**
+ * A refresh token rotated in one statement (decision 050): the token used and its session touched (above), and the
+ * token that replaces it stored only if this statement used the old one, so a request that lost the race stores
+ * nothing.
+ */
+const rotate = namedStatement<{ id: string }>(
+  'oidc_rotate_refresh_token',
+  sql`with ${consumedAndTouched}, issued as (
+      ${insertSelect(o, [
+        [o.model, used.model],
+        [o.id, next.nextId],
+        [o.payload, next.nextPayload],
+        [o.grantId, next.nextGrantId],
+        [o.expiresAt, next.nextExpiresAt],
+      ])}
+      where exists (select from consumed)
     )
     select id from consumed`,
 );
 
+/** The refresh token that replaces a used one, as the adapter stores it (its id hashed, its payload without it). */
+export interface NextRefreshToken {
+  id: string;
+  payload: string;
+  grantId: string | null;
+  expiresAt: Date | null;
+}
+
 /**
- * Marks a refresh token (by its stored id) used at `consumedAt` unless it was already, touching its session if it was
- * not: whether this request was the one that used it.
+ * Rotates a refresh token (the used one by its stored id): marks it used at `consumedAt` unless it was already,
+ * touching its session, and only then stores `replacement`, in one statement. Whether this request was the one that
+ * used it; if not, nothing was stored.
  */
-export async function consumeRefreshToken(
+export async function rotateRefreshToken(
   db: Database,
   sessions: AppConfig['sessions'],
   key: { model: string; id: string },
   consumedAt: Date,
+  replacement: NextRefreshToken,
 ): Promise<boolean> {
   const ordinary = limitsFor(sessions, true);
-  const [won] = await consumeAndTouch(db, { ...key, consumedAt, idle: ordinary.idle, max: ordinary.max });
+  const [won] = await rotate(db, {
+    ...key,
+    consumedAt,
+    idle: ordinary.idle,
+    max: ordinary.max,
+    nextId: replacement.id,
+    nextPayload: replacement.payload,
+    nextGrantId: replacement.grantId,
+    nextExpiresAt: replacement.expiresAt,
+  });
   return won !== undefined;
 }
