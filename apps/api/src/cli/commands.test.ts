@@ -66,6 +66,18 @@ describe('operator CLI', () => {
     expect(await accounts.findByEmail(email)).toBeNull();
   });
 
+  it('answers a users command that does not exist with the usage, whichever provider signs members in', async () => {
+    const elsewhere = testConfig({ AUTH_ISSUER: 'https://login.example.com/realms/ums' });
+    for (const cliConfig of [config, elsewhere]) {
+      const { code, err } = await cliWith(cliConfig, 'users', 'frobnicate');
+      expect(code).toBe(1);
+      expect(err).toMatch(/^Unknown users command "frobnicate"\.\n\nUsage:/);
+      const unnamed = await cliWith(cliConfig, 'users');
+      expect(unnamed.code).toBe(1);
+      expect(unnamed.err).toMatch(/^Name a users command\.\n\nUsage:/);
+    }
+  });
+
   it('adds, lists, grants and revokes admin, sets a password and removes users', async () => {
     expect(
       await cli(

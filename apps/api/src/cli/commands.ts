@@ -76,6 +76,22 @@ class UsageError extends Error {}
 /** A command that cannot be carried out in this configuration: its sentence alone, without the usage. */
 class RefusedError extends Error {}
 
+/** The users commands: the type checker holds the switch that runs them to exactly these. */
+const USERS_COMMANDS = [
+  'add',
+  'set-password',
+  'list',
+  'remove',
+  'end-sessions',
+  'grant',
+  'revoke',
+  'grant-admin',
+  'revoke-admin',
+] as const;
+type UsersCommand = (typeof USERS_COMMANDS)[number];
+const isUsersCommand = (sub: string | undefined): sub is UsersCommand =>
+  (USERS_COMMANDS as readonly (string | undefined)[]).includes(sub);
+
 const FLAGS = {
   email: { type: 'string' },
   password: { type: 'string' },
@@ -243,6 +259,8 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
     }
     if (command === 'mail') return await mailCommand(ctx, sub, rest);
     if (command !== 'users') throw new UsageError(`Unknown command "${command}"`);
+    // A command that is none is a mistake in the command, whichever provider signs members in.
+    if (!isUsersCommand(sub)) throw new UsageError(sub ? `Unknown users command "${sub}"` : 'Name a users command');
     const { auth } = ctx.config;
     if (!auth.embedded) {
       // Its rows would change, but no sign-in reads them: the other provider keeps its own users.
@@ -325,7 +343,8 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
         });
       }
       default:
-        throw new UsageError(sub ? `Unknown users command "${sub}"` : 'Name a users command');
+        // Every users command has its case: a new one without it fails the type check here.
+        return sub satisfies never;
     }
   } catch (error) {
     if (error instanceof UsageError) {
