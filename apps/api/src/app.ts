@@ -5,7 +5,7 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { sql } from 'drizzle-orm';
-import Fastify, { type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import helmet from 'helmet';
 import {
   jsonSchemaTransform,
@@ -66,7 +66,8 @@ import { membershipRoutes } from './modules/memberships/memberships.routes.js';
 import { authPlugin } from './plugins/auth.js';
 import { postgresProofLedger, rememberedDpop, sweepDpopProofs } from './plugins/dpop.js';
 import { createMemoryBudget } from './lib/bounded-cache.js';
-import { errorEnvelopeText, registerErrorHandling } from './plugins/errors.js';
+import { errorEnvelopeText, failureAnswer, registerErrorHandling, toFailure } from './plugins/errors.js';
+import { HttpError, SERVER_CLOSING } from './plugins/http-errors.js';
 import { createMetrics, recordRequests, type Metrics } from './plugins/metrics.js';
 import { securityHeaderOptions } from './plugins/security-headers.js';
 
@@ -112,6 +113,18 @@ const DOCS_TRUSTED_TYPES = `if (window.trustedTypes && !trustedTypes.defaultPoli
 
 export async function buildApp(options: AppOptions) {
   const { config, db } = options;
+  // Security headers on every answer, errors included. Helmet's middleware is built once, here: @fastify/helmet built
+  // it again for every request (its options checked, the policy's text joined), about 9 µs of CPU for each answer,
+  // for headers that never change (decision 049). Its options were checked when it was built; with fixed directives
+  // it has no error to pass on.
+  const securityHeaders = helmet(securityHeaderOptions(config));
+  const answerFrameworkError = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    reply.raw.setHeader('x-request-id', request.id);
+    reply.header('cache-control', 'no-store');
+    securityHeaders(request.raw, reply.raw, () => reply.send(failureAnswer(request, reply, toFailure(error))));
+  };
+  /** Set once the server starts closing: requests that still come on open connections are answered 503. */
+  let closing = false;
   const app = Fastify({
     logger:
       options.logger === false
@@ -157,8 +170,16 @@ export async function buildApp(options: AppOptions) {
     // A hop count trusts that many proxies nearest to the server (proxy-addr's meaning of a number).
     trustProxy: typeof config.trustProxy === 'number' ? trustNearest(config.trustProxy) : config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
-    return503OnClosing: true,
+    // Fastify answers these itself, before any hook runs: a malformed address, an over-long parameter, a constraint
+    // that failed (its own wording and no security headers), and a request while closing (see `closing`). Answered
+    // here, they carry the headers, the request's id and the envelope as every other answer does.
+    return503OnClosing: false,
+    frameworkErrors: (error, request, reply) => answerFrameworkError(error, request, reply),
   }).withTypeProvider<ZodTypeProvider>();
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
   // On the raw answer, so the provider's own answers (which bypass Fastify's reply) carry it too.
   app.addHook('onRequest', (request, reply, done) => {
     reply.raw.setHeader('x-request-id', request.id);
@@ -186,13 +207,16 @@ export async function buildApp(options: AppOptions) {
         serializerCompiler(route as Parameters<typeof serializerCompiler>[0]),
   );
 
-  // Security headers on every answer that goes through the request hooks, errors included. Helmet's middleware is
-  // built once, here: @fastify/helmet built it again for every request (its options checked, the policy's text
-  // joined), about 9 µs of CPU for each answer, for headers that never change (decision 049).
-  const securityHeaders = helmet(securityHeaderOptions(config));
-  // Its options were checked when it was built; with fixed directives it has no error to pass on.
   app.addHook('onRequest', (request, reply, done) =>
-    securityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined)),
+    securityHeaders(request.raw, reply.raw, (error) => {
+      if (!closing) return done(error as Error | undefined);
+      // A request that came on a connection still open while the server closes: the load balancer's next try goes
+      // to another process. The connection closes after this answer. Answered here, not as an error: it is no fault
+      // to log.
+      reply.raw.setHeader('connection', 'close');
+      reply.header('cache-control', 'no-store');
+      reply.send(failureAnswer(request, reply, toFailure(new HttpError(503, SERVER_CLOSING))));
+    }),
   );
 
   // Only JSON bodies: anything else answers 415 through the error handler.

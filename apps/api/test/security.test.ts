@@ -1,5 +1,7 @@
+import { once } from 'node:events';
+import net, { type AddressInfo } from 'node:net';
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../src/config/env.js';
 import { paths } from '../src/runtime.js';
 import { seedDemoData } from '../src/seed/demo-data.js';
@@ -185,7 +187,7 @@ const SECURITY_HEADERS = {
 };
 
 describe('security headers and cross-origin requests', () => {
-  it('are on 200, 401, 403, 404, 413, 429 and 500 answers alike', async () => {
+  it('are on 200, 400 (a malformed address, which Fastify answers before any hook), 401, 403, 404, 413, 429 and 500 answers alike', async () => {
     // An app of its own with one route that fails, to see a 500 as a client would.
     const database = await testDatabase();
     const keys = await testKeys();
@@ -198,6 +200,7 @@ describe('security headers and cross-origin requests', () => {
     const member = { authorization: `DPoP ${await keys.token(MEMBER)}`, 'content-type': 'application/json' };
     const answers: Record<number, Awaited<ReturnType<typeof app.inject>>> = {
       200: await app.inject({ url: '/api/userdetails/', headers: member }),
+      400: await app.inject({ url: '/api/membership/%zz' }),
       401: await app.inject({ url: '/api/membership' }),
       403: await app.inject({ url: '/api/membership', headers: member }),
       404: await app.inject({ url: '/api/no-such-thing' }),
@@ -225,7 +228,58 @@ describe('security headers and cross-origin requests', () => {
       expect(response.headers['cache-control'], `status ${status}`).toBe('no-store');
     }
     expect(answers[500]!.body).not.toContain('secret internal detail');
+    // The malformed address gets the envelope and the request's id, as every other failure does.
+    expect(JSON.parse(answers[400]!.body)).toMatchObject({ isError: true, data: [] });
+    expect(answers[400]!.headers['x-request-id']).toEqual(expect.any(String));
     await app.close();
+  });
+
+  it('are on the 503 a request gets when it comes on an open connection while the server closes', async () => {
+    const database = await testDatabase();
+    const keys = await testKeys();
+    const app = await apiAppOn(database.db, loadConfig({}, { catalogFile: paths.catalogFile }), keys);
+    // A request still being answered keeps its connection open while the server closes.
+    let answerSlow: (() => void) | undefined;
+    app.get('/api/slow', { config: { policy: 'public' } }, async () => {
+      await new Promise<void>((resolve) => (answerSlow = resolve));
+      return { slow: true };
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as AddressInfo;
+    const socket = net.connect(port, '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk) => (received += chunk.toString('utf8')));
+    const ended = once(socket, 'end');
+    socket.write('GET /api/slow HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    await vi.waitFor(() => expect(answerSlow).toBeDefined(), { timeout: 5_000 });
+    const closed = app.close();
+    // The server stops listening once it has begun to close.
+    await vi.waitFor(() => expect(app.server.listening).toBe(false), { timeout: 5_000 });
+    socket.write('GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    answerSlow!();
+    await ended;
+    await closed;
+
+    const [, second] = received.split(/(?=HTTP\/1\.1 )/);
+    const [head, body] = second!.split('\r\n\r\n');
+    const headers = Object.fromEntries(
+      head!
+        .split('\r\n')
+        .slice(1)
+        .map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+    );
+    expect(head!.split('\r\n')[0]).toBe('HTTP/1.1 503 Service Unavailable');
+    expect(headers).toMatchObject({
+      ...SECURITY_HEADERS,
+      connection: 'close',
+      'cache-control': 'no-store',
+      'retry-after': '2',
+    });
+    expect(JSON.parse(body!)).toMatchObject({
+      isError: true,
+      message: 'This server is restarting. Please try again shortly.',
+    });
   });
 
   it('names every origin in the content security policy, and no scheme-wide source such as https:', async () => {

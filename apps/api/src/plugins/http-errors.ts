@@ -16,3 +16,5 @@ export const badRequest = (message: string, errors?: Record<string, string[]>) =
 export const conflict = (message: string) => new HttpError(409, message);
 
 export const DATABASE_UNAVAILABLE = 'The database is unavailable. Please try again shortly.';
+/** A request that reached a server process while it closes (a restart, or scaling in). */
+export const SERVER_CLOSING = 'This server is restarting. Please try again shortly.';
