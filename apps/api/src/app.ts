@@ -66,8 +66,8 @@ import { membershipRoutes } from './modules/memberships/memberships.routes.js';
 import { authPlugin } from './plugins/auth.js';
 import { postgresProofLedger, rememberedDpop, sweepDpopProofs } from './plugins/dpop.js';
 import { createMemoryBudget } from './lib/bounded-cache.js';
-import { errorEnvelopeText, failureAnswer, registerErrorHandling, toFailure } from './plugins/errors.js';
-import { HttpError, SERVER_CLOSING } from './plugins/http-errors.js';
+import { errorEnvelopeText, failureAnswer, registerErrorHandling, toFailure, type Failure } from './plugins/errors.js';
+import { SERVER_CLOSING } from './plugins/http-errors.js';
 import { createMetrics, recordRequests, type Metrics } from './plugins/metrics.js';
 import { securityHeaderOptions } from './plugins/security-headers.js';
 
@@ -102,6 +102,15 @@ const trustNearest = (hops: number) => (_address: string, index: number) => inde
 /** What a request id from a proxy may look like: no spaces, quotes or control characters to forge log lines with. */
 const REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
 
+/** Fastify's own failures that have a sentence of ours; any other (a constraint that failed) is a 500. */
+const FRAMEWORK_FAILURES: Record<string, Failure> = {
+  FST_ERR_BAD_URL: { status: 400, message: 'The address is malformed: a % in it must start a percent-encoded byte' },
+  FST_ERR_MAX_PARAM_LENGTH: { status: 414, message: 'The address is too long' },
+};
+
+/** A client that found this process closing tries again this many seconds later, on another process. */
+const CLOSING_RETRY_AFTER_SECONDS = 1;
+
 /** Expired provider rows, attempts older than a day and spent revocations go every 10 minutes (and once at start). */
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
@@ -118,10 +127,13 @@ export async function buildApp(options: AppOptions) {
   // for headers that never change (decision 049). Its options were checked when it was built; with fixed directives
   // it has no error to pass on.
   const securityHeaders = helmet(securityHeaderOptions(config));
+  /** Fastify's own failures, answered as every other failure is (see `frameworkErrors` below). */
   const answerFrameworkError = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const failure = FRAMEWORK_FAILURES[error.code] ?? toFailure(error);
+    if (failure.status >= 500) request.log.error({ err: error }, 'request failed');
     reply.raw.setHeader('x-request-id', request.id);
     reply.header('cache-control', 'no-store');
-    securityHeaders(request.raw, reply.raw, () => reply.send(failureAnswer(request, reply, toFailure(error))));
+    securityHeaders(request.raw, reply.raw, () => reply.send(failureAnswer(request, reply, failure)));
   };
   /** Set once the server starts closing: requests that still come on open connections are answered 503. */
   let closing = false;
@@ -170,11 +182,11 @@ export async function buildApp(options: AppOptions) {
     // A hop count trusts that many proxies nearest to the server (proxy-addr's meaning of a number).
     trustProxy: typeof config.trustProxy === 'number' ? trustNearest(config.trustProxy) : config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
-    // Fastify answers these itself, before any hook runs: a malformed address, an over-long parameter, a constraint
-    // that failed (its own wording and no security headers), and a request while closing (see `closing`). Answered
-    // here, they carry the headers, the request's id and the envelope as every other answer does.
+    // Fastify answers these itself, before any hook runs, in its own JSON and without the security headers: a
+    // malformed address, an over-long parameter, a route constraint that failed, and a request while closing (see
+    // `closing`). Answered here, they carry the headers, the request's id and the envelope as every other answer does.
     return503OnClosing: false,
-    frameworkErrors: (error, request, reply) => answerFrameworkError(error, request, reply),
+    frameworkErrors: answerFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();
   app.addHook('preClose', (done) => {
     closing = true;
@@ -215,7 +227,13 @@ export async function buildApp(options: AppOptions) {
       // to log.
       reply.raw.setHeader('connection', 'close');
       reply.header('cache-control', 'no-store');
-      reply.send(failureAnswer(request, reply, toFailure(new HttpError(503, SERVER_CLOSING))));
+      reply.send(
+        failureAnswer(request, reply, {
+          status: 503,
+          message: SERVER_CLOSING,
+          retryAfter: CLOSING_RETRY_AFTER_SECONDS,
+        }),
+      );
     }),
   );
 

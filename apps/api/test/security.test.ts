@@ -187,7 +187,7 @@ const SECURITY_HEADERS = {
 };
 
 describe('security headers and cross-origin requests', () => {
-  it('are on 200, 400 (a malformed address, which Fastify answers before any hook), 401, 403, 404, 413, 429 and 500 answers alike', async () => {
+  it('are on 200, 400 and 414 (a malformed or over-long address, which Fastify answers before any hook), 401, 403, 404, 413, 429 and 500 answers alike', async () => {
     // An app of its own with one route that fails, to see a 500 as a client would.
     const database = await testDatabase();
     const keys = await testKeys();
@@ -201,6 +201,7 @@ describe('security headers and cross-origin requests', () => {
     const answers: Record<number, Awaited<ReturnType<typeof app.inject>>> = {
       200: await app.inject({ url: '/api/userdetails/', headers: member }),
       400: await app.inject({ url: '/api/membership/%zz' }),
+      414: await app.inject({ url: `/api/promotionalProduct/${'1'.repeat(101)}` }),
       401: await app.inject({ url: '/api/membership' }),
       403: await app.inject({ url: '/api/membership', headers: member }),
       404: await app.inject({ url: '/api/no-such-thing' }),
@@ -228,13 +229,17 @@ describe('security headers and cross-origin requests', () => {
       expect(response.headers['cache-control'], `status ${status}`).toBe('no-store');
     }
     expect(answers[500]!.body).not.toContain('secret internal detail');
-    // The malformed address gets the envelope and the request's id, as every other failure does.
-    expect(JSON.parse(answers[400]!.body)).toMatchObject({ isError: true, data: [] });
-    expect(answers[400]!.headers['x-request-id']).toEqual(expect.any(String));
+    // The malformed and the over-long address get the envelope and the request's id, as every other failure does.
+    expect(JSON.parse(answers[400]!.body)).toMatchObject({
+      isError: true,
+      message: 'The address is malformed: a % in it must start a percent-encoded byte',
+    });
+    expect(JSON.parse(answers[414]!.body)).toMatchObject({ isError: true, message: 'The address is too long' });
+    for (const status of [400, 414]) expect(answers[status]!.headers['x-request-id']).toEqual(expect.any(String));
     await app.close();
   });
 
-  it('are on the 503 a request gets when it comes on an open connection while the server closes', async () => {
+  it('are on the 503 that a request on an open connection gets while the server closes, with Retry-After, Connection: close, its id and the envelope, while the request in flight is answered', async () => {
     const database = await testDatabase();
     const keys = await testKeys();
     const app = await apiAppOn(database.db, loadConfig({}, { catalogFile: paths.catalogFile }), keys);
@@ -250,33 +255,45 @@ describe('security headers and cross-origin requests', () => {
     let received = '';
     socket.on('data', (chunk) => (received += chunk.toString('utf8')));
     const ended = once(socket, 'end');
-    socket.write('GET /api/slow HTTP/1.1\r\nHost: localhost\r\n\r\n');
-    await vi.waitFor(() => expect(answerSlow).toBeDefined(), { timeout: 5_000 });
-    const closed = app.close();
-    // The server stops listening once it has begun to close.
-    await vi.waitFor(() => expect(app.server.listening).toBe(false), { timeout: 5_000 });
-    socket.write('GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    answerSlow!();
-    await ended;
-    await closed;
+    const closed = (async () => {
+      socket.write('GET /api/slow HTTP/1.1\r\nHost: localhost\r\n\r\n');
+      await vi.waitFor(() => expect(answerSlow).toBeDefined(), { timeout: 5_000 });
+      const closing = app.close();
+      // The server stops listening once it has begun to close; the busy connection stays open.
+      await vi.waitFor(() => expect(app.server.listening).toBe(false), { timeout: 5_000 });
+      socket.write('GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n');
+      answerSlow!();
+      const kept = new Promise((_, reject) =>
+        setTimeout(() => reject(new Error('the server kept the connection open after its 503')), 5_000).unref(),
+      );
+      await Promise.race([ended, kept]);
+      await closing;
+    })();
+    try {
+      await closed;
+    } finally {
+      socket.destroy();
+      await app.close();
+    }
 
-    const [, second] = received.split(/(?=HTTP\/1\.1 )/);
-    const [head, body] = second!.split('\r\n\r\n');
-    const headers = Object.fromEntries(
-      head!
-        .split('\r\n')
-        .slice(1)
-        .map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
-    );
-    expect(head!.split('\r\n')[0]).toBe('HTTP/1.1 503 Service Unavailable');
-    expect(headers).toMatchObject({
+    const answered = received.split(/(?=HTTP\/1\.1 )/).map((answer) => {
+      const [head, body] = answer.split('\r\n\r\n');
+      const [status, ...lines] = head!.split('\r\n');
+      const headers = Object.fromEntries(
+        lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+      );
+      return { status, headers, body: JSON.parse(body!) as unknown };
+    });
+    expect(answered.map((answer) => answer.status)).toEqual(['HTTP/1.1 200 OK', 'HTTP/1.1 503 Service Unavailable']);
+    expect(answered[0]!.body).toEqual({ slow: true });
+    expect(answered[1]!.headers).toMatchObject({
       ...SECURITY_HEADERS,
       connection: 'close',
       'cache-control': 'no-store',
-      'retry-after': '2',
+      'retry-after': '1',
+      'x-request-id': expect.any(String),
     });
-    expect(JSON.parse(body!)).toMatchObject({
+    expect(answered[1]!.body).toMatchObject({
       isError: true,
       message: 'This server is restarting. Please try again shortly.',
     });

@@ -259,7 +259,7 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
     }
     if (command === 'mail') return await mailCommand(ctx, sub, rest);
     if (command !== 'users') throw new UsageError(`Unknown command "${command}"`);
-    // A command that is none is a mistake in the command, whichever provider signs members in.
+    // An unknown or missing users command is a usage mistake, whatever the provider.
     if (!isUsersCommand(sub)) throw new UsageError(sub ? `Unknown users command "${sub}"` : 'Name a users command');
     const { auth } = ctx.config;
     if (!auth.embedded) {
@@ -344,7 +344,7 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
       }
       default:
         // Every users command has its case: a new one without it fails the type check here.
-        return sub satisfies never;
+        throw new Error(`The users command ${sub satisfies never} has no case`);
     }
   } catch (error) {
     if (error instanceof UsageError) {
