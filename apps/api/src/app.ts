@@ -127,13 +127,15 @@ export async function buildApp(options: AppOptions) {
   // for headers that never change (decision 049). Its options were checked when it was built; with fixed directives
   // it has no error to pass on.
   const securityHeaders = helmet(securityHeaderOptions(config));
+  /** A failure answered before any route's hooks ran: never stored, as the API's answers are not. */
+  const sendFailure = (request: FastifyRequest, reply: FastifyReply, failure: Failure) =>
+    reply.header('cache-control', 'no-store').send(failureAnswer(request, reply, failure));
   /** Fastify's own failures, answered as every other failure is (see `frameworkErrors` below). */
   const answerFrameworkError = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const failure = FRAMEWORK_FAILURES[error.code] ?? toFailure(error);
     if (failure.status >= 500) request.log.error({ err: error }, 'request failed');
     reply.raw.setHeader('x-request-id', request.id);
-    reply.header('cache-control', 'no-store');
-    securityHeaders(request.raw, reply.raw, () => reply.send(failureAnswer(request, reply, failure)));
+    securityHeaders(request.raw, reply.raw, () => sendFailure(request, reply, failure));
   };
   /** Set once the server starts closing: requests that still come on open connections are answered 503. */
   let closing = false;
@@ -223,17 +225,9 @@ export async function buildApp(options: AppOptions) {
     securityHeaders(request.raw, reply.raw, (error) => {
       if (!closing) return done(error as Error | undefined);
       // A request that came on a connection still open while the server closes: the load balancer's next try goes
-      // to another process. The connection closes after this answer. Answered here, not as an error: it is no fault
-      // to log.
-      reply.raw.setHeader('connection', 'close');
-      reply.header('cache-control', 'no-store');
-      reply.send(
-        failureAnswer(request, reply, {
-          status: 503,
-          message: SERVER_CLOSING,
-          retryAfter: CLOSING_RETRY_AFTER_SECONDS,
-        }),
-      );
+      // to another process. Fastify has marked the connection to close after this answer. Answered here, not as an
+      // error: it is no fault to log.
+      sendFailure(request, reply, { status: 503, message: SERVER_CLOSING, retryAfter: CLOSING_RETRY_AFTER_SECONDS });
     }),
   );
 

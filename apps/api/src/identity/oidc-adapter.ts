@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, eq, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import { alias, type PgColumn } from 'drizzle-orm/pg-core';
+import { decodeJwt } from 'jose';
 import Provider, { errors, type Adapter, type AdapterPayload, type KoaContextWithOIDC } from 'oidc-provider';
 import type { AppConfig } from '../config/env.js';
 import { excluded, namedStatement, placeholders, statementBuilder as builder, type Database } from '../db/client.js';
@@ -233,11 +234,11 @@ const claimsAhead = new WeakMap<object, Map<string, boolean>>();
  */
 function proofClaimId(request: KoaContextWithOIDC): string | undefined {
   const clientId = request.oidc.client?.clientId;
-  const payload = request.get('dpop').split('.')[1];
-  if (!clientId || !payload) return undefined;
+  const proof = request.get('dpop');
+  if (!clientId || !proof) return undefined;
   let jti: unknown;
   try {
-    jti = (JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { jti?: unknown }).jti;
+    jti = decodeJwt(proof).jti;
   } catch {
     return undefined;
   }
@@ -245,16 +246,12 @@ function proofClaimId(request: KoaContextWithOIDC): string | undefined {
   return storedId('ReplayDetection', createHash('sha256').update(`${clientId}${jti}`).digest('base64url'));
 }
 
-/** A refresh token this token request used, by its stored key and when, until its replacement is saved with it. */
-const rotations = new WeakMap<object, { used: { model: string; id: string }; at: Date }>();
-
-/** The refresh token this token request used and has not yet saved the replacement of, taken so it is used once. */
-function takeRotation() {
-  const request = tokenRequest();
-  const rotation = request && rotations.get(request);
-  if (request && rotation) rotations.delete(request);
-  return rotation;
-}
+/**
+ * The refresh token this token request used, by its stored key and when, until its replacement is saved with it
+ * (under `ROTATION`, taken once: see `takeAhead`).
+ */
+const rotations = new WeakMap<object, Map<string, { used: { model: string; id: string }; at: Date }>>();
+const ROTATION = 'RefreshToken';
 
 /** The context a session's sealed id is sealed under. */
 const SESSION_ID_CONTEXT = 'oidc_payloads:Session:jti';
@@ -307,7 +304,7 @@ export function postgresAdapterFactory(db: Database, secrets: KeyService, sessio
         uid: payload.uid ?? null,
         expiresAt: expiresIn ? new Date(Date.now() + expiresIn * 1000) : null,
       };
-      const rotation = this.model === 'RefreshToken' ? takeRotation() : undefined;
+      const rotation = this.model === 'RefreshToken' ? takeAhead(rotations, ROTATION) : undefined;
       if (!rotation) {
         await upsertStored(db, row);
         return;
@@ -385,7 +382,7 @@ export function postgresAdapterFactory(db: Database, secrets: KeyService, sessio
       const key = this.key(id);
       const request = this.model === 'RefreshToken' ? tokenRequest() : undefined;
       if (request) {
-        rotations.set(request, { used: key, at: new Date() });
+        rotations.set(request, new Map([[ROTATION, { used: key, at: new Date() }]]));
         return;
       }
       // oidc-provider uses a refresh token only at the token endpoint; a code's exchange follows the authorization
