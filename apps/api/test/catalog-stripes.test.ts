@@ -1,7 +1,9 @@
 import type { DiscountPackage, Membership } from '@ums/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { entityStripe } from '../src/db/write-stripes.js';
-import { lockStripes } from '../src/modules/audit/audit.js';
+import { lockStripes, membershipTransaction } from '../src/modules/audit/audit.js';
+import { membershipRepository } from '../src/modules/memberships/memberships.repository.js';
+import { createMembershipService } from '../src/modules/memberships/memberships.service.js';
 import { paths } from '../src/runtime.js';
 import { seedDemoData } from '../src/seed/demo-data.js';
 import { adminCalls } from './admin-calls.js';
@@ -235,5 +237,84 @@ describe('a stripe lock', () => {
     await expect(ctx.appRole.db.transaction((tx) => lockStripes(tx, []))).rejects.toThrow(
       'No stripe of the catalog was named: the write was not made',
     );
+  });
+});
+
+// Decision 051: a write's statement is sent behind its lock's, and its audit entry with COMMIT behind it, without
+// waiting for their answers. Whatever fails among them fails the whole write, and nothing of it is kept.
+describe('a write sent without waiting for its lock’s or its audit entry’s answer', () => {
+  const stored = async (id: number) =>
+    (
+      await ctx.pool.query<{ description: string; entries: number }>(
+        `select description, (select count(*)::int from audit_entries where entity = 'membership' and entity_id = $2) as entries
+         from memberships where membership_id = $1`,
+        [id, String(id)],
+      )
+    ).rows[0]!;
+
+  it('is refused whole when its audit entry is refused: the saved fields stay as they were', async () => {
+    const { membershipId } = membership(6);
+    const before = await stored(membershipId);
+    // The audit trail's count row of the membership's stripe gone: the entry's insert is refused (migration 0028).
+    const key = `audit_entries#${entityStripe(membershipId)}`;
+    const { rows } = await ctx.pool.query<{ n: string }>('delete from list_counts where key = $1 returning n', [key]);
+    try {
+      const saved = await saveMembership(6, `Refused ${run}`);
+      expect(saved.status).toBe(500);
+    } finally {
+      await ctx.pool.query('insert into list_counts (key, n) values ($1, $2)', [key, rows[0]!.n]);
+    }
+    expect(await stored(membershipId)).toEqual(before);
+    expect((await saveMembership(6, `Kept ${run}`)).status).toBe(200);
+    expect(await stored(membershipId)).toEqual({ description: `Kept ${run}`, entries: before.entries + 1 });
+  });
+
+  it('answers why a refused audit entry refused the write, not the refusal of the statements sent after it', async () => {
+    // Links of two memberships in one transaction: the first's entry is sent without waiting, then the second's links.
+    const [first, second] = [membership(8), membership(9)];
+    const key = `audit_entries#${entityStripe(first.membershipId)}`;
+    const { rows } = await ctx.pool.query<{ n: string }>('delete from list_counts where key = $1 returning n', [key]);
+    try {
+      const links = [first, second].map((m) => ({ membershipId: m.membershipId, productId: productIds[5]! }));
+      await expect(
+        createMembershipService({ db: ctx.appRole.db }).addPromotional({ id: 'test', email: null }, links),
+      ).rejects.toThrow("The audit trail's count rows are missing (migration 0022): the write was not made");
+    } finally {
+      await ctx.pool.query('insert into list_counts (key, n) values ($1, $2)', [key, rows[0]!.n]);
+    }
+    const kept = await ctx.pool.query(
+      'select 1 from promotional_products where product_id = $1 and membership_id = any($2)',
+      [productIds[5], [first.membershipId, second.membershipId]],
+    );
+    expect(kept.rowCount).toBe(0);
+  });
+
+  it('is refused as its lock’s refusal when the stripe’s row is gone, though the save was sent behind it', async () => {
+    const { membershipId } = membership(7);
+    const before = await stored(membershipId);
+    const key = `catalog#${entityStripe(membershipId)}`;
+    const { rows } = await ctx.pool.query<{ version: string }>(
+      'delete from data_versions where key = $1 returning version',
+      [key],
+    );
+    try {
+      const sent: string[] = [];
+      const write = membershipTransaction(ctx.appRole.db, membershipId, async (tx) => {
+        const saved = await membershipRepository.saveFields(tx, membershipId, {
+          ...membershipFieldsOf(membership(7)),
+          description: `Unlocked ${run}`,
+        });
+        sent.push('save answered');
+        return saved;
+      });
+      await expect(write).rejects.toThrow(
+        "The catalog's version rows are missing (migration 0022): the write was not made",
+      );
+      // The save was sent and run: only its transaction's end undid it.
+      expect(sent).toEqual(['save answered']);
+    } finally {
+      await ctx.pool.query('insert into data_versions (key, version) values ($1, $2)', [key, rows[0]!.version]);
+    }
+    expect(await stored(membershipId)).toEqual(before);
   });
 });

@@ -24,3 +24,38 @@ export function watchStatements(pool: pg.Pool, seen: (statement: SentStatement) 
     };
   });
 }
+
+/**
+ * Calls `waited` each time a client of `pool` sends PostgreSQL a statement while no other is unanswered: from then on
+ * the server waits for PostgreSQL's answer (a round trip). Statements sent behind one still unanswered (pg's pipeline
+ * mode, decision 051) join its wait. Each statement ends with one Sync (the extended protocol) or is one simple query,
+ * and PostgreSQL answers each with one ReadyForQuery.
+ */
+export function watchRoundTrips(pool: pg.Pool, waited: () => void) {
+  const wrapped = new WeakSet<pg.PoolClient>();
+  pool.on('acquire', (client) => {
+    if (wrapped.has(client)) return;
+    wrapped.add(client);
+    const connection = (client as unknown as { connection: WireConnection }).connection;
+    let unanswered = 0;
+    const sending =
+      (send: (...args: unknown[]) => unknown) =>
+      (...args: unknown[]) => {
+        if (unanswered++ === 0) waited();
+        return send(...args);
+      };
+    connection.sync = sending(connection.sync.bind(connection));
+    connection.query = sending(connection.query.bind(connection));
+    // Before pg's own listener, which sends a statement queued behind this answer: that one waits anew.
+    connection.prependListener('readyForQuery', () => {
+      unanswered = Math.max(0, unanswered - 1);
+    });
+  });
+}
+
+/** The part of pg's connection (not in its types) that sends a statement's end and hears PostgreSQL's answer. */
+interface WireConnection {
+  sync: (...args: unknown[]) => unknown;
+  query: (...args: unknown[]) => unknown;
+  prependListener(event: 'readyForQuery', listener: () => void): unknown;
+}

@@ -4,14 +4,14 @@ import { growData } from '../src/seed/grow-data.js';
 import { seedDemoData } from '../src/seed/demo-data.js';
 import { paths } from '../src/runtime.js';
 import { ADMIN, MEMBER, testApp } from './helper.js';
-import { watchStatements } from './pool-statements.js';
+import { watchRoundTrips, watchStatements } from './pool-statements.js';
 
 const ctx = await testApp();
 
-/** Counts every statement sent to PostgreSQL through the app's pool. */
-function countQueries(pool: pg.Pool) {
+/** Counts every statement sent to PostgreSQL through the app's pool, or every wait for its answers. */
+function countQueries(pool: pg.Pool, watch: typeof watchStatements | typeof watchRoundTrips = watchStatements) {
   let count = 0;
-  watchStatements(pool, () => count++);
+  watch(pool, () => count++);
   return {
     async during(work: () => Promise<unknown>) {
       const before = count;
@@ -23,6 +23,7 @@ function countQueries(pool: pg.Pool) {
 
 // The app runs as the application role (decision 025): its pool is the one whose statements count.
 const counter = countQueries(ctx.appRole.pool);
+const waits = countQueries(ctx.appRole.pool, watchRoundTrips);
 /** The most statements any call may need (a write: begin, the work, commit and its answer). */
 const BUDGET = 8;
 
@@ -38,6 +39,8 @@ let packageId = 0;
 let pricedProducts: number[] = [];
 let membershipId = 0;
 let membershipFields: Record<string, unknown> = {};
+/** Another package's price, whose saves the waits are counted in. */
+let waitsPrice = { discountPackageId: 0, productId: 0 };
 const paged = (path: string, q: string, sort: string) => [
   `${path}?limit=25`,
   `${path}?limit=25&q=${encodeURIComponent(q)}`,
@@ -90,6 +93,11 @@ describe('SQL statements per call do not grow with the data', () => {
     pricedProducts = (packages.data[0]!.products as { productId: number }[]).map((p) => p.productId);
     // One for each measure() below.
     expect(pricedProducts.length).toBeGreaterThan(3);
+    const other = packages.data[1]!;
+    waitsPrice = {
+      discountPackageId: other.discountPackageId!,
+      productId: (other.products as { productId: number }[])[0]!.productId,
+    };
     const memberships = await call('GET', '/api/membership', ADMIN);
     membershipId = memberships.data[0]!.membershipId!;
     const { name, productId, discountPackageId, numberOfFreeEligibleItems, membershipLengthInMonths } = memberships
@@ -97,8 +105,9 @@ describe('SQL statements per call do not grow with the data', () => {
     membershipFields = { name, productId, discountPackageId, numberOfFreeEligibleItems, membershipLengthInMonths };
   });
 
-  it('saves a package or a membership in six statements (proof, begin, lock, save, audit entry, commit), a price in seven then six', async () => {
-    // A price's first save in a minute finds no entry to fold into and appends one; the next folds into it.
+  it('saves a package, a membership or a price in six statements (proof, begin, lock, save, audit entry, commit)', async () => {
+    // A price's first save in a minute finds no entry to fold into and appends one, the next folds into it: one
+    // statement does either (decision 051).
     const productId = pricedProducts.shift()!;
     const saves = [await measure(productId), await measure(productId)].map((counts) => [
       counts['PUT /api/discountPackageProduct'],
@@ -106,9 +115,24 @@ describe('SQL statements per call do not grow with the data', () => {
       counts['PUT /api/membership/:id'],
     ]);
     expect(saves).toEqual([
-      [7, 6, 6],
+      [6, 6, 6],
       [6, 6, 6],
     ]);
+  });
+
+  it('waits for PostgreSQL four times in a save of a package, a membership or a price (the proof, begin, the lock with the save, the audit entry with commit)', async () => {
+    // Decision 051: the save is sent behind its lock, and COMMIT behind the audit entry, without waiting in between.
+    const save = (value: number) => call('PUT', '/api/discountPackageProduct', ADMIN, { ...waitsPrice, price: value });
+    const name = `Waits ${price}`;
+    expect([
+      await waits.during(() => call('PUT', `/api/discountPackage/${packageId}`, ADMIN, { name })),
+      await waits.during(() =>
+        call('PUT', `/api/membership/${membershipId}`, ADMIN, { ...membershipFields, description: name }),
+      ),
+      // A price's first save in a minute appends its entry; the second folds into it.
+      await waits.during(() => save(price++)),
+      await waits.during(() => save(price++)),
+    ]).toEqual([4, 4, 4, 4]);
   });
 
   it('answers with the same number of statements for about 10 rows and for 10,000', { timeout: 120_000 }, async () => {

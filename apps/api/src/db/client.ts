@@ -75,8 +75,61 @@ export function namedStatement<Row extends pg.QueryResultRow>(name: string, stat
   if (statementNames.has(name)) throw new Error(`Two prepared statements are named ${name}`);
   statementNames.add(name);
   const { sql: text, params } = new PgDialect().sqlToQuery(statement);
-  return async (q: Database | Transaction, values: Record<string, unknown>): Promise<Row[]> =>
-    (await connectionOf(q).query<Row>({ name, text, values: fillPlaceholders(params, values) })).rows;
+  // Not an async function: the statement is given to the connection as the call is made, so a transaction's next
+  // statement can be sent before this one's answer (decision 051).
+  return (q: Database | Transaction, values: Record<string, unknown>): Promise<Row[]> =>
+    connectionOf(q)
+      .query<Row>({ name, text, values: fillPlaceholders(params, values) })
+      .then((result) => result.rows);
+}
+
+/** Per transaction, the statements sent whose answers are awaited with its COMMIT (`answeredAtCommit`). */
+const answeredWithCommit = new WeakMap<object, Promise<unknown>[]>();
+
+/**
+ * A statement already sent in `tx` (a named statement is sent as it is called) whose answer the transaction awaits
+ * only after it has sent COMMIT behind it, on the same connection, with no wait in between (decision 051). The
+ * write's caller sees its failure as the transaction's: PostgreSQL ran COMMIT on a failed transaction as a ROLLBACK,
+ * and the transaction throws the statement's error.
+ */
+export function answeredAtCommit(tx: Transaction, answer: Promise<unknown>): void {
+  const answers = answeredWithCommit.get(tx);
+  if (answers === undefined) throw new Error('Not a transaction of createDatabase: its COMMIT is not known');
+  // Handled now; awaited (and thrown) with the COMMIT.
+  answer.catch(() => undefined);
+  answers.push(answer);
+}
+
+/** PostgreSQL's answer to a statement sent after one failed in the same transaction. */
+const IN_FAILED_TRANSACTION = '25P02';
+
+/** The transaction's error: the first statement answered at COMMIT that failed, rather than the refusals after it. */
+async function causeOf(error: unknown, answers: Promise<unknown>[]): Promise<unknown> {
+  let refusedAfter = false;
+  // drizzle wraps the driver's error: its code is on a cause.
+  for (let at = error; at instanceof Error; at = at.cause) {
+    refusedAfter ||= (at as Error & { code?: unknown }).code === IN_FAILED_TRANSACTION;
+  }
+  if (!refusedAfter) return error;
+  for (const answer of answers) {
+    const failure = await answer.then(
+      () => null,
+      (cause: unknown) => cause,
+    );
+    if (failure !== null) return failure;
+  }
+  return error;
+}
+
+/**
+ * pg's pipeline mode (decision 051): a statement given to the connection is sent at once, behind any still
+ * unanswered, instead of after the previous answer. Statements a caller awaits one by one run as before. A cursor
+ * (a portal kept across round trips) is refused in it, so only a transaction's own connection turns it on, for the
+ * transaction, and the CSV export's cursor runs on a connection of its own. @types/pg declares the flag read-only,
+ * set by the constructor; pg reads it on every statement.
+ */
+function pipelined(client: pg.PoolClient, on: boolean) {
+  (client as { pipeline: boolean }).pipeline = on;
 }
 
 // numeric(10,2) comes back as text; the services turn it into numbers with Number().
@@ -107,14 +160,25 @@ export function createDatabase(connectionString: string): { db: Database; pool: 
   const onClient = new WeakMap<pg.PoolClient, NodePgDatabase<typeof schema>>();
   db.transaction = async (run, config) => {
     const client = await pool.connect();
+    const answers: Promise<unknown>[] = [];
     try {
       let clientDb = onClient.get(client);
       if (clientDb === undefined) onClient.set(client, (clientDb = drizzle(client, { schema })));
-      return await clientDb.transaction((tx) => {
-        transactionClients.set(tx, client);
-        return run(tx);
-      }, config);
+      pipelined(client, true);
+      const result = await clientDb
+        .transaction((tx) => {
+          transactionClients.set(tx, client);
+          answeredWithCommit.set(tx, answers);
+          return run(tx);
+        }, config)
+        .catch(async (error: unknown) => {
+          throw await causeOf(error, answers);
+        });
+      // COMMIT has been answered: a statement that failed before it made it a ROLLBACK, and fails the write here.
+      await Promise.all(answers);
+      return result;
     } finally {
+      pipelined(client, false);
       client.release();
     }
   };

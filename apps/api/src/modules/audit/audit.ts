@@ -115,42 +115,60 @@ export const PRICE_CHANGED = 'package-price-changed';
 /**
  * A package price save, audited: price fields save as the administrator types (debounced), so the same
  * administrator's saves of one product's price within a minute fold into one entry whose `before` is the price before
- * the first save and whose `after` the latest. A reverted entry is never folded into. Answers the entry's id.
+ * the first save and whose `after` the latest. A reverted entry is never folded into. One statement folds the save, or
+ * appends an entry when there is none to fold into, so the statement is sent as the call is made and nothing waits
+ * on its answer in between (decision 051). Answers the entry's id.
  */
 export async function auditPriceSave(tx: Queryable, entry: AuditEntryInput & { productKey: string }): Promise<number> {
-  const priced = { ...entry, action: PRICE_CHANGED };
-  const rows = await foldPriceSave(tx, {
+  const [row] = await priceSave(tx, {
+    actorId: entry.actor.id,
+    actorEmail: entry.actor.email,
     entity: entry.entity,
     entityId: entry.entityId,
-    actorId: entry.actor.id,
     productKey: entry.productKey,
+    before: json(entry.before),
     after: json(entry.after),
+    label: entry.label ?? null,
     ...labelValues(entry),
   });
-  const folded = rows[0]?.id;
-  return folded === null || folded === undefined ? appendAudit(tx, priced) : Number(folded);
+  return Number(row!.id);
 }
 
 /**
- * The fold as a named prepared statement (decision 039): a price save runs it as the administrator types. It runs as
- * the trail's owner (migration 0019): the server's role may add entries, never change one.
+ * The fold, or the entry appended, as a named prepared statement (decision 039): a price save runs it as the
+ * administrator types. The fold runs as the trail's owner (migration 0019): the server's role may add entries, never
+ * change one. The entry is appended only when the fold found none to change (the CTE's condition reads its answer).
  */
-const foldedInto = placeholders(
+const priced = placeholders(
+  'actorId',
+  'actorEmail',
   'entity',
   'entityId',
-  'actorId',
   'productKey',
+  'before',
   'after',
+  'label',
   'labels',
   'products',
   'packages',
 );
-const foldPriceSave = namedStatement<{ id: string | null }>(
-  'audit_fold_price_save',
+const priceSave = namedStatement<{ id: string }>(
+  'audit_price_save',
   sql`
-  select audit_fold_price_save(${foldedInto.entity}, ${foldedInto.entityId}, ${foldedInto.actorId},
-                               ${foldedInto.productKey}, ${foldedInto.after}::jsonb,
-                               ${labelsFrom(foldedInto.labels, foldedInto.products, foldedInto.packages)}) as id`,
+  with named as (select ${labelsFrom(priced.labels, priced.products, priced.packages)} as labels),
+  folded as (
+    select audit_fold_price_save(${priced.entity}, ${priced.entityId}, ${priced.actorId}, ${priced.productKey},
+                                 ${priced.after}::jsonb, (select labels from named)) as id
+  ),
+  appended as (
+    insert into audit_entries (actor_id, actor_email, action, entity, entity_id, before, after, label, labels)
+    select ${priced.actorId}, ${priced.actorEmail}, ${PRICE_CHANGED}, ${priced.entity}, ${priced.entityId},
+           ${priced.before}::jsonb, ${priced.after}::jsonb, ${priced.label}::text, named.labels
+    from named
+    where (select id from folded) is null
+    returning id
+  )
+  select coalesce((select id from folded), (select id from appended)) as id`,
 );
 
 /**
@@ -162,11 +180,24 @@ export function catalogTransaction<T>(db: Database, work: (tx: Tx) => Promise<T>
   return lockedTransaction(db, lockCatalog, work);
 }
 
-/** A transaction whose first statement takes `lock`. */
+/**
+ * A transaction whose first statement takes `lock`. The work's first statement is sent behind the lock's, without
+ * waiting for its answer (decision 051): PostgreSQL runs it once the lock is held, on a snapshot taken then, so the
+ * lock is held for no round trip of the server's before it. A lock refused, or found missing, fails the transaction
+ * as itself, whatever the work's statements answered after it.
+ */
 function lockedTransaction<T>(db: Database, lock: (tx: Tx) => Promise<void>, work: (tx: Tx) => Promise<T>) {
   return db.transaction(async (tx) => {
-    await lock(tx);
-    return work(tx);
+    const locked = lock(tx);
+    locked.catch(() => undefined);
+    try {
+      const result = await work(tx);
+      await locked;
+      return result;
+    } catch (error) {
+      await locked;
+      throw error;
+    }
   });
 }
 

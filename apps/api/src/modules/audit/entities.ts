@@ -6,7 +6,16 @@ import {
   type DiscountPackageState,
 } from '../discount-packages/discount-packages.repository.js';
 import { membershipRepository, type MembershipState } from '../memberships/memberships.repository.js';
-import { appendAudit, auditPriceSave, lockCatalog, type Actor, type AuditEntryInput, type Queryable } from './audit.js';
+import { answeredAtCommit } from '../../db/client.js';
+import {
+  appendAudit,
+  auditPriceSave,
+  lockCatalog,
+  type Actor,
+  type AuditEntryInput,
+  type Queryable,
+  type Tx,
+} from './audit.js';
 import { diffStates, type State } from './states.js';
 
 /**
@@ -107,6 +116,34 @@ export async function recordChange(
   return recordStates(tx, audited, id, change, before, await audited.read(tx, id));
 }
 
+/** The entry recording the difference between two states, or null when nothing changed. */
+async function entryOf(
+  tx: Queryable,
+  audited: AuditedEntity,
+  entityId: string,
+  change: Change,
+  before: State | null,
+  after: State | null,
+): Promise<AuditEntryInput | null> {
+  const diff = diffStates(before, after);
+  if (!diff) return null;
+  return {
+    actor: change.actor,
+    action: change.action,
+    entity: audited.entity,
+    entityId,
+    ...diff,
+    reverts: change.reverts ?? null,
+    ...(await audited.names(tx, entityId, [diff.after, diff.before, after])),
+  };
+}
+
+/** The entry appended, or a price's save folded into the last minute's entry (one statement either way). */
+const appendEntry = (tx: Queryable, entry: AuditEntryInput, change: Change) =>
+  change.foldPrice === undefined
+    ? appendAudit(tx, entry)
+    : auditPriceSave(tx, { ...entry, productKey: String(change.foldPrice) });
+
 /**
  * Appends the difference between two states of an entity, in the caller's transaction (nothing when nothing changed),
  * for a writer that knows both without reading them again (decision 039). Answers the entry's id, or null.
@@ -119,18 +156,23 @@ export async function recordStates(
   before: State | null,
   after: State | null,
 ): Promise<number | null> {
-  const diff = diffStates(before, after);
-  if (!diff) return null;
-  const entry = {
-    actor: change.actor,
-    action: change.action,
-    entity: audited.entity,
-    entityId,
-    ...diff,
-    reverts: change.reverts ?? null,
-    ...(await audited.names(tx, entityId, [diff.after, diff.before, after])),
-  };
-  return change.foldPrice === undefined
-    ? appendAudit(tx, entry)
-    : auditPriceSave(tx, { ...entry, productKey: String(change.foldPrice) });
+  const entry = await entryOf(tx, audited, entityId, change, before, after);
+  return entry ? appendEntry(tx, entry, change) : null;
+}
+
+/**
+ * As `recordStates`, for a write whose transaction ends with the entry: the entry's insert is sent, and its answer
+ * awaited with the COMMIT sent behind it (decision 051), so the write's locks are not held for a round trip of the
+ * server's in between. The change and its record still land together or neither does. Resolves once it is sent.
+ */
+export async function recordStatesAtCommit(
+  tx: Tx,
+  audited: AuditedEntity,
+  entityId: string,
+  change: Change,
+  before: State | null,
+  after: State | null,
+): Promise<void> {
+  const entry = await entryOf(tx, audited, entityId, change, before, after);
+  if (entry) answeredAtCommit(tx, appendEntry(tx, entry, change));
 }

@@ -5,7 +5,7 @@ import { MEMBERSHIP_PACKAGE_KEY } from '../../db/schema/index.js';
 import { brokenForeignKey } from '../../plugins/errors.js';
 import { badRequest, conflict, notFound } from '../../plugins/http-errors.js';
 import { creationTransaction, packageTransaction, PRICE_CHANGED, type Actor, type Queryable } from '../audit/audit.js';
-import { discountPackageEntity, recordStates } from '../audit/entities.js';
+import { discountPackageEntity, recordStatesAtCommit } from '../audit/entities.js';
 import { discountPackageRepository, type PackagePrice } from './discount-packages.repository.js';
 
 type PackageFields = z.output<typeof discountPackageInputSchema>;
@@ -47,7 +47,14 @@ export function createDiscountPackageService({ db }: { db: Database }) {
       return creationTransaction(db, async (tx) => {
         const { state, answer } = await repository.createAnswered(tx, fields);
         const id = String(answer.discountPackageId);
-        await recordStates(tx, discountPackageEntity, id, { actor, action: 'discount-package-created' }, null, state);
+        await recordStatesAtCommit(
+          tx,
+          discountPackageEntity,
+          id,
+          { actor, action: 'discount-package-created' },
+          null,
+          state,
+        );
         return answer;
       });
     },
@@ -64,7 +71,7 @@ export function createDiscountPackageService({ db }: { db: Database }) {
         const saved = await repository.saveFields(tx, id, fields);
         if (!saved) throw notFound(`Discount package ${id}`);
         const change = { actor, action: 'discount-package-updated' };
-        await recordStates(tx, discountPackageEntity, String(id), change, saved.before, saved.after);
+        await recordStatesAtCommit(tx, discountPackageEntity, String(id), change, saved.before, saved.after);
         return saved.answer;
       });
     },
@@ -81,7 +88,7 @@ export function createDiscountPackageService({ db }: { db: Database }) {
             if (users.length > 0) throw usedBy(users);
             if (!before) throw notFound(`Discount package ${id}`);
             const removed = { actor, action: 'discount-package-deleted' };
-            await recordStates(tx, discountPackageEntity, String(id), removed, before, null);
+            await recordStatesAtCommit(tx, discountPackageEntity, String(id), removed, before, null);
           });
           return;
         } catch (error) {
@@ -105,7 +112,7 @@ export function createDiscountPackageService({ db }: { db: Database }) {
           await assertPackageAndProduct(tx, change);
           throw notFound(`Product ${change.productId} in discount package ${change.discountPackageId}`);
         }
-        await recordStates(
+        await recordStatesAtCommit(
           tx,
           discountPackageEntity,
           String(change.discountPackageId),
@@ -127,7 +134,7 @@ export function createDiscountPackageService({ db }: { db: Database }) {
         if (!product) throw notFound(`Product ${change.productId}`);
         if (!states) throw conflict(`Product ${change.productId} is already in this discount package`);
         const added = { actor, action: 'package-product-added' };
-        await recordStates(tx, discountPackageEntity, String(id), added, states.before, states.after);
+        await recordStatesAtCommit(tx, discountPackageEntity, String(id), added, states.before, states.after);
       });
       return get(id);
     },
@@ -138,7 +145,7 @@ export function createDiscountPackageService({ db }: { db: Database }) {
         const states = await repository.removeProduct(tx, key);
         if (!states) throw notFound(`Product ${key.productId} in discount package ${id}`);
         const removed = { actor, action: 'package-product-removed' };
-        await recordStates(tx, discountPackageEntity, String(id), removed, states.before, states.after);
+        await recordStatesAtCommit(tx, discountPackageEntity, String(id), removed, states.before, states.after);
       });
       return get(id);
     },

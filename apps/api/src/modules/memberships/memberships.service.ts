@@ -5,7 +5,7 @@ import { MEMBERSHIP_PACKAGE_KEY } from '../../db/schema/index.js';
 import { brokenForeignKey } from '../../plugins/errors.js';
 import { badRequest, notFound } from '../../plugins/http-errors.js';
 import { creationTransaction, membershipTransaction, type Actor, type Queryable } from '../audit/audit.js';
-import { membershipEntity, recordStates } from '../audit/entities.js';
+import { membershipEntity, recordStatesAtCommit } from '../audit/entities.js';
 import { productRepository } from '../catalog/products.repository.js';
 import { membershipRepository } from './memberships.repository.js';
 
@@ -63,7 +63,14 @@ export function createMembershipService({ db }: { db: Database }) {
           if (!product) throw missingProduct(fields.productId);
           if (!pkg) throw missingPackage(fields.discountPackageId);
           const id = String(created!.answer.membershipId);
-          await recordStates(tx, membershipEntity, id, { actor, action: 'membership-created' }, null, created!.state);
+          await recordStatesAtCommit(
+            tx,
+            membershipEntity,
+            id,
+            { actor, action: 'membership-created' },
+            null,
+            created!.state,
+          );
           return created!.answer;
         }),
       );
@@ -84,7 +91,7 @@ export function createMembershipService({ db }: { db: Database }) {
           if (!pkg) throw missingPackage(fields.discountPackageId);
           if (!saved) throw notFound(`Membership ${id}`);
           const change = { actor, action: 'membership-updated' };
-          await recordStates(tx, membershipEntity, String(id), change, saved.before, saved.after);
+          await recordStatesAtCommit(tx, membershipEntity, String(id), change, saved.before, saved.after);
           return saved.answer;
         }),
       );
@@ -95,7 +102,14 @@ export function createMembershipService({ db }: { db: Database }) {
       await membershipTransaction(db, id, async (tx) => {
         const before = await repository.removeAnswered(tx, id);
         if (!before) throw notFound(`Membership ${id}`);
-        await recordStates(tx, membershipEntity, String(id), { actor, action: 'membership-deleted' }, before, null);
+        await recordStatesAtCommit(
+          tx,
+          membershipEntity,
+          String(id),
+          { actor, action: 'membership-deleted' },
+          before,
+          null,
+        );
       });
     },
 
@@ -127,7 +141,7 @@ export function createMembershipService({ db }: { db: Database }) {
           if (missing.length > 0) throw unknownProducts(missing);
           if (!states) continue;
           const added = { actor, action: 'promotional-products-added' };
-          await recordStates(tx, membershipEntity, String(membershipId), added, states.before, states.after);
+          await recordStatesAtCommit(tx, membershipEntity, String(membershipId), added, states.before, states.after);
         }
         return links;
       });
@@ -139,7 +153,14 @@ export function createMembershipService({ db }: { db: Database }) {
         const states = await repository.removePromotionalOf(tx, link);
         if (!states) throw notFound(`Promotional product ${link.productId} of membership ${link.membershipId}`);
         const removed = { actor, action: 'promotional-product-removed' };
-        await recordStates(tx, membershipEntity, String(link.membershipId), removed, states.before, states.after);
+        await recordStatesAtCommit(
+          tx,
+          membershipEntity,
+          String(link.membershipId),
+          removed,
+          states.before,
+          states.after,
+        );
       });
     },
   };
