@@ -1,5 +1,7 @@
 import type { DiscountPackage, Membership } from '@ums/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { connectionOf } from '../src/db/client.js';
+import { sqlStateOf } from '../src/db/sql-state.js';
 import { entityStripe } from '../src/db/write-stripes.js';
 import { lockStripes, membershipTransaction } from '../src/modules/audit/audit.js';
 import { membershipRepository } from '../src/modules/memberships/memberships.repository.js';
@@ -10,6 +12,7 @@ import { adminCalls } from './admin-calls.js';
 import { MEMBER, testApp } from './helper.js';
 import { membershipFieldsOf } from './membership-fields.js';
 import { stripeLocks } from './stripe-locks.js';
+import { waitFor } from './wait-for.js';
 
 // Writes of one package or one membership take that entity's stripe of the catalog's lock (decision 040): ten
 // administrators each editing an entity of their own are not saved one after another, while two writes of the same
@@ -289,7 +292,7 @@ describe('a write sent without waiting for its lock’s or its audit entry’s a
     expect(kept.rowCount).toBe(0);
   });
 
-  it('is refused as its lock’s refusal when the stripe’s row is gone, though the save was sent behind it', async () => {
+  it('is refused with its lock’s sentence when the stripe’s row is gone, and changes nothing', async () => {
     const { membershipId } = membership(7);
     const before = await stored(membershipId);
     const key = `catalog#${entityStripe(membershipId)}`;
@@ -298,23 +301,74 @@ describe('a write sent without waiting for its lock’s or its audit entry’s a
       [key],
     );
     try {
-      const sent: string[] = [];
-      const write = membershipTransaction(ctx.appRole.db, membershipId, async (tx) => {
-        const saved = await membershipRepository.saveFields(tx, membershipId, {
+      const write = membershipTransaction(ctx.appRole.db, membershipId, (tx) =>
+        membershipRepository.saveFields(tx, membershipId, {
           ...membershipFieldsOf(membership(7)),
           description: `Unlocked ${run}`,
-        });
-        sent.push('save answered');
-        return saved;
-      });
+        }),
+      );
       await expect(write).rejects.toThrow(
         "The catalog's version rows are missing (migration 0022): the write was not made",
       );
-      // The save was sent and run: only its transaction's end undid it.
-      expect(sent).toEqual(['save answered']);
     } finally {
       await ctx.pool.query('insert into data_versions (key, version) values ($1, $2)', [key, rows[0]!.version]);
     }
     expect(await stored(membershipId)).toEqual(before);
+  });
+
+  it('is refused with the lock’s own error when PostgreSQL stops the wait for it, not the save’s sent behind it', async () => {
+    const { membershipId } = membership(12);
+    const before = await stored(membershipId);
+    const release = await holdMembership(12)();
+    try {
+      const write = membershipTransaction(ctx.appRole.db, membershipId, (tx) =>
+        membershipRepository.saveFields(tx, membershipId, {
+          ...membershipFieldsOf(membership(12)),
+          description: `Cancelled ${run}`,
+        }),
+      );
+      const refusal = write.then(
+        () => null,
+        (error: unknown) => sqlStateOf(error),
+      );
+      const waiting = async () =>
+        (
+          await ctx.pool.query<{ pid: number }>(
+            `select pid from pg_stat_activity
+             where datname = current_database() and wait_event_type = 'Lock' and query like '%data_versions%'`,
+          )
+        ).rows;
+      const [backend] = await waitFor(waiting, (rows) => rows.length === 1);
+      await ctx.pool.query('select pg_cancel_backend($1)', [backend!.pid]);
+      // 57014: the statement was cancelled. The save behind it answered 25P02 (the transaction had failed).
+      expect(await refusal).toBe('57014');
+    } finally {
+      await release();
+    }
+    // The held write's entry only.
+    expect(await stored(membershipId)).toEqual({ description: before.description, entries: before.entries + 1 });
+  });
+
+  it('is refused, not reported as made, when a statement failed that nothing awaited', async () => {
+    // PostgreSQL answers the COMMIT of a failed transaction with a ROLLBACK and no error.
+    const made = ctx.appRole.db.transaction(async (tx) => {
+      connectionOf(tx)
+        .query('select 1 / 0')
+        .catch(() => undefined);
+      return 'made';
+    });
+    await expect(made).rejects.toThrow('A statement of the transaction failed unheard: PostgreSQL rolled it back');
+  });
+
+  it('leaves every connection it used out of pipeline mode when it goes back to the pool', async () => {
+    expect((await saveMembership(11, `Pooled ${run}`)).status).toBe(200);
+    expect((await saveMembership(11, `Pooled again ${run}`)).status).toBe(200);
+    const pool = ctx.appRole.pool;
+    const clients = await Promise.all(Array.from({ length: pool.totalCount }, () => pool.connect()));
+    try {
+      expect(clients.map((client) => client.pipeline)).toEqual(clients.map(() => false));
+    } finally {
+      for (const client of clients) client.release();
+    }
   });
 });

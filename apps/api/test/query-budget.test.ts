@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { PRICE_CHANGED } from '../src/modules/audit/audit.js';
 import { growData } from '../src/seed/grow-data.js';
 import { seedDemoData } from '../src/seed/demo-data.js';
 import { paths } from '../src/runtime.js';
@@ -133,6 +134,12 @@ describe('SQL statements per call do not grow with the data', () => {
       await waits.during(() => save(price++)),
       await waits.during(() => save(price++)),
     ]).toEqual([4, 4, 4, 4]);
+    const entries = await ctx.pool.query<{ before: { products: Record<string, unknown> } }>(
+      `select before from audit_entries where entity = 'discount-package' and entity_id = $1 and action = $2
+       and at > now() - interval '1 minute'`,
+      [String(waitsPrice.discountPackageId), PRICE_CHANGED],
+    );
+    expect(entries.rows.map((entry) => Object.keys(entry.before.products))).toEqual([[String(waitsPrice.productId)]]);
   });
 
   it('answers with the same number of statements for about 10 rows and for 10,000', { timeout: 120_000 }, async () => {

@@ -4,6 +4,7 @@ import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { PgDialect, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import * as schema from './schema/index.js';
+import { sqlStateOf } from './sql-state.js';
 
 export type Database = NodePgDatabase<typeof schema> & { $client: pg.Pool };
 
@@ -76,7 +77,8 @@ export function namedStatement<Row extends pg.QueryResultRow>(name: string, stat
   statementNames.add(name);
   const { sql: text, params } = new PgDialect().sqlToQuery(statement);
   // Not an async function: the statement is given to the connection as the call is made, so a transaction's next
-  // statement can be sent before this one's answer (decision 051).
+  // statement can be sent before this one's answer (decision 051). Values it cannot send, or a connection it does not
+  // know, throw at the call: nothing was sent, and a write fails before its COMMIT is sent (`answeredAtCommit`).
   return (q: Database | Transaction, values: Record<string, unknown>): Promise<Row[]> =>
     connectionOf(q)
       .query<Row>({ name, text, values: fillPlaceholders(params, values) })
@@ -87,14 +89,16 @@ export function namedStatement<Row extends pg.QueryResultRow>(name: string, stat
 const answeredWithCommit = new WeakMap<object, Promise<unknown>[]>();
 
 /**
- * A statement already sent in `tx` (a named statement is sent as it is called) whose answer the transaction awaits
- * only after it has sent COMMIT behind it, on the same connection, with no wait in between (decision 051). The
- * write's caller sees its failure as the transaction's: PostgreSQL ran COMMIT on a failed transaction as a ROLLBACK,
- * and the transaction throws the statement's error.
+ * Sends a statement in `tx` (`send` gives it to the connection as it is called, as a named statement does) whose
+ * answer the transaction awaits only after it has sent COMMIT behind it, on the same connection, with no wait in
+ * between (decision 051). The write's caller sees its failure as the transaction's: PostgreSQL ran COMMIT on a failed
+ * transaction as a ROLLBACK, and the transaction throws the statement's error. A `send` that throws sent nothing: the
+ * work fails, and the transaction rolls back.
  */
-export function answeredAtCommit(tx: Transaction, answer: Promise<unknown>): void {
+export function answeredAtCommit(tx: Transaction, send: () => Promise<unknown>): void {
   const answers = answeredWithCommit.get(tx);
-  if (answers === undefined) throw new Error('Not a transaction of createDatabase: its COMMIT is not known');
+  if (answers === undefined) throw new Error('Not a transaction of createDatabase, or one already over');
+  const answer = send();
   // Handled now; awaited (and thrown) with the COMMIT.
   answer.catch(() => undefined);
   answers.push(answer);
@@ -105,12 +109,7 @@ const IN_FAILED_TRANSACTION = '25P02';
 
 /** The transaction's error: the first statement answered at COMMIT that failed, rather than the refusals after it. */
 async function causeOf(error: unknown, answers: Promise<unknown>[]): Promise<unknown> {
-  let refusedAfter = false;
-  // drizzle wraps the driver's error: its code is on a cause.
-  for (let at = error; at instanceof Error; at = at.cause) {
-    refusedAfter ||= (at as Error & { code?: unknown }).code === IN_FAILED_TRANSACTION;
-  }
-  if (!refusedAfter) return error;
+  if (sqlStateOf(error) !== IN_FAILED_TRANSACTION) return error;
   for (const answer of answers) {
     const failure = await answer.then(
       () => null,
@@ -161,12 +160,21 @@ export function createDatabase(connectionString: string): { db: Database; pool: 
   db.transaction = async (run, config) => {
     const client = await pool.connect();
     const answers: Promise<unknown>[] = [];
+    let transaction: Transaction | null = null;
+    // PostgreSQL tells after each statement whether the transaction has failed ('E'): then its COMMIT is a ROLLBACK,
+    // answered without an error, and the write must not be reported as made.
+    let failed = false;
+    const heard = (message: { status?: string }) => {
+      failed ||= message.status === 'E';
+    };
+    client.connection.on('readyForQuery', heard);
     try {
       let clientDb = onClient.get(client);
       if (clientDb === undefined) onClient.set(client, (clientDb = drizzle(client, { schema })));
       pipelined(client, true);
       const result = await clientDb
         .transaction((tx) => {
+          transaction = tx;
           transactionClients.set(tx, client);
           answeredWithCommit.set(tx, answers);
           return run(tx);
@@ -176,8 +184,15 @@ export function createDatabase(connectionString: string): { db: Database; pool: 
         });
       // COMMIT has been answered: a statement that failed before it made it a ROLLBACK, and fails the write here.
       await Promise.all(answers);
+      if (failed) throw new Error('A statement of the transaction failed unheard: PostgreSQL rolled it back');
       return result;
     } finally {
+      client.connection.off('readyForQuery', heard);
+      // A statement sent through the transaction after its end would run outside it: refused from now on.
+      if (transaction !== null) {
+        transactionClients.delete(transaction);
+        answeredWithCommit.delete(transaction);
+      }
       pipelined(client, false);
       client.release();
     }

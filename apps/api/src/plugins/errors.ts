@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { socketGone } from '../db/socket-gone.js';
+import { causes, type Cause } from '../db/sql-state.js';
 import { DATABASE_UNAVAILABLE, HttpError } from './http-errors.js';
 
 export interface Failure {
@@ -59,22 +60,6 @@ const LOST_CONNECTION = [
   'Client has encountered a connection error',
   'Client was closed and is not queryable',
 ];
-
-type Cause = { code?: unknown; syscall?: unknown; message?: unknown; cause?: unknown };
-
-/** The error and what caused it (drizzle wraps the driver's error as its cause), outermost first. */
-function causes(error: unknown): Cause[] {
-  const chain: Cause[] = [];
-  for (let at = error; at && typeof at === 'object' && chain.length < 5; at = (at as Cause).cause)
-    chain.push(at as Cause);
-  return chain;
-}
-
-/** PostgreSQL's SQLSTATE of a failed query, wherever the driver or the ORM wrapped it (drizzle keeps it as `cause`). */
-export const sqlStateOf = (error: unknown): string | undefined =>
-  causes(error)
-    .map((cause) => cause.code)
-    .find((code): code is string => typeof code === 'string');
 
 /**
  * The foreign key a failed statement would have broken, wherever the driver or the ORM wrapped the error: a row that

@@ -189,6 +189,30 @@ describe('the audit trail records every administrator write', () => {
     ]);
   });
 
+  it('counts a price save that appends, and moves only the trail’s version, once, for one that folds', async () => {
+    const id = await newPackage();
+    const a = products[0]!.productId;
+    const trail = async () =>
+      (
+        await pool.query<{ entries: string; counted: string; version: string }>(
+          `select (select count(*) from audit_entries) as entries,
+                  (select sum(n) from list_counts where key ~ '^audit_entries(#|$)') as counted,
+                  (select sum(version) from data_versions where key ~ '^audit(#|$)') as version`,
+        )
+      ).rows[0]!;
+    const moved = async (save: () => Promise<unknown>) => {
+      const before = await trail();
+      await save();
+      const after = await trail();
+      return (['entries', 'counted', 'version'] as const).map((key) => Number(after[key]) - Number(before[key]));
+    };
+    // Appended: one entry, counted. The version moved twice: by the fold's update, which found no entry to change,
+    // and by the insert.
+    expect(await moved(() => setPrice(id, a, 31))).toEqual([1, 1, 2]);
+    // Folded (migration 0029): no entry added or counted; the version moved by the fold's update alone.
+    expect(await moved(() => setPrice(id, a, 32))).toEqual([0, 0, 1]);
+  });
+
   it('refuses to change or remove an entry in the database, except folding a price save into its own entry, whose time, entity and action stay', async () => {
     const [entry] = await trail('limit=1');
     await expect(pool.query(`update audit_entries set action = 'tampered' where id = $1`, [entry!.id])).rejects.toThrow(

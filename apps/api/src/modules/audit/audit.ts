@@ -94,8 +94,10 @@ const insertEntry = namedStatement<{ id: string }>(
  * Appends one entry to the audit trail, in the caller's transaction: the change and its record land together or
  * neither does. Entries are never changed or removed (the table's trigger refuses it, but for `auditPriceSave`).
  */
-export async function appendAudit(tx: Queryable, entry: AuditEntryInput): Promise<number> {
-  const [row] = await insertEntry(tx, {
+export function appendAudit(tx: Queryable, entry: AuditEntryInput): Promise<number> {
+  // Not async: a value that cannot be sent (a state JSON cannot hold) throws here, before anything is sent, and fails
+  // the work rather than a transaction whose COMMIT is already behind it (decision 051).
+  return insertEntry(tx, {
     actorId: entry.actor.id,
     actorEmail: entry.actor.email,
     action: entry.action,
@@ -106,8 +108,7 @@ export async function appendAudit(tx: Queryable, entry: AuditEntryInput): Promis
     label: entry.label ?? null,
     reverts: entry.reverts ?? null,
     ...labelValues(entry),
-  });
-  return Number(row!.id);
+  }).then(([row]) => Number(row!.id));
 }
 
 export const PRICE_CHANGED = 'package-price-changed';
@@ -119,8 +120,9 @@ export const PRICE_CHANGED = 'package-price-changed';
  * appends an entry when there is none to fold into, so the statement is sent as the call is made and nothing waits
  * on its answer in between (decision 051). Answers the entry's id.
  */
-export async function auditPriceSave(tx: Queryable, entry: AuditEntryInput & { productKey: string }): Promise<number> {
-  const [row] = await priceSave(tx, {
+export function auditPriceSave(tx: Queryable, entry: AuditEntryInput & { productKey: string }): Promise<number> {
+  // Not async, as `appendAudit`.
+  return priceSave(tx, {
     actorId: entry.actor.id,
     actorEmail: entry.actor.email,
     entity: entry.entity,
@@ -130,8 +132,7 @@ export async function auditPriceSave(tx: Queryable, entry: AuditEntryInput & { p
     after: json(entry.after),
     label: entry.label ?? null,
     ...labelValues(entry),
-  });
-  return Number(row!.id);
+  }).then(([row]) => Number(row!.id));
 }
 
 /**
@@ -189,6 +190,7 @@ export function catalogTransaction<T>(db: Database, work: (tx: Tx) => Promise<T>
 function lockedTransaction<T>(db: Database, lock: (tx: Tx) => Promise<void>, work: (tx: Tx) => Promise<T>) {
   return db.transaction(async (tx) => {
     const locked = lock(tx);
+    // Handled now, so its refusal is never unhandled while the work runs; awaited (and thrown) below.
     locked.catch(() => undefined);
     try {
       const result = await work(tx);

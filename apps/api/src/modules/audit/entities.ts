@@ -1,4 +1,5 @@
 import { AUDIT_MESSAGES } from '@ums/contracts/audit';
+import { answeredAtCommit } from '../../db/client.js';
 import { conflict } from '../../plugins/http-errors.js';
 import { productRepository } from '../catalog/products.repository.js';
 import {
@@ -6,7 +7,6 @@ import {
   type DiscountPackageState,
 } from '../discount-packages/discount-packages.repository.js';
 import { membershipRepository, type MembershipState } from '../memberships/memberships.repository.js';
-import { answeredAtCommit } from '../../db/client.js';
 import {
   appendAudit,
   auditPriceSave,
@@ -161,9 +161,11 @@ export async function recordStates(
 }
 
 /**
- * As `recordStates`, for a write whose transaction ends with the entry: the entry's insert is sent, and its answer
- * awaited with the COMMIT sent behind it (decision 051), so the write's locks are not held for a round trip of the
- * server's in between. The change and its record still land together or neither does. Resolves once it is sent.
+ * As `recordStates`, for a write of the catalog: the entry's insert is sent, and its answer awaited with the COMMIT
+ * sent behind it (decision 051), so a write that ends with its entry holds its locks for no round trip of the
+ * server's in between. The change and its record still land together or neither does. Statements the work sends after
+ * it run behind it; if the entry is refused they are refused too, and the write fails with the entry's error.
+ * Resolves once it is sent.
  */
 export async function recordStatesAtCommit(
   tx: Tx,
@@ -174,5 +176,5 @@ export async function recordStatesAtCommit(
   after: State | null,
 ): Promise<void> {
   const entry = await entryOf(tx, audited, entityId, change, before, after);
-  if (entry) answeredAtCommit(tx, appendEntry(tx, entry, change));
+  if (entry) answeredAtCommit(tx, () => appendEntry(tx, entry, change));
 }
