@@ -1,4 +1,5 @@
 import type { DiscountPackage, Membership } from '@ums/contracts';
+import type pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { connectionOf } from '../src/db/client.js';
 import { sqlStateOf } from '../src/db/sql-state.js';
@@ -20,7 +21,7 @@ import { waitFor } from './wait-for.js';
 
 const ctx = await testApp();
 await seedDemoData(ctx.db, paths.catalogFile, MEMBER.sub);
-const { writeInFlight, whileHeld, besideHeld } = stripeLocks(ctx);
+const { writeInFlight, whileHeld, besideHeld, lockWaiters } = stripeLocks(ctx);
 
 const call = adminCalls(ctx);
 
@@ -255,15 +256,23 @@ describe('a write sent without waiting for its lock’s or its audit entry’s a
       )
     ).rows[0]!;
 
-  it('is refused whole when its audit entry is refused: the saved fields stay as they were', async () => {
+  it('is refused whole, with the entry’s own refusal, when its audit entry is refused: the fields stay as they were', async () => {
     const { membershipId } = membership(6);
     const before = await stored(membershipId);
+    const memberships = createMembershipService({ db: ctx.appRole.db });
+    const save = (description: string) =>
+      memberships.update({ id: 'test', email: null }, membershipId, {
+        ...membershipFieldsOf(membership(6)),
+        description,
+      });
     // The audit trail's count row of the membership's stripe gone: the entry's insert is refused (migration 0028).
     const key = `audit_entries#${entityStripe(membershipId)}`;
     const { rows } = await ctx.pool.query<{ n: string }>('delete from list_counts where key = $1 returning n', [key]);
     try {
-      const saved = await saveMembership(6, `Refused ${run}`);
-      expect(saved.status).toBe(500);
+      await expect(save(`Refused ${run}`)).rejects.toThrow(
+        "The audit trail's count rows are missing (migration 0022): the write was not made",
+      );
+      expect((await saveMembership(6, `Refused ${run}`)).status).toBe(500);
     } finally {
       await ctx.pool.query('insert into list_counts (key, n) values ($1, $2)', [key, rows[0]!.n]);
     }
@@ -331,15 +340,9 @@ describe('a write sent without waiting for its lock’s or its audit entry’s a
         () => null,
         (error: unknown) => sqlStateOf(error),
       );
-      const waiting = async () =>
-        (
-          await ctx.pool.query<{ pid: number }>(
-            `select pid from pg_stat_activity
-             where datname = current_database() and wait_event_type = 'Lock' and query like '%data_versions%'`,
-          )
-        ).rows;
-      const [backend] = await waitFor(waiting, (rows) => rows.length === 1);
-      await ctx.pool.query('select pg_cancel_backend($1)', [backend!.pid]);
+      const waiting = await waitFor(lockWaiters, (pids) => pids.length > 0);
+      expect(waiting).toHaveLength(1);
+      await ctx.pool.query('select pg_cancel_backend($1)', [waiting[0]]);
       // 57014: the statement was cancelled. The save behind it answered 25P02 (the transaction had failed).
       expect(await refusal).toBe('57014');
     } finally {
@@ -361,14 +364,17 @@ describe('a write sent without waiting for its lock’s or its audit entry’s a
   });
 
   it('leaves every connection it used out of pipeline mode when it goes back to the pool', async () => {
-    expect((await saveMembership(11, `Pooled ${run}`)).status).toBe(200);
-    expect((await saveMembership(11, `Pooled again ${run}`)).status).toBe(200);
-    const pool = ctx.appRole.pool;
-    const clients = await Promise.all(Array.from({ length: pool.totalCount }, () => pool.connect()));
+    const released: boolean[] = [];
+    const heard = (_error: Error | undefined, client: pg.PoolClient) => released.push(client.pipeline);
+    ctx.appRole.pool.on('release', heard);
     try {
-      expect(clients.map((client) => client.pipeline)).toEqual(clients.map(() => false));
+      expect((await saveMembership(11, `Pooled ${run}`)).status).toBe(200);
+      expect((await saveMembership(11, `Pooled again ${run}`)).status).toBe(200);
     } finally {
-      for (const client of clients) client.release();
+      ctx.appRole.pool.off('release', heard);
     }
+    // Each save: its proof's record on the pool, and its transaction.
+    expect(released.length).toBeGreaterThanOrEqual(4);
+    expect(released).toEqual(released.map(() => false));
   });
 });

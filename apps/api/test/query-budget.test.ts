@@ -10,7 +10,7 @@ import { watchRoundTrips, watchStatements } from './pool-statements.js';
 const ctx = await testApp();
 
 /** Counts every statement sent to PostgreSQL through the app's pool, or every wait for its answers. */
-function countQueries(pool: pg.Pool, watch: typeof watchStatements | typeof watchRoundTrips = watchStatements) {
+function counter(pool: pg.Pool, watch: typeof watchStatements | typeof watchRoundTrips = watchStatements) {
   let count = 0;
   watch(pool, () => count++);
   return {
@@ -23,8 +23,8 @@ function countQueries(pool: pg.Pool, watch: typeof watchStatements | typeof watc
 }
 
 // The app runs as the application role (decision 025): its pool is the one whose statements count.
-const counter = countQueries(ctx.appRole.pool);
-const waits = countQueries(ctx.appRole.pool, watchRoundTrips);
+const statements = counter(ctx.appRole.pool);
+const waits = counter(ctx.appRole.pool, watchRoundTrips);
 /** The most statements any call may need (a write: begin, the work, commit and its answer). */
 const BUDGET = 8;
 
@@ -79,7 +79,7 @@ const calls = (productId: number) =>
 async function measure(productId = pricedProducts.shift()!) {
   const counts: Record<string, number> = {};
   for (const [method, url, who, body] of calls(productId)) {
-    counts[`${method} ${url.replace(/\/\d+(?=$|\?)/, '/:id')}`] = await counter.during(() =>
+    counts[`${method} ${url.replace(/\/\d+(?=$|\?)/, '/:id')}`] = await statements.during(() =>
       call(method, url, who, body),
     );
   }

@@ -56,16 +56,15 @@ export function stripeLocks(database: Awaited<ReturnType<typeof testDatabase>>) 
     };
   }
 
-  /** Backends of this database waiting for a lock another transaction holds on the versions' rows. */
-  const waitingForLocks = async () =>
-    Number(
-      (
-        await database.pool.query<{ n: string }>(
-          `select count(*) as n from pg_stat_activity
-           where datname = current_database() and wait_event_type = 'Lock' and query like '%data_versions%'`,
-        )
-      ).rows[0]!.n,
-    );
+  /** The process ids of this database's backends waiting for a lock another transaction holds on the versions' rows. */
+  const lockWaiters = async () =>
+    (
+      await database.pool.query<{ pid: number }>(
+        `select pid from pg_stat_activity
+         where datname = current_database() and wait_event_type = 'Lock' and query like '%data_versions%'`,
+      )
+    ).rows.map((row) => row.pid);
+  const waitingForLocks = async () => (await lockWaiters()).length;
 
   /**
    * Sends `request` while `hold` (a write held open) is in flight: it must be seen waiting for a lock, and not be
@@ -100,5 +99,5 @@ export function stripeLocks(database: Awaited<ReturnType<typeof testDatabase>>) 
     }
   }
 
-  return { writeInFlight, whileHeld, besideHeld };
+  return { writeInFlight, whileHeld, besideHeld, lockWaiters };
 }

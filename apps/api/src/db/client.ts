@@ -77,8 +77,9 @@ export function namedStatement<Row extends pg.QueryResultRow>(name: string, stat
   statementNames.add(name);
   const { sql: text, params } = new PgDialect().sqlToQuery(statement);
   // Not an async function: the statement is given to the connection as the call is made, so a transaction's next
-  // statement can be sent before this one's answer (decision 051). Values it cannot send, or a connection it does not
-  // know, throw at the call: nothing was sent, and a write fails before its COMMIT is sent (`answeredAtCommit`).
+  // statement can be sent before this one's answer (decision 051). A value missing for a placeholder, or a connection
+  // it does not know, throws at the call: nothing was sent, and a write fails before its COMMIT is sent
+  // (`answeredAtCommit`). pg converts the values as it sends them; strings, numbers and null always convert.
   return (q: Database | Transaction, values: Record<string, unknown>): Promise<Row[]> =>
     connectionOf(q)
       .query<Row>({ name, text, values: fillPlaceholders(params, values) })
@@ -86,7 +87,7 @@ export function namedStatement<Row extends pg.QueryResultRow>(name: string, stat
 }
 
 /** Per transaction, the statements sent whose answers are awaited with its COMMIT (`answeredAtCommit`). */
-const answeredWithCommit = new WeakMap<object, Promise<unknown>[]>();
+const awaitedAtCommit = new WeakMap<object, Promise<unknown>[]>();
 
 /**
  * Sends a statement in `tx` (`send` gives it to the connection as it is called, as a named statement does) whose
@@ -96,7 +97,7 @@ const answeredWithCommit = new WeakMap<object, Promise<unknown>[]>();
  * work fails, and the transaction rolls back.
  */
 export function answeredAtCommit(tx: Transaction, send: () => Promise<unknown>): void {
-  const answers = answeredWithCommit.get(tx);
+  const answers = awaitedAtCommit.get(tx);
   if (answers === undefined) throw new Error('Not a transaction of createDatabase, or one already over');
   const answer = send();
   // Handled now; awaited (and thrown) with the COMMIT.
@@ -161,13 +162,21 @@ export function createDatabase(connectionString: string): { db: Database; pool: 
     const client = await pool.connect();
     const answers: Promise<unknown>[] = [];
     let transaction: Transaction | null = null;
-    // PostgreSQL tells after each statement whether the transaction has failed ('E'): then its COMMIT is a ROLLBACK,
-    // answered without an error, and the write must not be reported as made.
+    // PostgreSQL tells after each statement whether the transaction has failed ('E'). A COMMIT answered ('I') right
+    // after that was a ROLLBACK, answered without an error: the write must not be reported as made. (After a savepoint
+    // rolled back, the transaction is 'T' again and its COMMIT commits.)
+    let status: string | undefined;
     let failed = false;
+    let firstError: unknown;
     const heard = (message: { status?: string }) => {
-      failed ||= message.status === 'E';
+      failed ||= message.status === 'I' && status === 'E';
+      status = message.status;
+    };
+    const refused = (error: unknown) => {
+      firstError ??= error;
     };
     client.connection.on('readyForQuery', heard);
+    client.connection.on('errorMessage', refused);
     try {
       let clientDb = onClient.get(client);
       if (clientDb === undefined) onClient.set(client, (clientDb = drizzle(client, { schema })));
@@ -176,7 +185,7 @@ export function createDatabase(connectionString: string): { db: Database; pool: 
         .transaction((tx) => {
           transaction = tx;
           transactionClients.set(tx, client);
-          answeredWithCommit.set(tx, answers);
+          awaitedAtCommit.set(tx, answers);
           return run(tx);
         }, config)
         .catch(async (error: unknown) => {
@@ -184,14 +193,19 @@ export function createDatabase(connectionString: string): { db: Database; pool: 
         });
       // COMMIT has been answered: a statement that failed before it made it a ROLLBACK, and fails the write here.
       await Promise.all(answers);
-      if (failed) throw new Error('A statement of the transaction failed unheard: PostgreSQL rolled it back');
+      if (failed) {
+        throw new Error('A statement of the transaction failed unheard: PostgreSQL rolled it back', {
+          cause: firstError,
+        });
+      }
       return result;
     } finally {
       client.connection.off('readyForQuery', heard);
-      // A statement sent through the transaction after its end would run outside it: refused from now on.
+      client.connection.off('errorMessage', refused);
+      // A named statement sent through the transaction after its end would run outside it: refused from now on.
       if (transaction !== null) {
         transactionClients.delete(transaction);
-        answeredWithCommit.delete(transaction);
+        awaitedAtCommit.delete(transaction);
       }
       pipelined(client, false);
       client.release();

@@ -15,10 +15,10 @@ import {
   totpFactors,
   userDetails,
 } from '../db/schema/index.js';
+import { sqlStateOf } from '../db/sql-state.js';
 import { emailChangeMail } from '../mail/alerts.js';
 import { enqueueMail } from '../mail/outbox.js';
 import type { AuthUser } from '../plugins/auth.js';
-import { sqlStateOf } from '../db/sql-state.js';
 import { conflict, HttpError, notFound } from '../plugins/http-errors.js';
 import type { KeyService } from '../secrets/key-service.js';
 import type { AccountService } from './accounts.service.js';

@@ -4,6 +4,7 @@ import { dpopHeaders, signIn } from '@ums/testkit/oidc-browser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { membershipFieldsOf } from '../../../test/membership-fields.js';
 import { providerApp } from '../../../test/oidc-client.js';
+import { entityStripe, stripeKeys } from '../../db/write-stripes.js';
 import { createAccountService } from '../../identity/accounts.service.js';
 
 const PASSWORD = 'Audit-Trail-Pass-42!';
@@ -192,12 +193,15 @@ describe('the audit trail records every administrator write', () => {
   it('counts a price save that appends, and moves only the trail’s version, once, for one that folds', async () => {
     const id = await newPackage();
     const a = products[0]!.productId;
+    // The package's entries, and the count and version of its stripe (decision 040): what its saves move.
+    const stripe = entityStripe(id);
     const trail = async () =>
       (
         await pool.query<{ entries: string; counted: string; version: string }>(
-          `select (select count(*) from audit_entries) as entries,
-                  (select sum(n) from list_counts where key ~ '^audit_entries(#|$)') as counted,
-                  (select sum(version) from data_versions where key ~ '^audit(#|$)') as version`,
+          `select (select count(*) from audit_entries where entity = 'discount-package' and entity_id = $1) as entries,
+                  (select n from list_counts where key = $2) as counted,
+                  (select version from data_versions where key = $3) as version`,
+          [String(id), stripeKeys('audit_entries')[stripe], stripeKeys('audit')[stripe]],
         )
       ).rows[0]!;
     const moved = async (save: () => Promise<unknown>) => {

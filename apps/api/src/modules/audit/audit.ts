@@ -95,8 +95,8 @@ const insertEntry = namedStatement<{ id: string }>(
  * neither does. Entries are never changed or removed (the table's trigger refuses it, but for `auditPriceSave`).
  */
 export function appendAudit(tx: Queryable, entry: AuditEntryInput): Promise<number> {
-  // Not async: a value that cannot be sent (a state JSON cannot hold) throws here, before anything is sent, and fails
-  // the work rather than a transaction whose COMMIT is already behind it (decision 051).
+  // Not async: a state JSON cannot hold throws here, before anything is sent, and fails the work rather than a
+  // transaction whose COMMIT is already behind it (decision 051). Every value sent is a string, a number or null.
   return insertEntry(tx, {
     actorId: entry.actor.id,
     actorEmail: entry.actor.email,
