@@ -8,10 +8,7 @@ export interface SentStatement {
 
 /** Calls `seen` with every statement sent to PostgreSQL through `pool`, on any of its clients, before it is sent. */
 export function watchStatements(pool: pg.Pool, seen: (statement: SentStatement) => void) {
-  const wrapped = new WeakSet<pg.PoolClient>();
-  pool.on('acquire', (client) => {
-    if (wrapped.has(client)) return;
-    wrapped.add(client);
+  eachClient(pool, (client) => {
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
     (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
       const statement = args[0] as string | { name?: string; text: string };
@@ -32,10 +29,7 @@ export function watchStatements(pool: pg.Pool, seen: (statement: SentStatement) 
  * and PostgreSQL answers each with one ReadyForQuery.
  */
 export function watchRoundTrips(pool: pg.Pool, waited: () => void) {
-  const wrapped = new WeakSet<pg.PoolClient>();
-  pool.on('acquire', (client) => {
-    if (wrapped.has(client)) return;
-    wrapped.add(client);
+  eachClient(pool, (client) => {
     const connection = (client as unknown as { connection: WireConnection }).connection;
     let unanswered = 0;
     const sending =
@@ -58,4 +52,14 @@ interface WireConnection {
   sync: (...args: unknown[]) => unknown;
   query: (...args: unknown[]) => unknown;
   prependListener(event: 'readyForQuery', listener: () => void): unknown;
+}
+
+/** Calls `watch` once for each client of `pool`, the first time the pool hands it out. */
+function eachClient(pool: pg.Pool, watch: (client: pg.PoolClient) => void) {
+  const watched = new WeakSet<pg.PoolClient>();
+  pool.on('acquire', (client) => {
+    if (watched.has(client)) return;
+    watched.add(client);
+    watch(client);
+  });
 }

@@ -108,19 +108,6 @@ export function answeredAtCommit(tx: Transaction, send: () => Promise<unknown>):
 /** PostgreSQL's answer to a statement sent after one failed in the same transaction. */
 const IN_FAILED_TRANSACTION = '25P02';
 
-/** The transaction's error: the first statement answered at COMMIT that failed, rather than the refusals after it. */
-async function causeOf(error: unknown, answers: Promise<unknown>[]): Promise<unknown> {
-  if (sqlStateOf(error) !== IN_FAILED_TRANSACTION) return error;
-  for (const answer of answers) {
-    const failure = await answer.then(
-      () => null,
-      (cause: unknown) => cause,
-    );
-    if (failure !== null) return failure;
-  }
-  return error;
-}
-
 /**
  * pg's pipeline mode (decision 051): a statement given to the connection is sent at once, behind any still
  * unanswered, instead of after the previous answer. Statements a caller awaits one by one run as before. A cursor
@@ -167,6 +154,7 @@ export function createDatabase(connectionString: string): { db: Database; pool: 
     // rolled back, the transaction is 'T' again and its COMMIT commits.)
     let status: string | undefined;
     let failed = false;
+    // PostgreSQL's first error in the transaction: the cause of its failure, and of every refusal after it.
     let firstError: unknown;
     const heard = (message: { status?: string }) => {
       failed ||= message.status === 'I' && status === 'E';
@@ -188,8 +176,9 @@ export function createDatabase(connectionString: string): { db: Database; pool: 
           awaitedAtCommit.set(tx, answers);
           return run(tx);
         }, config)
-        .catch(async (error: unknown) => {
-          throw await causeOf(error, answers);
+        .catch((error: unknown) => {
+          // Refused because a statement before it failed: that one's error is the transaction's.
+          throw sqlStateOf(error) === IN_FAILED_TRANSACTION && firstError !== undefined ? firstError : error;
         });
       // COMMIT has been answered: a statement that failed before it made it a ROLLBACK, and fails the write here.
       await Promise.all(answers);
