@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
@@ -5,7 +6,14 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@ums/testkit/chromium';
 import { LANES, laneDataDir, lanePort } from './lanes.js';
 
 // Decided once in the runner: its workers inherit the variable, so a journey can reach the server's database.
-process.env['E2E_DATA_DIR'] ??= path.join(os.tmpdir(), `ums-e2e-${Date.now()}`);
+if (!process.env['E2E_DATA_DIR']) {
+  process.env['E2E_DATA_DIR'] = path.join(os.tmpdir(), `ums-e2e-${Date.now()}`);
+  // Each lane's folder holds a database cluster and a secrets key: the runner removes them as it exits, once it has
+  // stopped their servers. A folder named in E2E_DATA_DIR is the caller's, and stays.
+  process.on('exit', () => {
+    for (let lane = 0; lane < LANES; lane++) rmSync(laneDataDir(lane), { recursive: true, force: true });
+  });
+}
 
 // Debian's Chromium: never a downloaded browser.
 export default defineConfig({

@@ -36,8 +36,10 @@ export interface ServerProcessOptions {
 
 /** A loopback port, a throw-away data directory for the embedded PostgreSQL, and a way to (re)start the server. */
 export async function prepareServer({ entry, env = {}, output = 'capture', nodeArgs = [] }: ServerProcessOptions) {
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ums-process-'));
-  await fs.chmod(dataDir, 0o755);
+  // A server given another's DATA_DIR (a second process on one data folder) makes no folder of its own.
+  const dataDir = env['DATA_DIR'] ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'ums-process-')));
+  const made = env['DATA_DIR'] ? undefined : dataDir;
+  if (made) await fs.chmod(made, 0o755);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const pgData = clusterDir(dataDir);
@@ -78,8 +80,9 @@ export async function prepareServer({ entry, env = {}, output = 'capture', nodeA
         await new Promise((r) => setTimeout(r, 100));
       }
     },
-    /** Stops a PostgreSQL a killed server left behind and removes the data directory. */
+    /** Stops a PostgreSQL a killed server left behind and removes the data directory, if this made it. */
     async cleanup(): Promise<void> {
+      if (!made) return;
       const left = await runningPostmaster(pgData);
       if (left) {
         process.kill(left.pid, 'SIGINT');
@@ -89,7 +92,7 @@ export async function prepareServer({ entry, env = {}, output = 'capture', nodeA
           await new Promise((r) => setTimeout(r, 20));
         }
       }
-      await fs.rm(dataDir, { recursive: true, force: true });
+      await fs.rm(made, { recursive: true, force: true });
     },
   };
 }

@@ -1,11 +1,17 @@
-import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { whenDone } from '../../test/when-done.js';
 import { parseKeyEncryptionKey } from './key-service.js';
 import { loadSecretsKey } from './secrets-key.js';
 
-const folder = () => mkdtemp(path.join(tmpdir(), 'ums-secrets-key-'));
+/** A throw-away folder, removed with the key files written into it when the test is over. */
+const folder = async () => {
+  const made = await mkdtemp(path.join(tmpdir(), 'ums-secrets-key-'));
+  whenDone(() => rm(made, { recursive: true, force: true }));
+  return made;
+};
 
 describe('loadSecretsKey', () => {
   it('generates DATA_DIR/secrets.key with mode 0600 on the first start and reads the same key afterwards', async () => {

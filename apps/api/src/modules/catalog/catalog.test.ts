@@ -3,10 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ADMIN, testApp } from '../../../test/helper.js';
+import { whenDone } from '../../../test/when-done.js';
 import { paths } from '../../runtime.js';
 import { seedDemoData } from '../../seed/demo-data.js';
 
 const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ums-catalog-'));
+whenDone(() => fs.rm(dir, { recursive: true, force: true }));
 const catalogFile = path.join(dir, 'catalog.json');
 const ctx = await testApp({ env: { CATALOG_FILE: catalogFile } });
 await seedDemoData(ctx.db, paths.catalogFile);
