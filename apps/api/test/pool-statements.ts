@@ -1,9 +1,10 @@
 import type pg from 'pg';
 
-/** A statement as a pool's client was given it: its name when it is a named prepared statement, and its text. */
+/** A statement as a pool's client was given it: its name when it is a named prepared statement, its text and values. */
 export interface SentStatement {
   name: string | undefined;
   text: string;
+  values: unknown[] | undefined;
 }
 
 /** Calls `seen` with every statement sent to PostgreSQL through `pool`, on any of its clients, before it is sent. */
@@ -11,11 +12,13 @@ export function watchStatements(pool: pg.Pool, seen: (statement: SentStatement) 
   eachClient(pool, (client) => {
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
     (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
-      const statement = args[0] as string | { name?: string; text: string };
+      const statement = args[0] as string | { name?: string; text: string; values?: unknown[] };
+      // Values come in the config, or beside it (as Drizzle passes them).
+      const values = Array.isArray(args[1]) ? (args[1] as unknown[]) : undefined;
       seen(
         typeof statement === 'string'
-          ? { name: undefined, text: statement }
-          : { name: statement.name, text: statement.text },
+          ? { name: undefined, text: statement, values }
+          : { name: statement.name, text: statement.text, values: statement.values ?? values },
       );
       return query(...args);
     };

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { namedStatement, rowColumns, type Database } from '../db/client.js';
 import { accountDeletions, accounts, tokenRevocations } from '../db/schema/index.js';
 import { badRequest, conflict, notFound } from '../plugins/http-errors.js';
+import { ACCOUNT_ID_PATTERN, isAccountId } from './account-id.js';
 import { hashPassword, needsRehash, verifyPassword } from './password-hash.js';
 import { revocationMark, revocationRowOf } from './revocations.js';
 import { voidResetLinks } from './password-reset.js';
@@ -71,12 +72,6 @@ const accountByEmail = namedStatement<AccountRow>(
   'account_by_email',
   sql`select ${rowColumns(accounts)} from ${accounts} where lower(${accounts.email}) = ${sql.placeholder('email')}`,
 );
-/**
- * What an account id looks like: anything else finds no account, rather than failing its cast to uuid. PostgreSQL
- * reads the same pattern (`~*` for the `i` flag).
- */
-const ACCOUNT_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The columns of an account a token's claims need: never its password hash. */
 const TOKENS_KEYS = [
   'accountId',
@@ -101,7 +96,7 @@ export const accountForTokensOf = (accountId: SQL) =>
     sql`, `,
   )}, ${revocationMark} as mark
     from ${accounts} left join ${tokenRevocations} on ${revocationRowOf(accounts.accountId)}
-    where ${accounts.accountId} = case when ${accountId} ~* ${ACCOUNT_ID_PATTERN.source} then (${accountId})::uuid end)`;
+    where ${isAccountId(accounts.accountId, accountId)})`;
 const accountForTokens = namedStatement<TokensAccountRow>(
   'account_for_tokens',
   sql`select * from ${accountForTokensOf(sql`${sql.placeholder('accountId')}::text`)} account`,

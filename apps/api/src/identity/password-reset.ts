@@ -19,6 +19,7 @@ import { alertOrigin, originOf, type RequestOrigin } from './security-events.js'
 import type { SecurityService } from './security.service.js';
 import { endAccountSessions } from './sessions.js';
 import type { KeyService } from '../secrets/key-service.js';
+import { isAccountId } from './account-id.js';
 
 type Executor = Pick<Database, 'update' | 'delete'>;
 
@@ -39,8 +40,8 @@ const INTERACTION_UID = /^[A-Za-z0-9_-]{1,64}$/;
 
 const now = sql`clock_timestamp()`;
 
-/** The links of an account, its id compared as text (as the callers hold it). */
-const resetOf = (accountId: string) => sql`${passwordResets.accountId}::text = ${accountId}`;
+/** The links of an account. */
+const resetOf = (accountId: string) => isAccountId(passwordResets.accountId, accountId);
 /** A link that has not been used and has not expired: the one kind that opens an account. */
 const usableLink = (token: string) =>
   and(
@@ -197,7 +198,7 @@ export function createPasswordResets({
         await tx
           .update(accountsTable)
           .set({ passwordHash, updatedAt: now })
-          .where(sql`${accountsTable.accountId}::text = ${account.accountId}`);
+          .where(eq(accountsTable.accountId, account.accountId));
         await endAccountSessions(tx, account.accountId);
         await security.passwordChanged(tx, account.accountId, origin, account.email);
         return true;

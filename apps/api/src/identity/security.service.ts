@@ -15,6 +15,7 @@ import { alertOrigin, recordSecurityEvent, type RequestOrigin } from './security
 import { endAccountSessions, endSession, lockAccountSession, sessionGrants } from './sessions.js';
 import { summariseUserAgent } from './user-agent.js';
 import type { KeyService } from '../secrets/key-service.js';
+import { isAccountId } from './account-id.js';
 
 type Executor = Pick<Database, 'execute' | 'select' | 'insert'>;
 
@@ -119,7 +120,7 @@ export function createSecurityService({
     const [row] = await tx
       .select({ email: accounts.email })
       .from(accounts)
-      .where(sql`${accounts.accountId}::text = ${accountId}`);
+      .where(isAccountId(accounts.accountId, accountId));
     const to = row?.email ?? fallbackEmail;
     if (!to) return;
     await enqueueMail(tx, securityAlert(kind, mailContext(config, to), alertOrigin(origin)), secrets);
@@ -165,7 +166,7 @@ export function createSecurityService({
       const [row] = await tx
         .select({ email: accounts.email })
         .from(accounts)
-        .where(sql`${accounts.accountId}::text = ${accountId}`);
+        .where(isAccountId(accounts.accountId, accountId));
       if (!row) return;
       const named = (roles: ConsoleRole[]) => roles.map((role) => config.auth.roleGroups[role]);
       await enqueueMail(

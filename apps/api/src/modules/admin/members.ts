@@ -27,6 +27,7 @@ import { recordStates, type AuditedEntity } from '../audit/entities.js';
 import type { Lists } from '../lists/lists.js';
 import { paymentHistoryList } from '../member/member.lists.js';
 import { memberFrom, memberItem, memberKey } from './members.lists.js';
+import { isAccountId } from '../../identity/account-id.js';
 
 /** Orders on the member's page before "Load more". */
 const PAGE = 25;
@@ -91,12 +92,12 @@ export function memberGroupsEntity(
       // Group changes take turns (`lock`, held since before `read`), and each checks its actor is still an
       // administrator once its turn comes: two administrators taking each other's Admin at once would otherwise both
       // succeed and leave nobody to give it back.
-      // The actor's id is a token subject, not always an account's uuid: compared as text. An operator at the command
-      // line has no account, so nothing to check.
+      // The actor's id is a token subject, not always an account's uuid. An operator at the command line has no
+      // account, so nothing to check.
       const [actorRow] = await tx
         .select({ groups: accounts.groups })
         .from(accounts)
-        .where(sql`${accounts.accountId}::text = ${actor.id}`);
+        .where(isAccountId(accounts.accountId, actor.id));
       if (actorRow && !actorRow.groups.includes(adminGroup)) {
         throw new HttpError(403, MEMBER_MESSAGES.noLongerAdmin);
       }

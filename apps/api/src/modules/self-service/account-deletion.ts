@@ -28,9 +28,10 @@ import { conflict, HttpError } from '../../plugins/http-errors.js';
 import { appendAudit, SYSTEM_ACTOR, type Queryable } from '../audit/audit.js';
 import type { FactorService } from '../../identity/factors.js';
 import type { KeyService } from '../../secrets/key-service.js';
+import { isAccountId } from '../../identity/account-id.js';
 
 /** The account a token subject names: compared as text, so a subject that is no account id finds none. */
-const accountNamed = (subject: string) => sql`${accounts.accountId}::text = ${subject}`;
+const accountNamed = (subject: string) => isAccountId(accounts.accountId, subject);
 
 /** The email of the account a subject names, if it has one. */
 async function accountEmail(tx: Queryable, subject: string): Promise<string | undefined> {

@@ -8,6 +8,7 @@ import { jsonObject, jsonTime, tableAs } from '../lists/list-statements.js';
 import { heldOrdersOf, heldSubscriptionsOf, type HeldOrder } from '../member/member.lists.js';
 import { heldPersonalInformationJson } from '../member/member.repository.js';
 import { heldActivityOf } from '../security/security.lists.js';
+import { isAccountId } from '../../identity/account-id.js';
 
 /** The account as the embedded provider keeps it. */
 interface HeldAccount {
@@ -52,7 +53,7 @@ const account = sql<HeldAccount | null>`(
     createdAt: jsonTime(a.createdAt),
     updatedAt: jsonTime(a.updatedAt),
   })}
-  from ${tableAs(accounts, 'a')} where ${a.accountId}::text = ${subject})`;
+  from ${tableAs(accounts, 'a')} where ${isAccountId(a.accountId, subject)})`;
 
 const personalInformation = sql<HeldPersonalInformation | null>`(
   select ${heldPersonalInformationJson} from ${userDetails} where ${userDetails.subject} = ${subject})`;
@@ -74,7 +75,7 @@ const heldEmailChanges = sql<HeldEmailChange[]>`coalesce((
     cancelledAt: sql<string | null>`${jsonTime(e.cancelledAt)}`,
     revertedAt: sql<string | null>`${jsonTime(e.revertedAt)}`,
   })} order by ${e.createdAt}, ${e.id})
-  from ${tableAs(emailChanges, 'e')} where ${e.accountId}::text = ${subject}), '[]'::json)`;
+  from ${tableAs(emailChanges, 'e')} where ${isAccountId(e.accountId, subject)}), '[]'::json)`;
 
 /** Everything held about `subject` as one JSON document; its orders only when `orders` is true. */
 const HELD_DATA = new PgDialect().sqlToQuery(
