@@ -140,6 +140,7 @@ describe('every JSON answer of every GET route, as its contract reads it', () =>
     withLists('GET /api/admin/members', '/api/admin/members', 'members');
     add('GET /api/admin/members/:id', `/api/admin/members/${member}`);
     withLists('GET /api/admin/members/:id/orders', `/api/admin/members/${member}/orders`, 'paymentHistory');
+    withLists('GET /api/admin/members/:id/activity', `/api/admin/members/${member}/activity`, 'activity');
     withLists('GET /api/admin/audit', '/api/admin/audit', 'audit');
     add('GET /api/admin/audit', `/api/admin/audit?entity=discount-package&entityId=${packageId}`);
     add('GET /api/admin/overview', '/api/admin/overview');

@@ -116,6 +116,7 @@ const POLICY: Record<string, 'public' | 'member' | readonly ConsoleRole[]> = {
   'GET /api/admin/members': ['Admin', 'Support'],
   'GET /api/admin/members/:id': ['Admin', 'Support'],
   'GET /api/admin/members/:id/orders': ['Admin', 'Support'],
+  'GET /api/admin/members/:id/activity': ['Admin', 'Support'],
   'POST /api/admin/members/:id/end-sessions': ['Admin', 'Support'],
   'POST /api/admin/members/:id/reset-sign-in-methods': ['Admin', 'Support'],
   'PUT /api/admin/members/:id/groups': ['Admin'],

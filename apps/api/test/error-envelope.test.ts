@@ -110,6 +110,7 @@ const REQUESTS: Record<string, { url: string; body?: unknown }> = {
   'GET /api/admin/members': { url: '/api/admin/members' },
   'GET /api/admin/members/:id': { url: `/api/admin/members/${MEMBER_ID}` },
   'GET /api/admin/members/:id/orders': { url: `/api/admin/members/${MEMBER_ID}/orders` },
+  'GET /api/admin/members/:id/activity': { url: `/api/admin/members/${MEMBER_ID}/activity` },
   'POST /api/admin/members/:id/end-sessions': { url: `/api/admin/members/${MEMBER_ID}/end-sessions` },
   'POST /api/admin/members/:id/reset-sign-in-methods': {
     url: `/api/admin/members/${MEMBER_ID}/reset-sign-in-methods`,

@@ -477,7 +477,12 @@ export const adminMemberDetailsSchema = z.object({
   ordersPage: pageSchema,
   subscriptions: z.array(heldSubscriptionSchema).describe('Oldest first, cancelled ones too'),
   sessions: z.array(deviceSessionSchema),
-  securityActivity: z.array(securityActivitySchema).describe('Newest first'),
+  securityActivity: z
+    .array(securityActivitySchema)
+    .describe(
+      "The newest page of the member's security activity; GET /api/admin/members/{id}/activity pages through all",
+    ),
+  securityActivityPage: pageSchema,
   signInMethods: z
     .object({ authenticatorApp: z.boolean(), passkeys: z.number().int(), recoveryCodes: z.number().int() })
     .describe("The member's second factors: kinds and counts, never a secret"),

@@ -2,11 +2,13 @@ import {
   adminMemberDetailsSchema,
   adminMemberSchema,
   exportableListQuerySchema,
+  listQuerySchema,
   memberGroupsSchema,
   MEMBER_DIRECTORY_ENTITY_ID,
   memberIdParamsSchema,
   ok,
   paymentHistoryEntrySchema,
+  securityActivitySchema,
 } from '@ums/contracts';
 import { rolesOf, ROLE_TEXTS, type RoleGroups } from '@ums/contracts/roles';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -19,6 +21,7 @@ import { sendJsonText } from '../lists/json-text.js';
 import type { Lists } from '../lists/lists.js';
 import { MEMBER_MESSAGES, type MemberDirectory } from './members.js';
 import { paymentHistoryList } from '../member/member.lists.js';
+import { activityList } from '../security/security.lists.js';
 import { memberDirectoryList } from './members.lists.js';
 
 /** Reading a member: Admin and Support (README, "Console roles"). */
@@ -131,6 +134,29 @@ export const memberDirectoryRoutes: FastifyPluginAsyncZod<{
         );
       }
       return sendJsonText(reply, await lists.member(paymentHistoryList, request.query, [id]));
+    },
+  });
+  app.get('/api/admin/members/:id/activity', {
+    config: readMembers,
+    schema: {
+      tags: ['admin'],
+      summary: "A member's security activity of the last 90 days, newest first: all, or a page (limit, cursor, q)",
+      params: memberIdParamsSchema,
+      querystring: listQuerySchema('activity'),
+      response: answers(securityActivitySchema),
+    },
+    handler: async (request, reply) => {
+      embeddedOnly();
+      const { id } = request.params;
+      await members.assertExists(id);
+      const { q, cursor } = request.query;
+      // Reading more of what the member's page shows: recorded as that page's read is.
+      await members.recordRead(actorOf(request), 'member-details-read', id, {
+        read: ['activity'],
+        ...(q ? { q } : {}),
+        ...(cursor ? { cursor } : {}),
+      });
+      return sendJsonText(reply, await lists.fresh(activityList, request.query, [id]));
     },
   });
   app.post('/api/admin/members/:id/end-sessions', {

@@ -270,6 +270,48 @@ describe('the member directory', () => {
     expect((await call('GET', `/api/admin/members/${casey.id}/orders?limit=5`, casey.token)).status).toBe(403);
   });
 
+  it("pages a member's security activity newest first, each event once: the member's page carries the newest 25", async () => {
+    const jordan = await account('Jordan');
+    // An account under attack: 60 failed sign-ins, a minute apart, after the member's own sign-in.
+    await pool.query(
+      `insert into security_events (subject, at, event, browser, os, ip_address)
+       select $1, now() - make_interval(mins => n), 'sign-in-failed', 'Chrome 142', 'Linux', '203.0.113.' || n
+       from generate_series(1, 60) n`,
+      [jordan.id],
+    );
+    const events: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Awaited<ReturnType<typeof json<{ at: string; ipAddress: string | null }>>> = await json<{
+        at: string;
+        ipAddress: string | null;
+      }>(await call('GET', `/api/admin/members/${jordan.id}/activity?limit=20${cursor ? `&cursor=${cursor}` : ''}`));
+      expect(page.page!.total).toBe(61);
+      events.push(...page.data.map((e) => `${e.at} ${e.ipAddress}`));
+      cursor = page.page!.nextCursor;
+    } while (cursor);
+    expect(new Set(events).size).toBe(61);
+    expect([...events].sort().reverse()).toEqual(events);
+    const details = (await json<AdminMemberDetails>(await call('GET', `/api/admin/members/${jordan.id}`))).data[0]!;
+    expect(details.securityActivity.map((e) => `${e.at} ${e.ipAddress}`)).toEqual(events.slice(0, 25));
+    expect(details.securityActivityPage.total).toBe(61);
+    const rest = await json<{ at: string; ipAddress: string | null }>(
+      await call(
+        'GET',
+        `/api/admin/members/${jordan.id}/activity?limit=50&cursor=${details.securityActivityPage.nextCursor}`,
+      ),
+    );
+    expect(rest.data.map((e) => `${e.at} ${e.ipAddress}`)).toEqual(events.slice(25));
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    expect((await call('GET', `/api/admin/members/${unknown}/activity?limit=5`)).status).toBe(404);
+    expect((await call('GET', `/api/admin/members/${jordan.id}/activity?limit=5`, jordan.token)).status).toBe(403);
+    const { rows } = await pool.query(
+      `select after from audit_entries where entity_id = $1 and action = 'member-details-read' order by id`,
+      [jordan.id],
+    );
+    expect(rows.filter((row) => JSON.stringify(row.after) === JSON.stringify({ read: ['activity'] }))).toHaveLength(1);
+  });
+
   it("records each administrator's read of a member's details or orders, and each export of the directory", async () => {
     const casey = await account('Casey');
     const reads = async (entityId: string) =>

@@ -3,6 +3,7 @@ import {
   envelopeSchema,
   pageSchema,
   paymentHistoryEntrySchema,
+  securityActivitySchema,
   type AdminMember,
   type AdminMemberDetails,
 } from '@ums/contracts';
@@ -26,13 +27,16 @@ import { appendAudit, OPERATOR_ACTOR, type Actor, type Executor, type Queryable,
 import { recordStates, type AuditedEntity } from '../audit/entities.js';
 import type { Lists } from '../lists/lists.js';
 import { paymentHistoryList } from '../member/member.lists.js';
+import { activityList } from '../security/security.lists.js';
 import { memberFrom, memberItem, memberKey } from './members.lists.js';
 import { isAccountId } from '../../identity/account-id.js';
 
-/** Orders on the member's page before "Load more". */
+/** Orders, or security events, on the member's page before "Load more". */
 const PAGE = 25;
 /** The orders route's answer for a page (it always has `page`). */
 const newestOrdersSchema = envelopeSchema(paymentHistoryEntrySchema).extend({ page: pageSchema });
+/** The activity route's answer for a page. */
+const newestActivitySchema = envelopeSchema(securityActivitySchema).extend({ page: pageSchema });
 
 export const MEMBER_MESSAGES = {
   sessionsEnded: 'Every session of the member has ended',
@@ -221,14 +225,18 @@ export function createMemberDirectory({
       const orders = newestOrdersSchema.parse(
         JSON.parse(await lists.member(paymentHistoryList, { limit: PAGE }, [id])),
       );
-      const held = await myData.collect(id, { orders: false });
+      // And the newest page of its security activity (an account under attack gathers thousands of failed sign-ins in the 90 days they are kept):
+      // the `activity` route's own answer.
+      const activity = newestActivitySchema.parse(JSON.parse(await lists.fresh(activityList, { limit: PAGE }, [id])));
+      const held = await myData.collect(id, { orders: false, activity: false });
       return {
         member,
         personalInformation: held.personalInformation,
         orders: orders.data,
         ordersPage: orders.page,
         subscriptions: held.subscriptions,
-        securityActivity: held.securityActivity,
+        securityActivity: activity.data,
+        securityActivityPage: activity.page,
         sessions: await security.listSessions(id, null),
         signInMethods: await signInMethodsOf(db, id),
         pendingEmailChange: (await emailChanges?.waitingFor(id)) ?? null,

@@ -26,7 +26,8 @@ export interface HeldData {
   /** Null when left out (support pages through them instead). */
   orders: HeldOrder[] | null;
   subscriptions: HeldSubscription[];
-  securityActivity: SecurityActivity[];
+  /** Null when left out (support pages through it instead). */
+  securityActivity: SecurityActivity[] | null;
   accountDeletion: { requestedAt: string; deleteAfter: string } | null;
   /** The member's changes of email address, oldest first: both addresses, and when each step happened. */
   emailChanges: HeldEmailChange[];
@@ -84,7 +85,9 @@ const HELD_DATA = new PgDialect().sqlToQuery(
     personalInformation,
     orders: sql<HeldOrder[] | null>`case when ${sql.placeholder('orders')}::boolean then ${heldOrdersOf(subject)} end`,
     subscriptions: heldSubscriptionsOf(subject),
-    securityActivity: heldActivityOf(subject),
+    securityActivity: sql<
+      SecurityActivity[] | null
+    >`case when ${sql.placeholder('activity')}::boolean then ${heldActivityOf(subject)} end`,
     accountDeletion,
     emailChanges: heldEmailChanges,
   })} as data`,
@@ -109,12 +112,12 @@ export function createMyData({
 }) {
   /**
    * What is held about one subject, by kind (the account only if the embedded provider keeps it): support's view.
-   * Without `orders` the orders are left out (support pages through them instead).
+   * Without `orders` or `activity` those are left out (support pages through them instead).
    */
-  async function collect(subject: string, { orders = true } = {}): Promise<HeldData> {
+  async function collect(subject: string, { orders = true, activity = true } = {}): Promise<HeldData> {
     const { rows } = await pool.query<{ data: HeldData }>(
       HELD_DATA.sql,
-      fillPlaceholders(HELD_DATA.params, { subject, orders }),
+      fillPlaceholders(HELD_DATA.params, { subject, orders, activity }),
     );
     return rows[0]!.data;
   }

@@ -1,4 +1,4 @@
-import type { AdminMember, AdminMemberDetails, PaymentHistoryEntry } from '@ums/contracts';
+import type { AdminMember, AdminMemberDetails, PaymentHistoryEntry, SecurityActivity } from '@ums/contracts';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { firstOf, type ApiClient } from '../../../lib/api-client.js';
 import { useApi } from '../../../lib/api-context.js';
@@ -8,12 +8,16 @@ export const memberKeys = {
   all: ['members'] as const,
   one: (id: string) => ['members', 'one', id] as const,
   orders: (id: string) => ['members', 'one', id, 'orders'] as const,
+  activity: (id: string) => ['members', 'one', id, 'activity'] as const,
 };
 
 /** The member directory a page at a time, searched by email or name and sorted on the server. */
 export const useMemberList = (view: ListView) => usePagedList<AdminMember>(memberKeys.all, '/admin/members', view);
 
-/** What support sees of one member: account, held details, subscriptions, sessions and the newest page of orders. */
+/**
+ * What support sees of one member: account, held details, subscriptions, sessions, and the newest page of their orders
+ * and of their security activity.
+ */
 export const memberDetailsQuery = (api: () => Promise<ApiClient>, id: string) =>
   queryOptions({
     queryKey: memberKeys.one(id),
@@ -30,6 +34,16 @@ export const useMemberOrders = (id: string, first: { page: PageOf<PaymentHistory
   usePagedList<PaymentHistoryEntry>(
     memberKeys.orders(id),
     `/admin/members/${id}/orders`,
+    { q: '', sort: '' },
+    true,
+    first,
+  );
+
+/** The member's security activity, newest first, a page at a time, from the newest page the details carried. */
+export const useMemberActivity = (id: string, first: { page: PageOf<SecurityActivity>; updatedAt: number }) =>
+  usePagedList<SecurityActivity>(
+    memberKeys.activity(id),
+    `/admin/members/${id}/activity`,
     { q: '', sort: '' },
     true,
     first,

@@ -11,7 +11,7 @@ import {
   TabList,
   tokens,
 } from '@fluentui/react-components';
-import type { HeldPersonalInformation, PaymentHistoryEntry } from '@ums/contracts';
+import type { HeldPersonalInformation, PaymentHistoryEntry, SecurityActivity } from '@ums/contracts';
 import { SECURITY_EVENT_LABELS } from '@ums/contracts/security';
 import { useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
@@ -25,11 +25,11 @@ import { useClientConfig } from '../../../lib/client-config-context.js';
 import { errorText } from '../../../lib/error-text.js';
 import { formatDateTime } from '../../../lib/format-date-time.js';
 import { formatShortDate, formatUsd } from '../../../lib/format.js';
-import type { PageOf } from '../../../lib/paged-list.js';
+import type { PageOf, PagedList } from '../../../lib/paged-list.js';
 import { useStepUpDraft } from '../../../lib/step-up-draft.js';
 import { useAdminStyles } from '../components/admin-styles.js';
 import { useConsoleRights } from '../console-roles.js';
-import { useMemberActions, useMemberDetails, useMemberOrders } from './api.js';
+import { useMemberActions, useMemberActivity, useMemberDetails, useMemberOrders } from './api.js';
 import {
   groupsText,
   memberActionDraftKey,
@@ -111,6 +111,34 @@ function RowsTable({
 }
 
 /** The member's orders, newest first, a page at a time (a member may have years of them). */
+/** A table of one of the member's lists, a page at a time from the page the details carried, with "Load more". */
+function PagedRows<T>({
+  list,
+  label,
+  columns,
+  empty,
+  loading,
+  failed,
+  row,
+}: {
+  list: PagedList<T>;
+  label: string;
+  columns: string[];
+  empty: string;
+  loading: string;
+  failed: string;
+  row: (item: T) => string[];
+}) {
+  if (list.isPending) return <Spinner label={loading} />;
+  if (list.isError) return <ErrorBanner message={errorText(list.error, failed)} error={list.error} />;
+  return (
+    <>
+      <RowsTable label={label} columns={columns} empty={empty} rows={list.rows.map(row)} />
+      {list.rows.length > 0 ? <LoadMore list={list} /> : null}
+    </>
+  );
+}
+
 function MemberOrders({
   memberId,
   first,
@@ -118,26 +146,47 @@ function MemberOrders({
   memberId: string;
   first: { page: PageOf<PaymentHistoryEntry>; updatedAt: number };
 }) {
-  const orders = useMemberOrders(memberId, first);
-  if (orders.isPending) return <Spinner label={MEMBERS.ordersLoading} />;
-  if (orders.isError)
-    return <ErrorBanner message={errorText(orders.error, MEMBERS.ordersFailed)} error={orders.error} />;
   return (
-    <>
-      <RowsTable
-        label={MEMBERS.tabs.orders}
-        columns={Object.values(MEMBERS.orderColumns)}
-        empty={MEMBERS.noOrders}
-        rows={orders.rows.map((order) => [
-          `#${order.orderId}`,
-          order.productNames.join(', '),
-          formatUsd(order.totalAmount),
-          when(order.date),
-          order.status,
-        ])}
-      />
-      {orders.rows.length > 0 ? <LoadMore list={orders} /> : null}
-    </>
+    <PagedRows
+      list={useMemberOrders(memberId, first)}
+      label={MEMBERS.tabs.orders}
+      columns={Object.values(MEMBERS.orderColumns)}
+      empty={MEMBERS.noOrders}
+      loading={MEMBERS.ordersLoading}
+      failed={MEMBERS.ordersFailed}
+      row={(order) => [
+        `#${order.orderId}`,
+        order.productNames.join(', '),
+        formatUsd(order.totalAmount),
+        when(order.date),
+        order.status,
+      ]}
+    />
+  );
+}
+
+function MemberActivity({
+  memberId,
+  first,
+}: {
+  memberId: string;
+  first: { page: PageOf<SecurityActivity>; updatedAt: number };
+}) {
+  return (
+    <PagedRows
+      list={useMemberActivity(memberId, first)}
+      label={MEMBERS.tabs.activity}
+      columns={Object.values(MEMBERS.activityColumns)}
+      empty={MEMBERS.noActivity}
+      loading={MEMBERS.activityLoading}
+      failed={MEMBERS.activityFailed}
+      row={(entry) => [
+        when(entry.at),
+        SECURITY_EVENT_LABELS[entry.event],
+        `${entry.browser} on ${entry.os}`,
+        entry.ipAddress ?? '',
+      ]}
+    />
   );
 }
 
@@ -195,8 +244,17 @@ function MemberPageOf({ memberId }: { memberId: string }) {
   if (details.isError || !details.data) {
     return <ErrorBanner message={errorText(details.error, MEMBERS.memberLoadFailed)} error={details.error} />;
   }
-  const { member, personalInformation, orders, ordersPage, subscriptions, sessions, securityActivity, signInMethods } =
-    details.data;
+  const {
+    member,
+    personalInformation,
+    orders,
+    ordersPage,
+    subscriptions,
+    sessions,
+    securityActivity,
+    securityActivityPage,
+    signInMethods,
+  } = details.data;
   const pendingEmail = details.data.pendingEmailChange;
   const isAdmin = member.groups.includes(adminGroup);
   // Groups, and so console roles, are Admin's to change (README, "Console roles"): Support sees them only.
@@ -264,16 +322,12 @@ function MemberPageOf({ memberId }: { memberId: string }) {
       />
     ),
     activity: (
-      <RowsTable
-        label={MEMBERS.tabs.activity}
-        columns={Object.values(MEMBERS.activityColumns)}
-        empty={MEMBERS.noActivity}
-        rows={securityActivity.map((entry) => [
-          when(entry.at),
-          SECURITY_EVENT_LABELS[entry.event],
-          `${entry.browser} on ${entry.os}`,
-          entry.ipAddress ?? '',
-        ])}
+      <MemberActivity
+        memberId={memberId}
+        first={{
+          page: { items: securityActivity, page: securityActivityPage },
+          updatedAt: details.dataUpdatedAt,
+        }}
       />
     ),
     signInMethods: (

@@ -62,6 +62,7 @@ const details: AdminMemberDetails = {
   securityActivity: [
     { at: '2026-11-20T09:00:00Z', event: 'sign-in', browser: 'Firefox 140', os: 'Windows 11', ipAddress: null },
   ],
+  securityActivityPage: { nextCursor: null, total: 1 },
   signInMethods: { authenticatorApp: true, passkeys: 2, recoveryCodes: 7 },
   pendingEmailChange: null,
 };
@@ -79,6 +80,19 @@ const firstPage = {
 };
 const secondPage = {
   ...envelope([{ orderId: 3, date: '2025-01-07T15:00:00Z', status: 'Paid', totalAmount: 40, productNames: ['A1c'] }]),
+  page: { nextCursor: null, total: 2 },
+};
+/** The activity after the page the details carry: an attack's failed attempts. */
+const olderActivity = {
+  ...envelope([
+    {
+      at: '2026-11-19T23:00:00Z',
+      event: 'sign-in-failed',
+      browser: 'Chrome 142',
+      os: 'Linux',
+      ipAddress: '198.51.100.7',
+    },
+  ]),
   page: { nextCursor: null, total: 2 },
 };
 const admin = () => fakeAuth({ user: signedInUser(['Admin']) });
@@ -163,14 +177,26 @@ describe('the member directory', () => {
     expect(screen.queryByText(/Email change pending/)).toBeNull();
   });
 
-  it('opens a member on tabs: details read-only, orders a page at a time, sessions, activity; ends their sessions after asking', async () => {
+  it('opens a member on tabs: details read-only, orders and activity a page at a time, sessions; ends their sessions after asking', async () => {
     let ended = 0;
     const orderPages: string[] = [];
+    const activityPages: string[] = [];
     apiServer.use(
-      // The details carry the newest page of orders, as the API answers them.
+      // The details carry the newest page of orders and of activity, as the API answers them.
       http.get(`${TEST_API}/admin/members/${ID}`, () =>
-        HttpResponse.json(envelope({ ...details, orders: firstPage.data, ordersPage: firstPage.page })),
+        HttpResponse.json(
+          envelope({
+            ...details,
+            orders: firstPage.data,
+            ordersPage: firstPage.page,
+            securityActivityPage: { nextCursor: 'activity-2', total: 2 },
+          }),
+        ),
       ),
+      http.get(`${TEST_API}/admin/members/${ID}/activity`, ({ request }) => {
+        activityPages.push(new URL(request.url).search);
+        return HttpResponse.json(olderActivity);
+      }),
       http.get(`${TEST_API}/admin/members/${ID}/orders`, ({ request }) => {
         const search = new URL(request.url).search;
         orderPages.push(search);
@@ -206,7 +232,14 @@ describe('the member directory', () => {
       within(await screen.findByRole('table', { name: 'Sessions' })).getByText('Firefox 140 on Windows 11'),
     ).toBeTruthy();
     fireEvent.click(screen.getByRole('tab', { name: 'Activity' }));
-    expect(within(await screen.findByRole('table', { name: 'Activity' })).getByText('Signed in')).toBeTruthy();
+    const activity = await screen.findByRole('table', { name: 'Activity' });
+    expect(within(activity).getByText('Signed in')).toBeTruthy();
+    expect(activityPages).toEqual([]);
+    fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    expect(await within(activity).findByText('Failed sign-in attempt')).toBeTruthy();
+    expect(within(activity).getByText('198.51.100.7')).toBeTruthy();
+    expect(activityPages).toEqual(['?limit=25&cursor=activity-2']);
+    expect(screen.getByText('Showing 2 of 2')).toBeTruthy();
 
     fireEvent.click(screen.getByRole('button', { name: 'End all sessions' }));
     const dialog = await screen.findByRole('alertdialog', { name: 'End all sessions?' });

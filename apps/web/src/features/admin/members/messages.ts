@@ -51,6 +51,8 @@ export const MEMBERS = {
   noSubscriptions: 'No subscriptions.',
   noSessions: 'Not signed in anywhere.',
   noActivity: 'No security activity in the last 90 days.',
+  activityLoading: 'Loading activity...',
+  activityFailed: 'Failed to load the activity',
   orderColumns: { order: 'Order#', products: 'Products', amount: 'Amount (USD)', date: 'Date', status: 'Status' },
   subscriptionColumns: { products: 'Products', price: 'Price', every: 'Every', since: 'Since', cancelled: 'Cancelled' },
   sessionColumns: { device: 'Device', address: 'Address', signedIn: 'Signed in', lastActive: 'Last active' },
