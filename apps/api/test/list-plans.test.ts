@@ -33,17 +33,12 @@ interface PlanNode {
   'Index Name'?: string;
   'Index Cond'?: string;
   Filter?: string;
-  'Total Cost'?: number;
   Plans?: PlanNode[];
 }
 
 function nodes(plan: PlanNode): PlanNode[] {
   return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
 }
-
-/** What a plan does, in order: each node's type and the index or table it reads. */
-const shapeOf = (plan: PlanNode[]) =>
-  plan.map((node) => `${node['Node Type']} ${node['Index Name'] ?? node['Relation Name'] ?? ''}`.trim());
 
 const specs: [AnyListDefinition, string, unknown[]][] = [
   [productList, 'panel 12', []],
@@ -185,75 +180,46 @@ describe('list statements at realistic size', () => {
     for (const [spec, index, scope] of cases) {
       const plan = await planOf(spec, { limit: 25, q: 'Number 123457' }, scope, true);
       const scan = plan.find((node) => node['Index Name'] === index);
+      const parameter = /@@ \$(\d+)\)?$/.exec(scan?.['Index Cond'] ?? '');
       expect(scan?.['Index Cond']).toContain('search_digit_runs(');
       expect(plan.some((node) => node['Index Name']?.endsWith('_trgm_idx'))).toBe(false);
       expect(plan.some((node) => node.Filter?.includes('strpos(lower('))).toBe(true);
-      // The index is given the number as a prefix query, read by the subquery; the whole search is the filter's.
-      expect(scan?.['Index Cond']).toMatch(/@@ \(InitPlan \d+\)\.col1\)?$/);
-      const { text, values } = listStatement(spec, { limit: 25, q: 'Number 123457' }, scope);
-      const parameter = /@@ \(select \$(\d+)::tsquery\)/.exec(text);
+      // The index's parameter is the number as a prefix query; the whole search is the filter's.
+      const { values } = listStatement(spec, { limit: 25, q: 'Number 123457' }, scope);
       expect(values[Number(parameter?.[1]) - 1]).toBe('123457:*');
       expect(values).toContain('Number 123457');
-      // The plan for these values is that same plan: nothing in it depends on the number searched for.
       const custom = await planOf(spec, { limit: 25, q: 'Number 123457' }, scope);
-      expect(shapeOf(custom)).toEqual(shapeOf(plan));
+      expect(custom.find((node) => node['Index Name'] === index)?.['Index Cond']).toContain(
+        `@@ '''123457'':*'::tsquery`,
+      );
     }
   });
 
-  it('estimates every search of 5 digits or more alike, so each connection plans it five times and then never again', async () => {
-    const { spec } = auditList({});
-    for (const [list, search] of [
-      [spec, (n: number) => `entity ${12_000 + n * 7}`],
-      [memberDirectoryList, (n: number) => `number ${10_000 + n * 13}`],
-    ] as const) {
-      // PostgreSQL keeps a statement's generic plan only while no plan made for some values is estimated cheaper: a
-      // number found in a few rows, estimated as such, would have each run planned again for its values.
-      // Alike within 1% (a constant search typed folds into a cheaper filter): PostgreSQL charges a plan made for
-      // some values more than that for making it.
-      const generic = (await planOf(list, { limit: 25, q: search(0) }, [], true))[0]!['Total Cost']!;
-      for (const n of [0, 1, 2]) {
-        const custom = (await planOf(list, { limit: 25, q: search(n) }, []))[0]!['Total Cost']!;
-        expect(Math.abs(custom - generic) / generic).toBeLessThan(0.01);
-      }
-      const client = await pool.connect();
-      try {
-        const { name } = listStatement(list, { limit: 25, q: search(0) });
-        const plans = async () => {
-          const { rows } = await client.query<{ generic: number; custom: number }>(
-            `select generic_plans::int as generic, custom_plans::int as custom from pg_prepared_statements
-             where name = $1`,
-            [name],
-          );
-          return rows[0] ?? { generic: 0, custom: 0 };
-        };
-        const before = await plans();
-        // Its first five runs on a connection are planned for their values; every run after them is the generic plan's.
-        for (let n = 0; n < 10; n++) await client.query(listStatement(list, { limit: 25, q: search(n) }));
-        const after = await plans();
-        expect(after.generic + after.custom - before.generic - before.custom).toBe(10);
-        expect(after.custom - before.custom).toBeLessThanOrEqual(5);
-      } finally {
-        client.release();
-      }
-    }
-  });
-
-  it("reads the audit trail's digit search without parallel workers, even where the planner finds them cheap", async () => {
-    const { spec } = auditList({});
+  it('reads the audit trail without parallel workers, even where the planner finds them cheap', async () => {
     const client = await pool.connect();
     try {
-      // Workers for nothing: without the trail's own setting, the planner gives this scan two.
+      // Workers for nothing: without the trail's own setting, the planner gives each of these scans two.
       await client.query(
         `set parallel_setup_cost = 0; set parallel_tuple_cost = 0;
          set min_parallel_table_scan_size = 0; set min_parallel_index_scan_size = 0`,
       );
-      const { text } = listStatement(spec, { limit: 25, q: 'entity 12345' });
-      const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-        `explain (format json, generic_plan) ${text}`,
-      );
-      const plan = nodes(rows[0]!['QUERY PLAN'][0].Plan);
-      expect(plan.some((node) => node['Index Name'] === 'audit_entries_search_digits_idx')).toBe(true);
-      expect(plan.filter((node) => node['Node Type'].startsWith('Gather'))).toEqual([]);
+      const trail = auditList({});
+      const catalogOnly = auditList({ catalogOnly: true });
+      const byActor = auditList({ actor: 'actor-2' });
+      for (const [{ spec, scope }, q] of [
+        [trail, 'entity 12345'],
+        [trail, 'price'],
+        [catalogOnly, undefined],
+        [byActor, undefined],
+      ] as const) {
+        const { text } = listStatement(spec, { limit: 25, q }, scope);
+        const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+          `explain (format json, generic_plan) ${text}`,
+        );
+        const plan = nodes(rows[0]!['QUERY PLAN'][0].Plan);
+        expect(plan.some((node) => node['Relation Name'] === 'audit_entries')).toBe(true);
+        expect(plan.filter((node) => node['Node Type'].startsWith('Gather'))).toEqual([]);
+      }
     } finally {
       await client.query('reset all');
       client.release();

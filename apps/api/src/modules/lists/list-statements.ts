@@ -136,12 +136,9 @@ const SEARCH_TERMS: SearchTerms = {
  * A search holding `DIGIT_RUN_MIN` digits or more in a row, in a list whose texts have a `search_digit_runs` index
  * (decision 047): the index finds the rows whose runs of digits hold the search's longest, then they are held to the
  * whole search. Every row holding the search holds that run (lower() changes no digit), inside a run of its own.
- * The run is read through a subquery (decision 052): the planner then estimates every search alike, as it estimates
- * the generic plan, so PostgreSQL keeps that one plan per connection instead of planning each request again.
  */
 const DIGIT_SEARCH_TERMS: SearchTerms = {
-  contains: (text) =>
-    sql`(${searchDigitRuns(text)} @@ (select ${sql.placeholder('digits')}::tsquery) and ${holdsTyped(text)})`,
+  contains: (text) => sql`(${searchDigitRuns(text)} @@ ${sql.placeholder('digits')}::tsquery and ${holdsTyped(text)})`,
   words,
   number,
 };
