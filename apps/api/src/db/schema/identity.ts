@@ -69,10 +69,9 @@ export const oidcPayloads = pgTable(
     index('oidc_payloads_grant_idx').on(t.grantId),
     index('oidc_payloads_uid_idx').on(t.uid),
     index('oidc_payloads_expires_idx').on(t.expiresAt),
-    // An account's sessions, for its devices list and for ending them.
-    index('oidc_payloads_session_account_idx')
-      .on(sql`(${t.payload}->>'accountId')`)
-      .where(sql`${t.model} = 'Session'`),
+    // An account's sessions, grants, codes and tokens, for its devices list and for ending them all at once (a
+    // password change, "End all sessions", a closed account's purge): of every model, which each such statement reads.
+    index('oidc_payloads_account_idx').on(sql`(${t.payload}->>'accountId')`),
   ],
 );
 
