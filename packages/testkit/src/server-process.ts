@@ -37,9 +37,10 @@ export interface ServerProcessOptions {
 /** A loopback port, a throw-away data directory for the embedded PostgreSQL, and a way to (re)start the server. */
 export async function prepareServer({ entry, env = {}, output = 'capture', nodeArgs = [] }: ServerProcessOptions) {
   // A server given another's DATA_DIR (a second process on one data folder) makes no folder of its own.
-  const dataDir = env['DATA_DIR'] ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'ums-process-')));
-  const made = env['DATA_DIR'] ? undefined : dataDir;
+  const given = env['DATA_DIR'];
+  const made = given ? undefined : await fs.mkdtemp(path.join(os.tmpdir(), 'ums-process-'));
   if (made) await fs.chmod(made, 0o755);
+  const dataDir = given || made!;
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const pgData = clusterDir(dataDir);

@@ -225,8 +225,8 @@ export function createMemberDirectory({
       const orders = newestOrdersSchema.parse(
         JSON.parse(await lists.member(paymentHistoryList, { limit: PAGE }, [id])),
       );
-      // And the newest page of its security activity (an account under attack gathers thousands of failed sign-ins in the 90 days they are kept):
-      // the `activity` route's own answer.
+      // And the newest page of its security activity (an account under attack gathers thousands of failed sign-ins
+      // in the 90 days they are kept): the `activity` route's own answer.
       const activity = newestActivitySchema.parse(JSON.parse(await lists.fresh(activityList, { limit: PAGE }, [id])));
       const held = await myData.collect(id, { orders: false, activity: false });
       return {

@@ -40,7 +40,7 @@ export const activityList: ListDefinition<'activity'> = {
   total: sql`(select count(*) from ${securityEvents} where ${securityEvents.subject} = ${scopeValue(0)})`,
 };
 
-/** Every security event of `subject` as held (support's page, the data export), newest first. */
+/** Every security event of `subject` as held (the data export), newest first. */
 export const heldActivityOf = (subject: SQLWrapper) => sql<SecurityActivity[]>`coalesce((
   select json_agg(${jsonObject<SecurityActivity>({ at: jsonTime(e.at), ...eventFields })} order by ${e.at} desc, ${e.id} desc)
   from ${tableAs(securityEvents, 'e')} where ${e.subject} = ${subject}), '[]'::json)`;

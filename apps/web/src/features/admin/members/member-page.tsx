@@ -110,7 +110,6 @@ function RowsTable({
   );
 }
 
-/** The member's orders, newest first, a page at a time (a member may have years of them). */
 /** A table of one of the member's lists, a page at a time from the page the details carried, with "Load more". */
 function PagedRows<T>({
   list,
@@ -139,6 +138,7 @@ function PagedRows<T>({
   );
 }
 
+/** The member's orders, newest first, a page at a time (a member may have years of them). */
 function MemberOrders({
   memberId,
   first,
@@ -146,9 +146,10 @@ function MemberOrders({
   memberId: string;
   first: { page: PageOf<PaymentHistoryEntry>; updatedAt: number };
 }) {
+  const orders = useMemberOrders(memberId, first);
   return (
     <PagedRows
-      list={useMemberOrders(memberId, first)}
+      list={orders}
       label={MEMBERS.tabs.orders}
       columns={Object.values(MEMBERS.orderColumns)}
       empty={MEMBERS.noOrders}
@@ -165,6 +166,7 @@ function MemberOrders({
   );
 }
 
+/** The member's security activity, newest first, a page at a time (an attack leaves thousands of failed sign-ins). */
 function MemberActivity({
   memberId,
   first,
@@ -172,9 +174,10 @@ function MemberActivity({
   memberId: string;
   first: { page: PageOf<SecurityActivity>; updatedAt: number };
 }) {
+  const activity = useMemberActivity(memberId, first);
   return (
     <PagedRows
-      list={useMemberActivity(memberId, first)}
+      list={activity}
       label={MEMBERS.tabs.activity}
       columns={Object.values(MEMBERS.activityColumns)}
       empty={MEMBERS.noActivity}
