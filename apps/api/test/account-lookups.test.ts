@@ -7,7 +7,8 @@ import { createAccountService } from '../src/identity/accounts.service.js';
 import { PASSWORD_MESSAGES } from '../src/identity/password-change.js';
 import { growDirectoryAndAudit } from '../src/seed/grow-data.js';
 import { providerApp } from './oidc-client.js';
-import { watchStatements, type SentStatement } from './pool-statements.js';
+import { explained } from './plans.js';
+import { statementRecorder } from './pool-statements.js';
 
 // A member's security alerts, data export and account closing find the member's account by its id among many: through
 // the accounts' primary key, never by reading every account (an id compared as text reads them all: a quarter of a
@@ -27,37 +28,18 @@ await owner.pool.query('analyze accounts, oidc_payloads');
 /** The tables no member's request may read whole. */
 const LARGE = new Set(['accounts', 'oidc_payloads']);
 
-const sent: SentStatement[] = [];
-let recording = false;
-watchStatements(server.database.appRole.pool, (statement) => recording && sent.push(statement));
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  Plans?: PlanNode[];
-}
-const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];
+const recorded = statementRecorder(server.database.appRole.pool);
 
 /**
  * What `work` sends that reads the accounts or the provider's rows from start to end: EXPLAIN of each statement, as
  * the server's connections plan it (their generic plan, decision 009), for any value.
  */
 async function tablesReadWhole(work: () => Promise<void>): Promise<string[]> {
-  sent.length = 0;
-  recording = true;
-  try {
-    await work();
-  } finally {
-    recording = false;
-  }
   const whole: string[] = [];
-  for (const { text, values } of sent) {
+  for (const { text } of await recorded(work)) {
     if (![...LARGE].some((table) => text.includes(`"${table}"`))) continue;
     if (!/^\s*(select|with|update|delete|insert)\b/i.test(text)) continue;
-    const { rows } = await owner.pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-      values?.length ? `explain (format json, generic_plan) ${text}` : `explain (format json) ${text}`,
-    );
-    for (const node of nodes(rows[0]!['QUERY PLAN'][0].Plan)) {
+    for (const node of await explained(owner.pool, text)) {
       if (node['Node Type'] === 'Seq Scan' && LARGE.has(node['Relation Name']!)) {
         whole.push(`${node['Relation Name']}: ${text.replace(/\s+/g, ' ').slice(0, 160)}`);
       }
@@ -140,9 +122,7 @@ describe("a member's account found by its id among 5,000, and their sessions and
     // An id with more after it is no id: the pattern is anchored at both ends.
     expect(await found(`${accountId} `)).toEqual([]);
     expect(await found(accountId.toUpperCase())).toEqual([{ email: 'lookups-named@example.com' }]);
-    const { rows } = await owner.pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-      `explain (format json, generic_plan) ${found(accountId).toSQL().sql}`,
-    );
-    expect(nodes(rows[0]!['QUERY PLAN'][0].Plan).map((node) => node['Node Type'])).not.toContain('Seq Scan');
+    const plan = await explained(owner.pool, found(accountId).toSQL().sql);
+    expect(plan.map((node) => node['Node Type'])).not.toContain('Seq Scan');
   });
 });

@@ -2,29 +2,17 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { browser, refresh, signIn } from '@ums/testkit/oidc-browser';
 import { createAccountService } from '../src/identity/accounts.service.js';
 import { providerApp } from './oidc-client.js';
-import { watchStatements, type SentStatement } from './pool-statements.js';
+import { planNodes, type PlanNode } from './plans.js';
+import { statementRecorder, type SentStatement } from './pool-statements.js';
 
 // Decision 041: the statements of every sign-in and refresh are named prepared statements, their text built once and
 // their plans made once per connection, and there are no more of them than the flow needs.
 const server = await providerApp();
 
-/** Every statement the app's pool sends while `recording` holds. */
-const sent: SentStatement[] = [];
-let recording = false;
-// The app's own timers share the pool, but their first turns come 30 s (the revocation poll), 60 s (the proofs'
-// sweep) and 10 minutes (the other sweeps) after its start: the flows are recorded within its first seconds.
-watchStatements(server.database.appRole.pool, (statement) => recording && sent.push(statement));
-
-async function recorded(work: () => Promise<unknown>): Promise<SentStatement[]> {
-  sent.length = 0;
-  recording = true;
-  try {
-    await work();
-    return [...sent];
-  } finally {
-    recording = false;
-  }
-}
+// Every statement the app's pool sends while a flow runs. The app's own timers share the pool, but their first turns
+// come 30 s (the revocation poll), 60 s (the proofs' sweep) and 10 minutes (the other sweeps) after its start: the
+// flows are recorded within its first seconds.
+const recorded = statementRecorder(server.database.appRole.pool);
 
 const PASSWORD = 'Statements-Pass-42';
 const accounts = createAccountService({ db: server.database.db });
@@ -133,7 +121,7 @@ describe('the statements of a sign-in and a refresh', () => {
         const { rows: plan } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
           `explain (format json) execute explained_${name}${parameters ? `(${nulls})` : ''}`,
         );
-        for (const node of nodes(plan[0]!['QUERY PLAN'][0].Plan)) {
+        for (const node of planNodes(plan[0]!['QUERY PLAN'][0].Plan)) {
           if (node['Node Type'] === 'Seq Scan' && large.includes(node['Relation Name'] ?? '')) {
             scans.push(`${name}: ${node['Relation Name']}`);
           }
@@ -146,10 +134,3 @@ describe('the statements of a sign-in and a refresh', () => {
     }
   });
 });
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  Plans?: PlanNode[];
-}
-const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];

@@ -14,6 +14,7 @@ import { memberDirectoryList } from '../src/modules/admin/members.lists.js';
 import { auditList } from '../src/modules/audit/audit.lists.js';
 import { createDatabase } from '../src/db/client.js';
 import { testDatabase } from './helper.js';
+import { explained } from './plans.js';
 
 const database = await testDatabase();
 // The app's own pool settings (planner costs included), on this file's database.
@@ -26,19 +27,6 @@ const SUBJECT = 'plans-member';
  * by every page, search and sort. Below it the planner may rightly read a few dozen pages in a row instead.
  */
 const LARGE = 5000;
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  'Index Cond'?: string;
-  Filter?: string;
-  Plans?: PlanNode[];
-}
-
-function nodes(plan: PlanNode): PlanNode[] {
-  return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
-}
 
 const specs: [AnyListDefinition, string, unknown[]][] = [
   [productList, 'panel 12', []],
@@ -107,7 +95,7 @@ describe('list statements at realistic size', () => {
       ]),
     );
     const scans: string[] = [];
-    let explained = 0;
+    let explainedPlans = 0;
     for (const [spec, q, scope] of specs) {
       for (const field of LISTS[spec.list].sorts as readonly string[]) {
         for (const sort of [field, `-${field}`]) {
@@ -118,13 +106,10 @@ describe('list statements at realistic size', () => {
             for (const request of cursor ? [first, { ...first, cursor }] : [first]) {
               const { text, values } = listStatement(spec, request, scope);
               // The plan for these values, and the generic plan the app's prepared statement runs.
-              const plans = [
-                await pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`explain (format json) ${text}`, values),
-                await pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`explain (format json, generic_plan) ${text}`),
-              ];
-              for (const [i, { rows }] of plans.entries()) {
-                explained++;
-                for (const node of nodes(rows[0]!['QUERY PLAN'][0].Plan)) {
+              const plans = [await explained(pool, text, values), await explained(pool, text)];
+              for (const [i, plan] of plans.entries()) {
+                explainedPlans++;
+                for (const node of plan) {
                   if (node['Node Type'] === 'Seq Scan' && large.has(node['Relation Name']!)) {
                     scans.push(
                       `${i ? 'generic' : 'custom'} ${spec.name} ${JSON.stringify(request)}: ${node['Relation Name']}`,
@@ -137,16 +122,13 @@ describe('list statements at realistic size', () => {
         }
       }
     }
-    expect(explained).toBeGreaterThan(160);
+    expect(explainedPlans).toBeGreaterThan(160);
     expect(scans).toEqual([]);
   }, 120_000);
 
   const planOf = async (spec: AnyListDefinition, request: ListRequest, scope: unknown[], generic = false) => {
     const { text, values } = listStatement(spec, request, scope);
-    const { rows } = generic
-      ? await pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`explain (format json, generic_plan) ${text}`)
-      : await pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`explain (format json) ${text}`, values);
-    return nodes(rows[0]!['QUERY PLAN'][0].Plan);
+    return generic ? explained(pool, text) : explained(pool, text, values);
   };
 
   it('filters the rows a trigram index finds by the whole search in the plan the app runs, the index given the pattern alone', async () => {
@@ -212,11 +194,7 @@ describe('list statements at realistic size', () => {
         [catalogOnly, undefined],
         [byActor, undefined],
       ] as const) {
-        const { text } = listStatement(spec, { limit: 25, q }, scope);
-        const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-          `explain (format json, generic_plan) ${text}`,
-        );
-        const plan = nodes(rows[0]!['QUERY PLAN'][0].Plan);
+        const plan = await explained(client, listStatement(spec, { limit: 25, q }, scope).text);
         expect(plan.some((node) => node['Relation Name'] === 'audit_entries')).toBe(true);
         expect(plan.filter((node) => node['Node Type'].startsWith('Gather'))).toEqual([]);
       }

@@ -26,6 +26,26 @@ export function watchStatements(pool: pg.Pool, seen: (statement: SentStatement) 
 }
 
 /**
+ * A recorder of `pool`'s statements: `record(work)` answers every statement sent through the pool while `work` ran, in
+ * the order sent (the app's own timers included, should one fire then).
+ */
+export function statementRecorder(pool: pg.Pool) {
+  const sent: SentStatement[] = [];
+  let recording = false;
+  watchStatements(pool, (statement) => recording && sent.push(statement));
+  return async function record(work: () => Promise<unknown>): Promise<SentStatement[]> {
+    sent.length = 0;
+    recording = true;
+    try {
+      await work();
+      return [...sent];
+    } finally {
+      recording = false;
+    }
+  };
+}
+
+/**
  * Calls `waited` each time a client of `pool` sends PostgreSQL a statement while no other is unanswered: from then on
  * the server waits for PostgreSQL's answer (a round trip). Statements sent behind one still unanswered (pg's pipeline
  * mode, decision 051) join its wait. Each statement ends with one Sync (the extended protocol) or is one simple query,

@@ -30,7 +30,7 @@ import type { FactorService } from '../../identity/factors.js';
 import type { KeyService } from '../../secrets/key-service.js';
 import { isAccountId } from '../../identity/account-id.js';
 
-/** The account a token subject names: compared as text, so a subject that is no account id finds none. */
+/** The account a token subject names (a subject that is no account id names none). */
 const accountNamed = (subject: string) => isAccountId(accounts.accountId, subject);
 
 /** The email of the account a subject names, if it has one. */

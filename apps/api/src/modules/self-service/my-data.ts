@@ -78,7 +78,7 @@ const heldEmailChanges = sql<HeldEmailChange[]>`coalesce((
   })} order by ${e.createdAt}, ${e.id})
   from ${tableAs(emailChanges, 'e')} where ${isAccountId(e.accountId, subject)}), '[]'::json)`;
 
-/** Everything held about `subject` as one JSON document; its orders only when `orders` is true. */
+/** Everything held about `subject` as one JSON document; its orders and its activity only when asked for. */
 const HELD_DATA = new PgDialect().sqlToQuery(
   sql`select ${jsonObject<HeldData>({
     account,

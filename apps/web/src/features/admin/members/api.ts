@@ -4,11 +4,16 @@ import { firstOf, type ApiClient } from '../../../lib/api-client.js';
 import { useApi } from '../../../lib/api-context.js';
 import { usePagedList, type ListView, type PageOf } from '../../../lib/paged-list.js';
 
+/** The member's lists that their page pages through (`/admin/members/{id}/{list}`), by each item's type. */
+export interface MemberPages {
+  orders: PaymentHistoryEntry;
+  activity: SecurityActivity;
+}
+
 export const memberKeys = {
   all: ['members'] as const,
   one: (id: string) => ['members', 'one', id] as const,
-  orders: (id: string) => ['members', 'one', id, 'orders'] as const,
-  activity: (id: string) => ['members', 'one', id, 'activity'] as const,
+  pages: (id: string, list: keyof MemberPages) => ['members', 'one', id, list] as const,
 };
 
 /** The member directory a page at a time, searched by email or name and sorted on the server. */
@@ -27,23 +32,17 @@ export const memberDetailsQuery = (api: () => Promise<ApiClient>, id: string) =>
 export const useMemberDetails = (id: string) => useQuery(memberDetailsQuery(useApi(), id));
 
 /**
- * The member's orders, newest first, a page at a time. The member's details carried the newest page (`first`): the
- * list starts from it and asks only for the pages after it.
+ * One of the member's lists (their orders, their security activity), newest first, a page at a time. The member's
+ * details carried the newest page (`first`): the list starts from it and asks only for the pages after it.
  */
-export const useMemberOrders = (id: string, first: { page: PageOf<PaymentHistoryEntry>; updatedAt: number }) =>
-  usePagedList<PaymentHistoryEntry>(
-    memberKeys.orders(id),
-    `/admin/members/${id}/orders`,
-    { q: '', sort: '' },
-    true,
-    first,
-  );
-
-/** The member's security activity, newest first, a page at a time, from the newest page the details carried. */
-export const useMemberActivity = (id: string, first: { page: PageOf<SecurityActivity>; updatedAt: number }) =>
-  usePagedList<SecurityActivity>(
-    memberKeys.activity(id),
-    `/admin/members/${id}/activity`,
+export const useMemberPages = <List extends keyof MemberPages>(
+  id: string,
+  list: List,
+  first: { page: PageOf<MemberPages[List]>; updatedAt: number },
+) =>
+  usePagedList<MemberPages[List]>(
+    memberKeys.pages(id, list),
+    `/admin/members/${id}/${list}`,
     { q: '', sort: '' },
     true,
     first,

@@ -11,7 +11,7 @@ import {
   TabList,
   tokens,
 } from '@fluentui/react-components';
-import type { HeldPersonalInformation, PaymentHistoryEntry, SecurityActivity } from '@ums/contracts';
+import type { HeldPersonalInformation } from '@ums/contracts';
 import { SECURITY_EVENT_LABELS } from '@ums/contracts/security';
 import { useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
@@ -25,11 +25,11 @@ import { useClientConfig } from '../../../lib/client-config-context.js';
 import { errorText } from '../../../lib/error-text.js';
 import { formatDateTime } from '../../../lib/format-date-time.js';
 import { formatShortDate, formatUsd } from '../../../lib/format.js';
-import type { PageOf, PagedList } from '../../../lib/paged-list.js';
+import type { PageOf } from '../../../lib/paged-list.js';
 import { useStepUpDraft } from '../../../lib/step-up-draft.js';
 import { useAdminStyles } from '../components/admin-styles.js';
 import { useConsoleRights } from '../console-roles.js';
-import { useMemberActions, useMemberActivity, useMemberDetails, useMemberOrders } from './api.js';
+import { useMemberActions, useMemberDetails, useMemberPages, type MemberPages } from './api.js';
 import {
   groupsText,
   memberActionDraftKey,
@@ -110,9 +110,14 @@ function RowsTable({
   );
 }
 
-/** A table of one of the member's lists, a page at a time from the page the details carried, with "Load more". */
-function PagedRows<T>({
+/**
+ * One of the member's lists as a table, a page at a time from the page the details carried, with "Load more": their
+ * orders (a member may have years of them) or their security activity (an attack leaves thousands of failed sign-ins).
+ */
+function MemberPagesTable<List extends keyof MemberPages>({
+  memberId,
   list,
+  first,
   label,
   columns,
   empty,
@@ -120,76 +125,24 @@ function PagedRows<T>({
   failed,
   row,
 }: {
-  list: PagedList<T>;
+  memberId: string;
+  list: List;
+  first: { page: PageOf<MemberPages[List]>; updatedAt: number };
   label: string;
   columns: string[];
   empty: string;
   loading: string;
   failed: string;
-  row: (item: T) => string[];
+  row: (item: MemberPages[List]) => string[];
 }) {
-  if (list.isPending) return <Spinner label={loading} />;
-  if (list.isError) return <ErrorBanner message={errorText(list.error, failed)} error={list.error} />;
+  const pages = useMemberPages(memberId, list, first);
+  if (pages.isPending) return <Spinner label={loading} />;
+  if (pages.isError) return <ErrorBanner message={errorText(pages.error, failed)} error={pages.error} />;
   return (
     <>
-      <RowsTable label={label} columns={columns} empty={empty} rows={list.rows.map(row)} />
-      {list.rows.length > 0 ? <LoadMore list={list} /> : null}
+      <RowsTable label={label} columns={columns} empty={empty} rows={pages.rows.map(row)} />
+      {pages.rows.length > 0 ? <LoadMore list={pages} /> : null}
     </>
-  );
-}
-
-/** The member's orders, newest first, a page at a time (a member may have years of them). */
-function MemberOrders({
-  memberId,
-  first,
-}: {
-  memberId: string;
-  first: { page: PageOf<PaymentHistoryEntry>; updatedAt: number };
-}) {
-  const orders = useMemberOrders(memberId, first);
-  return (
-    <PagedRows
-      list={orders}
-      label={MEMBERS.tabs.orders}
-      columns={Object.values(MEMBERS.orderColumns)}
-      empty={MEMBERS.noOrders}
-      loading={MEMBERS.ordersLoading}
-      failed={MEMBERS.ordersFailed}
-      row={(order) => [
-        `#${order.orderId}`,
-        order.productNames.join(', '),
-        formatUsd(order.totalAmount),
-        when(order.date),
-        order.status,
-      ]}
-    />
-  );
-}
-
-/** The member's security activity, newest first, a page at a time (an attack leaves thousands of failed sign-ins). */
-function MemberActivity({
-  memberId,
-  first,
-}: {
-  memberId: string;
-  first: { page: PageOf<SecurityActivity>; updatedAt: number };
-}) {
-  const activity = useMemberActivity(memberId, first);
-  return (
-    <PagedRows
-      list={activity}
-      label={MEMBERS.tabs.activity}
-      columns={Object.values(MEMBERS.activityColumns)}
-      empty={MEMBERS.noActivity}
-      loading={MEMBERS.activityLoading}
-      failed={MEMBERS.activityFailed}
-      row={(entry) => [
-        when(entry.at),
-        SECURITY_EVENT_LABELS[entry.event],
-        `${entry.browser} on ${entry.os}`,
-        entry.ipAddress ?? '',
-      ]}
-    />
   );
 }
 
@@ -292,9 +245,22 @@ function MemberPageOf({ memberId }: { memberId: string }) {
       </>
     ),
     orders: (
-      <MemberOrders
+      <MemberPagesTable
         memberId={memberId}
+        list="orders"
         first={{ page: { items: orders, page: ordersPage }, updatedAt: details.dataUpdatedAt }}
+        label={MEMBERS.tabs.orders}
+        columns={Object.values(MEMBERS.orderColumns)}
+        empty={MEMBERS.noOrders}
+        loading={MEMBERS.ordersLoading}
+        failed={MEMBERS.ordersFailed}
+        row={(order) => [
+          `#${order.orderId}`,
+          order.productNames.join(', '),
+          formatUsd(order.totalAmount),
+          when(order.date),
+          order.status,
+        ]}
       />
     ),
     subscriptions: (
@@ -325,12 +291,21 @@ function MemberPageOf({ memberId }: { memberId: string }) {
       />
     ),
     activity: (
-      <MemberActivity
+      <MemberPagesTable
         memberId={memberId}
-        first={{
-          page: { items: securityActivity, page: securityActivityPage },
-          updatedAt: details.dataUpdatedAt,
-        }}
+        list="activity"
+        first={{ page: { items: securityActivity, page: securityActivityPage }, updatedAt: details.dataUpdatedAt }}
+        label={MEMBERS.tabs.activity}
+        columns={Object.values(MEMBERS.activityColumns)}
+        empty={MEMBERS.noActivity}
+        loading={MEMBERS.activityLoading}
+        failed={MEMBERS.activityFailed}
+        row={(entry) => [
+          when(entry.at),
+          SECURITY_EVENT_LABELS[entry.event],
+          `${entry.browser} on ${entry.os}`,
+          entry.ipAddress ?? '',
+        ]}
       />
     ),
     signInMethods: (
