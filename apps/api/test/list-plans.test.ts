@@ -1,4 +1,4 @@
-import { LISTS } from '@ums/contracts';
+import { LISTS, SEARCH_COUNT_LIMIT } from '@ums/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { productList } from '../src/modules/catalog/catalog.lists.js';
 import { discountPackageList } from '../src/modules/discount-packages/discount-packages.lists.js';
@@ -14,7 +14,7 @@ import { memberDirectoryList } from '../src/modules/admin/members.lists.js';
 import { auditList } from '../src/modules/audit/audit.lists.js';
 import { createDatabase } from '../src/db/client.js';
 import { testDatabase } from './helper.js';
-import { explained } from './plans.js';
+import { explained, planNodes, type PlanNode } from './plans.js';
 
 const database = await testDatabase();
 // The app's own pool settings (planner costs included), on this file's database.
@@ -174,6 +174,34 @@ describe('list statements at realistic size', () => {
       expect(custom.find((node) => node['Index Name'] === index)?.['Index Cond']).toContain(
         `@@ '''123457'':*'::tsquery`,
       );
+    }
+  });
+
+  it('pages a search matching more than SEARCH_COUNT_LIMIT rows by walking the sort’s index, without sorting its matches', async () => {
+    // Every grown account is a "member…@example.com", every grown entry an "admin…" one: thousands of matches each.
+    const cases: [AnyListDefinition, ListRequest, string][] = [
+      [memberDirectoryList, { limit: 25, q: 'member' }, 'accounts_email_lower_idx'],
+      [memberDirectoryList, { limit: 25, q: 'member', sort: '-createdAt' }, 'accounts_created_idx'],
+      [auditList({}).spec, { limit: 25, q: 'admin' }, 'audit_entries_at_idx'],
+    ];
+    for (const [spec, request, index] of cases) {
+      const { text, values } = listStatement(spec, request, []);
+      const { rows } = await pool.query<{ body: string }>(text, values);
+      expect(JSON.parse(rows[0]!.body).page).toMatchObject({ total: SEARCH_COUNT_LIMIT, totalAtLeast: true });
+      const { rows: plan } = await pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+        `explain (analyze, format json) ${text}`,
+        values,
+      );
+      const nodes = planNodes(plan[0]!['QUERY PLAN'][0].Plan) as (PlanNode & { 'Actual Rows': number })[];
+      // The walk: the sort's index with the search as its filter, stopped soon after the page and the row after it
+      // (thousands of rows match).
+      const walk = nodes.find((node) => node['Index Name'] === index);
+      expect(walk?.Filter).toContain('strpos(lower(');
+      expect(walk?.['Actual Rows']).toBeGreaterThanOrEqual(26);
+      expect(walk?.['Actual Rows']).toBeLessThan(100);
+      // Nothing sorted more rows than the matches the search's index gave (at most the limit and one).
+      const sorted = nodes.filter((node) => node['Node Type'] === 'Sort').map((node) => node['Actual Rows']);
+      expect(Math.max(...sorted)).toBeLessThanOrEqual(SEARCH_COUNT_LIMIT + 1);
     }
   });
 

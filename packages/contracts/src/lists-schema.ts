@@ -34,7 +34,11 @@ export function listQuerySchema(list: ListName) {
   });
 }
 
-export const pageSchema = z.object({ nextCursor: z.string().nullable(), total: z.number().int() });
+export const pageSchema = z.object({
+  nextCursor: z.string().nullable(),
+  total: z.number().int(),
+  totalAtLeast: z.boolean().optional(),
+});
 
 /** A list call an administrator may also download whole: `format=csv` streams the filtered, sorted list as CSV. */
 export function exportableListQuerySchema(list: ListName) {

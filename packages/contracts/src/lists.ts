@@ -31,9 +31,17 @@ export interface ListSortOption<L extends ListName> {
 export interface Page {
   /** Pass as `cursor` for the next page; null on the last page. */
   nextCursor: string | null;
-  /** Rows in the whole filtered list. */
+  /** Rows in the whole filtered list, or with `totalAtLeast` a lower bound of them. */
   total: number;
+  /**
+   * A search of a large list (the member directory, the audit trail) matched more than `SEARCH_COUNT_LIMIT` rows:
+   * `total` is that limit, and the list holds more.
+   */
+  totalAtLeast?: boolean;
 }
+
+/** Matches a search of a large list counts before it answers "more than this many" (decision 053). */
+export const SEARCH_COUNT_LIMIT = 1000;
 
 export interface ListQuery {
   limit?: number;

@@ -109,16 +109,19 @@ export function ListToolbar({
   );
 }
 
-/** "Showing 25 of 2,000" and the button that fetches the list's next page. */
+/** "Showing 25 of 2000" ("of 1000+" past a search's count) and the button that fetches the list's next page. */
 export function LoadMore({
   list,
 }: {
-  list: Pick<PagedList<unknown>, 'rows' | 'total' | 'hasNextPage' | 'isFetchingNextPage' | 'fetchNextPage'>;
+  list: Pick<
+    PagedList<unknown>,
+    'rows' | 'total' | 'totalAtLeast' | 'hasNextPage' | 'isFetchingNextPage' | 'fetchNextPage'
+  >;
 }) {
   const styles = useStyles();
   return (
     <div className={styles.more}>
-      <Text aria-live="polite">{LIST_TEXT.showing(list.rows.length, list.total)}</Text>
+      <Text aria-live="polite">{LIST_TEXT.showing(list.rows.length, list.total, list.totalAtLeast)}</Text>
       {list.hasNextPage ? (
         <Button onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
           {list.isFetchingNextPage ? LIST_TEXT.loadingMore : LIST_TEXT.loadMore}

@@ -12,7 +12,7 @@ export const REFERENCE = 'Reference:';
 /** The search, sort and "load more" of the paged lists. */
 export const LIST_TEXT = {
   sortBy: 'Sort by',
-  showing: (shown: number, total: number) => `Showing ${shown} of ${total}`,
+  showing: (shown: number, total: number, atLeast = false) => `Showing ${shown} of ${total}${atLeast ? '+' : ''}`,
   loadMore: 'Load more',
   loadingMore: 'Loading...',
   noMatch: (query: string) => `Nothing matches "${query}".`,

@@ -54,10 +54,14 @@ export function pagedListQuery<T>(
   });
 }
 
-/** The rows of every page loaded so far, and the filtered list's size. */
+/**
+ * The rows of every page loaded so far, and the filtered list's size: with `totalAtLeast`, a search of a large list
+ * matched more than `total` (decision 053).
+ */
 export function pagedRows<T>(data: InfiniteData<PageOf<T>> | undefined) {
   const pages = data?.pages ?? [];
-  return { rows: pages.flatMap((p) => p.items), total: pages.at(-1)?.page.total ?? 0 };
+  const last = pages.at(-1)?.page;
+  return { rows: pages.flatMap((p) => p.items), total: last?.total ?? 0, totalAtLeast: last?.totalAtLeast === true };
 }
 
 export function usePagedList<T>(

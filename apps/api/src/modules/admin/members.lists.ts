@@ -36,6 +36,7 @@ export const memberDirectoryList: ListDefinition<'members'> = {
   // The text of the directory's trigram and digit-run indexes (accounts_search_trgm_idx, accounts_search_digits_idx).
   search: ({ contains }) => contains(accountSearchText(a)),
   digitRunsIndexed: true,
+  searchCountCapped: true,
   sorts: {
     // Emails are unique whatever their case: the lower-case email orders the accounts totally.
     email: { keys: [key(sql`lower(${a.email})`, 'text')] },

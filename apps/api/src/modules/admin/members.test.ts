@@ -1,5 +1,11 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { adminMemberDetailsSchema, type AdminMember, type AdminMemberDetails, type AuditEntry } from '@ums/contracts';
+import {
+  adminMemberDetailsSchema,
+  SEARCH_COUNT_LIMIT,
+  type AdminMember,
+  type AdminMemberDetails,
+  type AuditEntry,
+} from '@ums/contracts';
 import { AUDIT_READ_ACTIONS, MEMBER_DIRECTORY_ENTITY_ID } from '@ums/contracts/audit';
 import { describe, expect, it } from 'vitest';
 import { dpopHeaders, signIn } from '@ums/testkit/oidc-browser';
@@ -33,7 +39,11 @@ const call = (method: string, path: string, token = admin.token, body?: unknown)
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
 const json = async <T>(response: Response) =>
-  (await response.json()) as { data: T[]; page?: { nextCursor: string | null; total: number }; message: string };
+  (await response.json()) as {
+    data: T[];
+    page?: { nextCursor: string | null; total: number; totalAtLeast?: boolean };
+    message: string;
+  };
 
 /** The status of a call once it gives `status`, or after 5 s the last one it gave. */
 const statusOnce = (probe: () => Promise<Response>, status: number) =>
@@ -89,6 +99,37 @@ describe('the member directory', () => {
     expect(await found(`AGENT ${number}`)).toEqual({ emails: [spaced], total: 1 });
     expect(await found(`Agent${number}`)).toEqual({ emails: [joined], total: 1 });
     expect((await found(number)).total).toBe(2);
+  });
+
+  it('counts a search matching more than 1000 members as "at least 1000", and its pages still walk every match once in order', async () => {
+    // 1,040 members whose names hold the word, spread among as many who do not (decision 053).
+    const word = `crowd${run}`;
+    await pool.query(
+      `insert into accounts (email, password_hash, first_name, last_name)
+       select 'c' || lpad(n::text, 5, '0') || '-' || $2 || '@directory.example', 'not-a-hash', 'Member',
+              case when n % 2 = 0 then $1 || ' ' || n else 'Other ' || n end
+       from generate_series(1, 2080) n`,
+      [word, run],
+    );
+    const expected = Array.from(
+      { length: 1040 },
+      (_, i) => `c${String(2 * (i + 1)).padStart(5, '0')}-${run}@directory.example`,
+    );
+    const emails: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const path: string = `/api/admin/members?limit=100&q=${word.toUpperCase()}${cursor ? `&cursor=${cursor}` : ''}`;
+      const page = await json<AdminMember>(await call('GET', path));
+      expect(page.page).toEqual({ nextCursor: page.page!.nextCursor, total: SEARCH_COUNT_LIMIT, totalAtLeast: true });
+      emails.push(...page.data.map((m) => m.email));
+      cursor = page.page!.nextCursor;
+    } while (cursor);
+    expect(emails).toEqual(expected);
+    // A search matching fewer is counted exactly.
+    const few = await json<AdminMember>(await call('GET', `/api/admin/members?limit=10&q=${word} 123`));
+    expect(few.page).toEqual({ nextCursor: null, total: 5, totalAtLeast: false });
+    // The word's members numbered 1230 to 1238 (123 is odd: not one of them).
+    expect(few.data.map((m) => m.email)).toEqual([614, 615, 616, 617, 618].map((i) => expected[i]));
   });
 
   it('finds a member by any 5 digits or more of a longer number, wherever they stand, and only where the whole search is', async () => {

@@ -79,6 +79,7 @@ export function auditList(filters: AuditFilters & { catalogOnly?: boolean }): {
       // The text of the trail's trigram and digit-run indexes (audit_entries_search_trgm_idx and _digits_idx).
       search: ({ contains }) => contains(auditSearchText(e)),
       digitRunsIndexed: true,
+      searchCountCapped: true,
       sorts: { at: { keys: [key(e.at), key(e.id)], seek: 1 } },
       item: auditItem,
       total: where

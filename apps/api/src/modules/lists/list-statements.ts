@@ -1,4 +1,4 @@
-import { LISTS, type ListName, type ListSortField } from '@ums/contracts';
+import { LISTS, SEARCH_COUNT_LIMIT, type ListName, type ListSortField } from '@ums/contracts';
 import { Column, fillPlaceholders, is, sql, type AnyColumn, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { PgDialect, PgTimestamp, type AnyPgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
@@ -137,6 +137,11 @@ const SEARCH_TERMS: SearchTerms = {
  * (decision 047): the index finds the rows whose runs of digits hold the search's longest, then they are held to the
  * whole search. Every row holding the search holds that run (lower() changes no digit), inside a run of its own.
  */
+/**
+ * A search of a page walked in the sort's order (decision 053): only the match itself, so that no index of the search
+ * is there to choose over the sort's.
+ */
+const WALK_SEARCH_TERMS: SearchTerms = { contains: holdsTyped, words, number };
 const DIGIT_SEARCH_TERMS: SearchTerms = {
   contains: (text) => sql`(${searchDigitRuns(text)} @@ ${sql.placeholder('digits')}::tsquery and ${holdsTyped(text)})`,
   words,
@@ -169,6 +174,11 @@ export interface ListDefinition<L extends ListName = ListName> {
    * `DIGIT_RUN_MIN` digits or more in a row is looked up there rather than by trigrams (decision 047).
    */
   digitRunsIndexed?: boolean;
+  /**
+   * The list is large (a million rows): a searched page counts its matches up to `SEARCH_COUNT_LIMIT` and, past it,
+   * walks the sort's index for its rows instead of sorting every match (decision 053).
+   */
+  searchCountCapped?: boolean;
 }
 
 /** A definition of any one list. */
@@ -263,17 +273,18 @@ function statementOf(list: AnyListDefinition, v: Variant): SQL {
   const where: SQL[] = list.scope ? [list.scope] : [];
   const searchWhere = v.search ? sql`(${list.search(v.digits ? DIGIT_SEARCH_TERMS : SEARCH_TERMS)})` : undefined;
   if (searchWhere) where.push(searchWhere);
-  if (v.cursor) {
+  /** The rows after the cursor, by the sort keys' values `exprs`. */
+  const afterCursor = (exprs: SQLWrapper[]): SQL[] => {
+    if (!v.cursor) return [];
     const values = keys.map((k, i) => sql`${sql.placeholder(`cursor${i}`)}::${sql.raw(k.type)}`);
     const op = v.descending ? '<' : '>';
-    where.push(sql`${tuple(keys.map((k) => k.expr))} ${sql.raw(op)} ${tuple(values)}`);
-    if (seek) {
-      where.push(
-        sql`${tuple(keys.slice(0, seek).map((k) => k.expr))} ${sql.raw(`${op}=`)} ${tuple(values.slice(0, seek))}`,
-      );
-    }
-  }
-  const orderBy = commaList(keys.map((k) => (v.descending ? sql`${k.expr} desc` : sql`${k.expr}`)));
+    const after = [sql`${tuple(exprs)} ${sql.raw(op)} ${tuple(values)}`];
+    if (seek) after.push(sql`${tuple(exprs.slice(0, seek))} ${sql.raw(`${op}=`)} ${tuple(values.slice(0, seek))}`);
+    return after;
+  };
+  where.push(...afterCursor(keys.map((k) => k.expr)));
+  const ordered = (exprs: SQLWrapper[]) => commaList(exprs.map((expr) => (v.descending ? sql`${expr} desc` : expr)));
+  const orderBy = ordered(keys.map((k) => k.expr));
   if (v.rows) {
     return sql`select (${list.item})::text as item from ${list.from}
       ${whereOf(where)}
@@ -301,9 +312,10 @@ function statementOf(list: AnyListDefinition, v: Variant): SQL {
       from page`;
   }
   const listAndSort = literal(`${list.name} ${v.descending ? '-' : ''}${v.field}`);
-  const cursor = base64url(
-    sql`json_build_array(${listAndSort}, ${commaList(keys.map((_, i) => sql.raw(`k${i}`)))})::text`,
-  );
+  if (searchWhere && list.searchCountCapped) {
+    return cappedSearchPage(list, v, { keys, afterCursor, ordered, limit, cursor: cursorOf(listAndSort, keys.length) });
+  }
+  const cursor = cursorOf(listAndSort, keys.length);
   const total = countMatches
     ? sql`coalesce((select max(matches) from page), 0)`
     : searchWhere
@@ -316,6 +328,72 @@ function statementOf(list: AnyListDefinition, v: Variant): SQL {
       'page', json_build_object(
         'nextCursor', (select ${cursor} from page where n = ${limit} and exists (select 1 from page where n > ${limit})),
         'total', ${total})
+    )::text as body,
+    not exists (select 1 from page) as empty`;
+}
+
+/** The next page's cursor, from the page's keys `k0`, `k1`...: the list and sort, then the last row's key values. */
+const cursorOf = (listAndSort: SQL, keys: number) =>
+  base64url(
+    sql`json_build_array(${listAndSort}, ${commaList(Array.from({ length: keys }, (_, i) => sql.raw(`k${i}`)))})::text`,
+  );
+
+/**
+ * A searched page of a large list (decision 053). Counting every match of a common word ("member" in a million
+ * accounts), then sorting them all with their JSON, took seconds. So the statement takes at most
+ * `SEARCH_COUNT_LIMIT` + 1 matches from the search's index, with their JSON (`hits`):
+ * - as many or fewer: the page is the first of those after the cursor, and `total` counts them all;
+ * - more: the page walks the sort's index from the cursor and keeps the rows that hold the search, and `total` is
+ *   `SEARCH_COUNT_LIMIT` with `totalAtLeast`. A search matching that many rows meets its first page soon in most
+ *   lists; its worst case, matches all at the far end of the sort, reads the sort's index whole.
+ * Only one of the two branches reads rows: the other's condition is false before it starts.
+ */
+function cappedSearchPage(
+  list: AnyListDefinition,
+  v: Variant,
+  {
+    keys,
+    afterCursor,
+    ordered,
+    limit,
+    cursor,
+  }: {
+    keys: SortKey[];
+    afterCursor: (exprs: SQLWrapper[]) => SQL[];
+    ordered: (exprs: SQLWrapper[]) => SQL;
+    limit: SQL;
+    cursor: SQL;
+  },
+): SQL {
+  const scope = list.scope ? [list.scope] : [];
+  const cap = sql.raw(String(SEARCH_COUNT_LIMIT));
+  const found = sql`(${list.search(v.digits ? DIGIT_SEARCH_TERMS : SEARCH_TERMS)})`;
+  const walked = sql`(${list.search(WALK_SEARCH_TERMS)})`;
+  const exprs = keys.map((k) => k.expr);
+  const named = exprs.map((_, i) => sql.raw(`k${i}`));
+  const keyColumns = commaList(exprs.map((expr, i) => sql`${expr} as ${named[i]}`));
+  const matches = sql`(select n from matches)`;
+  return sql`
+    with hits as materialized (
+      select ${list.item} as item, ${keyColumns} from ${list.from} ${whereOf([...scope, found])} limit ${cap} + 1
+    ),
+    matches as (select count(*) as n from hits),
+    page as (
+      (select item, row_number() over (order by ${ordered(named)}) as n, ${commaList(named)}
+       from hits ${whereOf([sql`${matches} <= ${cap}`, ...afterCursor(named)])}
+       order by ${ordered(named)} limit ${limit} + 1)
+      union all
+      (select ${list.item} as item, row_number() over (order by ${ordered(exprs)}) as n, ${keyColumns}
+       from ${list.from} ${whereOf([sql`${matches} > ${cap}`, ...scope, walked, ...afterCursor(exprs)])}
+       order by ${ordered(exprs)} limit ${limit} + 1)
+    )
+    select json_build_object(
+      'isError', false, 'message', '',
+      'data', coalesce((select json_agg(item order by n) from page where n <= ${limit}), '[]'::json),
+      'page', json_build_object(
+        'nextCursor', (select ${cursor} from page where n = ${limit} and exists (select 1 from page where n > ${limit})),
+        'total', least(${matches}, ${cap}),
+        'totalAtLeast', ${matches} > ${cap})
     )::text as body,
     not exists (select 1 from page) as empty`;
 }

@@ -29,7 +29,15 @@ export interface PagedChoiceProps<T> {
   /** The options' list, read a page at a time with the search the box reports through `onSearch`. */
   list: Pick<
     PagedList<T>,
-    'rows' | 'total' | 'isPending' | 'isError' | 'error' | 'hasNextPage' | 'isFetchingNextPage' | 'fetchNextPage'
+    | 'rows'
+    | 'total'
+    | 'totalAtLeast'
+    | 'isPending'
+    | 'isError'
+    | 'error'
+    | 'hasNextPage'
+    | 'isFetchingNextPage'
+    | 'fetchNextPage'
   >;
   q: string;
   onSearch: (q: string) => void;

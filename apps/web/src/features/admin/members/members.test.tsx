@@ -119,6 +119,19 @@ describe('the member directory', () => {
     expect(rows[1]!.textContent).toContain('Deletion pending: Dec 24, 2026');
   });
 
+  it('says "of 1000+" when a search matched more members than the server counts', async () => {
+    apiServer.use(
+      http.get(`${TEST_API}/admin/members`, () =>
+        HttpResponse.json({
+          ...envelope([morgan, leaving]),
+          page: { nextCursor: 'next', total: 1000, totalAtLeast: true },
+        }),
+      ),
+    );
+    renderWithProviders(<MembersPage />, { auth: admin(), path: '/admin/members?q=e' });
+    expect(await screen.findByText('Showing 2 of 1000+')).toBeTruthy();
+  });
+
   it('marks an address the member has not verified with "Not verified" in the directory', async () => {
     apiServer.use(
       http.get(`${TEST_API}/admin/members`, () =>
