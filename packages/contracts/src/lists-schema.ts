@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LIST_LIMIT_MAX, LIST_SEARCH_MAX, LISTS, type ListName } from './lists.js';
+import { LIST_LIMIT_MAX, LIST_SEARCH_MAX, LISTS, type ListName, type Page } from './lists.js';
 
 /** The query string of a list call: bad values answer 400 with a message per field. */
 export function listQuerySchema(list: ListName) {
@@ -37,8 +37,14 @@ export function listQuerySchema(list: ListName) {
 export const pageSchema = z.object({
   nextCursor: z.string().nullable(),
   total: z.number().int(),
-  totalAtLeast: z.boolean().optional(),
-});
+  totalAtLeast: z
+    .boolean()
+    .optional()
+    .describe(
+      'Given by searched and filtered pages of the member directory and the audit trail: true when they matched more ' +
+        'than total (1000), which is then a lower bound',
+    ),
+}) satisfies z.ZodType<Page>;
 
 /** A list call an administrator may also download whole: `format=csv` streams the filtered, sorted list as CSV. */
 export function exportableListQuerySchema(list: ListName) {

@@ -137,16 +137,17 @@ const SEARCH_TERMS: SearchTerms = {
  * (decision 047): the index finds the rows whose runs of digits hold the search's longest, then they are held to the
  * whole search. Every row holding the search holds that run (lower() changes no digit), inside a run of its own.
  */
-/**
- * A search of a page walked in the sort's order (decision 053): only the match itself, so that no index of the search
- * is there to choose over the sort's.
- */
-const WALK_SEARCH_TERMS: SearchTerms = { contains: holdsTyped, words, number };
 const DIGIT_SEARCH_TERMS: SearchTerms = {
   contains: (text) => sql`(${searchDigitRuns(text)} @@ ${sql.placeholder('digits')}::tsquery and ${holdsTyped(text)})`,
   words,
   number,
 };
+/**
+ * A search of a page walked in the sort's order (decision 053): `contains` is the match alone, so that no index of the
+ * search is there to choose over the sort's. The lists walked search by `contains` only; `words` and `number` are
+ * indexed, and a list searching by them would give the planner that choice again.
+ */
+const WALK_SEARCH_TERMS: SearchTerms = { contains: holdsTyped, words, number };
 
 /**
  * A list call in SQL, from drizzle columns. Every sort ends in the row's unique id, so the sort keys order the rows
@@ -167,7 +168,10 @@ export interface ListDefinition<L extends ListName = ListName> {
   sorts: Record<ListSortField<L>, { keys: SortKey[]; seek?: number }>;
   /** One row as JSON: a `jsonObject` of the list's contract item. */
   item: SQL;
-  /** The whole (unsearched) list's size, cheap: a kept count rather than counting rows. */
+  /**
+   * The whole (unsearched) list's size, cheap: a kept count rather than counting rows. A list with
+   * `searchCountCapped` and a scope counts the scope's rows up to `SEARCH_COUNT_LIMIT` instead.
+   */
   total: SQL;
   /**
    * Every text the search gives `contains` has a `search_digit_runs` index (migration 0026): a search holding
@@ -176,7 +180,8 @@ export interface ListDefinition<L extends ListName = ListName> {
   digitRunsIndexed?: boolean;
   /**
    * The list is large (a million rows): a searched page counts its matches up to `SEARCH_COUNT_LIMIT` and, past it,
-   * walks the sort's index for its rows instead of sorting every match (decision 053).
+   * walks the sort's index for its rows instead of sorting every match; a scoped page counts its scope the same way
+   * (decision 053).
    */
   searchCountCapped?: boolean;
 }
@@ -293,8 +298,13 @@ function statementOf(list: AnyListDefinition, v: Variant): SQL {
   // The page size is part of the statement, not a parameter: a generic plan then knows it reads a few rows and walks
   // the sort's index instead of sorting the whole join.
   const limit = sql.raw(v.limit === null ? '' : String(Math.trunc(v.limit)));
-  // A searched first page counts its matches in the same scan (one trigram search instead of two); later pages
-  // start after the cursor, so they count the whole filtered list on their own.
+  const listAndSort = literal(`${list.name} ${v.descending ? '-' : ''}${v.field}`);
+  if (searchWhere && list.searchCountCapped && v.limit !== null) {
+    const cursor = cursorOf(listAndSort, keys.length);
+    return cappedSearchPage(list, { keys, found: searchWhere, afterCursor, ordered, limit, cursor });
+  }
+  // A searched first page of a list that stays small counts its matches in the same scan (one trigram search instead
+  // of two); later pages start after the cursor, so they count the whole filtered list on their own.
   const countMatches = v.search && v.limit !== null && !v.cursor;
   const page = sql`
     with page as (
@@ -311,23 +321,30 @@ function statementOf(list: AnyListDefinition, v: Variant): SQL {
              count(*) = 0 as empty
       from page`;
   }
-  const listAndSort = literal(`${list.name} ${v.descending ? '-' : ''}${v.field}`);
-  if (searchWhere && list.searchCountCapped) {
-    return cappedSearchPage(list, v, { keys, afterCursor, ordered, limit, cursor: cursorOf(listAndSort, keys.length) });
-  }
   const cursor = cursorOf(listAndSort, keys.length);
+  // A large list's filter (the audit trail's by entity, actor or role) is counted as its search is: up to
+  // SEARCH_COUNT_LIMIT rows (decision 053). The catalog role's filter holds most of the trail.
+  const cappedScope = list.searchCountCapped && list.scope && !searchWhere;
+  const cap = sql.raw(String(SEARCH_COUNT_LIMIT));
   const total = countMatches
     ? sql`coalesce((select max(matches) from page), 0)`
     : searchWhere
       ? sql`(select count(*) from ${list.from} ${whereOf(list.scope ? [list.scope, searchWhere] : [searchWhere])})`
-      : list.total;
-  return sql`${page}
+      : cappedScope
+        ? sql`least((select n from counted), ${cap})`
+        : list.total;
+  return sql`${page}${
+    cappedScope
+      ? sql`,
+    counted as (select count(*) as n from (select from ${list.from} where ${list.scope} limit ${cap} + 1) scoped)`
+      : sql``
+  }
     select json_build_object(
       'isError', false, 'message', '',
       'data', coalesce((select json_agg(item order by n) from page where n <= ${limit}), '[]'::json),
       'page', json_build_object(
         'nextCursor', (select ${cursor} from page where n = ${limit} and exists (select 1 from page where n > ${limit})),
-        'total', ${total})
+        'total', ${total}${cappedScope ? sql`, 'totalAtLeast', (select n from counted) > ${cap}` : sql``})
     )::text as body,
     not exists (select 1 from page) as empty`;
 }
@@ -339,9 +356,8 @@ const cursorOf = (listAndSort: SQL, keys: number) =>
   );
 
 /**
- * A searched page of a large list (decision 053). Counting every match of a common word ("member" in a million
- * accounts), then sorting them all with their JSON, took seconds. So the statement takes at most
- * `SEARCH_COUNT_LIMIT` + 1 matches from the search's index, with their JSON (`hits`):
+ * A searched page of a large list (decision 053), where a common word matches most of a million rows. The statement
+ * takes at most `SEARCH_COUNT_LIMIT` + 1 matches from the search's index, with their JSON (`hits`):
  * - as many or fewer: the page is the first of those after the cursor, and `total` counts them all;
  * - more: the page walks the sort's index from the cursor and keeps the rows that hold the search, and `total` is
  *   `SEARCH_COUNT_LIMIT` with `totalAtLeast`. A search matching that many rows meets its first page soon in most
@@ -350,15 +366,17 @@ const cursorOf = (listAndSort: SQL, keys: number) =>
  */
 function cappedSearchPage(
   list: AnyListDefinition,
-  v: Variant,
   {
     keys,
+    found,
     afterCursor,
     ordered,
     limit,
     cursor,
   }: {
     keys: SortKey[];
+    /** The search through its index. */
+    found: SQL;
     afterCursor: (exprs: SQLWrapper[]) => SQL[];
     ordered: (exprs: SQLWrapper[]) => SQL;
     limit: SQL;
@@ -367,7 +385,6 @@ function cappedSearchPage(
 ): SQL {
   const scope = list.scope ? [list.scope] : [];
   const cap = sql.raw(String(SEARCH_COUNT_LIMIT));
-  const found = sql`(${list.search(v.digits ? DIGIT_SEARCH_TERMS : SEARCH_TERMS)})`;
   const walked = sql`(${list.search(WALK_SEARCH_TERMS)})`;
   const exprs = keys.map((k) => k.expr);
   const named = exprs.map((_, i) => sql.raw(`k${i}`));

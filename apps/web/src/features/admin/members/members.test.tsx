@@ -119,17 +119,21 @@ describe('the member directory', () => {
     expect(rows[1]!.textContent).toContain('Deletion pending: Dec 24, 2026');
   });
 
-  it('says "of 1000+" when a search matched more members than the server counts', async () => {
+  it('says "of 1000+" when a search matched more members than the server counts, and the number once all are loaded', async () => {
+    const third = { ...morgan, id: '22222222-3333-4444-8555-666666666666', email: 'third@example.com' };
     apiServer.use(
-      http.get(`${TEST_API}/admin/members`, () =>
-        HttpResponse.json({
-          ...envelope([morgan, leaving]),
-          page: { nextCursor: 'next', total: 1000, totalAtLeast: true },
-        }),
+      http.get(`${TEST_API}/admin/members`, ({ request }) =>
+        HttpResponse.json(
+          new URL(request.url).searchParams.get('cursor')
+            ? { ...envelope([third]), page: { nextCursor: null, total: 1000, totalAtLeast: true } }
+            : { ...envelope([morgan, leaving]), page: { nextCursor: 'next', total: 1000, totalAtLeast: true } },
+        ),
       ),
     );
     renderWithProviders(<MembersPage />, { auth: admin(), path: '/admin/members?q=e' });
     expect(await screen.findByText('Showing 2 of 1000+')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    expect(await screen.findByText('Showing 3 of 3')).toBeTruthy();
   });
 
   it('marks an address the member has not verified with "Not verified" in the directory', async () => {
