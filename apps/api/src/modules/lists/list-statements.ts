@@ -1,6 +1,7 @@
 import { LISTS, SEARCH_COUNT_LIMIT, type ListName, type ListSortField } from '@ums/contracts';
 import { Column, fillPlaceholders, is, sql, type AnyColumn, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { PgDialect, PgTimestamp, type AnyPgColumn, type PgTable } from 'drizzle-orm/pg-core';
+import type pg from 'pg';
 import { z } from 'zod';
 import { DIGIT_LEXEME_MAX, DIGIT_RUN_MIN, searchDigitRuns } from '../../db/schema/search.js';
 import { badRequest } from '../../plugins/http-errors.js';
@@ -263,6 +264,8 @@ interface Variant {
   limit: number | null;
   /** One row per item (its JSON text) instead of one envelope: for streaming the whole list (CSV export). */
   rows?: boolean;
+  /** A large list's searched page walked in the sort's order (decision 053). */
+  walk?: boolean;
 }
 
 const commaList = (chunks: SQLWrapper[]) => sql.join(chunks, sql`, `);
@@ -301,7 +304,7 @@ function statementOf(list: AnyListDefinition, v: Variant): SQL {
   const listAndSort = literal(`${list.name} ${v.descending ? '-' : ''}${v.field}`);
   if (searchWhere && list.searchCountCapped && v.limit !== null) {
     const cursor = cursorOf(listAndSort, keys.length);
-    return cappedSearchPage(list, { keys, found: searchWhere, afterCursor, ordered, limit, cursor });
+    return cappedSearchPage(list, v.walk === true, { keys, found: searchWhere, afterCursor, ordered, limit, cursor });
   }
   // A searched first page of a list that stays small counts its matches in the same scan (one trigram search instead
   // of two); later pages start after the cursor, so they count the whole filtered list on their own.
@@ -356,16 +359,18 @@ const cursorOf = (listAndSort: SQL, keys: number) =>
   );
 
 /**
- * A searched page of a large list (decision 053), where a common word matches most of a million rows. The statement
- * takes at most `SEARCH_COUNT_LIMIT` + 1 matches from the search's index, with their JSON (`hits`):
- * - as many or fewer: the page is the first of those after the cursor, and `total` counts them all;
- * - more: the page walks the sort's index from the cursor and keeps the rows that hold the search, and `total` is
- *   `SEARCH_COUNT_LIMIT` with `totalAtLeast`. A search matching that many rows meets its first page soon in most
- *   lists; its worst case, matches all at the far end of the sort, reads the sort's index whole.
- * Only one of the two branches reads rows: the other's condition is false before it starts.
+ * A searched page of a large list (decision 053), where a common word matches most of a million rows. Its first
+ * statement takes at most `SEARCH_COUNT_LIMIT` + 1 matches from the search's index, with their JSON (`hits`). With as
+ * many or fewer, the page is the first of those after the cursor, and `total` counts them all. With more, it answers
+ * a null body, and the list's `walk` statement answers instead: the page walks the sort's index from the cursor and
+ * keeps the rows that hold the search, and `total` is `SEARCH_COUNT_LIMIT` with `totalAtLeast`. A search matching that
+ * many rows meets its first page soon in most lists; its worst case, matches all at the far end of the sort, reads the
+ * sort's index whole. (One statement holding both branches cost the few matches' searches a tenth more: PostgreSQL
+ * prepares every branch of a plan, run or not.)
  */
 function cappedSearchPage(
   list: AnyListDefinition,
+  walk: boolean,
   {
     keys,
     found,
@@ -385,34 +390,38 @@ function cappedSearchPage(
 ): SQL {
   const scope = list.scope ? [list.scope] : [];
   const cap = sql.raw(String(SEARCH_COUNT_LIMIT));
-  const walked = sql`(${list.search(WALK_SEARCH_TERMS)})`;
   const exprs = keys.map((k) => k.expr);
   const named = exprs.map((_, i) => sql.raw(`k${i}`));
   const keyColumns = commaList(exprs.map((expr, i) => sql`${expr} as ${named[i]}`));
-  const matches = sql`(select n from matches)`;
+  const answer = (total: SQL, atLeast: SQL) => sql`json_build_object(
+      'isError', false, 'message', '',
+      'data', coalesce((select json_agg(item order by n) from page where n <= ${limit}), '[]'::json),
+      'page', json_build_object(
+        'nextCursor', (select ${cursor} from page where n = ${limit} and exists (select 1 from page where n > ${limit})),
+        'total', ${total},
+        'totalAtLeast', ${atLeast})
+    )::text`;
+  if (walk) {
+    return sql`
+      with page as (
+        select ${list.item} as item, row_number() over (order by ${ordered(exprs)}) as n, ${keyColumns}
+        from ${list.from} ${whereOf([...scope, sql`(${list.search(WALK_SEARCH_TERMS)})`, ...afterCursor(exprs)])}
+        order by ${ordered(exprs)} limit ${limit} + 1
+      )
+      select ${answer(cap, sql`true`)} as body, not exists (select 1 from page) as empty`;
+  }
   return sql`
     with hits as materialized (
       select ${list.item} as item, ${keyColumns} from ${list.from} ${whereOf([...scope, found])} limit ${cap} + 1
     ),
     matches as (select count(*) as n from hits),
     page as (
-      (select item, row_number() over (order by ${ordered(named)}) as n, ${commaList(named)}
-       from hits ${whereOf([sql`${matches} <= ${cap}`, ...afterCursor(named)])}
-       order by ${ordered(named)} limit ${limit} + 1)
-      union all
-      (select ${list.item} as item, row_number() over (order by ${ordered(exprs)}) as n, ${keyColumns}
-       from ${list.from} ${whereOf([sql`${matches} > ${cap}`, ...scope, walked, ...afterCursor(exprs)])}
-       order by ${ordered(exprs)} limit ${limit} + 1)
+      select item, row_number() over (order by ${ordered(named)}) as n, ${commaList(named)}
+      from hits ${whereOf(afterCursor(named))}
+      order by ${ordered(named)} limit ${limit} + 1
     )
-    select json_build_object(
-      'isError', false, 'message', '',
-      'data', coalesce((select json_agg(item order by n) from page where n <= ${limit}), '[]'::json),
-      'page', json_build_object(
-        'nextCursor', (select ${cursor} from page where n = ${limit} and exists (select 1 from page where n > ${limit})),
-        'total', least(${matches}, ${cap}),
-        'totalAtLeast', ${matches} > ${cap})
-    )::text as body,
-    not exists (select 1 from page) as empty`;
+    select case when (select n from matches) <= ${cap} then ${answer(sql`(select n from matches)`, sql`false`)} end as body,
+           not exists (select 1 from page) as empty`;
 }
 
 /**
@@ -473,6 +482,35 @@ export function listStatement(list: AnyListDefinition, request: ListRequest, sco
   };
   const flags = `${variant.rows ? 'r' : ''}${variant.cursor ? 'c' : ''}${variant.search ? 's' : ''}${variant.digits ? 'd' : ''}${variant.limit === null ? '' : `l${variant.limit}`}`;
   const name = `list_${list.name}_${field}_${descending ? 'd' : 'a'}${flags}`;
-  const { text, params } = textOf(name, () => statementOf(list, variant));
-  return { name, text, values: fillPlaceholders(params, values) };
+  const statement = (name: string, variant: Variant): ListStatement => {
+    const { text, params } = textOf(name, () => statementOf(list, variant));
+    return { name, text, values: fillPlaceholders(params, values) };
+  };
+  const capped = list.searchCountCapped && variant.search && variant.limit !== null;
+  return {
+    ...statement(name, variant),
+    ...(capped ? { walk: statement(`${name}w`, { ...variant, walk: true }) } : {}),
+  };
+}
+
+/** A named statement and its values. */
+export interface ListStatement {
+  name: string;
+  text: string;
+  values: unknown[];
+}
+
+/**
+ * The answer of a list statement: its JSON text, and whether its page holds no item. A large list's search that
+ * matched too many to count answers a null body from its first statement, then its `walk` answers (decision 053).
+ */
+export async function listAnswer(
+  db: pg.Pool | pg.PoolClient,
+  statement: ListStatement & { walk?: ListStatement },
+): Promise<{ body: string; empty: boolean }> {
+  const { name, text, values } = statement;
+  const first = (await db.query<{ body: string | null; empty: boolean }>({ name, text, values })).rows[0]!;
+  if (first.body !== null) return { body: first.body, empty: first.empty };
+  if (!statement.walk) throw new Error(`The list statement ${name} answered no body`);
+  return (await db.query<{ body: string; empty: boolean }>(statement.walk)).rows[0]!;
 }

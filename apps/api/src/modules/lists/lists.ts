@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import type pg from 'pg';
 import { csvFileName, streamCsv } from './csv.js';
 import { sendFile, sendJsonText } from './json-text.js';
-import { listStatement, type AnyListDefinition, type ListRequest } from './list-statements.js';
+import { listAnswer, listStatement, type AnyListDefinition, type ListRequest } from './list-statements.js';
 import { createVersionCache, dataVersion, memberVersion, type VersionCache } from './version-cache.js';
 import type { MemoryBudget } from '../../lib/bounded-cache.js';
 
@@ -29,8 +29,7 @@ export function createLists(pool: pg.Pool, budget?: MemoryBudget) {
     budget,
   });
   /** The answer's JSON text, and whether its page holds no item (the statement says so beside the text). */
-  const answer = async (statement: ReturnType<typeof listStatement>) =>
-    (await pool.query<{ body: string; empty: boolean }>(statement)).rows[0]!;
+  const answer = (statement: ReturnType<typeof listStatement>) => listAnswer(pool, statement);
   const run = async (statement: ReturnType<typeof listStatement>) => (await answer(statement)).body;
 
   const cached =
