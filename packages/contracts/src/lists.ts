@@ -34,13 +34,14 @@ export interface Page {
   /** Rows in the whole filtered list, or with `totalAtLeast` a lower bound of them. */
   total: number;
   /**
-   * A search of a large list (the member directory, the audit trail) matched more than `SEARCH_COUNT_LIMIT` rows:
-   * `total` is that limit, and the list holds more.
+   * Given by the searched and filtered pages of the large lists (the member directory, the audit trail): true when
+   * the search or filter matched more than `SEARCH_COUNT_LIMIT` rows. `total` is then that limit, and the list holds
+   * more.
    */
   totalAtLeast?: boolean;
 }
 
-/** Matches a search of a large list counts before it answers "more than this many" (decision 053). */
+/** Rows a search or filter of a large list counts before it answers "more than this many" (decision 053). */
 export const SEARCH_COUNT_LIMIT = 1000;
 
 export interface ListQuery {

@@ -109,7 +109,7 @@ export function ListToolbar({
   );
 }
 
-/** "Showing 25 of 2000" ("of 1000+" past a search's count) and the button that fetches the list's next page. */
+/** "Showing 25 of 2000" ("of 1000+" past a large list's count) and the button that fetches the list's next page. */
 export function LoadMore({
   list,
 }: {

@@ -55,8 +55,8 @@ export function pagedListQuery<T>(
 }
 
 /**
- * The rows of every page loaded so far, and the filtered list's size: with `totalAtLeast`, a search of a large list
- * matched more than `total` (decision 053).
+ * The rows of every page loaded so far, and the filtered list's size: with `totalAtLeast`, a search or filter of a
+ * large list matched more than `total` (decision 053).
  */
 export function pagedRows<T>(data: InfiniteData<PageOf<T>> | undefined) {
   const pages = data?.pages ?? [];

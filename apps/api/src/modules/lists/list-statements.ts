@@ -302,7 +302,7 @@ function statementOf(list: AnyListDefinition, v: Variant): SQL {
   // the sort's index instead of sorting the whole join.
   const limit = sql.raw(v.limit === null ? '' : String(Math.trunc(v.limit)));
   const listAndSort = literal(`${list.name} ${v.descending ? '-' : ''}${v.field}`);
-  if (searchWhere && list.searchCountCapped && v.limit !== null) {
+  if (searchWhere && walksPastCount(list, v)) {
     const cursor = cursorOf(listAndSort, keys.length);
     return cappedSearchPage(list, v.walk === true, { keys, found: searchWhere, afterCursor, ordered, limit, cursor });
   }
@@ -351,6 +351,10 @@ function statementOf(list: AnyListDefinition, v: Variant): SQL {
     )::text as body,
     not exists (select 1 from page) as empty`;
 }
+
+/** A large list's searched page: its statement counts up to `SEARCH_COUNT_LIMIT`, and a walk follows (decision 053). */
+const walksPastCount = (list: AnyListDefinition, v: Variant) =>
+  list.searchCountCapped === true && v.search && v.limit !== null && !v.rows;
 
 /** The next page's cursor, from the page's keys `k0`, `k1`...: the list and sort, then the last row's key values. */
 const cursorOf = (listAndSort: SQL, keys: number) =>
@@ -451,9 +455,16 @@ function textOf(name: string, write: () => SQL) {
 
 /**
  * The named statement and values answering one list request; `scope` fills the definition's `scopeValue(i)`. With
- * `rows`, the statement answers the whole filtered, sorted list one item per row (its JSON text), for streaming.
+ * `rows`, the statement answers the whole filtered, sorted list one item per row (its JSON text), for streaming. A
+ * large list's searched page comes with its `walk`, which `listAnswer` runs when the statement matched more than it
+ * counts (decision 053).
  */
-export function listStatement(list: AnyListDefinition, request: ListRequest, scope: unknown[] = [], rows = false) {
+export function listStatement(
+  list: AnyListDefinition,
+  request: ListRequest,
+  scope: unknown[] = [],
+  rows = false,
+): ListStatement & { walk?: ListStatement } {
   const sort = request.sort ?? LISTS[list.list].defaultSort;
   const descending = sort.startsWith('-');
   const field = descending ? sort.slice(1) : sort;
@@ -482,15 +493,14 @@ export function listStatement(list: AnyListDefinition, request: ListRequest, sco
   };
   const flags = `${variant.rows ? 'r' : ''}${variant.cursor ? 'c' : ''}${variant.search ? 's' : ''}${variant.digits ? 'd' : ''}${variant.limit === null ? '' : `l${variant.limit}`}`;
   const name = `list_${list.name}_${field}_${descending ? 'd' : 'a'}${flags}`;
-  const statement = (name: string, variant: Variant): ListStatement => {
-    const { text, params } = textOf(name, () => statementOf(list, variant));
-    return { name, text, values: fillPlaceholders(params, values) };
+  const named = (statementName: string, of: Variant): ListStatement => {
+    const { text, params } = textOf(statementName, () => statementOf(list, of));
+    return { name: statementName, text, values: fillPlaceholders(params, values) };
   };
-  const capped = list.searchCountCapped && variant.search && variant.limit !== null;
-  return {
-    ...statement(name, variant),
-    ...(capped ? { walk: statement(`${name}w`, { ...variant, walk: true }) } : {}),
-  };
+  if (!walksPastCount(list, variant)) return named(name, variant);
+  // The walk reads no index of the search: its text is the same whether the search holds digits or not.
+  const walk = `list_${list.name}_${field}_${descending ? 'd' : 'a'}${flags.replace('d', '')}w`;
+  return { ...named(name, variant), walk: named(walk, { ...variant, digits: false, walk: true }) };
 }
 
 /** A named statement and its values. */

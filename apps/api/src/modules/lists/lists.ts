@@ -15,8 +15,9 @@ export interface CsvFile {
 }
 
 /**
- * List answers from one named prepared statement per variant (sort, direction, cursor, search, page size): the
- * database plans each once per connection and writes the JSON; the catalog's, the audit trail's, the member
+ * List answers from one named prepared statement per variant (sort, direction, cursor, search, page size), and a
+ * second for a large list's search that matched more than it counts (`listAnswer`, decision 053): the database plans
+ * each once per connection and writes the JSON; the catalog's, the audit trail's, the member
  * directory's and each member's orders and subscriptions go through their per-version caches.
  */
 export function createLists(pool: pg.Pool, budget?: MemoryBudget) {
