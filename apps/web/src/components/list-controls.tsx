@@ -121,14 +121,7 @@ export function LoadMore({
   const styles = useStyles();
   return (
     <div className={styles.more}>
-      <Text aria-live="polite">
-        {
-          // Every row loaded: their number is the list's, whatever a search counted.
-          list.hasNextPage
-            ? LIST_TEXT.showing(list.rows.length, list.total, list.totalAtLeast)
-            : LIST_TEXT.showing(list.rows.length, list.totalAtLeast ? list.rows.length : list.total)
-        }
-      </Text>
+      <Text aria-live="polite">{LIST_TEXT.showing(list.rows.length, list.total, list.totalAtLeast)}</Text>
       {list.hasNextPage ? (
         <Button onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
           {list.isFetchingNextPage ? LIST_TEXT.loadingMore : LIST_TEXT.loadMore}

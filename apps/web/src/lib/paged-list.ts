@@ -56,12 +56,15 @@ export function pagedListQuery<T>(
 
 /**
  * The rows of every page loaded so far, and the filtered list's size: with `totalAtLeast`, a search or filter of a
- * large list matched more than `total` (decision 053).
+ * large list matched more than `total` (decision 053), until its last page is loaded.
  */
 export function pagedRows<T>(data: InfiniteData<PageOf<T>> | undefined) {
   const pages = data?.pages ?? [];
+  const rows = pages.flatMap((p) => p.items);
   const last = pages.at(-1)?.page;
-  return { rows: pages.flatMap((p) => p.items), total: last?.total ?? 0, totalAtLeast: last?.totalAtLeast === true };
+  // Every page loaded: the rows are the list, whatever the search counted.
+  if (last?.totalAtLeast && last.nextCursor === null) return { rows, total: rows.length, totalAtLeast: false };
+  return { rows, total: last?.total ?? 0, totalAtLeast: last?.totalAtLeast === true };
 }
 
 export function usePagedList<T>(

@@ -328,29 +328,37 @@ function statementOf(list: AnyListDefinition, v: Variant): SQL {
   // A large list's filter (the audit trail's by entity, actor or role) is counted as its search is: up to
   // SEARCH_COUNT_LIMIT rows (decision 053). The catalog role's filter holds most of the trail.
   const cappedScope = list.searchCountCapped && list.scope && !searchWhere;
-  const cap = sql.raw(String(SEARCH_COUNT_LIMIT));
   const total = countMatches
     ? sql`coalesce((select max(matches) from page), 0)`
     : searchWhere
       ? sql`(select count(*) from ${list.from} ${whereOf(list.scope ? [list.scope, searchWhere] : [searchWhere])})`
       : cappedScope
-        ? sql`least((select n from counted), ${cap})`
+        ? sql`least((select n from counted), ${CAP})`
         : list.total;
   return sql`${page}${
     cappedScope
       ? sql`,
-    counted as (select count(*) as n from (select from ${list.from} where ${list.scope} limit ${cap} + 1) scoped)`
+    counted as (select count(*) as n from (select from ${list.from} where ${list.scope} limit ${CAP} + 1) scoped)`
       : sql``
   }
-    select json_build_object(
+    select ${pageAnswer(limit, cursor, sql`'total', ${total}${cappedScope ? sql`, 'totalAtLeast', (select n from counted) > ${CAP}` : sql``}`)} as body,
+    not exists (select 1 from page) as empty`;
+}
+
+/** `SEARCH_COUNT_LIMIT` written into a statement. */
+const CAP = sql.raw(String(SEARCH_COUNT_LIMIT));
+
+/**
+ * A page's answer as JSON text, from the statement's `page` (its rows numbered `n`, one past the page size): the
+ * envelope, the page's items, the next page's cursor, and `count`'s fields (`total`, and `totalAtLeast` where given).
+ */
+const pageAnswer = (limit: SQL, cursor: SQL, count: SQL) => sql`json_build_object(
       'isError', false, 'message', '',
       'data', coalesce((select json_agg(item order by n) from page where n <= ${limit}), '[]'::json),
       'page', json_build_object(
         'nextCursor', (select ${cursor} from page where n = ${limit} and exists (select 1 from page where n > ${limit})),
-        'total', ${total}${cappedScope ? sql`, 'totalAtLeast', (select n from counted) > ${cap}` : sql``})
-    )::text as body,
-    not exists (select 1 from page) as empty`;
-}
+        ${count})
+    )::text`;
 
 /** A large list's searched page: its statement counts up to `SEARCH_COUNT_LIMIT`, and a walk follows (decision 053). */
 const walksPastCount = (list: AnyListDefinition, v: Variant) =>
@@ -393,18 +401,11 @@ function cappedSearchPage(
   },
 ): SQL {
   const scope = list.scope ? [list.scope] : [];
-  const cap = sql.raw(String(SEARCH_COUNT_LIMIT));
   const exprs = keys.map((k) => k.expr);
   const named = exprs.map((_, i) => sql.raw(`k${i}`));
   const keyColumns = commaList(exprs.map((expr, i) => sql`${expr} as ${named[i]}`));
-  const answer = (total: SQL, atLeast: SQL) => sql`json_build_object(
-      'isError', false, 'message', '',
-      'data', coalesce((select json_agg(item order by n) from page where n <= ${limit}), '[]'::json),
-      'page', json_build_object(
-        'nextCursor', (select ${cursor} from page where n = ${limit} and exists (select 1 from page where n > ${limit})),
-        'total', ${total},
-        'totalAtLeast', ${atLeast})
-    )::text`;
+  const answer = (total: SQL, atLeast: SQL) =>
+    pageAnswer(limit, cursor, sql`'total', ${total}, 'totalAtLeast', ${atLeast}`);
   if (walk) {
     return sql`
       with page as (
@@ -412,11 +413,11 @@ function cappedSearchPage(
         from ${list.from} ${whereOf([...scope, sql`(${list.search(WALK_SEARCH_TERMS)})`, ...afterCursor(exprs)])}
         order by ${ordered(exprs)} limit ${limit} + 1
       )
-      select ${answer(cap, sql`true`)} as body, not exists (select 1 from page) as empty`;
+      select ${answer(CAP, sql`true`)} as body, not exists (select 1 from page) as empty`;
   }
   return sql`
     with hits as materialized (
-      select ${list.item} as item, ${keyColumns} from ${list.from} ${whereOf([...scope, found])} limit ${cap} + 1
+      select ${list.item} as item, ${keyColumns} from ${list.from} ${whereOf([...scope, found])} limit ${CAP} + 1
     ),
     matches as (select count(*) as n from hits),
     page as (
@@ -424,7 +425,7 @@ function cappedSearchPage(
       from hits ${whereOf(afterCursor(named))}
       order by ${ordered(named)} limit ${limit} + 1
     )
-    select case when (select n from matches) <= ${cap} then ${answer(sql`(select n from matches)`, sql`false`)} end as body,
+    select case when (select n from matches) <= ${CAP} then ${answer(sql`(select n from matches)`, sql`false`)} end as body,
            not exists (select 1 from page) as empty`;
 }
 
@@ -492,14 +493,15 @@ export function listStatement(
     rows,
   };
   const flags = `${variant.rows ? 'r' : ''}${variant.cursor ? 'c' : ''}${variant.search ? 's' : ''}${variant.digits ? 'd' : ''}${variant.limit === null ? '' : `l${variant.limit}`}`;
-  const name = `list_${list.name}_${field}_${descending ? 'd' : 'a'}${flags}`;
+  const sorted = `list_${list.name}_${field}_${descending ? 'd' : 'a'}`;
+  const name = `${sorted}${flags}`;
   const named = (statementName: string, of: Variant): ListStatement => {
     const { text, params } = textOf(statementName, () => statementOf(list, of));
     return { name: statementName, text, values: fillPlaceholders(params, values) };
   };
   if (!walksPastCount(list, variant)) return named(name, variant);
   // The walk reads no index of the search: its text is the same whether the search holds digits or not.
-  const walk = `list_${list.name}_${field}_${descending ? 'd' : 'a'}${flags.replace('d', '')}w`;
+  const walk = `${sorted}${flags.replace('d', '')}w`;
   return { ...named(name, variant), walk: named(walk, { ...variant, digits: false, walk: true }) };
 }
 
