@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@ums/testkit/chromium';
+import { CHROMIUM_ARGS, journeyChromiumPath } from '@ums/testkit/chromium';
 import { LANES, laneDataDir, lanePort } from './lanes.js';
 
 // Decided once in the runner: its workers inherit the variable, so a journey can reach the server's database.
@@ -15,7 +15,7 @@ if (!process.env['E2E_DATA_DIR']) {
   });
 }
 
-// Debian's Chromium: never a downloaded browser.
+// Debian's Chromium, in its headless shell where it is installed (decision 054): never a downloaded browser.
 export default defineConfig({
   testDir: '.',
   testMatch: '**/*.spec.ts',
@@ -34,7 +34,7 @@ export default defineConfig({
     // The journeys keep the screens worth reading with shot(); a failure keeps the page it failed on.
     screenshot: 'only-on-failure',
     launchOptions: {
-      executablePath: CHROMIUM_PATH,
+      executablePath: journeyChromiumPath(),
       args: CHROMIUM_ARGS,
     },
   },
