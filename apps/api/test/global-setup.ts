@@ -49,6 +49,15 @@ export default async function setup(project: TestProject) {
   }
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
+  if (!external) {
+    // A cluster thrown away after the run need not survive a crash of the machine: PostgreSQL's non-durable settings
+    // for such a cluster (its manual, "Non-Durable Settings") spare every commit its wait for the disk. The tests that
+    // kill PostgreSQL or the server run their own, as the product sets it up.
+    for (const setting of ['fsync', 'synchronous_commit', 'full_page_writes']) {
+      await admin.query(`alter system set ${setting} = off`);
+    }
+    await admin.query('select pg_reload_conf()');
+  }
   await admin.query(`drop database if exists ${TEMPLATE} with (force)`);
   await admin.query(`create database ${TEMPLATE}`);
   const templateUrl = new URL(adminUrl);
