@@ -72,8 +72,13 @@ describe('revocation across server processes', () => {
     expect((await call(second.base, '/api/membership', tokens.access_token)).status).toBe(200);
 
     await operatorGroups(database.db).revoke(email, 'Admin');
-    expect(await refusedAfter(second.base, '/api/membership', tokens.access_token)).toBeLessThan(1000);
-    expect((await call(first.base, '/api/PaymentHistory', tokens.access_token)).status).toBe(401);
+    // Each process learns of the revocation on its own: both within the second, neither waiting for the other.
+    const [onSecond, onFirst] = await Promise.all([
+      refusedAfter(second.base, '/api/membership', tokens.access_token),
+      refusedAfter(first.base, '/api/PaymentHistory', tokens.access_token),
+    ]);
+    expect(onSecond).toBeLessThan(1000);
+    expect(onFirst).toBeLessThan(1000);
 
     // At once, in the same second as likely as not: the new token names the revocation it came after.
     const renewed = await refresh(second.base, tokens.refresh_token, undefined, first.base);
