@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import type { Socket } from 'node:net';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -66,6 +67,7 @@ import { membershipRoutes } from './modules/memberships/memberships.routes.js';
 import { authPlugin } from './plugins/auth.js';
 import { postgresProofLedger, rememberedDpop, sweepDpopProofs } from './plugins/dpop.js';
 import { createMemoryBudget } from './lib/bounded-cache.js';
+import { clientErrorHandler, headersSetBy, type SeenRequest } from './plugins/client-errors.js';
 import { errorEnvelopeText, failureAnswer, registerErrorHandling, toFailure, type Failure } from './plugins/errors.js';
 import { SERVER_CLOSING } from './plugins/http-errors.js';
 import { createMetrics, recordRequests, type Metrics } from './plugins/metrics.js';
@@ -139,6 +141,8 @@ export async function buildApp(options: AppOptions) {
   };
   /** Set once the server starts closing: requests that still come on open connections are answered 503. */
   let closing = false;
+  /** The last request each connection carried, for answering one that then stopped coming (`clientErrorHandler`). */
+  const seenRequests = new WeakMap<Socket, SeenRequest>();
   const app = Fastify({
     logger:
       options.logger === false
@@ -189,6 +193,9 @@ export async function buildApp(options: AppOptions) {
     // `closing`). Answered here, they carry the headers, the request's id and the envelope as every other answer does.
     return503OnClosing: false,
     frameworkErrors: answerFrameworkError,
+    // And what Node refuses before a request exists (bytes it cannot parse, headers too large, a request not whole in
+    // time): the envelope with the same headers, written on the connection as Fastify's own handler writes its JSON.
+    clientErrorHandler: clientErrorHandler(headersSetBy(securityHeaders), (socket) => seenRequests.get(socket)),
   }).withTypeProvider<ZodTypeProvider>();
   app.addHook('preClose', (done) => {
     closing = true;
@@ -197,6 +204,7 @@ export async function buildApp(options: AppOptions) {
   // On the raw answer, so the provider's own answers (which bypass Fastify's reply) carry it too.
   app.addHook('onRequest', (request, reply, done) => {
     reply.raw.setHeader('x-request-id', request.id);
+    seenRequests.set(request.raw.socket, { request: request.raw, response: reply.raw, id: request.id });
     done();
   });
   // One memory budget for this process's answer caches (CACHE_MEMORY_MB), which the metrics report.

@@ -57,6 +57,37 @@ describe('a request must arrive whole within REQUEST_TIMEOUT', () => {
     }
   });
 
+  it("answers its 408 as every failure: the security headers, no-store and the envelope, with the id of the request that stopped (the 401's when it was answered early)", async () => {
+    const [headersStopped, answeredEarly] = await Promise.all([
+      converse(['GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: '], 0),
+      converse(
+        [
+          'POST /api/userdetails/internal HTTP/1.1\r\nHost: 127.0.0.1\r\n',
+          'Content-Type: application/json\r\nContent-Length: 64\r\n\r\n{"first',
+        ],
+        100,
+      ),
+    ]);
+    const timedOut = (answer: string) => answer.slice(answer.indexOf('HTTP/1.1 408 Request Timeout\r\n'));
+    for (const answer of [headersStopped.answer, answeredEarly.answer].map(timedOut)) {
+      expect(answer).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+      expect(answer).toContain("\r\ncontent-security-policy: default-src 'self';");
+      expect(answer).toContain('\r\nx-content-type-options: nosniff\r\n');
+      expect(answer).toContain('\r\ncache-control: no-store\r\n');
+      const id = /\r\nx-request-id: ([0-9a-f-]{36})\r\n/.exec(answer)?.[1];
+      expect(id).toBeDefined();
+      expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({
+        isError: true,
+        message: 'The request did not arrive whole within the time allowed',
+        data: [],
+        requestId: id,
+      });
+    }
+    const earlyId = /\r\nx-request-id: ([0-9a-f-]{36})\r\n/.exec(answeredEarly.answer)![1];
+    expect(answeredEarly.answer).toMatch(/^HTTP\/1\.1 401 Unauthorized\r\n/);
+    expect(timedOut(answeredEarly.answer)).toContain(`\r\nx-request-id: ${earlyId}\r\n`);
+  });
+
   it('answers a request sent slowly that is whole within the time', async () => {
     const request = 'GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n';
     // In 8 pieces over 700 ms.

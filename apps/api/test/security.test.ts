@@ -186,6 +186,22 @@ const SECURITY_HEADERS = {
   'cross-origin-opener-policy': 'same-origin',
 };
 
+/** Every header helmet sets on an answer with the app's options. */
+const HELMET_HEADERS = [
+  'content-security-policy',
+  'cross-origin-opener-policy',
+  'cross-origin-resource-policy',
+  'origin-agent-cluster',
+  'referrer-policy',
+  'strict-transport-security',
+  'x-content-type-options',
+  'x-dns-prefetch-control',
+  'x-download-options',
+  'x-frame-options',
+  'x-permitted-cross-domain-policies',
+  'x-xss-protection',
+];
+
 describe('security headers and cross-origin requests', () => {
   it('are on 200, 400 and 414 (a malformed or over-long address, which Fastify answers before any hook), 401, 403, 404, 413, 429 and 500 answers alike', async () => {
     // An app of its own with one route that fails, to see a 500 as a client would.
@@ -236,6 +252,59 @@ describe('security headers and cross-origin requests', () => {
     });
     expect(JSON.parse(answers[414]!.body)).toMatchObject({ isError: true, message: 'The address is too long' });
     for (const status of [400, 414]) expect(answers[status]!.headers['x-request-id']).toEqual(expect.any(String));
+    await app.close();
+  });
+
+  it('are on the 400 and 431 for a request Node refuses to read (bytes that are not HTTP, headers over its limit), every one of them, with no-store, an id and the envelope', async () => {
+    const database = await testDatabase();
+    const app = await apiAppOn(database.db, loadConfig({}, { catalogFile: paths.catalogFile }), await testKeys());
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as AddressInfo;
+    /** What comes back on a connection of its own for these bytes, read until the server closes it. */
+    const answerTo = async (bytes: string) => {
+      const socket = net.connect(port, '127.0.0.1');
+      let received = '';
+      socket.on('data', (chunk) => (received += chunk.toString('utf8')));
+      socket.on('error', () => undefined);
+      const closed = once(socket, 'close');
+      socket.write(bytes);
+      await closed;
+      const [head, body] = received.split('\r\n\r\n') as [string, string];
+      const [statusLine, ...lines] = head.split('\r\n');
+      const headers = Object.fromEntries(
+        lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+      );
+      return { statusLine, headers, body };
+    };
+    const everyAnswers = (await fetch(`http://127.0.0.1:${port}/api/health`)).headers;
+    const refused = {
+      400: await answerTo('GET /api/health HTTP/1.1\r\nHost: localhost\r\nNot A Header: x\r\n\r\n'),
+      431: await answerTo(`GET /api/health HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`),
+    };
+    expect(refused[400].statusLine).toBe('HTTP/1.1 400 Bad Request');
+    expect(refused[431].statusLine).toBe('HTTP/1.1 431 Request Header Fields Too Large');
+    const messages = {
+      400: 'The request is malformed: it is not HTTP this server can read',
+      431: 'The request headers are too large',
+    };
+    for (const status of [400, 431] as const) {
+      const { headers, body } = refused[status];
+      expect(headers, `status ${status}`).toMatchObject(SECURITY_HEADERS);
+      // Every security header a served answer has, with the same value.
+      for (const name of HELMET_HEADERS) {
+        expect(everyAnswers.get(name), name).toEqual(expect.any(String));
+        expect(headers[name], name).toBe(everyAnswers.get(name));
+      }
+      expect(headers['cache-control']).toBe('no-store');
+      expect(headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      expect(JSON.parse(body)).toEqual({
+        isError: true,
+        message: messages[status],
+        data: [],
+        requestId: headers['x-request-id'],
+      });
+    }
     await app.close();
   });
 
