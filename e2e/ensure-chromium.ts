@@ -1,7 +1,9 @@
 // First step of `npm test`: the journeys need Debian's Chromium and, to run faster, its headless shell (decision 054).
 // A bare machine gets them here (as root, through apt-get), or the run stops before anything else with one sentence
-// saying what to run.
+// saying what to run. `--full-browser-only` (the benchmark, which measures pages in the full browser) wants no shell.
 import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import {
   CHROMIUM_PATH,
   chromiumPlan,
@@ -11,13 +13,17 @@ import {
   WITHOUT_HEADLESS_SHELL,
 } from '@ums/testkit/chromium';
 
+/** Left when apt-get could not install the shell, so that later runs do not wait on it again; a clean install clears it. */
+const SHELL_UNAVAILABLE = path.resolve(import.meta.dirname, '../node_modules/.cache/ums/headless-shell-unavailable');
+
 const facts = () => {
-  const fromEnv = Boolean(process.env['CHROMIUM_PATH'] ?? process.env['CHROME_PATH']);
+  const fromEnv = Boolean(process.env['CHROMIUM_PATH'] || process.env['CHROME_PATH']);
   return {
     path: CHROMIUM_PATH,
     fromEnv,
     executable: executable(CHROMIUM_PATH),
-    headlessShell: !fromEnv && executable(DEBIAN_HEADLESS_SHELL),
+    headlessShell: fromEnv || process.argv.includes('--full-browser-only') || executable(DEBIAN_HEADLESS_SHELL),
+    shellUnavailable: existsSync(SHELL_UNAVAILABLE),
     root: process.getuid?.() === 0,
     aptGet: spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0,
   };
@@ -46,6 +52,9 @@ if (plan.action === 'install') {
     console.error(`apt-get could not install chromium. ${MISSING_CHROMIUM}`);
     process.exit(1);
   }
-  if (!executable(DEBIAN_HEADLESS_SHELL))
+  if (plan.packages.includes('chromium-headless-shell') && !executable(DEBIAN_HEADLESS_SHELL)) {
+    mkdirSync(path.dirname(SHELL_UNAVAILABLE), { recursive: true });
+    writeFileSync(SHELL_UNAVAILABLE, `${new Date().toISOString()}\n`);
     console.log(`apt-get could not install its headless shell. ${WITHOUT_HEADLESS_SHELL}`);
+  }
 }

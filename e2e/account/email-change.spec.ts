@@ -21,7 +21,7 @@ async function signedInElsewhere(page: Page, account: { email: string; password:
 test("a member changes their email, confirms it from the mail, signs in with it, then takes the old one back from the old address's notice and signs in with that again", async ({
   page,
 }) => {
-  // Four sign-ins, three browsers and three mails read at the server's command line: 46 to 55 s alone on a two-core
+  // Four sign-ins, three browsers and two mails read at the server's command line: 46 to 55 s alone on a two-core
   // machine, which left too little of the default minute when the machine is busy.
   test.setTimeout(120_000);
   const stamp = Date.now();

@@ -35,6 +35,8 @@ export default async function setup(project: TestProject) {
   let stop = async () => {};
   const external = project.config.env?.['UMS_TEST_DATABASE'] === 'external';
   let adminUrl = external ? process.env['TEST_DATABASE_URL'] : undefined;
+  /** This run starts its own cluster, and throws it away after. */
+  const ownCluster = !adminUrl;
   let appPassword = randomBytes(18).toString('base64url');
   if (!adminUrl) {
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ums-test-'));
@@ -49,7 +51,7 @@ export default async function setup(project: TestProject) {
   }
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  if (!external) {
+  if (ownCluster) {
     // A cluster thrown away after the run need not survive a crash of the machine: PostgreSQL's non-durable settings
     // for such a cluster (its manual, "Non-Durable Settings") spare every commit its wait for the disk. The tests that
     // kill PostgreSQL or the server run their own, as the product sets it up.

@@ -13,6 +13,7 @@ const bare = {
   fromEnv: false,
   executable: false,
   headlessShell: false,
+  shellUnavailable: false,
   root: false,
   aptGet: true,
 };
@@ -45,12 +46,20 @@ describe('how npm test gets its browsers', () => {
     );
   });
 
-  it('without only the headless shell, runs the journeys in the full Chromium and says how to make them faster', () => {
-    expect(chromiumPlan({ ...installed, headlessShell: false })).toEqual({
+  it('without only the headless shell and the right to install it, runs the journeys in the full Chromium and says how to make them faster', () => {
+    const withoutShell = { ...installed, headlessShell: false };
+    expect(chromiumPlan(withoutShell)).toEqual({ action: 'use', note: WITHOUT_HEADLESS_SHELL });
+    expect(chromiumPlan({ ...withoutShell, root: true, aptGet: false })).toEqual({
       action: 'use',
       note: WITHOUT_HEADLESS_SHELL,
     });
     expect(WITHOUT_HEADLESS_SHELL).toContain('sudo apt-get install -y chromium-headless-shell');
+  });
+
+  it('does not try apt-get for the shell again once it could not install it, but still installs a missing Chromium', () => {
+    const triedBefore = { ...bare, shellUnavailable: true, root: true };
+    expect(chromiumPlan({ ...triedBefore, executable: true })).toEqual({ action: 'use', note: WITHOUT_HEADLESS_SHELL });
+    expect(chromiumPlan(triedBefore)).toEqual({ action: 'install', packages: ['chromium'] });
   });
 
   it('never installs over a CHROMIUM_PATH that names nothing runnable: it says so', () => {
@@ -76,9 +85,11 @@ describe('the browser the journeys run in', () => {
     expect(journeyChromiumPath(only(DEBIAN_CHROMIUM), {})).toBe('/usr/bin/chromium');
   });
 
-  it('is the one CHROMIUM_PATH or CHROME_PATH names, even beside the headless shell', () => {
+  it('is the one CHROMIUM_PATH or CHROME_PATH names, even beside the headless shell; an empty one names none', () => {
     const both = only(DEBIAN_CHROMIUM, DEBIAN_HEADLESS_SHELL);
     expect(journeyChromiumPath(both, { CHROMIUM_PATH: '/opt/chromium' })).toBe('/opt/chromium');
     expect(journeyChromiumPath(both, { CHROME_PATH: '/opt/chrome' })).toBe('/opt/chrome');
+    expect(journeyChromiumPath(both, { CHROMIUM_PATH: '', CHROME_PATH: '/opt/chrome' })).toBe('/opt/chrome');
+    expect(journeyChromiumPath(both, { CHROMIUM_PATH: '' })).toBe('/usr/lib/chromium/chromium-headless-shell');
   });
 });
