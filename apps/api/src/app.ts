@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
@@ -67,7 +68,7 @@ import { membershipRoutes } from './modules/memberships/memberships.routes.js';
 import { authPlugin } from './plugins/auth.js';
 import { postgresProofLedger, rememberedDpop, sweepDpopProofs } from './plugins/dpop.js';
 import { createMemoryBudget } from './lib/bounded-cache.js';
-import { clientErrorHandler, headersSetBy, type SeenRequest } from './plugins/client-errors.js';
+import { clientErrorHandler, headersSetBy } from './plugins/client-errors.js';
 import { errorEnvelopeText, failureAnswer, registerErrorHandling, toFailure, type Failure } from './plugins/errors.js';
 import { SERVER_CLOSING } from './plugins/http-errors.js';
 import { createMetrics, recordRequests, type Metrics } from './plugins/metrics.js';
@@ -141,8 +142,8 @@ export async function buildApp(options: AppOptions) {
   };
   /** Set once the server starts closing: requests that still come on open connections are answered 503. */
   let closing = false;
-  /** The last request each connection carried, for answering one that then stopped coming (`clientErrorHandler`). */
-  const seenRequests = new WeakMap<Socket, SeenRequest>();
+  /** The answer to the last request each connection carried, for one that then stopped coming (`clientErrorHandler`). */
+  const seenAnswers = new WeakMap<Socket, ServerResponse>();
   const app = Fastify({
     logger:
       options.logger === false
@@ -195,7 +196,7 @@ export async function buildApp(options: AppOptions) {
     frameworkErrors: answerFrameworkError,
     // And what Node refuses before a request exists (bytes it cannot parse, headers too large, a request not whole in
     // time): the envelope with the same headers, written on the connection as Fastify's own handler writes its JSON.
-    clientErrorHandler: clientErrorHandler(headersSetBy(securityHeaders), (socket) => seenRequests.get(socket)),
+    clientErrorHandler: clientErrorHandler(headersSetBy(securityHeaders), (socket) => seenAnswers.get(socket)),
   }).withTypeProvider<ZodTypeProvider>();
   app.addHook('preClose', (done) => {
     closing = true;
@@ -204,7 +205,7 @@ export async function buildApp(options: AppOptions) {
   // On the raw answer, so the provider's own answers (which bypass Fastify's reply) carry it too.
   app.addHook('onRequest', (request, reply, done) => {
     reply.raw.setHeader('x-request-id', request.id);
-    seenRequests.set(request.raw.socket, { request: request.raw, response: reply.raw, id: request.id });
+    seenAnswers.set(request.raw.socket, reply.raw);
     done();
   });
   // One memory budget for this process's answer caches (CACHE_MEMORY_MB), which the metrics report.

@@ -65,7 +65,7 @@ async function newAccount(admin = false) {
 }
 
 describe('revocation across server processes', () => {
-  it('refuses a demoted administrator’s token on the other process within 1 s; a later token works as a member', async () => {
+  it('refuses a demoted administrator’s token on either process within 1 s; a later token works as a member', async () => {
     await newAccount(true); // someone else stays an administrator: the last one cannot be demoted
     const email = await newAccount(true);
     const tokens = await signIn(first.base, email, PASSWORD);

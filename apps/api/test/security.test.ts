@@ -6,6 +6,7 @@ import { loadConfig } from '../src/config/env.js';
 import { paths } from '../src/runtime.js';
 import { seedDemoData } from '../src/seed/demo-data.js';
 import { ADMIN, MEMBER, OTHER_MEMBER, apiAppOn, testApp, testDatabase, testKeys } from './helper.js';
+import { HELMET_HEADERS } from './security-headers.js';
 
 const ctx = await testApp();
 await seedDemoData(ctx.db, paths.catalogFile, MEMBER.sub);
@@ -185,22 +186,6 @@ const SECURITY_HEADERS = {
   'referrer-policy': 'strict-origin-when-cross-origin',
   'cross-origin-opener-policy': 'same-origin',
 };
-
-/** Every header helmet sets on an answer with the app's options. */
-const HELMET_HEADERS = [
-  'content-security-policy',
-  'cross-origin-opener-policy',
-  'cross-origin-resource-policy',
-  'origin-agent-cluster',
-  'referrer-policy',
-  'strict-transport-security',
-  'x-content-type-options',
-  'x-dns-prefetch-control',
-  'x-download-options',
-  'x-frame-options',
-  'x-permitted-cross-domain-policies',
-  'x-xss-protection',
-];
 
 describe('security headers and cross-origin requests', () => {
   it('are on 200, 400 and 414 (a malformed or over-long address, which Fastify answers before any hook), 401, 403, 404, 413, 429 and 500 answers alike', async () => {

@@ -75,31 +75,29 @@ export function clientErrorAnswer(code: string, securityHeaders: [string, string
   return `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n${head}\r\n\r\n${body}`;
 }
 
-/** The request a connection last carried that the app saw, its answer and its id (recorded as each request comes). */
-export interface SeenRequest {
-  request: IncomingMessage;
-  response: ServerResponse;
-  id: string;
-}
-
 /**
  * Fastify's `clientErrorHandler`: answers a refused request as above, unless its connection is gone or is in the
- * middle of sending another answer (a pipelined request's bytes would land inside it; Node's own handler holds back
- * the same way). A request the app had already seen, whose body then stopped coming, keeps its id: the 408 and the
- * request's log lines (and a 401 answered before its body) name the same one.
+ * middle of sending an answer. Its bytes would land inside that answer: with pipelining, an earlier request's answer
+ * can still be streaming while a later one is refused. Node's own handler holds back the same way, and reads the same
+ * field: the answer the connection is writing now. A request the app had already seen (`lastSeen`, the last answer it
+ * began on the connection), whose body then stopped coming, keeps its id. The 408, the request's log lines and a 401
+ * answered before its body then all name the same one.
  */
 export function clientErrorHandler(
   securityHeaders: [string, string][],
-  seen: (socket: Socket) => SeenRequest | undefined,
+  lastSeen: (socket: Socket) => ServerResponse | undefined,
 ): NonNullable<FastifyServerOptions['clientErrorHandler']> {
   return function answerClientError(this: { log: FastifyBaseLogger }, error, socket: Socket) {
     // A connection reset by the client has nothing left to answer (Node's and Fastify's own handlers do the same).
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
-    const last = seen(socket);
-    const unfinished = last && !last.request.complete ? last : undefined;
-    const reqId = unfinished?.id ?? randomUUID();
+    const seen = lastSeen(socket);
+    const seenId = seen && !seen.req.complete ? seen.getHeader('x-request-id') : undefined;
+    const reqId = typeof seenId === 'string' ? seenId : randomUUID();
     this.log.info({ reqId, err: error }, 'refused a request that did not arrive whole or could not be read');
-    const answering = last !== undefined && last.response.headersSent && !last.response.writableFinished;
+    // Node's own record of the answer being written on the connection (`_httpMessage`, which its default handler
+    // reads for the same reason); nothing public says so.
+    const writing = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+    const answering = writing?.headersSent === true && !writing.writableFinished;
     if (socket.writable && !answering) socket.write(clientErrorAnswer(error.code, securityHeaders, reqId));
     socket.destroy(error);
   };
