@@ -5,7 +5,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
-  CHROMIUM_PATH,
+  chromiumFacts,
   chromiumPlan,
   DEBIAN_HEADLESS_SHELL,
   isExecutable as executable,
@@ -16,20 +16,13 @@ import {
 /** Left when apt-get could not install the shell, so that later runs do not wait on it again; a clean install clears it. */
 const SHELL_UNAVAILABLE = path.resolve(import.meta.dirname, '../node_modules/.cache/ums/headless-shell-unavailable');
 
-const facts = () => {
-  const fromEnv = Boolean(process.env['CHROMIUM_PATH'] || process.env['CHROME_PATH']);
-  return {
-    path: CHROMIUM_PATH,
-    fromEnv,
-    executable: executable(CHROMIUM_PATH),
-    headlessShell: fromEnv || process.argv.includes('--full-browser-only') || executable(DEBIAN_HEADLESS_SHELL),
-    shellUnavailable: existsSync(SHELL_UNAVAILABLE),
-    root: process.getuid?.() === 0,
-    aptGet: spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0,
-  };
-};
-
-const plan = chromiumPlan(facts());
+const facts = chromiumFacts(process.env, process.argv, {
+  executable,
+  shellUnavailable: existsSync(SHELL_UNAVAILABLE),
+  root: process.getuid?.() === 0,
+  aptGet: spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0,
+});
+const plan = chromiumPlan(facts);
 if (plan.action === 'stop') {
   console.error(plan.message);
   process.exit(1);
@@ -48,13 +41,15 @@ if (plan.action === 'install') {
   run('update', '-qq');
   // One package at a time: a mirror without the headless shell still gives the browser.
   for (const name of plan.packages) run('install', '-y', '-qq', name);
-  if (!executable(CHROMIUM_PATH)) {
+  if (!executable(facts.path)) {
     console.error(`apt-get could not install chromium. ${MISSING_CHROMIUM}`);
     process.exit(1);
   }
-  if (plan.packages.includes('chromium-headless-shell') && !executable(DEBIAN_HEADLESS_SHELL)) {
-    mkdirSync(path.dirname(SHELL_UNAVAILABLE), { recursive: true });
-    writeFileSync(SHELL_UNAVAILABLE, `${new Date().toISOString()}\n`);
-    console.log(`apt-get could not install its headless shell. ${WITHOUT_HEADLESS_SHELL}`);
+  if (!facts.headlessShell && !executable(DEBIAN_HEADLESS_SHELL)) {
+    if (plan.packages.includes('chromium-headless-shell')) {
+      mkdirSync(path.dirname(SHELL_UNAVAILABLE), { recursive: true });
+      writeFileSync(SHELL_UNAVAILABLE, `${new Date().toISOString()}\n`);
+      console.log(`apt-get could not install its headless shell. ${WITHOUT_HEADLESS_SHELL}`);
+    } else console.log(WITHOUT_HEADLESS_SHELL);
   }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  chromiumFacts,
   chromiumPlan,
   DEBIAN_CHROMIUM,
   DEBIAN_HEADLESS_SHELL,
@@ -91,5 +92,26 @@ describe('the browser the journeys run in', () => {
     expect(journeyChromiumPath(both, { CHROME_PATH: '/opt/chrome' })).toBe('/opt/chrome');
     expect(journeyChromiumPath(both, { CHROMIUM_PATH: '', CHROME_PATH: '/opt/chrome' })).toBe('/opt/chrome');
     expect(journeyChromiumPath(both, { CHROMIUM_PATH: '' })).toBe('/usr/lib/chromium/chromium-headless-shell');
+  });
+});
+
+describe('what decides it', () => {
+  const probe = { executable: () => true, shellUnavailable: false, root: false, aptGet: true };
+
+  it('takes an empty CHROMIUM_PATH for no name at all, and CHROME_PATH after it', () => {
+    expect(chromiumFacts({ CHROMIUM_PATH: '' }, [], probe)).toMatchObject({
+      path: '/usr/bin/chromium',
+      fromEnv: false,
+    });
+    expect(chromiumFacts({ CHROMIUM_PATH: '', CHROME_PATH: '/opt/chrome' }, [], probe)).toMatchObject({
+      path: '/opt/chrome',
+      fromEnv: true,
+    });
+  });
+
+  it('wants no headless shell for the benchmark, which measures in the full browser', () => {
+    const noShell = { ...probe, executable: (file: string) => file !== DEBIAN_HEADLESS_SHELL };
+    expect(chromiumFacts({}, [], noShell).headlessShell).toBe(false);
+    expect(chromiumFacts({}, ['--full-browser-only'], noShell).headlessShell).toBe(true);
   });
 });

@@ -65,6 +65,33 @@ export interface ChromiumFacts {
   aptGet: boolean;
 }
 
+/** How `chromiumFacts` looks at this machine. */
+export interface ChromiumProbe {
+  executable: (file: string) => boolean;
+  shellUnavailable: boolean;
+  root: boolean;
+  aptGet: boolean;
+}
+
+/**
+ * What `chromiumPlan` decides from: the browser named in `env` (an empty name names none), and the headless shell,
+ * which `--full-browser-only` in `argv` (the benchmark) does not want.
+ */
+export function chromiumFacts(env: Env, argv: readonly string[], probe: ChromiumProbe): ChromiumFacts {
+  const chosen = named(env);
+  const path = chosen ?? DEBIAN_CHROMIUM;
+  return {
+    path,
+    fromEnv: chosen !== undefined,
+    executable: probe.executable(path),
+    headlessShell:
+      chosen !== undefined || argv.includes('--full-browser-only') || probe.executable(DEBIAN_HEADLESS_SHELL),
+    shellUnavailable: probe.shellUnavailable,
+    root: probe.root,
+    aptGet: probe.aptGet,
+  };
+}
+
 export type ChromiumPlan =
   { action: 'use'; note?: string } | { action: 'install'; packages: string[] } | { action: 'stop'; message: string };
 
