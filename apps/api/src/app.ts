@@ -194,8 +194,8 @@ export async function buildApp(options: AppOptions) {
     // `closing`). Answered here, they carry the headers, the request's id and the envelope as every other answer does.
     return503OnClosing: false,
     frameworkErrors: answerFrameworkError,
-    // And what Node refuses before a request exists (bytes it cannot parse, headers too large, a request not whole in
-    // time): the envelope with the same headers, written on the connection as Fastify's own handler writes its JSON.
+    // And what Node's parser refuses (bytes it cannot parse, headers too large, a request not whole in time, its body
+    // included): the envelope with the same headers, written on the connection as Fastify's own handler writes its JSON.
     clientErrorHandler: clientErrorHandler(headersSetBy(securityHeaders), (socket) => seenAnswers.get(socket)),
   }).withTypeProvider<ZodTypeProvider>();
   app.addHook('preClose', (done) => {

@@ -6,6 +6,7 @@ import { loadConfig } from '../src/config/env.js';
 import { paths } from '../src/runtime.js';
 import { seedDemoData } from '../src/seed/demo-data.js';
 import { ADMIN, MEMBER, OTHER_MEMBER, apiAppOn, testApp, testDatabase, testKeys } from './helper.js';
+import { rawAnswers } from './raw-answers.js';
 import { HELMET_HEADERS } from './security-headers.js';
 
 const ctx = await testApp();
@@ -254,20 +255,15 @@ describe('security headers and cross-origin requests', () => {
       const closed = once(socket, 'close');
       socket.write(bytes);
       await closed;
-      const [head, body] = received.split('\r\n\r\n') as [string, string];
-      const [statusLine, ...lines] = head.split('\r\n');
-      const headers = Object.fromEntries(
-        lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
-      );
-      return { statusLine, headers, body };
+      return rawAnswers(received)[0]!;
     };
     const everyAnswers = (await fetch(`http://127.0.0.1:${port}/api/health`)).headers;
     const refused = {
       400: await answerTo('GET /api/health HTTP/1.1\r\nHost: localhost\r\nNot A Header: x\r\n\r\n'),
       431: await answerTo(`GET /api/health HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`),
     };
-    expect(refused[400].statusLine).toBe('HTTP/1.1 400 Bad Request');
-    expect(refused[431].statusLine).toBe('HTTP/1.1 431 Request Header Fields Too Large');
+    expect(refused[400].status).toBe('HTTP/1.1 400 Bad Request');
+    expect(refused[431].status).toBe('HTTP/1.1 431 Request Header Fields Too Large');
     const messages = {
       400: 'The request is malformed: it is not HTTP this server can read',
       431: 'The request headers are too large',
@@ -330,14 +326,7 @@ describe('security headers and cross-origin requests', () => {
       await app.close();
     }
 
-    const answered = received.split(/(?=HTTP\/1\.1 )/).map((answer) => {
-      const [head, body] = answer.split('\r\n\r\n');
-      const [status, ...lines] = head!.split('\r\n');
-      const headers = Object.fromEntries(
-        lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
-      );
-      return { status, headers, body: JSON.parse(body!) as unknown };
-    });
+    const answered = rawAnswers(received).map((answer) => ({ ...answer, body: JSON.parse(answer.body) as unknown }));
     expect(answered.map((answer) => answer.status)).toEqual(['HTTP/1.1 200 OK', 'HTTP/1.1 503 Service Unavailable']);
     expect(answered[0]!.body).toEqual({ slow: true });
     expect(answered[1]!.headers).toMatchObject({

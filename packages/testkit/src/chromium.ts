@@ -48,8 +48,17 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
+/** How `chromiumFacts` looks at this machine. */
+export interface ChromiumProbe {
+  executable: (file: string) => boolean;
+  /** An earlier run's apt-get could not install the shell: not tried again until the next clean install. */
+  shellUnavailable: boolean;
+  root: boolean;
+  aptGet: boolean;
+}
+
 /** What decides how `npm test` gets its browsers. */
-export interface ChromiumFacts {
+export interface ChromiumFacts extends Omit<ChromiumProbe, 'executable'> {
   path: string;
   /** The path came from CHROMIUM_PATH or CHROME_PATH, not the default. */
   fromEnv: boolean;
@@ -59,18 +68,6 @@ export interface ChromiumFacts {
    * only (the benchmark).
    */
   headlessShell: boolean;
-  /** An earlier run's apt-get could not install the shell: not tried again until the next clean install. */
-  shellUnavailable: boolean;
-  root: boolean;
-  aptGet: boolean;
-}
-
-/** How `chromiumFacts` looks at this machine. */
-export interface ChromiumProbe {
-  executable: (file: string) => boolean;
-  shellUnavailable: boolean;
-  root: boolean;
-  aptGet: boolean;
 }
 
 /**
@@ -80,15 +77,13 @@ export interface ChromiumProbe {
 export function chromiumFacts(env: Env, argv: readonly string[], probe: ChromiumProbe): ChromiumFacts {
   const chosen = named(env);
   const path = chosen ?? DEBIAN_CHROMIUM;
+  const { executable, ...machine } = probe;
   return {
+    ...machine,
     path,
     fromEnv: chosen !== undefined,
-    executable: probe.executable(path),
-    headlessShell:
-      chosen !== undefined || argv.includes('--full-browser-only') || probe.executable(DEBIAN_HEADLESS_SHELL),
-    shellUnavailable: probe.shellUnavailable,
-    root: probe.root,
-    aptGet: probe.aptGet,
+    executable: executable(path),
+    headlessShell: chosen !== undefined || argv.includes('--full-browser-only') || executable(DEBIAN_HEADLESS_SHELL),
   };
 }
 

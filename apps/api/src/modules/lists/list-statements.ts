@@ -492,18 +492,19 @@ export function listStatement(
     limit: rows ? null : (request.limit ?? null),
     rows,
   };
-  const flags = `${variant.rows ? 'r' : ''}${variant.cursor ? 'c' : ''}${variant.search ? 's' : ''}${variant.digits ? 'd' : ''}${variant.limit === null ? '' : `l${variant.limit}`}`;
-  const sorted = `list_${list.name}_${field}_${descending ? 'd' : 'a'}`;
-  const name = `${sorted}${flags}`;
-  const named = (statementName: string, of: Variant): ListStatement => {
-    const { text, params } = textOf(statementName, () => statementOf(list, of));
-    return { name: statementName, text, values: fillPlaceholders(params, values) };
+  const named = (of: Variant): ListStatement => {
+    const name = statementName(list, of);
+    const { text, params } = textOf(name, () => statementOf(list, of));
+    return { name, text, values: fillPlaceholders(params, values) };
   };
-  if (!walksPastCount(list, variant)) return named(name, variant);
+  if (!walksPastCount(list, variant)) return named(variant);
   // The walk reads no index of the search: its text is the same whether the search holds digits or not.
-  const walk = `${sorted}${flags.replace('d', '')}w`;
-  return { ...named(name, variant), walk: named(walk, { ...variant, digits: false, walk: true }) };
+  return { ...named(variant), walk: named({ ...variant, digits: false, walk: true }) };
 }
+
+/** A variant's statement name: its list, sort and direction, then a letter for each flag and the page size. */
+const statementName = (list: AnyListDefinition, v: Variant) =>
+  `list_${list.name}_${v.field}_${v.descending ? 'd' : 'a'}${v.rows ? 'r' : ''}${v.cursor ? 'c' : ''}${v.search ? 's' : ''}${v.digits ? 'd' : ''}${v.limit === null ? '' : `l${v.limit}`}${v.walk ? 'w' : ''}`;
 
 /** A named statement and its values. */
 export interface ListStatement {
