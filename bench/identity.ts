@@ -1,7 +1,10 @@
 // The identity side of `npm run bench` (issue 39): a burst of sign-ins at once, the memory the server and its
 // PostgreSQL hold and the time a start takes, beside the figures Keycloak's sizing guide publishes.
-import type { ChildProcess } from 'node:child_process';
-import { readdir, readFile } from 'node:fs/promises';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { hashPassword, verifyPassword } from '../apps/api/src/identity/password-hash.js';
 import { median, percentile } from './median.js';
@@ -317,4 +320,56 @@ export async function passwordCheckMs(times = 30): Promise<number> {
     took.push(performance.now() - started);
   }
   return Number(median(took).toFixed(1));
+}
+
+/** One byte over `socket` and its echo back, `times` times in a row: the mean time of one, in µs. */
+async function echoes(socket: Socket, times: number): Promise<number> {
+  const byte = Buffer.from('x');
+  const started = performance.now();
+  for (let i = 0; i < times; i++) {
+    const echoed = new Promise((resolve) => socket.once('data', resolve));
+    socket.write(byte);
+    await echoed;
+  }
+  return ((performance.now() - started) * 1000) / times;
+}
+
+/**
+ * One hand-over between two processes, as every statement the server sends PostgreSQL and every request a browser
+ * sends it makes: a byte written to another Node process over a Unix socket and read back, in µs (the median of 5 runs
+ * of 4,000 in a row, on the idle machine before the load). It is nearly all the kernel's work: the system calls, waking
+ * the other process and switching to it, which the password check does not measure. A sign-in makes one for each of its
+ * statements to PostgreSQL and each of the browser's requests.
+ */
+export async function handOverUs(): Promise<number> {
+  const folder = await mkdtemp(path.join(tmpdir(), 'ums-hand-over-'));
+  const socketPath = path.join(folder, 'echo');
+  const echo = spawn(
+    process.execPath,
+    [
+      '-e',
+      `require('node:net').createServer((c) => c.on('data', (d) => c.write(d)))` +
+        `.listen(${JSON.stringify(socketPath)}, () => process.stdout.write('listening'))`,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  try {
+    await new Promise((resolve, reject) => {
+      echo.stdout!.once('data', resolve);
+      echo.once('exit', (code) => reject(new Error(`the echo process ended (exit ${code}) before it listened`)));
+    });
+    const socket = connect(socketPath);
+    await new Promise((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+    try {
+      await echoes(socket, 2000);
+      const runs: number[] = [];
+      for (let run = 0; run < 5; run++) runs.push(await echoes(socket, 4000));
+      return Number(median(runs).toFixed(1));
+    } finally {
+      socket.destroy();
+    }
+  } finally {
+    echo.kill();
+    await rm(folder, { recursive: true, force: true });
+  }
 }
