@@ -337,9 +337,9 @@ async function echoes(socket: Socket, times: number): Promise<number> {
 /**
  * One hand-over between two processes, as every statement the server sends PostgreSQL and every request a browser
  * sends it makes: a byte written to another Node process over a Unix socket and read back, in µs (the median of 5 runs
- * of 4,000 in a row, on the idle machine before the load). It is nearly all the kernel's work: the system calls, waking
- * the other process and switching to it, which the password check does not measure. A sign-in makes one for each of its
- * statements to PostgreSQL and each of the browser's requests.
+ * of 4,000 in a row, on the idle machine before the load). It is what the password check does not measure: system
+ * calls, waking the other process and switching to it, and a turn of each side's event loop. A sign-in makes one for
+ * each of its statements to PostgreSQL and each of the browser's requests.
  */
 export async function handOverUs(): Promise<number> {
   const folder = await mkdtemp(path.join(tmpdir(), 'ums-hand-over-'));

@@ -1260,8 +1260,8 @@ One password check alone takes ${report.identity.passwordCheckMs} ms here (the m
 that did nothing else could check ${Math.floor(1000 / report.identity.passwordCheckMs)} passwords per second, the ceiling of the first row per core.
 A sign-in also hands work over between processes many times: each of its statements to PostgreSQL (their
 transactions are counted below) and each of the browser's requests. One hand-over, a byte to another Node process over a Unix socket and back, takes
-${report.identity.handOverUs} µs here (the median of 5 runs of 4,000, before the load). It is the kernel's work (system calls, waking the
-other process and switching to it), which the password check does not measure (\`handOverUs\` in \`bench/identity.ts\`).
+${report.identity.handOverUs} µs here (the median of 5 runs of 4,000, before the load): system calls, waking the other process and switching
+to it, and a turn of each side's event loop, which the password check does not measure (\`handOverUs\` in \`bench/identity.ts\`).
 
 | Work | Per second | Per core | Keycloak per vCPU | Per core against Keycloak | p50 ms | p99 ms |
 | --- | ---: | ---: | ---: | ---: | ---: | ---: |
