@@ -322,54 +322,84 @@ export async function passwordCheckMs(times = 30): Promise<number> {
   return Number(median(took).toFixed(1));
 }
 
-/** One byte over `socket` and its echo back, `times` times in a row: the mean time of one, in µs. */
-async function echoes(socket: Socket, times: number): Promise<number> {
+/** The longest the hand-over's measurement may take, its echo process's start included. */
+const HAND_OVER_LIMIT_MS = 60_000;
+
+/**
+ * One byte over `socket` and its echo back, `times` times in a row: the mean time of one, in µs. `broken` rejects when
+ * the echo can no longer come (its process ended, the socket closed or failed, the time ran out).
+ */
+async function meanEchoUs(socket: Socket, times: number, broken: Promise<never>): Promise<number> {
   const byte = Buffer.from('x');
   const started = performance.now();
   for (let i = 0; i < times; i++) {
     const echoed = new Promise((resolve) => socket.once('data', resolve));
     socket.write(byte);
-    await echoed;
+    await Promise.race([echoed, broken]);
   }
   return ((performance.now() - started) * 1000) / times;
 }
 
 /**
- * One hand-over between two processes, as every statement the server sends PostgreSQL and every request a browser
- * sends it makes: a byte written to another Node process over a Unix socket and read back, in µs (the median of 5 runs
- * of 4,000 in a row, on the idle machine before the load). It is what the password check does not measure: system
- * calls, waking the other process and switching to it, and a turn of each side's event loop. A sign-in makes one for
- * each of its statements to PostgreSQL and each of the browser's requests.
+ * One hand-over between two processes and back, as each statement the server sends PostgreSQL over its Unix socket
+ * makes: a byte written to another Node process over a Unix socket and read back, in µs (the median of 5 runs of 4,000
+ * in a row, on the idle machine before the load). It is what the password check does not measure: system calls,
+ * waking the other process and switching to it, and a turn of each side's event loop.
  */
 export async function handOverUs(): Promise<number> {
   const folder = await mkdtemp(path.join(tmpdir(), 'ums-hand-over-'));
-  const socketPath = path.join(folder, 'echo');
-  const echo = spawn(
-    process.execPath,
-    [
-      '-e',
-      `require('node:net').createServer((c) => c.on('data', (d) => c.write(d)))` +
-        `.listen(${JSON.stringify(socketPath)}, () => process.stdout.write('listening'))`,
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
+  let echo: ChildProcess | undefined;
+  let socket: Socket | undefined;
+  let timer: NodeJS.Timeout | undefined;
   try {
-    await new Promise((resolve, reject) => {
-      echo.stdout!.once('data', resolve);
-      echo.once('exit', (code) => reject(new Error(`the echo process ended (exit ${code}) before it listened`)));
+    const socketPath = path.join(folder, 'echo');
+    const started = spawn(
+      process.execPath,
+      [
+        '-e',
+        `require('node:net').createServer((c) => c.on('data', (d) => c.write(d)))` +
+          `.listen(${JSON.stringify(socketPath)}, () => process.stdout.write('listening'))`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    echo = started;
+    // Whatever ends the measurement early, as an error that says what: it never resolves.
+    const broken = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`the hand-over's measurement took more than ${HAND_OVER_LIMIT_MS / 1000} s`)),
+        HAND_OVER_LIMIT_MS,
+      );
+      timer.unref();
+      started.once('error', (error) => reject(new Error(`the echo process could not start: ${error.message}`)));
+      started.once('exit', (code, signal) =>
+        reject(new Error(`the echo process ended (${signal ?? `exit ${code}`}) during the hand-over's measurement`)),
+      );
     });
-    const socket = connect(socketPath);
-    await new Promise((resolve, reject) => socket.once('connect', resolve).once('error', reject));
-    try {
-      await echoes(socket, 2000);
-      const runs: number[] = [];
-      for (let run = 0; run < 5; run++) runs.push(await echoes(socket, 4000));
-      return Number(median(runs).toFixed(1));
-    } finally {
-      socket.destroy();
-    }
+    // Handled here, awaited where it can happen: an early end is then no unhandled rejection.
+    broken.catch(() => undefined);
+    await Promise.race([new Promise((resolve) => started.stdout!.once('data', resolve)), broken]);
+    const connected = connect(socketPath);
+    socket = connected;
+    const closed = new Promise<never>((_, reject) => {
+      connected.once('error', (error) => reject(new Error(`the echo's socket failed: ${error.message}`)));
+      connected.once('close', () => reject(new Error("the echo's socket closed during the hand-over's measurement")));
+    });
+    closed.catch(() => undefined);
+    const ended = Promise.race([broken, closed]);
+    await Promise.race([new Promise((resolve) => connected.once('connect', resolve)), ended]);
+    await meanEchoUs(connected, 2000, ended);
+    const runs: number[] = [];
+    for (let run = 0; run < 5; run++) runs.push(await meanEchoUs(connected, 4000, ended));
+    return Number(median(runs).toFixed(1));
   } finally {
-    echo.kill();
+    clearTimeout(timer);
+    socket?.destroy();
+    // One that never started (no pid) has nothing to stop, and sends no 'exit'.
+    if (echo?.pid !== undefined && echo.exitCode === null && echo.signalCode === null) {
+      const exited = new Promise((resolve) => echo!.once('exit', resolve));
+      echo.kill();
+      await exited;
+    }
     await rm(folder, { recursive: true, force: true });
   }
 }

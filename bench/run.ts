@@ -31,9 +31,9 @@ import {
   benchCpuSeconds,
   cpuSeconds,
   footprint,
+  handOverUs,
   KEYCLOAK,
   passwordCheckMs,
-  handOverUs,
   signInBurst,
   startUpMs,
   type BurstResult,
@@ -53,6 +53,11 @@ const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 10);
  * (the reference) pays for the warm-up and every ratio moves with the order of the calls.
  */
 const WARMUP = Number(process.env['BENCH_WARMUP'] ?? 2);
+/**
+ * BENCH_SERVER_NODE_ARGS: Node's or V8's options for the server process alone, space-separated (a trial of one, such
+ * as `--max-semi-space-size=32`). The report names them, so a trial's figures are never taken for the default's.
+ */
+const SERVER_NODE_ARGS = process.env['BENCH_SERVER_NODE_ARGS']?.split(/\s+/).filter(Boolean) ?? [];
 const ADMIN = { email: 'admin@example.com', password: 'Bench-Admin-2026!' };
 const MEMBER = { email: 'member@example.com', password: 'Bench-Member-2026!' };
 const log = (message: string) => console.log(`[bench] ${message}`);
@@ -232,6 +237,15 @@ async function loadBeside(reference: Call, name: string, options: Call): Promise
  * the flow unmeasured and IDENTITY_SECONDS measured, or until `once` has nothing left to do. Flows ended within the
  * measured time per second of it, and the time of one from its first request to the tokens.
  */
+/** One call's figures as a line of the log. */
+const described = (r: LoadResult) =>
+  `${r.name}: ${r.requestsPerSecond}/s, p99 ${r.p99Ms} ms, ratio ${r.ratioToReference ?? 1}` +
+  (r.referenceRequestsPerSecond ? ` (reference beside it ${r.referenceRequestsPerSecond}/s)` : '') +
+  (r.firstAnswerMs === undefined ? '' : `, first answer ${r.firstAnswerMs} ms`) +
+  (r.perFlow
+    ? `; each: server CPU ${r.perFlow.serverCpuMs} ms, PostgreSQL CPU ${r.perFlow.postgresCpuMs} ms, browsers' CPU ${r.perFlow.browsersCpuMs} ms, ${r.perFlow.transactions} transactions`
+    : '');
+
 async function flowLoad(
   reference: Call,
   meters: Meters,
@@ -322,7 +336,7 @@ async function flowLoad(
       : {}),
   };
   // As soon as it is measured: a look at one identity row need not wait for the rest of the run.
-  log(`${name}: ${JSON.stringify(result)}`);
+  log(described(result));
   return result;
 }
 
@@ -349,8 +363,7 @@ async function main() {
       ...(process.env['BENCH_CPU_PROFILE']
         ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env['BENCH_CPU_PROFILE'])}`]
         : []),
-      // BENCH_SERVER_NODE_ARGS: Node's or V8's options for the server alone (a trial of one), space-separated.
-      ...(process.env['BENCH_SERVER_NODE_ARGS']?.split(/\s+/).filter(Boolean) ?? []),
+      ...SERVER_NODE_ARGS,
     ],
   });
   const { base, dataDir } = prepared;
@@ -1087,15 +1100,7 @@ async function main() {
       return { afterBench, startUpMs: startUp };
     };
     if (PRINT_ONLY) {
-      for (const r of [reference, ...endpoints].filter((result) => !result.skipped))
-        log(
-          `${r.name}: ${r.requestsPerSecond}/s, p99 ${r.p99Ms} ms, ratio ${r.ratioToReference ?? 1}` +
-            (r.referenceRequestsPerSecond ? ` (reference beside it ${r.referenceRequestsPerSecond}/s)` : '') +
-            (r.firstAnswerMs === undefined ? '' : `, first answer ${r.firstAnswerMs} ms`) +
-            (r.perFlow
-              ? `; each: server CPU ${r.perFlow.serverCpuMs} ms, PostgreSQL CPU ${r.perFlow.postgresCpuMs} ms, browsers' CPU ${r.perFlow.browsersCpuMs} ms, ${r.perFlow.transactions} transactions`
-              : ''),
-        );
+      for (const r of [reference, ...endpoints].filter((result) => !result.skipped)) log(described(r));
       await closingFigures();
       return;
     }
@@ -1107,7 +1112,12 @@ async function main() {
     const report = {
       date: new Date().toISOString(),
       machine: { cpus: os.cpus().length, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
-      settings: { durationSeconds: DURATION, warmupSeconds: WARMUP, connections: CONNECTIONS },
+      settings: {
+        durationSeconds: DURATION,
+        warmupSeconds: WARMUP,
+        connections: CONNECTIONS,
+        ...(SERVER_NODE_ARGS.length > 0 ? { serverNodeArgs: SERVER_NODE_ARGS } : {}),
+      },
       data: counts,
       largeData: large,
       metricsColdMs,
@@ -1142,7 +1152,7 @@ async function main() {
 function markdown(report: {
   date: string;
   machine: { cpus: number; memoryGiB: number; node: string };
-  settings: { durationSeconds: number; warmupSeconds: number; connections: number };
+  settings: { durationSeconds: number; warmupSeconds: number; connections: number; serverNodeArgs?: string[] };
   data: Record<string, number>;
   largeData: Record<string, number>;
   metricsColdMs: { first: number; uncached: number[] } | null;
@@ -1155,7 +1165,8 @@ function markdown(report: {
     footprint: { idleAfterStart: Footprint; afterBench: Footprint };
     startUpMs: number;
     passwordCheckMs: number;
-    handOverUs: number;
+    /** Absent from the reports of runs before it was measured. */
+    handOverUs?: number;
     argon2: { memoryKiB: number; passes: number; parallelism: number };
     identitySeconds: number;
     identityWarmupSeconds: number;
@@ -1184,7 +1195,11 @@ function markdown(report: {
 Run ${report.date} on ${report.machine.cpus} cores, ${report.machine.memoryGiB} GiB, Node ${report.machine.node}.
 Production build, embedded PostgreSQL, load generator (autocannon, ${report.settings.connections} connections,
 ${report.settings.durationSeconds} s each, after ${report.settings.warmupSeconds} s of unmeasured load on the same call, beside as long of the reference
-route) on the same machine over loopback.
+route) on the same machine over loopback.${
+    report.settings.serverNodeArgs
+      ? `\nA trial: the server ran with Node's options \`${report.settings.serverNodeArgs.join(' ')}\` (BENCH_SERVER_NODE_ARGS).`
+      : ''
+  }
 
 Data for the whole lists and the member reads: ${report.data['products']} products, ${report.data['memberships']} memberships with ${report.data['promotional']} promotional links, the demo member has ${report.data['orders']} orders and ${report.data['subscriptions']} active subscriptions; ${report.data['revocations']} revoked sessions are held in memory.
 Then, for the pages (\`limit=25\`), searches (\`q\`) and the overview: ${report.largeData['products']} products, ${report.largeData['memberships']} memberships with ${report.largeData['promotional']} promotional links, ${report.largeData['orders']} orders for the demo member, ${report.largeData['accounts']} accounts in the member directory and ${report.largeData['auditEntries']} audit entries; for the overview's series, ${report.largeData['allOrders']} orders of all members over a year and ${report.largeData['securityEvents']} security events over the 89 days they are kept. Growing the pages' data (set-based inserts, then \`VACUUM ANALYZE\`) took ${report.growSeconds ?? 'n/a'} s.
@@ -1257,11 +1272,16 @@ ${report.settings.connections} browsers at a time, each signing in from an addre
 and nothing is turned off for the benchmark: every token and its DPoP proof is checked, revocations are looked up,
 sign-ins are held to their attempt limits and recorded in the security events, writes are audited.
 One password check alone takes ${report.identity.passwordCheckMs} ms here (the median of 30 in a row, on the idle machine before the load): a core
-that did nothing else could check ${Math.floor(1000 / report.identity.passwordCheckMs)} passwords per second, the ceiling of the first row per core.
-A sign-in also hands work over between processes many times: each of its statements to PostgreSQL (their
-transactions are counted below) and each of the browser's requests. One hand-over, a byte to another Node process over a Unix socket and back, takes
-${report.identity.handOverUs} µs here (the median of 5 runs of 4,000, before the load): system calls, waking the other process and switching
-to it, and a turn of each side's event loop, which the password check does not measure (\`handOverUs\` in \`bench/identity.ts\`).
+that did nothing else could check ${Math.floor(1000 / report.identity.passwordCheckMs)} passwords per second, the ceiling of the first row per core.${
+    report.identity.handOverUs === undefined
+      ? ''
+      : `
+A sign-in also hands work over between processes many times: for each of its statements to PostgreSQL, over its Unix
+socket (the table below counts their transactions), and for each of the browser's requests, over loopback TCP. One
+hand-over like a statement's, a byte to another Node process over a Unix socket and back, takes ${report.identity.handOverUs} µs here (the
+median of 5 runs of 4,000, before the load): system calls, waking the other process and switching to it, and a turn
+of each side's event loop, which the password check does not measure (\`handOverUs\` in \`bench/identity.ts\`).`
+  }
 
 | Work | Per second | Per core | Keycloak per vCPU | Per core against Keycloak | p50 ms | p99 ms |
 | --- | ---: | ---: | ---: | ---: | ---: | ---: |
