@@ -1,6 +1,7 @@
 // The identity side of `npm run bench` (issue 39): a burst of sign-ins at once, the memory the server and its
 // PostgreSQL hold and the time a start takes, beside the figures Keycloak's sizing guide publishes.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -325,17 +326,14 @@ export async function passwordCheckMs(times = 30): Promise<number> {
 /** The longest the hand-over's measurement may take, its echo process's start included. */
 const HAND_OVER_LIMIT_MS = 60_000;
 
-/**
- * One byte over `socket` and its echo back, `times` times in a row: the mean time of one, in µs. `broken` rejects when
- * the echo can no longer come (its process ended, the socket closed or failed, the time ran out).
- */
-async function meanEchoUs(socket: Socket, times: number, broken: Promise<never>): Promise<number> {
+/** One byte over `socket` and its echo back, `times` times in a row: the mean time of one, in µs. */
+async function meanEchoUs(socket: Socket, times: number, signal: AbortSignal): Promise<number> {
   const byte = Buffer.from('x');
   const started = performance.now();
   for (let i = 0; i < times; i++) {
-    const echoed = new Promise((resolve) => socket.once('data', resolve));
+    const echoed = once(socket, 'data', { signal });
     socket.write(byte);
-    await Promise.race([echoed, broken]);
+    await echoed;
   }
   return ((performance.now() - started) * 1000) / times;
 }
@@ -348,12 +346,18 @@ async function meanEchoUs(socket: Socket, times: number, broken: Promise<never>)
  */
 export async function handOverUs(): Promise<number> {
   const folder = await mkdtemp(path.join(tmpdir(), 'ums-hand-over-'));
+  // Whatever ends the measurement early aborts every wait, with an error that says what.
+  const ended = new AbortController();
+  const end = (why: string) => ended.abort(new Error(why));
+  const limit = setTimeout(
+    () => end(`the hand-over's measurement took more than ${HAND_OVER_LIMIT_MS / 1000} s`),
+    HAND_OVER_LIMIT_MS,
+  );
   let echo: ChildProcess | undefined;
   let socket: Socket | undefined;
-  let timer: NodeJS.Timeout | undefined;
   try {
     const socketPath = path.join(folder, 'echo');
-    const started = spawn(
+    echo = spawn(
       process.execPath,
       [
         '-e',
@@ -362,41 +366,27 @@ export async function handOverUs(): Promise<number> {
       ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
-    echo = started;
-    // Whatever ends the measurement early, as an error that says what: it never resolves.
-    const broken = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`the hand-over's measurement took more than ${HAND_OVER_LIMIT_MS / 1000} s`)),
-        HAND_OVER_LIMIT_MS,
-      );
-      timer.unref();
-      started.once('error', (error) => reject(new Error(`the echo process could not start: ${error.message}`)));
-      started.once('exit', (code, signal) =>
-        reject(new Error(`the echo process ended (${signal ?? `exit ${code}`}) during the hand-over's measurement`)),
-      );
-    });
-    // Handled here, awaited where it can happen: an early end is then no unhandled rejection.
-    broken.catch(() => undefined);
-    await Promise.race([new Promise((resolve) => started.stdout!.once('data', resolve)), broken]);
-    const connected = connect(socketPath);
-    socket = connected;
-    const closed = new Promise<never>((_, reject) => {
-      connected.once('error', (error) => reject(new Error(`the echo's socket failed: ${error.message}`)));
-      connected.once('close', () => reject(new Error("the echo's socket closed during the hand-over's measurement")));
-    });
-    closed.catch(() => undefined);
-    const ended = Promise.race([broken, closed]);
-    await Promise.race([new Promise((resolve) => connected.once('connect', resolve)), ended]);
-    await meanEchoUs(connected, 2000, ended);
+    echo.once('error', (error) => end(`the echo process could not start: ${error.message}`));
+    echo.once('exit', (code, signal) =>
+      end(`the echo process ended (${signal ?? `exit ${code}`}) during the hand-over's measurement`),
+    );
+    await once(echo.stdout!, 'data', { signal: ended.signal });
+    socket = connect(socketPath);
+    socket.on('error', (error) => end(`the echo's socket failed: ${error.message}`));
+    socket.once('close', () => end("the echo's socket closed during the hand-over's measurement"));
+    await once(socket, 'connect', { signal: ended.signal });
+    await meanEchoUs(socket, 2000, ended.signal);
     const runs: number[] = [];
-    for (let run = 0; run < 5; run++) runs.push(await meanEchoUs(connected, 4000, ended));
+    for (let run = 0; run < 5; run++) runs.push(await meanEchoUs(socket, 4000, ended.signal));
     return Number(median(runs).toFixed(1));
+  } catch (error) {
+    throw ended.signal.aborted ? ended.signal.reason : error;
   } finally {
-    clearTimeout(timer);
+    clearTimeout(limit);
     socket?.destroy();
     // One that never started (no pid) has nothing to stop, and sends no 'exit'.
     if (echo?.pid !== undefined && echo.exitCode === null && echo.signalCode === null) {
-      const exited = new Promise((resolve) => echo!.once('exit', resolve));
+      const exited = once(echo, 'exit');
       echo.kill();
       await exited;
     }

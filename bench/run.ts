@@ -230,13 +230,6 @@ async function loadBeside(reference: Call, name: string, options: Call): Promise
   };
 }
 
-/**
- * A flow of several requests made by scripted browsers, CONNECTIONS at a time: whole sign-ins (authorize, the sign-in
- * page, the password, a second step when the account has one, back to the app, the token request with its DPoP proof)
- * or refresh-token grants. DURATION seconds of the reference first, for the ratio; then IDENTITY_WARMUP seconds of
- * the flow unmeasured and IDENTITY_SECONDS measured, or until `once` has nothing left to do. Flows ended within the
- * measured time per second of it, and the time of one from its first request to the tokens.
- */
 /** One call's figures as a line of the log. */
 const described = (r: LoadResult) =>
   `${r.name}: ${r.requestsPerSecond}/s, p99 ${r.p99Ms} ms, ratio ${r.ratioToReference ?? 1}` +
@@ -246,6 +239,13 @@ const described = (r: LoadResult) =>
     ? `; each: server CPU ${r.perFlow.serverCpuMs} ms, PostgreSQL CPU ${r.perFlow.postgresCpuMs} ms, browsers' CPU ${r.perFlow.browsersCpuMs} ms, ${r.perFlow.transactions} transactions`
     : '');
 
+/**
+ * A flow of several requests made by scripted browsers, CONNECTIONS at a time: whole sign-ins (authorize, the sign-in
+ * page, the password, a second step when the account has one, back to the app, the token request with its DPoP proof)
+ * or refresh-token grants. DURATION seconds of the reference first, for the ratio; then IDENTITY_WARMUP seconds of
+ * the flow unmeasured and IDENTITY_SECONDS measured, or until `once` has nothing left to do. Flows ended within the
+ * measured time per second of it, and the time of one from its first request to the tokens.
+ */
 async function flowLoad(
   reference: Call,
   meters: Meters,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
-import type { ErrorEnvelope } from './errors.js';
+import { errorEnvelope } from './errors.js';
 
 /**
  * What the envelope says of a request that did not arrive whole or could not be read, by the status it is answered
@@ -57,12 +57,7 @@ function statusOf(code: string): keyof typeof CLIENT_ERROR_MESSAGES {
  */
 export function clientErrorAnswer(code: string, securityHeaders: [string, string][], requestId: string): string {
   const status = statusOf(code);
-  const body = JSON.stringify({
-    isError: true,
-    message: CLIENT_ERROR_MESSAGES[status],
-    data: [],
-    requestId,
-  } satisfies ErrorEnvelope);
+  const body = JSON.stringify(errorEnvelope({ id: requestId }, { status, message: CLIENT_ERROR_MESSAGES[status] }));
   const headers: [string, string][] = [
     ...securityHeaders,
     ['cache-control', 'no-store'],

@@ -115,8 +115,11 @@ export function toFailure(error: unknown): Failure {
 
 export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
 
-/** The specification's error envelope for a failure, with the request's id for support. */
-export function errorEnvelope(request: FastifyRequest, failure: Failure): ErrorEnvelope {
+/**
+ * The specification's error envelope for a failure, with the request's id for support (of a request Fastify made, or
+ * of one Node refused before Fastify saw it: `client-errors.ts`).
+ */
+export function errorEnvelope(request: Pick<FastifyRequest, 'id'>, failure: Failure): ErrorEnvelope {
   return {
     isError: true,
     message: failure.message,
