@@ -38,18 +38,16 @@ beforeAll(async () => {
 });
 
 describe('the statements of a sign-in and a refresh', () => {
-  it('a password sign-in sends 22 statements and a refresh-token grant 2', () => {
+  it('a password sign-in sends 18 statements and a refresh-token grant 2', () => {
     expect(signInStatements.map((s) => s.name)).toEqual([
       'oidc_upsert', // authorize: the interaction
       'oidc_find', // the sign-in page: the interaction
       'oidc_find', // the password: the interaction, read once for the whole request
-      'attempts_count', // has this address failed for this account before?
-      'attempts_reserve', // the attempt, counted against its limits before the password is checked
-      'attempts_count', // the account's recent failures (the slow-down)
-      'account_by_email',
-      'account_has_second_factor',
+      // the attempt, counted against its limits before the password is checked, with whether this address has failed
+      // for this account before and the account's recent failures (the slow-down; decision 055)
+      'sign_in_reserve',
+      'account_for_sign_in', // the account, whether it has a second factor, and whether it is closing
       'attempts_release', // the right password: the attempt and this address's failures forgiven
-      'account_deletion_pending',
       'security_signed_in', // the device remembered and the sign-in recorded
       'oidc_upsert', // the interaction's result
       'oidc_find', // back to the provider: the interaction

@@ -9,6 +9,7 @@ import { ACCOUNT_ID_PATTERN, isAccountId } from './account-id.js';
 import { hashPassword, needsRehash, verifyPassword } from './password-hash.js';
 import { revocationMark, revocationRowOf } from './revocations.js';
 import { voidResetLinks } from './password-reset.js';
+import { secondFactorOf } from './factors.js';
 import { endAccountSessions } from './sessions.js';
 
 export const ADMIN_GROUP = 'Admin';
@@ -72,6 +73,17 @@ const accountByEmail = namedStatement<AccountRow>(
   'account_by_email',
   sql`select ${rowColumns(accounts)} from ${accounts} where lower(${accounts.email}) = ${sql.placeholder('email')}`,
 );
+/**
+ * A password sign-in's read (decision 055): the account by its email with what the sign-in asks next, whether it has
+ * a second factor and when it is to be deleted if its member closed it, in one statement instead of three.
+ */
+const accountForSignIn = namedStatement<AccountRow & { secondFactor: boolean; deleteAfter: Date | null }>(
+  'account_for_sign_in',
+  sql`select ${rowColumns(accounts)}, ${secondFactorOf(accounts.accountId)} as "secondFactor",
+        (select ${accountDeletions.deleteAfter} from ${accountDeletions}
+          where ${accountDeletions.subject} = ${accounts.accountId}::text) as "deleteAfter"
+      from ${accounts} where lower(${accounts.email}) = ${sql.placeholder('email')}`,
+);
 /** The columns of an account a token's claims need: never its password hash. */
 const TOKENS_KEYS = [
   'accountId',
@@ -123,6 +135,21 @@ const toAccount = (row: Omit<AccountRow, 'passwordHash' | 'updatedAt'>): Account
 
 /** The embedded provider's account store: emails are unique whatever their case. */
 export function createAccountService({ db, adminGroup = ADMIN_GROUP }: { db: Database; adminGroup?: string }) {
+  /**
+   * The row when `password` is its password, its hash renewed when it is weaker than today's; else null. The password
+   * is hashed even when there is no row, so that the answer takes as long either way.
+   */
+  async function passwordChecked<Row extends AccountRow>(row: Row | null | undefined, password: string) {
+    const ok = await verifyPassword(password, row?.passwordHash ?? (await unknownAccountHash));
+    if (!row || !ok) return null;
+    if (needsRehash(row.passwordHash)) {
+      await db
+        .update(accounts)
+        .set({ passwordHash: await hashPassword(password) })
+        .where(and(eq(accounts.accountId, row.accountId), eq(accounts.passwordHash, row.passwordHash)));
+    }
+    return row;
+  }
   async function find(email: string) {
     const [row] = await accountByEmail(db, { email: normalEmail(email) });
     return row ?? null;
@@ -203,17 +230,21 @@ export function createAccountService({ db, adminGroup = ADMIN_GROUP }: { db: Dat
      * with older parameters is replaced by one with the current ones while the password is at hand.
      */
     async verifyCredentials(email: string, password: string): Promise<Account | null> {
-      const row = await find(email);
-      // Hash even for an unknown email so the answer takes as long either way.
-      const ok = await verifyPassword(password, row?.passwordHash ?? (await unknownAccountHash));
-      if (!row || !ok) return null;
-      if (needsRehash(row.passwordHash)) {
-        await db
-          .update(accounts)
-          .set({ passwordHash: await hashPassword(password) })
-          .where(and(eq(accounts.accountId, row.accountId), eq(accounts.passwordHash, row.passwordHash)));
-      }
-      return toAccount(row);
+      const row = await passwordChecked(await find(email), password);
+      return row ? toAccount(row) : null;
+    },
+
+    /**
+     * A password sign-in: the account when `password` is its password, with whether it has a second factor and when
+     * it is to be deleted if its member closed it (null when not), read with it in one statement; else null.
+     */
+    async signInWithPassword(
+      email: string,
+      password: string,
+    ): Promise<{ account: Account; secondFactor: boolean; deleteAfter: Date | null } | null> {
+      const [found] = await accountForSignIn(db, { email: normalEmail(email) });
+      const row = await passwordChecked(found, password);
+      return row ? { account: toAccount(row), secondFactor: row.secondFactor, deleteAfter: row.deleteAfter } : null;
     },
 
     async findByEmail(email: string): Promise<Account | null> {

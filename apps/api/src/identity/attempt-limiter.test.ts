@@ -38,7 +38,7 @@ describe('attempt limits kept in PostgreSQL', () => {
     const released = await limiter.reserve([limit]);
     await limiter.release(released);
     expect(kept.reserved && released.reserved).toBe(true);
-    expect(await limiter.count(limit.key, 60_000)).toBe(1);
+    expect(await rowsUnder(limit.key)).toBe(1);
     expect((await limiter.reserve([limit])).reserved).toBe(true);
     expect((await limiter.reserve([limit])).reserved).toBe(false);
     // The window passes on PostgreSQL's clock, which the test moves by ageing the recorded attempts instead of waiting.
@@ -46,6 +46,59 @@ describe('attempt limits kept in PostgreSQL', () => {
     expect((await limiter.reserve([limit])).reserved).toBe(false);
     await ageAttempts(limit.key, 10_000);
     expect((await limiter.reserve([limit])).reserved).toBe(true);
+  });
+
+  /** A sign-in's three limits with room to fail in a test: a pair's 5, an address's 30, an account's 3 in a day. */
+  const signInLimits = (name: string, address = '192.0.2.1', accountMax = 3) => ({
+    pair: { key: attemptKey('pair', name, address), max: 5, windowMs: 900_000 },
+    address: { key: attemptKey('address', address), max: 30, windowMs: 900_000 },
+    account: { key: attemptKey('account', name), max: accountMax, windowMs: LONGEST_WINDOW_MS },
+  });
+
+  it("hold a sign-in's guess to the account's cap only once its address has failed for the account", async () => {
+    const limiter = createAttemptLimiter({ db: database.db });
+    // Three failures for the account from three other addresses: its cap is reached.
+    for (const elsewhere of ['198.51.100.1', '198.51.100.2', '198.51.100.3']) {
+      expect((await limiter.reserveSignIn(signInLimits('capped', elsewhere), 900_000)).reservation.reserved).toBe(true);
+    }
+    const here = signInLimits('capped');
+    const first = await limiter.reserveSignIn(here, 900_000);
+    expect(first).toMatchObject({ reservation: { reserved: true }, familiar: false, recent: 3 });
+    // That guess failed (it was not released): this address is now familiar, and held to the cap.
+    const second = await limiter.reserveSignIn(here, 900_000);
+    expect(second).toEqual({ reservation: { reserved: false, refused: here.account }, familiar: true, recent: 0 });
+    expect(await rowsUnder(here.account.key)).toBe(4);
+    expect(await rowsUnder(here.pair.key)).toBe(1);
+  });
+
+  it("count only the account's failures within the recent window before a sign-in's guess", async () => {
+    const limiter = createAttemptLimiter({ db: database.db });
+    const limits = signInLimits('recent', '192.0.2.1', 10);
+    await limiter.reserveSignIn(limits, 900_000);
+    await limiter.reserveSignIn(limits, 900_000);
+    await ageAttempts(limits.account.key, 600_000);
+    await limiter.reserveSignIn(limits, 900_000);
+    expect((await limiter.reserveSignIn(limits, 300_000)).recent).toBe(1);
+    expect((await limiter.reserveSignIn(limits, 900_000)).recent).toBe(4);
+  });
+
+  it('reserve exactly 5 of 50 sign-in guesses for one account from one address sent at once, on two limiters', async () => {
+    const limits = signInLimits('concurrent-guesses', '192.0.2.1', 100);
+    const limiters = [createAttemptLimiter({ db: database.db }), createAttemptLimiter({ db: database.db })];
+    const outcomes = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => limiters[i % 2]!.reserveSignIn(limits, 900_000)),
+    );
+    expect(outcomes.filter((o) => o.reservation.reserved)).toHaveLength(5);
+    expect(await rowsUnder(limits.pair.key)).toBe(5);
+  });
+
+  it("refuse a sign-in's reservation given other than the pair's, the address's and the account's limits", async () => {
+    await expect(
+      database.pool.query(`select * from sign_in_reserve(array['a'], array[1], array[60], 60)`),
+    ).rejects.toThrow(
+      "sign_in_reserve takes three keys, limits and windows: the pair's, the address's and the account's",
+    );
+    expect(await rowsUnder('a')).toBe(0);
   });
 
   it('store hashes of fixed length, never the email or address itself', () => {

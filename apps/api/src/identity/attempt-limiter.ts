@@ -23,17 +23,35 @@ export function attemptKey(kind: string, ...parts: string[]): string {
 
 export type Reservation = { reserved: true; ids: number[] } | { reserved: false; refused: Limit };
 
-/** A sign-in's reservation, counts and release, as named prepared statements (decision 041). */
+/** The limits as the reserving functions take them: keys, maxima and windows in seconds, in the same order. */
+const limitValues = (limits: Limit[]) => ({
+  keys: limits.map((l) => l.key),
+  maxes: limits.map((l) => l.max),
+  seconds: limits.map((l) => Math.ceil(l.windowMs / 1000)),
+});
+/** A reserving function's one row: the 1-based position of the limit that refused, or 0, and the rows reserved. */
+function reservationOf<Row extends { refused: number; ids: string[] }>(
+  rows: Row[],
+  limits: Limit[],
+): { row: Row; reservation: Reservation } {
+  const [row] = rows;
+  if (!row) throw new Error('the attempts were not reserved: the database answered no row');
+  if (row.refused > 0) return { row, reservation: { reserved: false, refused: limits[row.refused - 1]! } };
+  return { row, reservation: { reserved: true, ids: row.ids.map(Number) } };
+}
+
+/** The reservations and the release, as named prepared statements (decisions 041 and 055). */
 const reserved = namedStatement<{ refused: number; ids: string[] }>(
   'attempts_reserve',
   sql`select refused, ids from attempt_reserve(${sql.placeholder('keys')}::text[], ${sql.placeholder('maxes')}::int[],
                                                 ${sql.placeholder('seconds')}::int[])`,
 );
-const counted = namedStatement<{ n: number }>(
-  'attempts_count',
-  sql`select count(*)::int as n from ${attemptEvents}
-    where ${attemptEvents.key} = ${sql.placeholder('key')}
-      and ${attemptEvents.at} > ${sql.placeholder('since')}::timestamptz`,
+/** A password sign-in's guess: its three reservations and two counts in one statement (decision 055). */
+const signInReserved = namedStatement<{ refused: number; ids: string[]; familiar: boolean; recent: number }>(
+  'sign_in_reserve',
+  sql`select refused, ids, familiar, recent
+        from sign_in_reserve(${sql.placeholder('keys')}::text[], ${sql.placeholder('maxes')}::int[],
+                             ${sql.placeholder('seconds')}::int[], ${sql.placeholder('recentSeconds')}::int)`,
 );
 const released = namedStatement(
   'attempts_release',
@@ -51,14 +69,26 @@ const released = namedStatement(
 export function createAttemptLimiter({ db }: { db: Database }) {
   return {
     async reserve(limits: Limit[]): Promise<Reservation> {
-      const [row] = await reserved(db, {
-        keys: limits.map((l) => l.key),
-        maxes: limits.map((l) => l.max),
-        seconds: limits.map((l) => Math.ceil(l.windowMs / 1000)),
-      });
-      if (!row) throw new Error('attempt_reserve answered no row');
-      if (row.refused > 0) return { reserved: false, refused: limits[row.refused - 1]! };
-      return { reserved: true, ids: row.ids.map(Number) };
+      return reservationOf(await reserved(db, limitValues(limits)), limits).reservation;
+    },
+
+    /**
+     * A password sign-in's guess, in one statement (decision 055): reserved under the pair's (this account from this
+     * address), the address's and the account's limits, the account's enforced only when this pair has failed within
+     * the account's window (`familiar`; else counted only, so that nobody locks a member out by guessing at their
+     * email from elsewhere). `recent` is how many failures the account had within `recentMs` before this guess, when
+     * it was reserved.
+     */
+    async reserveSignIn(
+      { pair, address, account }: { pair: Limit; address: Limit; account: Limit },
+      recentMs: number,
+    ): Promise<{ reservation: Reservation; familiar: boolean; recent: number }> {
+      const limits = [pair, address, account];
+      const { row, reservation } = reservationOf(
+        await signInReserved(db, { ...limitValues(limits), recentSeconds: Math.ceil(recentMs / 1000) }),
+        limits,
+      );
+      return { reservation, familiar: row.familiar, recent: row.recent };
     },
 
     /**
@@ -69,12 +99,6 @@ export function createAttemptLimiter({ db }: { db: Database }) {
       const ids = reservation.reserved ? reservation.ids : [];
       if (ids.length === 0 && clear.length === 0) return;
       await released(db, { ids, keys: clear });
-    },
-
-    /** Failures recorded under the key within the window. */
-    async count(key: string, windowMs: number): Promise<number> {
-      const [row] = await counted(db, { key, since: new Date(Date.now() - windowMs) });
-      return row?.n ?? 0;
     },
   };
 }

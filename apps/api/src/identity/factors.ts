@@ -6,7 +6,7 @@ import {
   type SecurityFactors,
   type TotpSetup,
 } from '@ums/contracts';
-import { and, asc, count, eq, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, count, eq, isNotNull, isNull, lt, sql, type SQLWrapper } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { namedStatement, type Database, type Transaction } from '../db/client.js';
 import { passkeys, recoveryCodes, totpFactors, totpUsedSteps } from '../db/schema/index.js';
@@ -48,13 +48,18 @@ function newRecoveryCode(): string {
   return `${chars.slice(0, 5)}-${chars.slice(5)}`;
 }
 
-const secondFactorOf = sql.placeholder('accountId');
-/** Asked of every sign-in's right password: a named prepared statement (decision 041). */
+/**
+ * Whether the account `accountId` (a column or a placeholder) has a second factor: a confirmed authenticator app or a
+ * passkey. A sign-in asks it of its account's read (decision 055).
+ */
+export const secondFactorOf = (accountId: SQLWrapper) =>
+  sql`(exists(select 1 from ${totpFactors}
+              where ${totpFactors.accountId} = ${accountId} and ${totpFactors.confirmedAt} is not null)
+       or exists(select 1 from ${passkeys} where ${passkeys.accountId} = ${accountId}))`;
+/** Asked before a factor is added or removed: a named prepared statement (decision 041). */
 const secondFactorExists = namedStatement<{ has: boolean }>(
   'account_has_second_factor',
-  sql`select exists(select 1 from ${totpFactors}
-                    where ${totpFactors.accountId} = ${secondFactorOf} and ${totpFactors.confirmedAt} is not null)
-          or exists(select 1 from ${passkeys} where ${passkeys.accountId} = ${secondFactorOf}) as has`,
+  sql`select ${secondFactorOf(sql.placeholder('accountId'))} as has`,
 );
 
 /** Whether the account has a second factor: a confirmed authenticator app or a passkey (one statement). */

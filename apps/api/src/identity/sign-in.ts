@@ -197,10 +197,12 @@ export async function registerSignIn(
     reservation: number[],
     /** Keys whose failures the right password forgives (this address's for this account). */
     forgiven: string[] = [],
+    /** What the account's read already told (a password sign-in's, decision 055); else each is asked. */
+    known?: { secondFactor: boolean; deleteAfter: Date | null },
   ) {
     // Forgiven now even when the second factor is never given; with the reservation when it is released here.
     const forgive = () => limiter.release({ reserved: true, ids: [] }, forgiven);
-    if (factors && (await factors.hasSecondFactor(login.accountId))) {
+    if (factors && (known?.secondFactor ?? (await factors.hasSecondFactor(login.accountId)))) {
       await forgive();
       const methods = {
         totp: await factors.hasTotp(login.accountId),
@@ -218,7 +220,7 @@ export async function registerSignIn(
       return showEnrolment(reply, uid, await factors.startTotp(login.accountId, login.email));
     }
     await limiter.release({ reserved: true, ids: reservation }, forgiven);
-    return signInOrAsk(request, reply, uid, login);
+    return signInOrAsk(request, reply, uid, login, known?.deleteAfter);
   }
 
   const enrolUrl = (uid: string, step: 'enrol' | 'enrolled') =>
@@ -248,14 +250,21 @@ export async function registerSignIn(
    * The member proved who they are. A closed account in its grace period is not signed in yet: the page asks whether
    * to keep it, and the verified sign-in waits in the interaction (stored by the provider, any process can resume it).
    */
-  async function signInOrAsk(request: FastifyRequest, reply: FastifyReply, uid: string, signedIn: Login) {
+  async function signInOrAsk(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    uid: string,
+    signedIn: Login,
+    /** When the account is to be deleted, when its read already told (null: it is not); else it is asked. */
+    knownDeleteAfter?: Date | null,
+  ) {
     const login: Login = {
       accountId: signedIn.accountId,
       remember: signedIn.remember,
       deviceId: signedIn.deviceId,
       amr: signedIn.amr,
     };
-    const deleteAfter = await deletion.pending(login.accountId);
+    const deleteAfter = knownDeleteAfter === undefined ? await deletion.pending(login.accountId) : knownDeleteAfter;
     if (deleteAfter) {
       const decision: Decision = { umsDeletion: login };
       await saveResult(request, reply, decision);
@@ -352,40 +361,46 @@ export async function registerSignIn(
         }
 
         const pair: Limit = { key: attemptKey('pair', email, address), ...SIGN_IN_LIMITS.pair };
-        const familiar = (await limiter.count(pair.key, LONGEST_WINDOW_MS)) > 0;
+        // Counted always; enforced only for addresses that have already failed for this account (`familiar`).
+        const account: Limit = { key: attemptKey('account', email), ...SIGN_IN_LIMITS.account };
+        let guess = await limiter.reserveSignIn({ pair, address: perAddress, account }, SIGN_IN_LIMITS.pair.windowMs);
         // The owner is never locked out by strangers: a browser that has signed in to this account before is exempt
         // from the account's daily cap (the per-address limits still hold for it).
         const browser = deviceIdFrom(request.headers.cookie);
-        const knownBrowser = browser !== null && familiar && (await security.isKnownDevice(email, browser));
-        const account: Limit = {
-          key: attemptKey('account', email),
-          windowMs: SIGN_IN_LIMITS.account.windowMs,
-          // Counted always, enforced only for addresses that have already failed for this account.
-          max: familiar && !knownBrowser ? SIGN_IN_LIMITS.account.max : NO_LIMIT,
-        };
-        const reservation = await limiter.reserve([pair, perAddress, account]);
+        if (
+          !guess.reservation.reserved &&
+          guess.reservation.refused === account &&
+          browser !== null &&
+          (await security.isKnownDevice(email, browser))
+        ) {
+          const uncapped = { ...account, max: NO_LIMIT };
+          guess = await limiter.reserveSignIn(
+            { pair, address: perAddress, account: uncapped },
+            SIGN_IN_LIMITS.pair.windowMs,
+          );
+        }
+        const { reservation, recent } = guess;
         if (!reservation.reserved) return answer(429, TOO_MANY_ATTEMPTS);
 
-        const recent = (await limiter.count(account.key, SIGN_IN_LIMITS.pair.windowMs)) - 1;
         if (recent >= SIGN_IN_LIMITS.slowDownAfter) {
           const over = recent - SIGN_IN_LIMITS.slowDownAfter + 1;
           await sleep(Math.min(SIGN_IN_LIMITS.slowDownMaxMs, over * SIGN_IN_LIMITS.slowDownStepMs));
         }
 
-        const found = await accounts.verifyCredentials(email, password);
-        const origin = originOf(request);
+        const found = await accounts.signInWithPassword(email, password);
         if (!found) {
-          await safely(security.signInFailed(email, origin), request.log);
+          await safely(security.signInFailed(email, originOf(request)), request.log);
           return answer(401, SIGN_IN_ERROR);
         }
-        const deviceId = deviceIdFrom(request.headers.cookie) ?? newDeviceId();
+        const { accountId, email: accountEmail } = found.account;
         return firstFactorPassed(
           request,
           reply,
           details.uid,
-          { accountId: found.accountId, email: found.email, remember, deviceId, amr: ['pwd'] },
+          { accountId, email: accountEmail, remember, deviceId: browser ?? newDeviceId(), amr: ['pwd'] },
           reservation.ids,
           [pair.key],
+          { secondFactor: found.secondFactor, deleteAfter: found.deleteAfter },
         );
       },
     );
