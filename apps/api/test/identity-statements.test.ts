@@ -38,7 +38,7 @@ beforeAll(async () => {
 });
 
 describe('the statements of a sign-in and a refresh', () => {
-  it('a password sign-in sends 18 statements and a refresh-token grant 2', () => {
+  it('a password sign-in sends 17 statements and a refresh-token grant 2', () => {
     expect(signInStatements.map((s) => s.name)).toEqual([
       'oidc_upsert', // authorize: the interaction
       'oidc_find', // the sign-in page: the interaction
@@ -47,8 +47,8 @@ describe('the statements of a sign-in and a refresh', () => {
       // for this account before and the account's recent failures (the slow-down; decision 055)
       'sign_in_reserve',
       'account_for_sign_in', // the account, whether it has a second factor, and whether it is closing
-      'attempts_release', // the right password: the attempt and this address's failures forgiven
-      'security_signed_in', // the device remembered and the sign-in recorded
+      // the device remembered and the sign-in recorded, with the attempt and this address's failures forgiven
+      'security_signed_in',
       'oidc_upsert', // the interaction's result
       'oidc_find', // back to the provider: the interaction
       'oidc_destroy', // ... done with

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { lt, sql } from 'drizzle-orm';
+import { lt, sql, type SQLWrapper } from 'drizzle-orm';
 import { namedStatement, type Database } from '../db/client.js';
 import { attemptEvents } from '../db/schema/index.js';
 
@@ -53,12 +53,18 @@ const signInReserved = namedStatement<{ refused: number; ids: string[]; familiar
         from sign_in_reserve(${sql.placeholder('keys')}::text[], ${sql.placeholder('maxes')}::int[],
                              ${sql.placeholder('seconds')}::int[], ${sql.placeholder('recentSeconds')}::int)`,
 );
-const released = namedStatement(
-  'attempts_release',
-  sql`delete from ${attemptEvents}
-    where ${attemptEvents.id} = any(${sql.placeholder('ids')}::bigint[])
-       or ${attemptEvents.key} = any(${sql.placeholder('keys')}::text[])`,
-);
+/**
+ * Deletes the attempts `ids` (reserved, and not failures after all) and every attempt under `keys` (failures the right
+ * password forgives). A successful sign-in sends it with its record (decision 055).
+ */
+export const forgetAttempts = (ids: SQLWrapper, keys: SQLWrapper) =>
+  sql`delete from ${attemptEvents} where ${attemptEvents.id} = any(${ids}::bigint[]) or ${attemptEvents.key} = any(${keys}::text[])`;
+/** What a successful attempt forgets: its own reservation, and the failures under some keys. */
+export interface Forgotten {
+  ids: number[];
+  keys: string[];
+}
+const released = namedStatement('attempts_release', forgetAttempts(sql.placeholder('ids'), sql.placeholder('keys')));
 
 /**
  * Sliding-window attempt limits kept in PostgreSQL, shared by every API process. An attempt is reserved before the

@@ -12,6 +12,7 @@ import { columnName } from '../modules/lists/list-statements.js';
 import { cookieValue } from './cookies.js';
 import { mailContext } from './password-reset.js';
 import { alertOrigin, recordSecurityEvent, type RequestOrigin } from './security-events.js';
+import { forgetAttempts, type Forgotten } from './attempt-limiter.js';
 import { endAccountSessions, endSession, lockAccountSession, sessionGrants } from './sessions.js';
 import { summariseUserAgent } from './user-agent.js';
 import type { KeyService } from '../secrets/key-service.js';
@@ -37,7 +38,16 @@ const rememberedSince = sql`clock_timestamp() - make_interval(days => ${DEVICE_M
  * sign-ins are from a device the account knows (or its first device ever): remembering the device and recording the
  * sign-in is then one statement, whose data-modifying parts see the devices as they were before it.
  */
-const signedInWith = placeholders('accountId', 'hash', 'event', 'browser', 'os', 'ipAddress');
+const signedInWith = placeholders(
+  'accountId',
+  'hash',
+  'event',
+  'browser',
+  'os',
+  'ipAddress',
+  'forgetIds',
+  'forgetKeys',
+);
 const signInFromKnownDevice = namedStatement<{ fresh: boolean }>(
   'security_signed_in',
   sql`
@@ -58,6 +68,8 @@ const signInFromKnownDevice = namedStatement<{ fresh: boolean }>(
       select ${signedInWith.accountId}::text, ${signedInWith.event}::text, ${signedInWith.browser}::text,
              ${signedInWith.os}::text, ${signedInWith.ipAddress}::text
       from seen where not fresh
+    ), forgotten as (
+      ${forgetAttempts(signedInWith.forgetIds, signedInWith.forgetKeys)}
     )
     select fresh from seen`,
 );
@@ -196,8 +208,15 @@ export function createSecurityService({
     /**
      * A successful sign-in through our page: recorded, with the device remembered; a device the account has not
      * seen for 90 days (when it has signed in before) is a new device, recorded and told to the member by mail.
+     * The attempts it `forgets` (its reservation, the failures its password forgives) go in the same statement
+     * (decision 055).
      */
-    async signedIn(accountId: string, origin: RequestOrigin, deviceId: string): Promise<void> {
+    async signedIn(
+      accountId: string,
+      origin: RequestOrigin,
+      deviceId: string,
+      forgets: Forgotten = { ids: [], keys: [] },
+    ): Promise<void> {
       const hash = deviceHash(deviceId);
       const { browser, os } = summariseUserAgent(origin.userAgent);
       const [row] = await signInFromKnownDevice(db, {
@@ -207,6 +226,8 @@ export function createSecurityService({
         browser,
         os,
         ipAddress: origin.ipAddress,
+        forgetIds: forgets.ids,
+        forgetKeys: forgets.keys,
       });
       if (!row?.fresh) return;
       // A new device: remembered, recorded and told to the member together, or not at all.

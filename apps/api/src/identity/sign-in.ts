@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { Interaction, InteractionResults } from 'oidc-provider';
 import type { AccountService } from './accounts.service.js';
-import { attemptKey, type AttemptLimiter, type Limit, LONGEST_WINDOW_MS } from './attempt-limiter.js';
+import { attemptKey, type AttemptLimiter, type Forgotten, type Limit, LONGEST_WINDOW_MS } from './attempt-limiter.js';
 import type { AccountDeletion } from '../modules/self-service/account-deletion.js';
 import { FACTOR_MESSAGES, PASSKEY_SIGN_IN_TEXTS, SECOND_FACTOR_TEXTS } from '@ums/contracts/security';
 import { HttpError } from '../plugins/http-errors.js';
@@ -103,9 +103,19 @@ export async function registerSignIn(
   /** The device cookie lives 400 days (the most browsers keep one) and goes only to the provider's pages. */
   const deviceCookie = (id: string) =>
     `${DEVICE_COOKIE}=${id}; Path=${mount}/; Max-Age=${400 * 24 * 3600}; HttpOnly; SameSite=Lax${secureCookies ? '; Secure' : ''}`;
-  /** Recording never fails a sign-in: a failure to write the activity is logged and the member goes on. */
-  const safely = (work: Promise<unknown>, log: { warn: (o: object, m: string) => void }) =>
-    work.catch((error: unknown) => log.warn({ err: error }, 'security activity not recorded'));
+  /**
+   * Recording never fails a sign-in: a failure to write the activity is logged, `instead` is done (what the record
+   * was to do besides), and the member goes on.
+   */
+  const safely = (
+    work: Promise<unknown>,
+    log: { warn: (o: object, m: string) => void },
+    instead?: () => Promise<unknown>,
+  ) =>
+    work.catch(async (error: unknown) => {
+      log.warn({ err: error }, 'security activity not recorded');
+      await instead?.();
+    });
 
   /**
    * The interaction a request works on, read from the store once per request: oidc-provider's `interactionResult`
@@ -219,8 +229,9 @@ export async function registerSignIn(
       await saveResult(request, reply, held);
       return showEnrolment(reply, uid, await factors.startTotp(login.accountId, login.email));
     }
-    await limiter.release({ reserved: true, ids: reservation }, forgiven);
-    return signInOrAsk(request, reply, uid, login, known?.deleteAfter);
+    // The reservation and the forgiven failures go with the sign-in's record, in its statement (decision 055).
+    const forgets = { ids: reservation, keys: forgiven };
+    return signInOrAsk(request, reply, uid, login, { forgets, ...(known ? { deleteAfter: known.deleteAfter } : {}) });
   }
 
   const enrolUrl = (uid: string, step: 'enrol' | 'enrolled') =>
@@ -255,8 +266,12 @@ export async function registerSignIn(
     reply: FastifyReply,
     uid: string,
     signedIn: Login,
-    /** When the account is to be deleted, when its read already told (null: it is not); else it is asked. */
-    knownDeleteAfter?: Date | null,
+    given: {
+      /** When the account is to be deleted, when its read already told (null: it is not); else it is asked. */
+      deleteAfter?: Date | null;
+      /** The attempts this sign-in forgets (its reservation, the failures its password forgives). */
+      forgets?: Forgotten;
+    } = {},
   ) {
     const login: Login = {
       accountId: signedIn.accountId,
@@ -264,8 +279,10 @@ export async function registerSignIn(
       deviceId: signedIn.deviceId,
       amr: signedIn.amr,
     };
-    const deleteAfter = knownDeleteAfter === undefined ? await deletion.pending(login.accountId) : knownDeleteAfter;
+    const forget = (forgets: Forgotten) => limiter.release({ reserved: true, ids: forgets.ids }, forgets.keys);
+    const deleteAfter = given.deleteAfter === undefined ? await deletion.pending(login.accountId) : given.deleteAfter;
     if (deleteAfter) {
+      if (given.forgets) await forget(given.forgets);
       const decision: Decision = { umsDeletion: login };
       await saveResult(request, reply, decision);
       return reply
@@ -279,7 +296,13 @@ export async function registerSignIn(
           ),
         );
     }
-    await safely(security.signedIn(login.accountId, originOf(request), login.deviceId), request.log);
+    // Should the record fail, the attempts it was to forget are forgotten alone.
+    const { forgets } = given;
+    await safely(
+      security.signedIn(login.accountId, originOf(request), login.deviceId, forgets),
+      request.log,
+      forgets && (() => forget(forgets)),
+    );
     return finishInteraction(request, reply, {
       login: { accountId: login.accountId, remember: login.remember, amr: login.amr },
     });
