@@ -38,7 +38,7 @@ beforeAll(async () => {
 });
 
 describe('the statements of a sign-in and a refresh', () => {
-  it('a password sign-in sends 17 statements and a refresh-token grant 2', () => {
+  it('a password sign-in sends 16 statements and a refresh-token grant 2', () => {
     expect(signInStatements.map((s) => s.name)).toEqual([
       'oidc_upsert', // authorize: the interaction
       'oidc_find', // the sign-in page: the interaction
@@ -55,8 +55,7 @@ describe('the statements of a sign-in and a refresh', () => {
       'account_for_tokens',
       'oidc_upsert', // the grant
       'oidc_upsert', // the authorization code
-      'oidc_upsert', // the session
-      'session_details_used', // the devices list
+      'oidc_upsert_session_used', // the session, with its use for the devices list
       // the token request: its DPoP proof's id claimed, and the code read with its session, grant and account
       'oidc_claim_find_with_session_grant_account',
       'oidc_consume', // the code

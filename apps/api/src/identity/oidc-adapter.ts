@@ -11,6 +11,8 @@ import type { KeyService } from '../secrets/key-service.js';
 import { accountForTokensOf, tokensAccountOf, type TokensAccount, type TokensAccountRow } from './accounts.service.js';
 import { revokeGrant } from './revocations.js';
 import { rotateRefreshToken } from './session-lifetime.js';
+import type { RequestOrigin } from './security-events.js';
+import { sessionDetailsUpsert, sessionUseOf } from './security.service.js';
 
 /** How a refused reuse names the credential to the client (oidc-provider's own wording). */
 const CREDENTIAL_NAMES: Record<string, string> = {
@@ -105,30 +107,38 @@ const withBindings = sql`select ${token.payload} as "payload", ${token.consumedA
     left join lateral ${accountForTokensOf(sql`${token.payload}->>'accountId'`)} account on true
     where ${and(storedKey, live)}`;
 const findWithBindings = namedStatement<BoundRow>('oidc_find_with_session_grant_account', withBindings);
-const upsertStored = namedStatement(
-  'oidc_upsert',
-  builder
-    .insert(oidcPayloads)
-    .values({
-      model: stored.model,
-      id: stored.id,
-      payload: sql`${stored.payload}::jsonb`,
-      grantId: stored.grantId,
-      userCode: stored.userCode,
-      uid: stored.uid,
-      expiresAt: sql`${stored.expiresAt}::timestamptz`,
-    })
-    .onConflictDoUpdate({
-      target: [oidcPayloads.model, oidcPayloads.id],
-      set: {
-        payload: excluded(oidcPayloads.payload),
-        grantId: excluded(oidcPayloads.grantId),
-        userCode: excluded(oidcPayloads.userCode),
-        uid: excluded(oidcPayloads.uid),
-        expiresAt: excluded(oidcPayloads.expiresAt),
-      },
-    })
-    .getSQL(),
+/** A payload stored under its key, or stored again over it. */
+const upsertOf = builder
+  .insert(oidcPayloads)
+  .values({
+    model: stored.model,
+    id: stored.id,
+    payload: sql`${stored.payload}::jsonb`,
+    grantId: stored.grantId,
+    userCode: stored.userCode,
+    uid: stored.uid,
+    expiresAt: sql`${stored.expiresAt}::timestamptz`,
+  })
+  .onConflictDoUpdate({
+    target: [oidcPayloads.model, oidcPayloads.id],
+    set: {
+      payload: excluded(oidcPayloads.payload),
+      grantId: excluded(oidcPayloads.grantId),
+      userCode: excluded(oidcPayloads.userCode),
+      uid: excluded(oidcPayloads.uid),
+      expiresAt: excluded(oidcPayloads.expiresAt),
+    },
+  })
+  .getSQL();
+const upsertStored = namedStatement('oidc_upsert', upsertOf);
+/**
+ * A session saved by an authorization or its resume, with its use recorded for the member's devices list in the same
+ * statement (decision 055): oidc-provider saves the session as the request ends, and the use was recorded right after.
+ */
+const upsertSessionUsed = namedStatement(
+  'oidc_upsert_session_used',
+  sql`with used as (${sessionDetailsUpsert(placeholders('sessionUid', 'accountId', 'browser', 'os', 'ipAddress'))})
+    ${upsertOf}`,
 );
 const claimUntil = sql`clock_timestamp() + make_interval(secs => ${sql.raw(String(REPLAY_CLAIM_SECONDS))})`;
 /** A DPoP proof's id claimed, unless a live claim holds it (see `claim`): the id when this statement claimed it. */
@@ -212,6 +222,29 @@ export const accountReadAhead = (accountId: string) => takeAhead(accountsAhead, 
 function tokenRequest(): KoaContextWithOIDC | undefined {
   const ctx = Provider.ctx;
   return ctx?.oidc?.route === 'token' ? ctx : undefined;
+}
+
+/** Where a request to the provider comes from, as the security activity records it. */
+export const originOfContext = (ctx: Pick<KoaContextWithOIDC, 'get' | 'ip'>): RequestOrigin => ({
+  userAgent: ctx.get('user-agent') || undefined,
+  ipAddress: ctx.ip || null,
+});
+
+/** The authorizations (and their resumes) whose session's use was recorded with the session's save. */
+const sessionUsesRecorded = new WeakSet<object>();
+/** Whether this request's session use was recorded with its save (then the provider's middleware records nothing). */
+export const sessionUseRecorded = (ctx: object) => sessionUsesRecorded.has(ctx);
+
+/**
+ * The use to record with a session's save: when oidc-provider saves a signed-in session while it answers an
+ * authorization or resumes one, as the provider's middleware would record it when the request is over.
+ */
+function sessionUseToRecord(payload: AdapterPayload) {
+  const ctx = Provider.ctx;
+  const route = ctx?.oidc?.route;
+  if (!ctx || (route !== 'authorization' && route !== 'resume')) return undefined;
+  if (typeof payload.accountId !== 'string' || typeof payload.uid !== 'string') return undefined;
+  return { ctx, sessionUid: payload.uid, accountId: payload.accountId, ...sessionUseOf(originOfContext(ctx)) };
 }
 
 /** The row read ahead for this look-up in this token request, as its statement answers rows (see `takeAhead`). */
@@ -304,6 +337,19 @@ export function postgresAdapterFactory(db: Database, secrets: KeyService, sessio
         uid: payload.uid ?? null,
         expiresAt: expiresIn ? new Date(Date.now() + expiresIn * 1000) : null,
       };
+      const use = this.model === 'Session' ? sessionUseToRecord(payload) : undefined;
+      if (use) {
+        const { ctx, ...used } = use;
+        // The use is a record, not a gate: should its statement fail, the session is saved alone, and the provider's
+        // middleware tries to record the use again.
+        const saved = await upsertSessionUsed(db, { ...row, ...used }).then(
+          () => true,
+          () => false,
+        );
+        if (saved) sessionUsesRecorded.add(ctx);
+        else await upsertStored(db, row);
+        return;
+      }
       const rotation = this.model === 'RefreshToken' ? takeAhead(rotations, ROTATION) : undefined;
       if (!rotation) {
         await upsertStored(db, row);

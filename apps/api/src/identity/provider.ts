@@ -4,7 +4,13 @@ import type { AppConfig } from '../config/env.js';
 import type { Database } from '../db/client.js';
 import { createAccountService, type AccountService } from './accounts.service.js';
 import { createAttemptLimiter } from './attempt-limiter.js';
-import { accountReadAhead, postgresAdapterFactory, sealStoredCredentials } from './oidc-adapter.js';
+import {
+  accountReadAhead,
+  originOfContext,
+  postgresAdapterFactory,
+  sealStoredCredentials,
+  sessionUseRecorded,
+} from './oidc-adapter.js';
 import { ID_TOKEN_TTL_SECONDS, loadProviderKeys, SIGNING_ALG } from './oidc-keys.js';
 import { rememberPublicKeyImports } from './public-key-imports.js';
 import { NodeSigningKey } from './signing-key.js';
@@ -221,9 +227,10 @@ export async function createEmbeddedProvider(
       const route = ctx.oidc?.route;
       const session = ctx.oidc?.session;
       if (!session?.accountId || !session.uid) return;
-      const origin = { userAgent: ctx.get('user-agent') || undefined, ipAddress: ctx.ip || null };
+      const origin = originOfContext(ctx);
       try {
-        if ((route === 'authorization' || route === 'resume') && !session.destroyed) {
+        // Recorded already when the store saved the session in this request (decision 055).
+        if ((route === 'authorization' || route === 'resume') && !session.destroyed && !sessionUseRecorded(ctx)) {
           await security.sessionUsed(session.uid, session.accountId, origin);
         } else if (route === 'end_session_confirm' && session.destroyed) {
           await security.signedOut(session.accountId, origin);

@@ -86,6 +86,25 @@ describe('devices (GET /api/sessions)', () => {
 });
 
 describe('a refresh is use of its session', () => {
+  it('signs the member in when the use cannot be recorded for the devices list, which then shows an unknown browser', async () => {
+    const { email, accountId } = await member();
+    // Every record of this account's use is refused, whichever statement sends it.
+    await database.pool.query(`create function refuse_use() returns trigger language plpgsql as $$
+      begin raise exception 'use not recorded'; end $$`);
+    await database.pool.query(`create trigger refuse_use before insert or update on session_details for each row
+      when (new.account_id::text = '${accountId}') execute function refuse_use()`);
+    try {
+      const laptop = await signInWith(email, CHROME_ON_WINDOWS);
+      const { status, body } = await sessions(laptop.access_token);
+      expect(status).toBe(200);
+      expect(body.data).toEqual([
+        expect.objectContaining({ current: true, browser: 'Unknown browser', os: 'Unknown system' }),
+      ]);
+    } finally {
+      await database.pool.query('drop trigger refuse_use on session_details; drop function refuse_use()');
+    }
+  });
+
   it("moves the session's last use in the devices list, and no other session's", async () => {
     const { email } = await member();
     const laptop = await signInWith(email, CHROME_ON_WINDOWS);

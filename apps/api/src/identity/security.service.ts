@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { SECURITY_ACTIVITY_DAYS, SECURITY_MESSAGES, type DeviceSession, type SecurityEventName } from '@ums/contracts';
 import type { ConsoleRole } from '@ums/contracts/roles';
-import { and, eq, gt, isNotNull, isNull, lt, notExists, or, sql } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, lt, notExists, or, sql, type SQL } from 'drizzle-orm';
 import type { AppConfig } from '../config/env.js';
 import { excluded, namedStatement, placeholders, statementBuilder as builder, type Database } from '../db/client.js';
 import { accounts, knownDevices, oidcPayloads, securityEvents, sessionDetails } from '../db/schema/index.js';
@@ -73,17 +73,20 @@ const signInFromKnownDevice = namedStatement<{ fresh: boolean }>(
     )
     select fresh from seen`,
 );
-const usedBy = placeholders('sessionUid', 'accountId', 'browser', 'os', 'ipAddress');
-const sessionDetailsUsed = namedStatement(
-  'session_details_used',
+/**
+ * A provider session's use recorded for the member's devices list: one row per session, with where and when it was
+ * last used (`used` names the session's uid, its account, and the browser, system and address that used it). The
+ * embedded provider's store sends it with the session's save (decision 055).
+ */
+export const sessionDetailsUpsert = (used: Record<'sessionUid' | 'accountId' | 'browser' | 'os' | 'ipAddress', SQL>) =>
   builder
     .insert(sessionDetails)
     .values({
-      sessionUid: usedBy.sessionUid,
-      accountId: usedBy.accountId,
-      browser: usedBy.browser,
-      os: usedBy.os,
-      ipAddress: usedBy.ipAddress,
+      sessionUid: used.sessionUid,
+      accountId: used.accountId,
+      browser: used.browser,
+      os: used.os,
+      ipAddress: used.ipAddress,
     })
     .onConflictDoUpdate({
       target: sessionDetails.sessionUid,
@@ -94,8 +97,16 @@ const sessionDetailsUsed = namedStatement(
         ipAddress: excluded(sessionDetails.ipAddress),
       },
     })
-    .getSQL(),
+    .getSQL();
+const sessionDetailsUsed = namedStatement(
+  'session_details_used',
+  sessionDetailsUpsert(placeholders('sessionUid', 'accountId', 'browser', 'os', 'ipAddress')),
 );
+/** What a session's use records of the request that used it (see `sessionDetailsUpsert`). */
+export function sessionUseOf(origin: RequestOrigin): { browser: string; os: string; ipAddress: string | null } {
+  const { browser, os } = summariseUserAgent(origin.userAgent);
+  return { browser, os, ipAddress: origin.ipAddress };
+}
 
 /** When the provider session signed in, from its payload (seconds since the epoch). */
 const loginTime = sql`to_timestamp((${oidcPayloads.payload}->>'loginTs')::float8)`;
@@ -277,9 +288,7 @@ export function createSecurityService({
 
     /** The provider answered an authorization for this session: where and when it was last used. */
     async sessionUsed(sessionUid: string, accountId: string, origin: RequestOrigin): Promise<void> {
-      const { browser, os } = summariseUserAgent(origin.userAgent);
-      const used = { browser, os, ipAddress: origin.ipAddress };
-      await sessionDetailsUsed(db, { sessionUid, accountId, ...used });
+      await sessionDetailsUsed(db, { sessionUid, accountId, ...sessionUseOf(origin) });
     },
 
     /** The member signed out through the provider. */
