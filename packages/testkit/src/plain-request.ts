@@ -29,8 +29,24 @@ export function plainRequest(url: string, init: RequestInit = {}): Promise<Respo
     sent['content-type'] = 'application/x-www-form-urlencoded;charset=UTF-8';
   }
   if (typeof text === 'string') sent['content-length'] = String(Buffer.byteLength(text));
+  return sendOnce(url, method, sent, text, true);
+}
+
+/**
+ * Sends the request once. A kept-alive connection the server closed as this request went out on it (its idle time
+ * over, on the server's clock) ends in a reset before any answer: then the request goes once more on a new
+ * connection of its own, as a browser sends it again (RFC 9110, 9.2.2) and as Node's documentation does with
+ * `reusedSocket`. A reset on a new connection is the server's answer, and is thrown.
+ */
+function sendOnce(
+  url: string,
+  method: string,
+  sent: Record<string, string>,
+  text: string | null | undefined,
+  kept: boolean,
+): Promise<Response> {
   return new Promise((resolve, reject) => {
-    const request = http.request(url, { method, headers: sent, agent }, (response) => {
+    const request = http.request(url, { method, headers: sent, agent: kept ? agent : false }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('error', reject);
@@ -49,7 +65,11 @@ export function plainRequest(url: string, init: RequestInit = {}): Promise<Respo
         );
       });
     });
-    request.on('error', reject);
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      if (kept && request.reusedSocket && error.code === 'ECONNRESET') {
+        sendOnce(url, method, sent, text, false).then(resolve, reject);
+      } else reject(error);
+    });
     request.end(typeof text === 'string' ? text : undefined);
   });
 }
