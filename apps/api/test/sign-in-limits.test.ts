@@ -134,6 +134,22 @@ describe('sign-in attempt limits', () => {
     expect(statuses).toEqual([401, 401, 401, 401, 401]);
   });
 
+  it('never count the right password of a closing account as a failure, though the sign-in stops to ask', async () => {
+    const { base, email, database } = await withOwner();
+    const [owner] = await database.db.select().from(accounts).where(eq(accounts.email, email));
+    await database.pool.query(
+      `insert into account_deletions (subject, delete_after) values ($1, now() + interval '30 days')`,
+      [owner!.accountId],
+    );
+    // Each right password stops at the question whether to keep the account, and is forgotten as a guess.
+    for (let i = 0; i < SIGN_IN_LIMITS.pair.max + 1; i++) {
+      const right = await attemptSignIn(base, email, PASSWORD);
+      expect(right.status).toBe(200);
+      expect(await right.text()).toContain('keep-account');
+    }
+    expect((await attemptSignIn(base, email, WRONG)).status).toBe(401);
+  });
+
   /** 4 wrong guesses, then the right password, which stops at the page given; then 5 more wrong guesses. */
   async function guessesAround(base: string, email: string, page: string) {
     for (let i = 0; i < 4; i++) expect((await attemptSignIn(base, email, WRONG)).status).toBe(401);

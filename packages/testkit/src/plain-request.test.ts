@@ -11,7 +11,7 @@ const served: string[] = [];
 const server = http.createServer((request, response) => {
   const count = (request.socket as { served?: number }).served ?? 0;
   (request.socket as { served?: number }).served = count + 1;
-  if (count > 0 && request.url !== '/always') {
+  if (count > 0) {
     request.socket.destroy();
     return;
   }

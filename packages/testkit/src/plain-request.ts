@@ -35,8 +35,9 @@ export function plainRequest(url: string, init: RequestInit = {}): Promise<Respo
 /**
  * Sends the request once. A kept-alive connection the server closed as this request went out on it (its idle time
  * over, on the server's clock) ends in a reset before any answer: then the request goes once more on a new
- * connection of its own, as a browser sends it again (RFC 9110, 9.2.2) and as Node's documentation does with
- * `reusedSocket`. A reset on a new connection is the server's answer, and is thrown.
+ * connection of its own, as browsers send a request again on a reused connection that closed unanswered and as
+ * Node's documentation does with `reusedSocket`. A server closes an idle connection only when no request is in
+ * progress on it, so the first one was never taken. A reset on a new connection is the server's answer, and is thrown.
  */
 function sendOnce(
   url: string,

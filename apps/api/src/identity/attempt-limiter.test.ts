@@ -92,12 +92,18 @@ describe('attempt limits kept in PostgreSQL', () => {
     expect(await rowsUnder(limits.pair.key)).toBe(5);
   });
 
-  it("refuse a sign-in's reservation given other than the pair's, the address's and the account's limits", async () => {
+  const REFUSED_ARGUMENTS =
+    "sign_in_reserve takes three keys, limits and windows: the pair's, the address's and the account's";
+  it("refuse a sign-in's reservation given other than the pair's, the address's and the account's limits, or a null one", async () => {
     await expect(
       database.pool.query(`select * from sign_in_reserve(array['a'], array[1], array[60], 60)`),
-    ).rejects.toThrow(
-      "sign_in_reserve takes three keys, limits and windows: the pair's, the address's and the account's",
-    );
+    ).rejects.toThrow(REFUSED_ARGUMENTS);
+    // A null limit would be no limit at all.
+    await expect(
+      database.pool.query(
+        `select * from sign_in_reserve(array['a', 'b', 'c'], array[5, null, 100], array[60, 60, 60], 60)`,
+      ),
+    ).rejects.toThrow(REFUSED_ARGUMENTS);
     expect(await rowsUnder('a')).toBe(0);
   });
 

@@ -56,7 +56,7 @@ export const secondFactorOf = (accountId: SQLWrapper) =>
   sql`(exists(select 1 from ${totpFactors}
               where ${totpFactors.accountId} = ${accountId} and ${totpFactors.confirmedAt} is not null)
        or exists(select 1 from ${passkeys} where ${passkeys.accountId} = ${accountId}))`;
-/** Asked before a factor is added or removed: a named prepared statement (decision 041). */
+/** Asked when a factor is added or removed, and by sign-ins other than a password's: a named prepared statement. */
 const secondFactorExists = namedStatement<{ has: boolean }>(
   'account_has_second_factor',
   sql`select ${secondFactorOf(sql.placeholder('accountId'))} as has`,

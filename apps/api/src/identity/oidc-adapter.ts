@@ -11,8 +11,8 @@ import type { KeyService } from '../secrets/key-service.js';
 import { accountForTokensOf, tokensAccountOf, type TokensAccount, type TokensAccountRow } from './accounts.service.js';
 import { revokeGrant } from './revocations.js';
 import { rotateRefreshToken } from './session-lifetime.js';
-import type { RequestOrigin } from './security-events.js';
-import { sessionDetailsUpsert, sessionUseOf } from './security.service.js';
+import { originOf } from './security-events.js';
+import { sessionUsed, sessionUseOf } from './security.service.js';
 
 /** How a refused reuse names the credential to the client (oidc-provider's own wording). */
 const CREDENTIAL_NAMES: Record<string, string> = {
@@ -135,11 +135,7 @@ const upsertStored = namedStatement('oidc_upsert', upsertOf);
  * A session saved by an authorization or its resume, with its use recorded for the member's devices list in the same
  * statement (decision 055): oidc-provider saves the session as the request ends, and the use was recorded right after.
  */
-const upsertSessionUsed = namedStatement(
-  'oidc_upsert_session_used',
-  sql`with used as (${sessionDetailsUpsert(placeholders('sessionUid', 'accountId', 'browser', 'os', 'ipAddress'))})
-    ${upsertOf}`,
-);
+const upsertSessionUsed = namedStatement('oidc_upsert_session_used', sql`with used as (${sessionUsed}) ${upsertOf}`);
 const claimUntil = sql`clock_timestamp() + make_interval(secs => ${sql.raw(String(REPLAY_CLAIM_SECONDS))})`;
 /** A DPoP proof's id claimed, unless a live claim holds it (see `claim`): the id when this statement claimed it. */
 const claimOf = (model: SQL, id: SQL) =>
@@ -224,12 +220,6 @@ function tokenRequest(): KoaContextWithOIDC | undefined {
   return ctx?.oidc?.route === 'token' ? ctx : undefined;
 }
 
-/** Where a request to the provider comes from, as the security activity records it. */
-export const originOfContext = (ctx: Pick<KoaContextWithOIDC, 'get' | 'ip'>): RequestOrigin => ({
-  userAgent: ctx.get('user-agent') || undefined,
-  ipAddress: ctx.ip || null,
-});
-
 /** The authorizations (and their resumes) whose session's use was recorded with the session's save. */
 const sessionUsesRecorded = new WeakSet<object>();
 /** Whether this request's session use was recorded with its save (then the provider's middleware records nothing). */
@@ -244,7 +234,7 @@ function sessionUseToRecord(payload: AdapterPayload) {
   const route = ctx?.oidc?.route;
   if (!ctx || (route !== 'authorization' && route !== 'resume')) return undefined;
   if (typeof payload.accountId !== 'string' || typeof payload.uid !== 'string') return undefined;
-  return { ctx, sessionUid: payload.uid, accountId: payload.accountId, ...sessionUseOf(originOfContext(ctx)) };
+  return { ctx, sessionUid: payload.uid, accountId: payload.accountId, ...sessionUseOf(originOf(ctx)) };
 }
 
 /** The row read ahead for this look-up in this token request, as its statement answers rows (see `takeAhead`). */
@@ -341,7 +331,8 @@ export function postgresAdapterFactory(db: Database, secrets: KeyService, sessio
       if (use) {
         const { ctx, ...used } = use;
         // The use is a record, not a gate: should its statement fail, the session is saved alone, and the provider's
-        // middleware tries to record the use again.
+        // middleware tries to record the use again. The error is dropped here: the session's own save, or the
+        // middleware's record, fails with it again if it is the store's, and is logged or thrown there.
         const saved = await upsertSessionUsed(db, { ...row, ...used }).then(
           () => true,
           () => false,

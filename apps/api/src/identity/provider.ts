@@ -4,13 +4,8 @@ import type { AppConfig } from '../config/env.js';
 import type { Database } from '../db/client.js';
 import { createAccountService, type AccountService } from './accounts.service.js';
 import { createAttemptLimiter } from './attempt-limiter.js';
-import {
-  accountReadAhead,
-  originOfContext,
-  postgresAdapterFactory,
-  sealStoredCredentials,
-  sessionUseRecorded,
-} from './oidc-adapter.js';
+import { accountReadAhead, postgresAdapterFactory, sealStoredCredentials, sessionUseRecorded } from './oidc-adapter.js';
+import { originOf } from './security-events.js';
 import { ID_TOKEN_TTL_SECONDS, loadProviderKeys, SIGNING_ALG } from './oidc-keys.js';
 import { rememberPublicKeyImports } from './public-key-imports.js';
 import { NodeSigningKey } from './signing-key.js';
@@ -221,13 +216,14 @@ export async function createEmbeddedProvider(
   provider.proxy = true;
   {
     // Where and when each session was used (for the member's devices list), and sign-outs in the activity: after
-    // the provider's own work, so a failure here never fails a sign-in or a sign-out.
+    // the provider's own work, so a failure here never fails a sign-in or a sign-out. A session saved by the request
+    // carried its use already (the store's `oidc_upsert_session_used`, decision 055); this records the others.
     provider.use(async (ctx, next) => {
       await next();
       const route = ctx.oidc?.route;
       const session = ctx.oidc?.session;
       if (!session?.accountId || !session.uid) return;
-      const origin = originOfContext(ctx);
+      const origin = originOf(ctx);
       try {
         // Recorded already when the store saved the session in this request (decision 055).
         if ((route === 'authorization' || route === 'resume') && !session.destroyed && !sessionUseRecorded(ctx)) {

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { SECURITY_ACTIVITY_DAYS, SECURITY_MESSAGES, type DeviceSession, type SecurityEventName } from '@ums/contracts';
 import type { ConsoleRole } from '@ums/contracts/roles';
-import { and, eq, gt, isNotNull, isNull, lt, notExists, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, lt, notExists, or, sql } from 'drizzle-orm';
 import type { AppConfig } from '../config/env.js';
 import { excluded, namedStatement, placeholders, statementBuilder as builder, type Database } from '../db/client.js';
 import { accounts, knownDevices, oidcPayloads, securityEvents, sessionDetails } from '../db/schema/index.js';
@@ -73,35 +73,32 @@ const signInFromKnownDevice = namedStatement<{ fresh: boolean }>(
     )
     select fresh from seen`,
 );
+const usedBy = placeholders('sessionUid', 'accountId', 'browser', 'os', 'ipAddress');
 /**
  * A provider session's use recorded for the member's devices list: one row per session, with where and when it was
- * last used (`used` names the session's uid, its account, and the browser, system and address that used it). The
- * embedded provider's store sends it with the session's save (decision 055).
+ * last used (its placeholders name the session's uid, its account, and the browser, system and address that used it).
+ * The embedded provider's store sends it with the session's save (decision 055).
  */
-export const sessionDetailsUpsert = (used: Record<'sessionUid' | 'accountId' | 'browser' | 'os' | 'ipAddress', SQL>) =>
-  builder
-    .insert(sessionDetails)
-    .values({
-      sessionUid: used.sessionUid,
-      accountId: used.accountId,
-      browser: used.browser,
-      os: used.os,
-      ipAddress: used.ipAddress,
-    })
-    .onConflictDoUpdate({
-      target: sessionDetails.sessionUid,
-      set: {
-        lastActiveAt: sql`clock_timestamp()`,
-        browser: excluded(sessionDetails.browser),
-        os: excluded(sessionDetails.os),
-        ipAddress: excluded(sessionDetails.ipAddress),
-      },
-    })
-    .getSQL();
-const sessionDetailsUsed = namedStatement(
-  'session_details_used',
-  sessionDetailsUpsert(placeholders('sessionUid', 'accountId', 'browser', 'os', 'ipAddress')),
-);
+export const sessionUsed = builder
+  .insert(sessionDetails)
+  .values({
+    sessionUid: usedBy.sessionUid,
+    accountId: usedBy.accountId,
+    browser: usedBy.browser,
+    os: usedBy.os,
+    ipAddress: usedBy.ipAddress,
+  })
+  .onConflictDoUpdate({
+    target: sessionDetails.sessionUid,
+    set: {
+      lastActiveAt: sql`clock_timestamp()`,
+      browser: excluded(sessionDetails.browser),
+      os: excluded(sessionDetails.os),
+      ipAddress: excluded(sessionDetails.ipAddress),
+    },
+  })
+  .getSQL();
+const sessionDetailsUsed = namedStatement('session_details_used', sessionUsed);
 /** What a session's use records of the request that used it (see `sessionDetailsUpsert`). */
 export function sessionUseOf(origin: RequestOrigin): { browser: string; os: string; ipAddress: string | null } {
   const { browser, os } = summariseUserAgent(origin.userAgent);

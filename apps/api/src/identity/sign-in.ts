@@ -210,7 +210,7 @@ export async function registerSignIn(
     /** What the account's read already told (a password sign-in's, decision 055); else each is asked. */
     known?: { secondFactor: boolean; deleteAfter: Date | null },
   ) {
-    // Forgiven now even when the second factor is never given; with the reservation when it is released here.
+    // Forgiven now even when the second factor is never given; else with the reservation, by the sign-in's record.
     const forgive = () => limiter.release({ reserved: true, ids: [] }, forgiven);
     if (factors && (known?.secondFactor ?? (await factors.hasSecondFactor(login.accountId)))) {
       await forgive();
@@ -296,12 +296,18 @@ export async function registerSignIn(
           ),
         );
     }
-    // Should the record fail, the attempts it was to forget are forgotten alone.
+    // Should the record fail, the attempts it was to forget are forgotten alone, and the record is tried once more
+    // without them (it may have failed for their sake).
     const { forgets } = given;
+    const record = (also?: Forgotten) => security.signedIn(login.accountId, originOf(request), login.deviceId, also);
     await safely(
-      security.signedIn(login.accountId, originOf(request), login.deviceId, forgets),
+      record(forgets),
       request.log,
-      forgets && (() => forget(forgets)),
+      forgets &&
+        (async () => {
+          await forget(forgets);
+          await safely(record(), request.log);
+        }),
     );
     return finishInteraction(request, reply, {
       login: { accountId: login.accountId, remember: login.remember, amr: login.amr },
@@ -392,7 +398,7 @@ export async function registerSignIn(
         const browser = deviceIdFrom(request.headers.cookie);
         if (
           !guess.reservation.reserved &&
-          guess.reservation.refused === account &&
+          guess.reservation.refused.key === account.key &&
           browser !== null &&
           (await security.isKnownDevice(email, browser))
         ) {

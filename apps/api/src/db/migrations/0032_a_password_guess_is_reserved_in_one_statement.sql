@@ -5,7 +5,7 @@
 -- same answers: the account's own limit is held only to an address that has failed for it within the account's window
 -- (`familiar`), else it is counted and not enforced, as before; `recent` is the account's failures within
 -- p_recent_seconds before this guess, when it was reserved. p_keys, p_limits and p_windows are the pair's, the
--- address's and the account's, in that order.
+-- address's and the account's, in that order, none of them null (a null limit would be no limit).
 CREATE FUNCTION sign_in_reserve(p_keys text[], p_limits integer[], p_windows integer[], p_recent_seconds integer)
 RETURNS TABLE (refused integer, ids bigint[], familiar boolean, recent integer)
 LANGUAGE plpgsql AS $$
@@ -15,8 +15,11 @@ DECLARE
   v_refused integer;
   v_ids bigint[];
 BEGIN
-  IF coalesce(array_length(p_keys, 1), 0) <> 3 OR coalesce(array_length(p_limits, 1), 0) <> 3
-     OR coalesce(array_length(p_windows, 1), 0) <> 3 THEN
+  IF coalesce(cardinality(p_keys), 0) <> 3 OR coalesce(cardinality(p_limits), 0) <> 3
+     OR coalesce(cardinality(p_windows), 0) <> 3 OR array_lower(p_keys, 1) <> 1 OR array_lower(p_limits, 1) <> 1
+     OR array_lower(p_windows, 1) <> 1 OR array_position(p_keys, NULL) IS NOT NULL
+     OR array_position(p_limits, NULL) IS NOT NULL OR array_position(p_windows, NULL) IS NOT NULL
+     OR p_recent_seconds IS NULL THEN
     RAISE EXCEPTION 'sign_in_reserve takes three keys, limits and windows: the pair''s, the address''s and the account''s';
   END IF;
   v_familiar := EXISTS (SELECT 1 FROM attempt_events
