@@ -73,6 +73,11 @@ const released = namedStatement('attempts_release', forgetAttempts(sql.placehold
  * count.
  */
 export function createAttemptLimiter({ db }: { db: Database }) {
+  /** Forgets the attempts `ids` and every failure under `keys`, in one statement (nothing to send for none). */
+  async function forget({ ids, keys }: Forgotten): Promise<void> {
+    if (ids.length === 0 && keys.length === 0) return;
+    await released(db, { ids, keys });
+  }
   return {
     async reserve(limits: Limit[]): Promise<Reservation> {
       return reservationOf(await reserved(db, limitValues(limits)), limits).reservation;
@@ -102,10 +107,10 @@ export function createAttemptLimiter({ db }: { db: Database }) {
      * failure recorded under `clear`'s keys.
      */
     async release(reservation: Reservation, clear: string[] = []): Promise<void> {
-      const ids = reservation.reserved ? reservation.ids : [];
-      if (ids.length === 0 && clear.length === 0) return;
-      await released(db, { ids, keys: clear });
+      await forget({ ids: reservation.reserved ? reservation.ids : [], keys: clear });
     },
+
+    forget,
   };
 }
 export type AttemptLimiter = ReturnType<typeof createAttemptLimiter>;

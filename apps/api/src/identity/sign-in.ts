@@ -211,7 +211,7 @@ export async function registerSignIn(
     known?: { secondFactor: boolean; deleteAfter: Date | null },
   ) {
     // Forgiven now even when the second factor is never given; else with the reservation, by the sign-in's record.
-    const forgive = () => limiter.release({ reserved: true, ids: [] }, forgiven);
+    const forgive = () => limiter.forget({ ids: [], keys: forgiven });
     if (factors && (known?.secondFactor ?? (await factors.hasSecondFactor(login.accountId)))) {
       await forgive();
       const methods = {
@@ -279,10 +279,9 @@ export async function registerSignIn(
       deviceId: signedIn.deviceId,
       amr: signedIn.amr,
     };
-    const forget = (forgets: Forgotten) => limiter.release({ reserved: true, ids: forgets.ids }, forgets.keys);
     const deleteAfter = given.deleteAfter === undefined ? await deletion.pending(login.accountId) : given.deleteAfter;
     if (deleteAfter) {
-      if (given.forgets) await forget(given.forgets);
+      if (given.forgets) await limiter.forget(given.forgets);
       const decision: Decision = { umsDeletion: login };
       await saveResult(request, reply, decision);
       return reply
@@ -305,7 +304,7 @@ export async function registerSignIn(
       request.log,
       forgets &&
         (async () => {
-          await forget(forgets);
+          await limiter.forget(forgets);
           await safely(record(), request.log);
         }),
     );
@@ -392,7 +391,9 @@ export async function registerSignIn(
         const pair: Limit = { key: attemptKey('pair', email, address), ...SIGN_IN_LIMITS.pair };
         // Counted always; enforced only for addresses that have already failed for this account (`familiar`).
         const account: Limit = { key: attemptKey('account', email), ...SIGN_IN_LIMITS.account };
-        let guess = await limiter.reserveSignIn({ pair, address: perAddress, account }, SIGN_IN_LIMITS.pair.windowMs);
+        const reserveGuess = (accountLimit: Limit) =>
+          limiter.reserveSignIn({ pair, address: perAddress, account: accountLimit }, SIGN_IN_LIMITS.pair.windowMs);
+        let guess = await reserveGuess(account);
         // The owner is never locked out by strangers: a browser that has signed in to this account before is exempt
         // from the account's daily cap (the per-address limits still hold for it).
         const browser = deviceIdFrom(request.headers.cookie);
@@ -402,11 +403,7 @@ export async function registerSignIn(
           browser !== null &&
           (await security.isKnownDevice(email, browser))
         ) {
-          const uncapped = { ...account, max: NO_LIMIT };
-          guess = await limiter.reserveSignIn(
-            { pair, address: perAddress, account: uncapped },
-            SIGN_IN_LIMITS.pair.windowMs,
-          );
+          guess = await reserveGuess({ ...account, max: NO_LIMIT });
         }
         const { reservation, recent } = guess;
         if (!reservation.reserved) return answer(429, TOO_MANY_ATTEMPTS);
