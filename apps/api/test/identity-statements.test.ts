@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { browser, refresh, signIn } from '@ums/testkit/oidc-browser';
 import { createAccountService } from '../src/identity/accounts.service.js';
+import { ALERT_SUBJECTS } from '../src/mail/alerts.js';
 import { providerApp } from './oidc-client.js';
 import { planNodes, type PlanNode } from './plans.js';
 import { statementRecorder, type SentStatement } from './pool-statements.js';
@@ -21,6 +22,8 @@ let signInStatements: SentStatement[] = [];
 let refreshStatements: SentStatement[] = [];
 /** The statements of a token request that carries no proof to claim. */
 let otherStatements: SentStatement[] = [];
+/** The statements of a sign-in from a browser the account has not seen, after it has signed in elsewhere. */
+let newDeviceStatements: SentStatement[] = [];
 
 beforeAll(async () => {
   for (const n of [1, 2]) await accounts.add({ email: `statements-${n}@example.com`, password: PASSWORD });
@@ -34,6 +37,10 @@ beforeAll(async () => {
   otherStatements = await recorded(async () => {
     // Refused (the web client's tokens are bound to a key), after the token was read.
     expect((await refresh(server.base, refreshToken, null)).status).toBe(400);
+  });
+  // A new browser (its own cookie jar) for an account that signed in above: a new device, told to the member by mail.
+  newDeviceStatements = await recorded(async () => {
+    await signIn(server.base, 'statements-2@example.com', PASSWORD, ip(2));
   });
 });
 
@@ -69,8 +76,33 @@ describe('the statements of a sign-in and a refresh', () => {
     ]);
   });
 
+  it('a sign-in from a new device sends one statement more: the device, its two events and the alert in one', async () => {
+    const names = newDeviceStatements.map((s) => s.name);
+    expect(names.filter((name) => name !== 'oidc_find' && name !== 'oidc_upsert')).toEqual([
+      'sign_in_reserve',
+      'account_for_sign_in',
+      'security_signed_in', // answers that the device is new, with the account's address
+      'security_new_device', // the device remembered, the sign-in and the new device recorded, the alert queued
+      'oidc_destroy',
+      'account_for_tokens',
+      'oidc_upsert_session_used',
+      'oidc_claim_find_with_session_grant_account',
+      'oidc_consume',
+    ]);
+    expect(names).toHaveLength(17);
+    const { rows } = await server.database.pool.query<{ event: string }>(
+      `select event from security_events e join accounts a on a.account_id::text = e.subject
+       where a.email = 'statements-2@example.com' order by e.at, e.id`,
+    );
+    expect(rows.map((row) => row.event)).toEqual(['sign-in', 'sign-in', 'new-device']);
+    const { rows: mail } = await server.database.pool.query<{ subject: string }>(
+      `select subject from mail_outbox where recipient = 'statements-2@example.com'`,
+    );
+    expect(mail.map((row) => row.subject)).toEqual([ALERT_SUBJECTS['new-device']]);
+  });
+
   it('sends each of them as a named prepared statement', () => {
-    const unnamed = [...signInStatements, ...refreshStatements, ...otherStatements]
+    const unnamed = [...signInStatements, ...refreshStatements, ...otherStatements, ...newDeviceStatements]
       .filter((s) => !s.name)
       .map((s) => s.text);
     expect(unnamed).toEqual([]);
@@ -106,7 +138,10 @@ describe('the statements of a sign-in and a refresh', () => {
     try {
       const scans: string[] = [];
       const statements = new Map(
-        [...signInStatements, ...refreshStatements, ...otherStatements].map((s) => [s.name!, s.text]),
+        [...signInStatements, ...refreshStatements, ...otherStatements, ...newDeviceStatements].map((s) => [
+          s.name!,
+          s.text,
+        ]),
       );
       // The token endpoint's look-up without a proof to claim is checked too.
       expect(otherStatements.map((s) => s.name)).toContain('oidc_find_with_session_grant_account');

@@ -3,10 +3,24 @@ import { SECURITY_ACTIVITY_DAYS, SECURITY_MESSAGES, type DeviceSession, type Sec
 import type { ConsoleRole } from '@ums/contracts/roles';
 import { and, eq, gt, isNotNull, isNull, lt, notExists, or, sql } from 'drizzle-orm';
 import type { AppConfig } from '../config/env.js';
-import { excluded, namedStatement, placeholders, statementBuilder as builder, type Database } from '../db/client.js';
-import { accounts, knownDevices, oidcPayloads, securityEvents, sessionDetails } from '../db/schema/index.js';
+import {
+  excluded,
+  insertSelect,
+  namedStatement,
+  placeholders,
+  statementBuilder as builder,
+  type Database,
+} from '../db/client.js';
+import {
+  accounts,
+  knownDevices,
+  mailOutbox,
+  oidcPayloads,
+  securityEvents,
+  sessionDetails,
+} from '../db/schema/index.js';
 import { consoleRolesMail, securityAlert, type AlertKind, type RolesChangedBy } from '../mail/alerts.js';
-import { enqueueMail } from '../mail/outbox.js';
+import { enqueueMail, sealedMail } from '../mail/outbox.js';
 import { conflict, notFound } from '../plugins/http-errors.js';
 import { columnName } from '../modules/lists/list-statements.js';
 import { cookieValue } from './cookies.js';
@@ -48,7 +62,7 @@ const signedInWith = placeholders(
   'forgetIds',
   'forgetKeys',
 );
-const signInFromKnownDevice = namedStatement<{ fresh: boolean }>(
+const signInFromKnownDevice = namedStatement<{ fresh: boolean; email: string | null }>(
   'security_signed_in',
   sql`
     with seen as (
@@ -71,7 +85,42 @@ const signInFromKnownDevice = namedStatement<{ fresh: boolean }>(
     ), forgotten as (
       ${forgetAttempts(signedInWith.forgetIds, signedInWith.forgetKeys)}
     )
-    select fresh from seen`,
+    select fresh,
+           case when fresh then (select ${accounts.email} from ${accounts}
+                                 where ${isAccountId(accounts.accountId, signedInWith.accountId)}) end as email
+    from seen`,
+);
+const newDevice = placeholders('accountId', 'hash', 'browser', 'os', 'ipAddress', 'recipient', 'subject', 'body');
+/**
+ * A sign-in from a device the account has not seen (the rare case `security_signed_in` answers fresh): the device
+ * remembered, the sign-in and the new device recorded, in that order, and the alert queued (none when the account has
+ * no address to send it to), in one statement, so all of it is written or none.
+ */
+const signInFromNewDevice = namedStatement(
+  'security_new_device',
+  sql`
+    with remembered as (
+      insert into ${knownDevices} (${columnName(knownDevices.accountId)}, ${columnName(knownDevices.deviceHash)})
+      values (${newDevice.accountId}::text, ${newDevice.hash}::text)
+      on conflict (${columnName(knownDevices.accountId)}, ${columnName(knownDevices.deviceHash)})
+      do update set ${columnName(knownDevices.lastSeenAt)} = clock_timestamp()
+    ), recorded as (
+      insert into ${securityEvents} (${columnName(securityEvents.subject)}, ${columnName(securityEvents.event)},
+        ${columnName(securityEvents.browser)}, ${columnName(securityEvents.os)}, ${columnName(securityEvents.ipAddress)})
+      select ${newDevice.accountId}::text, event, ${newDevice.browser}::text, ${newDevice.os}::text,
+             ${newDevice.ipAddress}::text
+      from unnest(array[${'sign-in' satisfies SecurityEventName}, ${'new-device' satisfies SecurityEventName}]::text[])
+           with ordinality as recorded(event, n)
+      order by n
+    ), mailed as (
+      ${insertSelect(mailOutbox, [
+        [mailOutbox.recipient, newDevice.recipient],
+        [mailOutbox.subject, newDevice.subject],
+        [mailOutbox.body, newDevice.body],
+      ])}
+      where ${newDevice.recipient}::text is not null
+    )
+    select 1 as done`,
 );
 const usedBy = placeholders('sessionUid', 'accountId', 'browser', 'os', 'ipAddress');
 /**
@@ -239,17 +288,19 @@ export function createSecurityService({
       });
       if (!row?.fresh) return;
       // A new device: remembered, recorded and told to the member together, or not at all.
-      await db.transaction(async (tx) => {
-        await tx
-          .insert(knownDevices)
-          .values({ accountId, deviceHash: hash })
-          .onConflictDoUpdate({
-            target: [knownDevices.accountId, knownDevices.deviceHash],
-            set: { lastSeenAt: sql`clock_timestamp()` },
-          });
-        await recordSecurityEvent(tx, accountId, 'sign-in', origin);
-        await recordSecurityEvent(tx, accountId, 'new-device', origin);
-        await queueAlert(tx, accountId, 'new-device', origin);
+      const alert =
+        row.email === null
+          ? null
+          : await sealedMail(securityAlert('new-device', mailContext(config, row.email), alertOrigin(origin)), secrets);
+      await signInFromNewDevice(db, {
+        accountId,
+        hash,
+        browser,
+        os,
+        ipAddress: origin.ipAddress,
+        recipient: alert?.recipient ?? null,
+        subject: alert?.subject ?? null,
+        body: alert?.body ?? null,
       });
       kickMail();
     },

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testDatabase, testSecrets } from '../../test/helper.js';
+import { statementRecorder } from '../../test/pool-statements.js';
 import { smtpInbox } from '../../test/smtp-inbox.js';
 import { runCli } from '../cli/commands.js';
 import { loadConfig } from '../config/env.js';
@@ -11,6 +12,7 @@ import { ALERT_SUBJECTS, securityAlert } from './alerts.js';
 import { createMailer, enqueueMail } from './outbox.js';
 
 const database = await testDatabase();
+const recorded = statementRecorder(database.pool);
 const secrets = testSecrets(database.db);
 const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ums-mail-'));
 afterAll(() => fs.rm(dataDir, { recursive: true, force: true }));
@@ -103,6 +105,74 @@ describe('mail without SMTP_URL', () => {
     });
     expect((await cli('mail', 'show', 'one')).code).toBe(1);
     expect((await cli('mail', 'send')).err).toMatch(/^Unknown mail command "send"/);
+  });
+});
+
+describe('mail without SMTP_URL, many at once', () => {
+  it('writes every message of one pass as its own file, in the order queued, and marks them sent in one statement', async () => {
+    const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'ums-mail-many-'));
+    const manyConfig = loadConfig({ DATA_DIR: folder }, { catalogFile: paths.catalogFile });
+    const lines: string[] = [];
+    const mailer = createMailer({
+      db: database.db,
+      config: manyConfig.mail,
+      secrets,
+      log: { info: (m) => lines.push(m), warn: (m) => lines.push(m), error: (m) => lines.push(m) },
+    });
+    const recipients = ['one@example.com', 'two@example.com', 'three@example.com'];
+    for (const to of recipients) await enqueueMail(database.db, { ...alert, to }, secrets);
+    const sent = await recorded(() => mailer.kick());
+    await mailer.stop();
+    // The claim of all three, one statement marking them sent, and the claim that found no more.
+    expect(sent.map((statement) => statement.text.split(' ', 1)[0])).toEqual(['update', 'update', 'update']);
+    expect(sent.filter((statement) => statement.text.includes('"sent_at" ='))).toHaveLength(1);
+    const { rows } = await database.pool.query<{ id: number; body: string; sent: boolean }>(
+      'select id::int as id, body, sent_at is not null as sent from mail_outbox where recipient = any($1) order by id',
+      [recipients],
+    );
+    expect(rows.map(({ body, sent }) => ({ body, sent }))).toEqual(recipients.map(() => ({ body: '', sent: true })));
+    const files = (await fs.readdir(path.join(folder, 'outbox'))).sort();
+    expect(files).toEqual(rows.map(({ id }) => `${String(id).padStart(6, '0')}.eml`));
+    for (const [i, { id }] of rows.entries()) {
+      expect(await fs.readFile(path.join(folder, 'outbox', files[i]!), 'utf8')).toContain(`To: ${recipients[i]}`);
+      expect(lines[i]).toBe(
+        `mail ${id} "${ALERT_SUBJECTS['new-device']}" written to ${path.join(folder, 'outbox', files[i]!)} (no SMTP_URL)`,
+      );
+    }
+    await fs.rm(folder, { recursive: true, force: true });
+  });
+
+  it('fails each message of the pass, to be retried, when the outbox folder cannot be made', async () => {
+    const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'ums-mail-blocked-'));
+    // A file where the outbox folder should be.
+    await fs.writeFile(path.join(folder, 'outbox'), 'not a folder');
+    const blockedConfig = loadConfig({ DATA_DIR: folder }, { catalogFile: paths.catalogFile });
+    const lines: string[] = [];
+    const mailer = createMailer({
+      db: database.db,
+      config: blockedConfig.mail,
+      secrets,
+      log: { info: (m) => lines.push(m), warn: (m) => lines.push(m), error: (m) => lines.push(m) },
+    });
+    const recipients = ['four@example.com', 'five@example.com'];
+    for (const to of recipients) await enqueueMail(database.db, { ...alert, to }, secrets);
+    await mailer.kick();
+    await mailer.stop();
+    const { rows } = await database.pool.query<{ id: number; sent: boolean; error: string; attempts: number }>(
+      `select id::int as id, sent_at is not null as sent, last_error as error, attempts from mail_outbox
+       where recipient = any($1) order by id`,
+      [recipients],
+    );
+    expect(rows.map(({ sent, error, attempts }) => ({ sent, error, attempts }))).toEqual(
+      recipients.map(() => ({ sent: false, error: expect.stringContaining('EEXIST'), attempts: 1 })),
+    );
+    expect(lines).toEqual(
+      rows.map(
+        ({ id }) =>
+          `mail ${id} "${ALERT_SUBJECTS['new-device']}" not sent (attempt 1), retried in 10 s: ${rows[0]!.error}`,
+      ),
+    );
+    await fs.rm(folder, { recursive: true, force: true });
   });
 });
 

@@ -36,8 +36,15 @@ const BODY_CONTEXT = 'mail_outbox:body';
  * stored sealed by the key service until it is sent, and blanked then.
  */
 export async function enqueueMail(db: Executor, mail: Mail, secrets: KeyService): Promise<void> {
-  const body = await secrets.seal(mail.text, BODY_CONTEXT);
-  await db.insert(mailOutbox).values({ recipient: mail.to, subject: mail.subject, body });
+  await db.insert(mailOutbox).values(await sealedMail(mail, secrets));
+}
+
+/** A message's outbox row as it is queued: its body sealed by the key service (for a statement that queues it). */
+export async function sealedMail(
+  mail: Mail,
+  secrets: KeyService,
+): Promise<{ recipient: string; subject: string; body: string }> {
+  return { recipient: mail.to, subject: mail.subject, body: await secrets.seal(mail.text, BODY_CONTEXT) };
 }
 
 /** A queued message's text, from its body as the outbox keeps it. */
@@ -86,6 +93,7 @@ export function createMailer({
   let again = false;
   let stopped = false;
 
+  /** Due messages, claimed for this process, in the order they were queued (an UPDATE returns its rows in any order). */
   async function claim(): Promise<Due[]> {
     const due = db
       .select({ id: mailOutbox.id })
@@ -100,7 +108,7 @@ export function createMailer({
       .orderBy(mailOutbox.id)
       .limit(20)
       .for('update', { skipLocked: true });
-    return db
+    const claimed = await db
       .update(mailOutbox)
       .set({
         attempts: sql`${mailOutbox.attempts} + 1`,
@@ -114,9 +122,16 @@ export function createMailer({
         body: mailOutbox.body,
         attempts: mailOutbox.attempts,
       });
+    return claimed.sort((a, b) => a.id - b.id);
   }
 
-  async function deliver(mail: Due): Promise<string> {
+  /** The outbox folder, there and this user's alone: a message may hold a one-time link. */
+  async function folderReady() {
+    await fs.mkdir(config.outboxDir, { recursive: true, mode: 0o700 });
+    await fs.chmod(config.outboxDir, 0o700);
+  }
+
+  async function deliver(mail: Due, ready: () => Promise<void>): Promise<string> {
     const info = (await transport.sendMail({
       from: config.from,
       to: mail.recipient,
@@ -125,28 +140,43 @@ export function createMailer({
     })) as { message?: Buffer | string; messageId?: string };
     // Log lines name the message by its id: who it went to stays in the outbox table, not in the logs.
     if (config.smtpUrl) return 'sent over SMTP';
-    // The folder and its messages are this user's alone: a message may hold a one-time link.
-    await fs.mkdir(config.outboxDir, { recursive: true, mode: 0o700 });
-    await fs.chmod(config.outboxDir, 0o700);
+    await ready();
     const file = outboxFile(config.outboxDir, mail.id);
     await fs.writeFile(`${file}.partial`, info.message ?? '', { mode: 0o600 });
     await fs.rename(`${file}.partial`, file);
     return `written to ${file} (no SMTP_URL)`;
   }
 
+  /** Messages of one claim that went, marked sent in one statement (the claim's lease keeps them from others till then). */
+  async function markSent(sent: { mail: Due; where: string }[]) {
+    if (sent.length === 0) return;
+    await db
+      .update(mailOutbox)
+      // Once sent, the text (and any link in it) is of no use here: the record keeps who, what and when.
+      .set({ sentAt: sql`clock_timestamp()`, lastError: null, body: '' })
+      .where(
+        inArray(
+          mailOutbox.id,
+          sent.map(({ mail }) => mail.id),
+        ),
+      );
+    for (const { mail, where } of sent) log.info(`mail ${mail.id} "${mail.subject}" ${where}`);
+  }
+
   async function drain() {
     for (;;) {
       const due = await claim();
       if (due.length === 0) return;
+      // The folder is made ready once for the claim's messages; should that fail, each of them fails with it.
+      let folder: Promise<void> | undefined;
+      const ready = () => (folder ??= folderReady());
+      const sent: { mail: Due; where: string }[] = [];
       for (const mail of due) {
         try {
-          const where = await deliver(mail);
-          await db
-            .update(mailOutbox)
-            // Once sent, the text (and any link in it) is of no use here: the record keeps who, what and when.
-            .set({ sentAt: sql`clock_timestamp()`, lastError: null, body: '' })
-            .where(eq(mailOutbox.id, mail.id));
-          log.info(`mail ${mail.id} "${mail.subject}" ${where}`);
+          sent.push({ mail, where: await deliver(mail, ready) });
+          // Over SMTP each is marked as it goes: a slow server could otherwise keep sent messages unmarked till the
+          // claim's lease ends, and another process would send them again. Files are written in milliseconds.
+          if (config.smtpUrl) await markSent(sent.splice(0));
         } catch (error) {
           const reason = (error as Error).message.slice(0, 500);
           const final = mail.attempts >= MAX_ATTEMPTS;
@@ -166,6 +196,7 @@ export function createMailer({
             );
         }
       }
+      await markSent(sent);
     }
   }
 
