@@ -221,6 +221,54 @@ describe('embedded OpenID provider', () => {
     expect(refreshed.status).toBe(200);
   });
 
+  it('resumes a sign-in once: the same resume sent twice at once, then again, gives one code', async () => {
+    const accounts = createAccountService({ db: database.db });
+    await accounts.add({ email: 'resume-once@example.com', password: 'Resume-Pass-42' });
+    const go = browser();
+    const password = await attemptSignIn(base, 'resume-once@example.com', 'Resume-Pass-42', {}, go);
+    expect(password.status).toBe(303);
+    const resume = new URL(password.headers.get('location')!, base).toString();
+    // Both go with the browser's cookies as they are now: the provider's interaction cookie is still there.
+    const answers = await Promise.all([go(resume), go(resume)]);
+    const codes = answers
+      .map((answer) => answer.headers.get('location') ?? '')
+      .filter((location) => location.startsWith(REDIRECT) && new URL(location).searchParams.has('code'));
+    expect(codes).toHaveLength(1);
+    const again = await go(resume);
+    expect(again.headers.get('location') ?? '').not.toContain('code=');
+  });
+
+  it('does not sign in an account deleted between its password and the resume', async () => {
+    const accounts = createAccountService({ db: database.db });
+    const { accountId } = await accounts.add({ email: 'resume-gone@example.com', password: 'Resume-Pass-42' });
+    const go = browser();
+    const password = await attemptSignIn(base, 'resume-gone@example.com', 'Resume-Pass-42', {}, go);
+    expect(password.status).toBe(303);
+    await database.pool.query('delete from accounts where account_id = $1', [accountId]);
+    const resumed = await go(new URL(password.headers.get('location')!, base).toString());
+    // Asked to sign in again, with no code.
+    expect(resumed.status).toBe(303);
+    expect(resumed.headers.get('location')).toMatch(/\/interaction\//);
+  });
+
+  it('tells a silent renewal of a deleted account that a sign-in is needed, and asks a visible one to sign in', async () => {
+    const accounts = createAccountService({ db: database.db });
+    const { accountId } = await accounts.add({ email: 'silent-gone@example.com', password: 'Resume-Pass-42' });
+    const go = browser();
+    const password = await attemptSignIn(base, 'silent-gone@example.com', 'Resume-Pass-42', {}, go);
+    const code = await go(new URL(password.headers.get('location')!, base).toString());
+    expect(new URL(code.headers.get('location')!).searchParams.has('code')).toBe(true);
+    await database.pool.query('delete from accounts where account_id = $1', [accountId]);
+    const silent = await go(authorize(pkce().challenge, { prompt: 'none' }));
+    expect(silent.status).toBe(303);
+    const answer = new URL(silent.headers.get('location')!);
+    expect(`${answer.origin}${answer.pathname}`).toBe(REDIRECT);
+    expect(answer.searchParams.get('error')).toBe('login_required');
+    const visible = await go(authorize(pkce().challenge));
+    expect(visible.status).toBe(303);
+    expect(visible.headers.get('location')).toMatch(/\/interaction\//);
+  });
+
   it('refuses bad credentials without saying which part was wrong', async () => {
     const { response } = await signIn(browser(), pkce().challenge, 'Wrong-Pass-1');
     expect(response.status).toBe(401);

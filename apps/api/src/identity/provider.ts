@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import Provider, { type Configuration } from 'oidc-provider';
+import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { AppConfig } from '../config/env.js';
 import type { Database } from '../db/client.js';
 import { createAccountService, type AccountService } from './accounts.service.js';
@@ -106,6 +106,20 @@ export async function createEmbeddedProvider(
     return account;
   };
 
+  /**
+   * The provider session an authorization (or its resume) goes on with names an account that is gone: deleted while
+   * signed in, or between its password and the resume. The browser signs in again (or, asked for no prompt, is told
+   * that a sign-in is needed): oidc-provider would go on without the account, and fail on the grant it then lacks.
+   */
+  const signInAgainWithoutGoneAccount = (ctx: KoaContextWithOIDC, accountId: string) => {
+    const { route, session } = ctx.oidc ?? {};
+    if ((route !== 'authorization' && route !== 'resume') || session?.accountId !== accountId) return;
+    // Deleted, as oidc-provider's session refuses an account id set to nothing.
+    for (const signedIn of ['accountId', 'loginTs', 'amr', 'acr']) Reflect.deleteProperty(session, signedIn);
+    // The clients' grants it held were the gone account's; and set, this marks the session to be saved.
+    session.authorizations = {};
+  };
+
   const configuration: Configuration = {
     adapter: postgresAdapterFactory(db, secrets, config.sessions),
     clients: [
@@ -145,7 +159,10 @@ export async function createEmbeddedProvider(
     },
     findAccount: async (ctx, sub) => {
       const account = await accountFor(ctx, sub);
-      if (!account) return undefined;
+      if (!account) {
+        signInAgainWithoutGoneAccount(ctx, sub);
+        return undefined;
+      }
       return {
         accountId: account.accountId,
         claims: async () => accountClaims(account, config) as { sub: string },
@@ -263,6 +280,10 @@ export async function registerEmbeddedProvider(
   },
 ) {
   const { provider, accounts } = await createEmbeddedProvider(config, db, security, secrets);
+  // oidc-provider answers its own failures with its error page and tells nobody else: they are logged here.
+  provider.on('server_error', (ctx: KoaContextWithOIDC, error: Error) =>
+    app.log.error({ err: error, route: ctx.oidc?.route }, 'the identity provider failed a request'),
+  );
   const limiter = createAttemptLimiter({ db });
   const mount = mountProvider(app, provider, config, limiter);
   registerProviderAssets(app);
