@@ -45,7 +45,7 @@ beforeAll(async () => {
 });
 
 describe('the statements of a sign-in and a refresh', () => {
-  it('a password sign-in sends 16 statements and a refresh-token grant 2', () => {
+  it('a password sign-in sends 14 statements and a refresh-token grant 2', () => {
     expect(signInStatements.map((s) => s.name)).toEqual([
       'oidc_upsert', // authorize: the interaction
       'oidc_find', // the sign-in page: the interaction
@@ -57,9 +57,8 @@ describe('the statements of a sign-in and a refresh', () => {
       // the device remembered and the sign-in recorded, with the attempt and this address's failures forgiven
       'security_signed_in',
       'oidc_upsert', // the interaction's result
-      'oidc_find', // back to the provider: the interaction
-      'oidc_destroy', // ... done with
-      'account_for_tokens',
+      // back to the provider: the interaction, taken (deleted as it is read), with the account it signed in
+      'oidc_take_interaction_with_account',
       'oidc_upsert', // the grant
       'oidc_upsert', // the authorization code
       'oidc_upsert_session_used', // the session, with its use for the devices list
@@ -83,13 +82,12 @@ describe('the statements of a sign-in and a refresh', () => {
       'account_for_sign_in',
       'security_signed_in', // answers that the device is new, with the account's address
       'security_new_device', // the device remembered, the sign-in and the new device recorded, the alert queued
-      'oidc_destroy',
-      'account_for_tokens',
+      'oidc_take_interaction_with_account',
       'oidc_upsert_session_used',
       'oidc_claim_find_with_session_grant_account',
       'oidc_consume',
     ]);
-    expect(names).toHaveLength(17);
+    expect(names).toHaveLength(15);
     const { rows } = await server.database.pool.query<{ event: string }>(
       `select event from security_events e join accounts a on a.account_id::text = e.subject
        where a.email = 'statements-2@example.com' order by e.at, e.id`,

@@ -181,6 +181,20 @@ const grantOfStored = namedStatement<{ grantId: string | null }>(
     .getSQL(),
 );
 const destroyStored = namedStatement('oidc_destroy', builder.delete(oidcPayloads).where(storedKey).getSQL());
+/**
+ * The interaction an authorization's resume reads, deleted by the same statement, with the account its result signed
+ * in (decision 055): oidc-provider finds it, deletes it a moment later, and then reads that account, one statement
+ * each. The account's columns are null when it is gone, or the result names no account.
+ */
+const takeInteraction = namedStatement<StoredRow & Nullable<TokensAccountRow>>(
+  'oidc_take_interaction_with_account',
+  sql`with taken as (
+      delete from ${oidcPayloads} where ${and(storedKey, live)}
+      returning ${oidcPayloads.payload} as "payload", ${oidcPayloads.consumedAt} as "consumedAt"
+    )
+    select taken.*, account.* from taken
+    left join lateral ${accountForTokensOf(sql`taken."payload"->'result'->'login'->>'accountId'`)} account on true`,
+);
 
 /**
  * The models a token request reads with their session, grant and account (see `findWithBindings` and
@@ -195,15 +209,18 @@ const BOUND_MODELS = new Set(['AuthorizationCode', 'RefreshToken']);
  */
 const readAhead = new WeakMap<object, Map<string, StoredRow | null>>();
 
-/** The account read with a code or refresh token, per token request, by its id (null when there is none). */
+/**
+ * The account read with a code or refresh token, per token request, or with the interaction an authorization's resume
+ * took, by its id (null when there is none).
+ */
 const accountsAhead = new WeakMap<object, Map<string, TokensAccount | null>>();
 
 /**
- * What this token request read ahead for `lookUp` (null: there was none), taken so it answers once; undefined when
- * nothing was read ahead for it.
+ * What this request (a token request, or a resume) read ahead for `lookUp` (null: there was none), taken so it answers
+ * once; undefined when nothing was read ahead for it.
  */
 function takeAhead<Value>(reads: WeakMap<object, Map<string, Value | null>>, lookUp: string): Value | null | undefined {
-  const request = tokenRequest();
+  const request = Provider.ctx;
   const ahead = request && reads.get(request);
   if (!ahead?.has(lookUp)) return undefined;
   const value = ahead.get(lookUp) ?? null;
@@ -211,7 +228,10 @@ function takeAhead<Value>(reads: WeakMap<object, Map<string, Value | null>>, loo
   return value;
 }
 
-/** The account of `accountId` as it was read with this token request's code or refresh token (see `takeAhead`). */
+/**
+ * The account of `accountId` as it was read with this token request's code or refresh token, or with this resume's
+ * interaction (see `takeAhead`).
+ */
 export const accountReadAhead = (accountId: string) => takeAhead(accountsAhead, accountId);
 
 /** The token request oidc-provider is handling (through its own AsyncLocalStorage), if that is what it is handling. */
@@ -219,6 +239,9 @@ function tokenRequest(): KoaContextWithOIDC | undefined {
   const ctx = Provider.ctx;
   return ctx?.oidc?.route === 'token' ? ctx : undefined;
 }
+
+/** The interactions a resume took (deleted as it read them), by stored id: its delete of them has nothing to do. */
+const interactionsTaken = new WeakMap<object, Set<string>>();
 
 /** The authorizations (and their resumes) whose session's use was recorded with the session's save. */
 const sessionUsesRecorded = new WeakSet<object>();
@@ -353,6 +376,10 @@ export function postgresAdapterFactory(db: Database, secrets: KeyService, sessio
     async find(id: string) {
       if (this.model === 'ReplayDetection') return this.claim(id);
       if (this.model === 'Grant') return this.found(readBack(`Grant ${id}`) ?? (await findStored(db, this.key(id))));
+      if (this.model === 'Interaction') {
+        const ctx = Provider.ctx;
+        if (ctx?.oidc?.route === 'resume') return this.take(ctx, id);
+      }
       const request = BOUND_MODELS.has(this.model) ? tokenRequest() : undefined;
       if (!request) return this.found(await findStored(db, this.key(id)), id);
       const proofId = proofClaimId(request);
@@ -365,6 +392,28 @@ export function postgresAdapterFactory(db: Database, secrets: KeyService, sessio
       const { proofClaimed, ...columns } = read!;
       claimsAhead.set(request, new Map([[proofId, proofClaimed]]));
       return columns.payload === null ? undefined : this.foundWithBindings(request, columns as BoundRow, id);
+    }
+
+    /**
+     * The interaction a resume reads: oidc-provider deletes it once it has checked it against the request's cookies
+     * and session, then reads the account its result signed in. Both are done here, with the read: the delete is what
+     * the resume does next whatever it finds (a request with another account's session stores the interaction again,
+     * as it did after the delete), and the account answers the resume's look-up of it once.
+     */
+    private async take(ctx: KoaContextWithOIDC, id: string) {
+      const key = this.key(id);
+      const [row] = await takeInteraction(db, key);
+      if (!row) return undefined;
+      const { payload, consumedAt, ...account } = row;
+      const taken = interactionsTaken.get(ctx) ?? new Set<string>();
+      interactionsTaken.set(ctx, taken.add(key.id));
+      const accountId = (payload as { result?: { login?: { accountId?: unknown } } }).result?.login?.accountId;
+      if (typeof accountId === 'string') {
+        // The lateral join's columns are all there or all null: an account id means a whole account.
+        const found = account.accountId === null ? null : tokensAccountOf(account as TokensAccountRow);
+        accountsAhead.set(ctx, new Map([[accountId, found]]));
+      }
+      return this.found([{ payload, consumedAt }], id);
     }
 
     /** A code or refresh token read with its bindings in a token request, which are kept to answer its look-ups. */
@@ -436,7 +485,11 @@ export function postgresAdapterFactory(db: Database, secrets: KeyService, sessio
 
     async destroy(id: string) {
       if (this.model !== 'Grant') {
-        await destroyStored(db, this.key(id));
+        const key = this.key(id);
+        const ctx = Provider.ctx;
+        // Taken by this resume's read of it (see `take`): deleted already, and once.
+        if (this.model === 'Interaction' && ctx && interactionsTaken.get(ctx)?.delete(key.id)) return;
+        await destroyStored(db, key);
         return;
       }
       // A grant ends (sign-out, a replayed refresh token, a revoked one): its access tokens stop working at once, on
