@@ -197,6 +197,20 @@ const takeInteraction = namedStatement<StoredRow & Nullable<TokensAccountRow>>(
 );
 
 /**
+ * The models whose rows go with their grant when it ends (`endGrant`, `revokeByGrantId`): what was issued under it, as
+ * oidc-provider's own store keeps them. An interaction names the grant of the session it began in, and must outlive it:
+ * signing another account in over a signed-in session ends that session's grant, then resumes the interaction.
+ */
+const GRANTED_MODELS = new Set([
+  'AccessToken',
+  'AuthorizationCode',
+  'RefreshToken',
+  'DeviceCode',
+  'BackchannelAuthenticationRequest',
+  'PreAuthorizedCode',
+]);
+
+/**
  * The models a token request reads with their session, grant and account (see `findWithBindings` and
  * `claimAndFindWithBindings`).
  */
@@ -345,7 +359,7 @@ export function postgresAdapterFactory(db: Database, secrets: KeyService, sessio
       const row = {
         ...this.key(id),
         payload: JSON.stringify(await this.storable(payload)),
-        grantId: payload.grantId ?? null,
+        grantId: (GRANTED_MODELS.has(this.model) && payload.grantId) || null,
         userCode: payload.userCode ?? null,
         uid: payload.uid ?? null,
         expiresAt: expiresIn ? new Date(Date.now() + expiresIn * 1000) : null,
