@@ -93,10 +93,12 @@ describe('the statements of a sign-in and a refresh', () => {
        where a.email = 'statements-2@example.com' order by e.at, e.id`,
     );
     expect(rows.map((row) => row.event)).toEqual(['sign-in', 'sign-in', 'new-device']);
-    const { rows: mail } = await server.database.pool.query<{ subject: string }>(
-      `select subject from mail_outbox where recipient = 'statements-2@example.com'`,
+    const { rows: mail } = await server.database.pool.query<{ subject: string; body: string }>(
+      `select subject, body from mail_outbox where recipient = 'statements-2@example.com'`,
     );
     expect(mail.map((row) => row.subject)).toEqual([ALERT_SUBJECTS['new-device']]);
+    // Sealed until sent, as every queued body is.
+    expect(mail[0]!.body).toMatch(/^ums-sealed-v1\./);
   });
 
   it('sends each of them as a named prepared statement', () => {

@@ -25,7 +25,9 @@ export function browser(defaultHeaders: Record<string, string> = {}) {
     }
     return response;
   };
-  return Object.assign(go, { setCookies });
+  /** Sets a cookie as if the site had (another tab's session, shared as a browser shares it). */
+  const setCookie = (name: string, value: string) => void jar.set(name, value);
+  return Object.assign(go, { setCookies, setCookie });
 }
 
 export const pkce = () => {

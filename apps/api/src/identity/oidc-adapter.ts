@@ -39,7 +39,7 @@ export function storedId(model: string, id: string): string {
 }
 
 /**
- * The statements every sign-in and refresh sends (about twenty between them), as named prepared statements (decision
+ * The statements every sign-in and refresh sends (14 and 2), as named prepared statements (decision
  * 041): their text is built once, at load, and PostgreSQL plans each once per connection.
  */
 const stored = placeholders(
@@ -181,25 +181,42 @@ const grantOfStored = namedStatement<{ grantId: string | null }>(
     .getSQL(),
 );
 const destroyStored = namedStatement('oidc_destroy', builder.delete(oidcPayloads).where(storedKey).getSQL());
+/** The provider session of the resume that reads an interaction: its uid, and the account signed in to it (or null). */
+const resumedBy = placeholders('sessionUid', 'sessionAccountId');
+const foundPayload = sql`found."payload"`;
 /**
- * The interaction an authorization's resume reads, deleted by the same statement, with the account its result signed
- * in (decision 055): oidc-provider finds it, deletes it a moment later, and then reads that account, one statement
- * each. The account's columns are null when it is gone, or the result names no account.
+ * Whether the resume goes on to delete the interaction it read, as oidc-provider's resume checks it first: the
+ * interaction began in this session (or in none), and this session is signed in to no account, or to the one the
+ * interaction's result signed in. Otherwise the resume refuses it, or signs the session's account out first and
+ * resumes it after, and the interaction must still be there.
  */
-const takeInteraction = namedStatement<StoredRow & Nullable<TokensAccountRow>>(
+const resumeTakes = sql`(${foundPayload}->'session'->>'uid' is null
+    or ${foundPayload}->'session'->>'uid' = ${resumedBy.sessionUid}::text)
+  and (${resumedBy.sessionAccountId}::text is null or ${foundPayload}->'result'->'login' is null
+    or ${foundPayload}->'result'->'login'->>'accountId' = ${resumedBy.sessionAccountId}::text)`;
+/**
+ * The interaction an authorization's resume reads, deleted by the same statement when the resume would delete it
+ * next (`resumeTakes`), with the account its result signed in (decision 056): oidc-provider finds it, deletes it a
+ * moment later, and then reads that account, one statement each. `toTake` says whether it was to be deleted, and
+ * `taken` whether this statement deleted it: one to be deleted that another request deleted first was taken by that
+ * request. The account's columns are null when it is gone, or the result names no account.
+ */
+const takeInteraction = namedStatement<StoredRow & { toTake: boolean; taken: boolean } & Nullable<TokensAccountRow>>(
   'oidc_take_interaction_with_account',
-  sql`with taken as (
-      delete from ${oidcPayloads} where ${and(storedKey, live)}
-      returning ${oidcPayloads.payload} as "payload", ${oidcPayloads.consumedAt} as "consumedAt"
+  sql`with found as (${readStored().where(and(storedKey, live)).getSQL()}),
+    taken as (
+      delete from ${oidcPayloads} where ${and(storedKey, live)} and exists (select from found where ${resumeTakes})
+      returning ${oidcPayloads.id}
     )
-    select taken.*, account.* from taken
-    left join lateral ${accountForTokensOf(sql`taken."payload"->'result'->'login'->>'accountId'`)} account on true`,
+    select found.*, ${resumeTakes} as "toTake", exists (select from taken) as "taken", account.* from found
+    left join lateral ${accountForTokensOf(sql`${foundPayload}->'result'->'login'->>'accountId'`)} account on true`,
 );
 
 /**
- * The models whose rows go with their grant when it ends (`endGrant`, `revokeByGrantId`): what was issued under it, as
- * oidc-provider's own store keeps them. An interaction names the grant of the session it began in, and must outlive it:
- * signing another account in over a signed-in session ends that session's grant, then resumes the interaction.
+ * The models whose rows go with their grant when it ends (`endGrant`, `revokeByGrantId`, and a session ended from the
+ * devices list: `sessions.ts`'s `endSession`): what was issued under it, as oidc-provider's own store keeps them. An
+ * interaction names the grant of the session it began in, and must outlive it: signing another account in over a
+ * signed-in session ends that session's grant, then resumes the interaction.
  */
 const GRANTED_MODELS = new Set([
   'AccessToken',
@@ -345,6 +362,14 @@ export function postgresAdapterFactory(db: Database, secrets: KeyService, sessio
       if (this.model === 'Session' && typeof jti === 'string') {
         return { ...rest, sealedJti: await secrets.seal(jti, SESSION_ID_CONTEXT) };
       }
+      // An interaction begun in a signed-in session names the session's cookie value (its id, a credential), which
+      // nothing reads back: it is not stored.
+      if (this.model === 'Interaction' && rest.session && typeof rest.session === 'object') {
+        return {
+          ...rest,
+          session: Object.fromEntries(Object.entries(rest.session).filter(([name]) => name !== 'cookie')),
+        };
+      }
       return rest;
     }
 
@@ -409,18 +434,19 @@ export function postgresAdapterFactory(db: Database, secrets: KeyService, sessio
     }
 
     /**
-     * The interaction a resume reads: oidc-provider deletes it once it has checked it against the request's cookies
-     * and session, then reads the account its result signed in. Both are done here, with the read: the delete is what
-     * the resume does next whatever it finds (a request with another account's session stores the interaction again,
-     * as it did after the delete), and the account answers the resume's look-up of it once.
+     * The interaction a resume reads (see `takeInteraction`): deleted with the read when the resume would delete it
+     * next, and the account its result signed in read with it, to answer the resume's look-up of that account once.
      */
     private async take(ctx: KoaContextWithOIDC, id: string) {
       const key = this.key(id);
-      const [row] = await takeInteraction(db, key);
+      // oidc-provider has read the request's session before it resumes the interaction.
+      const { uid, accountId: signedIn } = ctx.oidc.session ?? {};
+      const [row] = await takeInteraction(db, { ...key, sessionUid: uid ?? null, sessionAccountId: signedIn ?? null });
       if (!row) return undefined;
-      const { payload, consumedAt, ...account } = row;
-      const taken = interactionsTaken.get(ctx) ?? new Set<string>();
-      interactionsTaken.set(ctx, taken.add(key.id));
+      const { payload, consumedAt, toTake, taken, ...account } = row;
+      // Another request resuming it took it first (the same resume sent twice): it is gone for this one.
+      if (toTake && !taken) return undefined;
+      if (taken) interactionsTaken.set(ctx, (interactionsTaken.get(ctx) ?? new Set<string>()).add(key.id));
       const accountId = (payload as { result?: { login?: { accountId?: unknown } } }).result?.login?.accountId;
       if (typeof accountId === 'string') {
         // The lateral join's columns are all there or all null: an account id means a whole account.

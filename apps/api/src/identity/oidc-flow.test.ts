@@ -3,6 +3,7 @@ import { dpopKey, type DpopKey } from '@ums/testkit/dpop';
 import { attemptSignIn, authorizeUrl, browser, pkce } from '@ums/testkit/oidc-browser';
 import { providerApp } from '../../test/oidc-client.js';
 import { createAccountService } from './accounts.service.js';
+import { storedId } from './oidc-adapter.js';
 import { SIGN_IN_ERROR } from './pages.js';
 
 const server = await providerApp();
@@ -41,6 +42,60 @@ async function signIn(go: ReturnType<typeof browser>, challenge: string, passwor
     response = await go(new URL(location, base).toString());
   }
   throw new Error('no code');
+}
+
+/** Gives a password on the sign-in page an authorization request led to: the address of its resume. */
+async function givePassword(go: ReturnType<typeof browser>, asked: Response, email: string, password: string) {
+  const page = await go(new URL(asked.headers.get('location')!, base).toString());
+  const action = /action="([^"]+)"/.exec(await page.text())![1]!;
+  const given = await go(new URL(action, base).toString(), {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ email, password }).toString(),
+  });
+  expect(given.status).toBe(303);
+  return new URL(given.headers.get('location')!, base).toString();
+}
+
+/** The value of the provider's session cookie this browser holds now. */
+function sessionCookieOf(go: ReturnType<typeof browser>) {
+  const set = go.setCookies.filter((cookie) => cookie.startsWith('_session=')).at(-1);
+  const value = set?.split(';')[0]!.slice('_session='.length);
+  if (!value) throw new Error('no session cookie');
+  return value;
+}
+
+/**
+ * A resume that finds the browser signed in to another account: the provider asks to sign that one out, the member
+ * confirms, and the resume goes on. The account signed in (the ID token's subject).
+ */
+async function signedInAfterSignOut(go: ReturnType<typeof browser>, resume: string, verifier: string) {
+  const confirm = await go(resume);
+  expect(confirm.status).toBe(200);
+  const xsrf = /name="xsrf" value="([^"]+)"/.exec(await confirm.text())?.[1];
+  expect(xsrf).toBeDefined();
+  let response = await go(`${base}/oidc/session/end/confirm`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ xsrf: xsrf!, logout: 'yes' }).toString(),
+  });
+  let code: string | null = null;
+  for (let hops = 0; hops < 5 && !code; hops++) {
+    const location = response.headers.get('location');
+    // A page instead of a redirect says why ("interaction session not found": the interaction was deleted).
+    if (!location) expect.fail(`${response.status}: ${/Something went wrong[^<]*/.exec(await response.text())?.[0]}`);
+    if (location.startsWith(REDIRECT)) code = new URL(location).searchParams.get('code');
+    else response = await go(new URL(location, base).toString());
+  }
+  const tokens = await token({
+    grant_type: 'authorization_code',
+    code: code!,
+    redirect_uri: REDIRECT,
+    code_verifier: verifier,
+  });
+  expect(tokens.status).toBe(200);
+  return (JSON.parse(Buffer.from(tokens.body['id_token']!.split('.')[1]!, 'base64url').toString()) as { sub: string })
+    .sub;
 }
 
 /** The browser's DPoP key: the web client's tokens are bound to it. */
@@ -228,8 +283,25 @@ describe('embedded OpenID provider', () => {
     const password = await attemptSignIn(base, 'resume-once@example.com', 'Resume-Pass-42', {}, go);
     expect(password.status).toBe(303);
     const resume = new URL(password.headers.get('location')!, base).toString();
+    // The interaction's row held from here, so both resumes reach it before either is answered.
+    const holder = await database.pool.connect();
+    await holder.query('begin');
+    const uid = new URL(resume).pathname.split('/').at(-1)!;
+    await holder.query("select from oidc_payloads where model = 'Interaction' and id = $1 for update", [
+      storedId('Interaction', uid),
+    ]);
     // Both go with the browser's cookies as they are now: the provider's interaction cookie is still there.
-    const answers = await Promise.all([go(resume), go(resume)]);
+    const sent = Promise.all([go(resume), go(resume)]);
+    for (let waited = 0; waited < 100; waited++) {
+      const { rows } = await database.pool.query<{ n: number }>(
+        "select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%oidc_payloads%'",
+      );
+      if (rows[0]!.n >= 2) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await holder.query('commit');
+    holder.release();
+    const answers = await sent;
     const codes = answers
       .map((answer) => answer.headers.get('location') ?? '')
       .filter((location) => location.startsWith(REDIRECT) && new URL(location).searchParams.has('code'));
@@ -279,45 +351,37 @@ describe('embedded OpenID provider', () => {
     // Asked to sign in again, the member gives another account's password.
     const { challenge, verifier } = pkce();
     const asked = await go(authorize(challenge, { prompt: 'login' }));
-    const page = await go(new URL(asked.headers.get('location')!, base).toString());
-    const action = /action="([^"]+)"/.exec(await page.text())![1]!;
-    const second = await go(new URL(action, base).toString(), {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ email: 'switch-b@example.com', password: 'Switch-Pass-42' }).toString(),
-    });
-    expect(second.status).toBe(303);
-    const resume = new URL(second.headers.get('location')!, base).toString();
-    // The provider asks to sign the first account out, with the resume as where to go after.
-    const confirm = await go(resume);
-    expect(confirm.status).toBe(200);
-    const xsrf = /name="xsrf" value="([^"]+)"/.exec(await confirm.text())?.[1];
-    expect(xsrf).toBeDefined();
-    let response = await go(`${base}/oidc/session/end/confirm`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ xsrf: xsrf!, logout: 'yes' }).toString(),
-    });
-    let code: string | null = null;
-    for (let hops = 0; hops < 5 && !code; hops++) {
-      const location = response.headers.get('location');
-      // A page instead of a redirect says why (before: "interaction session not found", as the old grant's end took
-      // the interaction with it).
-      if (!location) expect.fail(`${response.status}: ${/Something went wrong[^<]*/.exec(await response.text())?.[0]}`);
-      if (location!.startsWith(REDIRECT)) code = new URL(location!).searchParams.get('code');
-      else response = await go(new URL(location!, base).toString());
+    const resume = await givePassword(go, asked, 'switch-b@example.com', 'Switch-Pass-42');
+    // The interaction, begun in A's session, does not keep that session's cookie value (its id, a credential).
+    const sessionId = sessionCookieOf(go);
+    const { rows } = await database.pool.query(
+      "select count(*)::int as n from oidc_payloads where payload::text like '%' || $1 || '%'",
+      [sessionId],
+    );
+    expect(rows[0]).toEqual({ n: 0 });
+    expect(await signedInAfterSignOut(go, resume, verifier)).toBe(b.accountId);
+  });
+
+  it('signs another account in on a page opened before this browser signed in elsewhere (a second tab)', async () => {
+    const accounts = createAccountService({ db: database.db });
+    await accounts.add({ email: 'tab-a@example.com', password: 'Switch-Pass-42' });
+    const b = await accounts.add({ email: 'tab-b@example.com', password: 'Switch-Pass-42' });
+    const go = browser();
+    // The first tab opens the sign-in page while signed out...
+    const { challenge, verifier } = pkce();
+    const opened = await go(authorize(challenge));
+    // ... the second tab signs A in to the end (its own interaction's cookies are the second tab's; the browser's
+    // session cookies are shared) ...
+    const tab = browser();
+    const other = await attemptSignIn(base, 'tab-a@example.com', 'Switch-Pass-42', {}, tab);
+    await tab(new URL(other.headers.get('location')!, base).toString());
+    for (const cookie of tab.setCookies.filter((set) => set.startsWith('_session'))) {
+      const [name, ...value] = cookie.split(';')[0]!.split('=');
+      go.setCookie(name!, value.join('='));
     }
-    const tokens = await token({
-      grant_type: 'authorization_code',
-      code: code!,
-      redirect_uri: REDIRECT,
-      code_verifier: verifier,
-    });
-    expect(tokens.status).toBe(200);
-    const { sub } = JSON.parse(Buffer.from(tokens.body['id_token']!.split('.')[1]!, 'base64url').toString()) as {
-      sub: string;
-    };
-    expect(sub).toBe(b.accountId);
+    // ... and the first tab gives B's password: A is signed out first, and B signed in.
+    const resume = await givePassword(go, opened, 'tab-b@example.com', 'Switch-Pass-42');
+    expect(await signedInAfterSignOut(go, resume, verifier)).toBe(b.accountId);
   });
 
   it('refuses bad credentials without saying which part was wrong', async () => {

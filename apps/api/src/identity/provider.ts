@@ -98,7 +98,8 @@ export async function createEmbeddedProvider(
     if (!read) accountsOfRequest.set(ctx, (read = new Map()));
     let account = read.get(accountId);
     if (!account) {
-      // A token request read it with its code or refresh token (see the adapter's `findWithBindings`).
+      // A token request read it with its code or refresh token, a resume with its interaction (see the adapter's
+      // `findWithBindings` and `takeInteraction`).
       const readAhead = accountReadAhead(accountId);
       account = readAhead === undefined ? accounts.findForTokens(accountId) : Promise.resolve(readAhead);
       read.set(accountId, account);

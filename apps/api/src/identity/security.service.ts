@@ -3,24 +3,10 @@ import { SECURITY_ACTIVITY_DAYS, SECURITY_MESSAGES, type DeviceSession, type Sec
 import type { ConsoleRole } from '@ums/contracts/roles';
 import { and, eq, gt, isNotNull, isNull, lt, notExists, or, sql } from 'drizzle-orm';
 import type { AppConfig } from '../config/env.js';
-import {
-  excluded,
-  insertSelect,
-  namedStatement,
-  placeholders,
-  statementBuilder as builder,
-  type Database,
-} from '../db/client.js';
-import {
-  accounts,
-  knownDevices,
-  mailOutbox,
-  oidcPayloads,
-  securityEvents,
-  sessionDetails,
-} from '../db/schema/index.js';
+import { excluded, namedStatement, placeholders, statementBuilder as builder, type Database } from '../db/client.js';
+import { accounts, knownDevices, oidcPayloads, securityEvents, sessionDetails } from '../db/schema/index.js';
 import { consoleRolesMail, securityAlert, type AlertKind, type RolesChangedBy } from '../mail/alerts.js';
-import { enqueueMail, sealedMail } from '../mail/outbox.js';
+import { enqueueMail, queueSealedMail, sealedMail } from '../mail/outbox.js';
 import { conflict, notFound } from '../plugins/http-errors.js';
 import { columnName } from '../modules/lists/list-statements.js';
 import { cookieValue } from './cookies.js';
@@ -113,11 +99,7 @@ const signInFromNewDevice = namedStatement(
            with ordinality as recorded(event, n)
       order by n
     ), mailed as (
-      ${insertSelect(mailOutbox, [
-        [mailOutbox.recipient, newDevice.recipient],
-        [mailOutbox.subject, newDevice.subject],
-        [mailOutbox.body, newDevice.body],
-      ])}
+      ${queueSealedMail(newDevice)}
       where ${newDevice.recipient}::text is not null
     )
     select 1 as done`,
@@ -288,10 +270,9 @@ export function createSecurityService({
       });
       if (!row?.fresh) return;
       // A new device: remembered, recorded and told to the member together, or not at all.
-      const alert =
-        row.email === null
-          ? null
-          : await sealedMail(securityAlert('new-device', mailContext(config, row.email), alertOrigin(origin)), secrets);
+      const alert = !row.email
+        ? null
+        : await sealedMail(securityAlert('new-device', mailContext(config, row.email), alertOrigin(origin)), secrets);
       await signInFromNewDevice(db, {
         accountId,
         hash,

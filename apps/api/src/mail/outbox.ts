@@ -1,9 +1,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { and, eq, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, lte, sql, type SQL } from 'drizzle-orm';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { AppConfig } from '../config/env.js';
-import type { Database } from '../db/client.js';
+import { insertSelect, type Database } from '../db/client.js';
 import { mailOutbox } from '../db/schema/index.js';
 import { isSealed, type KeyService } from '../secrets/key-service.js';
 
@@ -46,6 +46,17 @@ export async function sealedMail(
 ): Promise<{ recipient: string; subject: string; body: string }> {
   return { recipient: mail.to, subject: mail.subject, body: await secrets.seal(mail.text, BODY_CONTEXT) };
 }
+
+/**
+ * The insert that queues a sealed message (`sealedMail`) whose values are SQL (a named statement's placeholders), for a
+ * statement that queues it with the change it tells of; the caller may add a condition (`where …`).
+ */
+export const queueSealedMail = (mail: { recipient: SQL; subject: SQL; body: SQL }) =>
+  insertSelect(mailOutbox, [
+    [mailOutbox.recipient, mail.recipient],
+    [mailOutbox.subject, mail.subject],
+    [mailOutbox.body, mail.body],
+  ]);
 
 /** A queued message's text, from its body as the outbox keeps it. */
 export async function queuedText(body: string, secrets: KeyService): Promise<string> {
@@ -93,7 +104,7 @@ export function createMailer({
   let again = false;
   let stopped = false;
 
-  /** Due messages, claimed for this process, in the order they were queued (an UPDATE returns its rows in any order). */
+  /** Due messages, claimed for this process, in the order queued (an UPDATE returns its rows in any order). */
   async function claim(): Promise<Due[]> {
     const due = db
       .select({ id: mailOutbox.id })
@@ -147,7 +158,7 @@ export function createMailer({
     return `written to ${file} (no SMTP_URL)`;
   }
 
-  /** Messages of one claim that went, marked sent in one statement (the claim's lease keeps them from others till then). */
+  /** Messages of one claim that went, marked sent in one statement (till then the claim's lease keeps them). */
   async function markSent(sent: { mail: Due; where: string }[]) {
     if (sent.length === 0) return;
     await db
