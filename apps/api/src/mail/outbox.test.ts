@@ -108,17 +108,22 @@ describe('mail without SMTP_URL', () => {
   });
 });
 
+/** A mailer that writes files under `DATA_DIR` = `dataFolder`, and the lines it logs. */
+function fileMailer(dataFolder: string) {
+  const lines: string[] = [];
+  const mailer = createMailer({
+    db: database.db,
+    config: loadConfig({ DATA_DIR: dataFolder }, { catalogFile: paths.catalogFile }).mail,
+    secrets,
+    log: { info: (m) => lines.push(m), warn: (m) => lines.push(m), error: (m) => lines.push(m) },
+  });
+  return { mailer, lines };
+}
+
 describe('mail without SMTP_URL, many at once', () => {
   it('writes every message of one pass as its own file, in the order queued, and marks them sent in one statement', async () => {
     const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'ums-mail-many-'));
-    const manyConfig = loadConfig({ DATA_DIR: folder }, { catalogFile: paths.catalogFile });
-    const lines: string[] = [];
-    const mailer = createMailer({
-      db: database.db,
-      config: manyConfig.mail,
-      secrets,
-      log: { info: (m) => lines.push(m), warn: (m) => lines.push(m), error: (m) => lines.push(m) },
-    });
+    const { mailer, lines } = fileMailer(folder);
     const recipients = ['one@example.com', 'two@example.com', 'three@example.com'];
     for (const to of recipients) await enqueueMail(database.db, { ...alert, to }, secrets);
     // The first queued is written again, so PostgreSQL's table holds it after the other two (and an UPDATE would
@@ -149,14 +154,7 @@ describe('mail without SMTP_URL, many at once', () => {
     const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'ums-mail-blocked-'));
     // A file where the outbox folder should be.
     await fs.writeFile(path.join(folder, 'outbox'), 'not a folder');
-    const blockedConfig = loadConfig({ DATA_DIR: folder }, { catalogFile: paths.catalogFile });
-    const lines: string[] = [];
-    const mailer = createMailer({
-      db: database.db,
-      config: blockedConfig.mail,
-      secrets,
-      log: { info: (m) => lines.push(m), warn: (m) => lines.push(m), error: (m) => lines.push(m) },
-    });
+    const { mailer, lines } = fileMailer(folder);
     const recipients = ['four@example.com', 'five@example.com'];
     for (const to of recipients) await enqueueMail(database.db, { ...alert, to }, secrets);
     await mailer.kick();
