@@ -27,7 +27,9 @@ export function browser(defaultHeaders: Record<string, string> = {}) {
   };
   /** Sets a cookie as if the site had (another tab's session, shared as a browser shares it). */
   const setCookie = (name: string, value: string) => void jar.set(name, value);
-  return Object.assign(go, { setCookies, setCookie });
+  /** The cookies this browser holds now, by name. */
+  const cookies = (): ReadonlyMap<string, string> => jar;
+  return Object.assign(go, { setCookies, setCookie, cookies });
 }
 
 export const pkce = () => {

@@ -183,17 +183,16 @@ const grantOfStored = namedStatement<{ grantId: string | null }>(
 const destroyStored = namedStatement('oidc_destroy', builder.delete(oidcPayloads).where(storedKey).getSQL());
 /** The provider session of the resume that reads an interaction: its uid, and the account signed in to it (or null). */
 const resumedBy = placeholders('sessionUid', 'sessionAccountId');
-const foundPayload = sql`found."payload"`;
 /**
  * Whether the resume goes on to delete the interaction it read, as oidc-provider's resume checks it first: the
  * interaction began in this session (or in none), and this session is signed in to no account, or to the one the
  * interaction's result signed in. Otherwise the resume refuses it, or signs the session's account out first and
  * resumes it after, and the interaction must still be there.
  */
-const resumeTakes = sql`(${foundPayload}->'session'->>'uid' is null
-    or ${foundPayload}->'session'->>'uid' = ${resumedBy.sessionUid}::text)
-  and (${resumedBy.sessionAccountId}::text is null or ${foundPayload}->'result'->'login' is null
-    or ${foundPayload}->'result'->'login'->>'accountId' = ${resumedBy.sessionAccountId}::text)`;
+const resumeTakes = sql`(${oidcPayloads.payload}->'session'->>'uid' is null
+    or ${oidcPayloads.payload}->'session'->>'uid' = ${resumedBy.sessionUid}::text)
+  and (${resumedBy.sessionAccountId}::text is null or ${oidcPayloads.payload}->'result'->'login' is null
+    or ${oidcPayloads.payload}->'result'->'login'->>'accountId' = ${resumedBy.sessionAccountId}::text)`;
 /**
  * The interaction an authorization's resume reads, deleted by the same statement when the resume would delete it
  * next (`resumeTakes`), with the account its result signed in (decision 056): oidc-provider finds it, deletes it a
@@ -203,13 +202,15 @@ const resumeTakes = sql`(${foundPayload}->'session'->>'uid' is null
  */
 const takeInteraction = namedStatement<StoredRow & { toTake: boolean; taken: boolean } & Nullable<TokensAccountRow>>(
   'oidc_take_interaction_with_account',
-  sql`with found as (${readStored().where(and(storedKey, live)).getSQL()}),
-    taken as (
-      delete from ${oidcPayloads} where ${and(storedKey, live)} and exists (select from found where ${resumeTakes})
+  sql`with found as (
+      select ${oidcPayloads.payload} as "payload", ${oidcPayloads.consumedAt} as "consumedAt", ${resumeTakes} as "toTake"
+      from ${oidcPayloads} where ${and(storedKey, live)}
+    ), taken as (
+      delete from ${oidcPayloads} where ${and(storedKey, live)} and exists (select from found where "toTake")
       returning ${oidcPayloads.id}
     )
-    select found.*, ${resumeTakes} as "toTake", exists (select from taken) as "taken", account.* from found
-    left join lateral ${accountForTokensOf(sql`${foundPayload}->'result'->'login'->>'accountId'`)} account on true`,
+    select found.*, exists (select from taken) as "taken", account.* from found
+    left join lateral ${accountForTokensOf(sql`found."payload"->'result'->'login'->>'accountId'`)} account on true`,
 );
 
 /**
@@ -257,6 +258,16 @@ function takeAhead<Value>(reads: WeakMap<object, Map<string, Value | null>>, loo
   const value = ahead.get(lookUp) ?? null;
   ahead.delete(lookUp);
   return value;
+}
+
+/**
+ * Keeps the account a statement read with a code, a refresh token or an interaction (its lateral join's columns, all
+ * there or all null) for the request's look-up of `accountId`, the account id the payload names (none: nothing kept).
+ */
+function keepAccountAhead(request: object, accountId: unknown, columns: Nullable<TokensAccountRow>) {
+  if (typeof accountId !== 'string') return;
+  const account = columns.accountId === null ? null : tokensAccountOf(columns as TokensAccountRow);
+  accountsAhead.set(request, new Map([[accountId, account]]));
 }
 
 /**
@@ -447,12 +458,11 @@ export function postgresAdapterFactory(db: Database, secrets: KeyService, sessio
       // Another request resuming it took it first (the same resume sent twice): it is gone for this one.
       if (toTake && !taken) return undefined;
       if (taken) interactionsTaken.set(ctx, (interactionsTaken.get(ctx) ?? new Set<string>()).add(key.id));
-      const accountId = (payload as { result?: { login?: { accountId?: unknown } } }).result?.login?.accountId;
-      if (typeof accountId === 'string') {
-        // The lateral join's columns are all there or all null: an account id means a whole account.
-        const found = account.accountId === null ? null : tokensAccountOf(account as TokensAccountRow);
-        accountsAhead.set(ctx, new Map([[accountId, found]]));
-      }
+      keepAccountAhead(
+        ctx,
+        (payload as { result?: { login?: { accountId?: unknown } } }).result?.login?.accountId,
+        account,
+      );
       return this.found([{ payload, consumedAt }], id);
     }
 
@@ -469,11 +479,7 @@ export function postgresAdapterFactory(db: Database, secrets: KeyService, sessio
         ahead.set(`Grant ${grantId}`, payload && { payload, consumedAt });
       }
       readAhead.set(request, ahead);
-      if (typeof accountId === 'string') {
-        // The lateral join's columns are all there or all null: an account id means a whole account.
-        const account = row.accountId === null ? null : tokensAccountOf(row as TokensAccountRow);
-        accountsAhead.set(request, new Map([[accountId, account]]));
-      }
+      keepAccountAhead(request, accountId, row);
       return this.found([row], id);
     }
 

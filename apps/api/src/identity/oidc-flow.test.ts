@@ -57,14 +57,6 @@ async function givePassword(go: ReturnType<typeof browser>, asked: Response, ema
   return new URL(given.headers.get('location')!, base).toString();
 }
 
-/** The value of the provider's session cookie this browser holds now. */
-function sessionCookieOf(go: ReturnType<typeof browser>) {
-  const set = go.setCookies.filter((cookie) => cookie.startsWith('_session=')).at(-1);
-  const value = set?.split(';')[0]!.slice('_session='.length);
-  if (!value) throw new Error('no session cookie');
-  return value;
-}
-
 /**
  * A resume that finds the browser signed in to another account: the provider asks to sign that one out, the member
  * confirms, and the resume goes on. The account signed in (the ID token's subject).
@@ -353,7 +345,8 @@ describe('embedded OpenID provider', () => {
     const asked = await go(authorize(challenge, { prompt: 'login' }));
     const resume = await givePassword(go, asked, 'switch-b@example.com', 'Switch-Pass-42');
     // The interaction, begun in A's session, does not keep that session's cookie value (its id, a credential).
-    const sessionId = sessionCookieOf(go);
+    const sessionId = go.cookies().get('_session');
+    expect(sessionId).toBeTruthy();
     const { rows } = await database.pool.query(
       "select count(*)::int as n from oidc_payloads where payload::text like '%' || $1 || '%'",
       [sessionId],
@@ -375,10 +368,7 @@ describe('embedded OpenID provider', () => {
     const tab = browser();
     const other = await attemptSignIn(base, 'tab-a@example.com', 'Switch-Pass-42', {}, tab);
     await tab(new URL(other.headers.get('location')!, base).toString());
-    for (const cookie of tab.setCookies.filter((set) => set.startsWith('_session'))) {
-      const [name, ...value] = cookie.split(';')[0]!.split('=');
-      go.setCookie(name!, value.join('='));
-    }
+    for (const [name, value] of tab.cookies()) if (name.startsWith('_session')) go.setCookie(name, value);
     // ... and the first tab gives B's password: A is signed out first, and B signed in.
     const resume = await givePassword(go, opened, 'tab-b@example.com', 'Switch-Pass-42');
     expect(await signedInAfterSignOut(go, resume, verifier)).toBe(b.accountId);

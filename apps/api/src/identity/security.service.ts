@@ -161,6 +161,10 @@ export function createSecurityService({
   secrets: KeyService;
   kickMail?: () => void;
 }) {
+  /** The alert of `kind` to the address `to`, telling where and when it happened. */
+  const alertTo = (to: string, kind: AlertKind, origin: RequestOrigin) =>
+    securityAlert(kind, mailContext(config, to), alertOrigin(origin));
+
   async function queueAlert(
     tx: Executor,
     accountId: string,
@@ -174,7 +178,7 @@ export function createSecurityService({
       .where(isAccountId(accounts.accountId, accountId));
     const to = row?.email ?? fallbackEmail;
     if (!to) return;
-    await enqueueMail(tx, securityAlert(kind, mailContext(config, to), alertOrigin(origin)), secrets);
+    await enqueueMail(tx, alertTo(to, kind, origin), secrets);
   }
 
   /**
@@ -270,9 +274,7 @@ export function createSecurityService({
       });
       if (!row?.fresh) return;
       // A new device: remembered, recorded and told to the member together, or not at all.
-      const alert = !row.email
-        ? null
-        : await sealedMail(securityAlert('new-device', mailContext(config, row.email), alertOrigin(origin)), secrets);
+      const alert = row.email ? await sealedMail(alertTo(row.email, 'new-device', origin), secrets) : null;
       await signInFromNewDevice(db, {
         accountId,
         hash,
