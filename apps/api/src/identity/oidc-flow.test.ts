@@ -284,15 +284,18 @@ describe('embedded OpenID provider', () => {
     ]);
     // Both go with the browser's cookies as they are now: the provider's interaction cookie is still there.
     const sent = Promise.all([go(resume), go(resume)]);
-    for (let waited = 0; waited < 100; waited++) {
+    // Until both wait for the held row (or 10 s have gone by, and the test fails on it).
+    let waiting = 0;
+    for (const deadline = Date.now() + 10_000; waiting < 2 && Date.now() < deadline;) {
       const { rows } = await database.pool.query<{ n: number }>(
-        "select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%oidc_payloads%'",
+        `select count(*)::int as n from pg_stat_activity
+         where datname = current_database() and wait_event_type = 'Lock' and query like '%oidc_payloads%'`,
       );
-      if (rows[0]!.n >= 2) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      waiting = rows[0]!.n;
     }
     await holder.query('commit');
     holder.release();
+    expect(waiting).toBe(2);
     const answers = await sent;
     const codes = answers
       .map((answer) => answer.headers.get('location') ?? '')
