@@ -287,9 +287,9 @@ export function createAccountService({ db, adminGroup = ADMIN_GROUP }: { db: Dat
       await tx.update(accounts).set({ passwordHash, updatedAt: new Date() }).where(eq(accounts.accountId, accountId));
     },
 
-    async count(): Promise<number> {
-      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(accounts);
-      return row?.n ?? 0;
+    /** Whether the store holds any account: one row's look-up, where a count would read all of a large store. */
+    async hasAny(): Promise<boolean> {
+      return (await db.select({ accountId: accounts.accountId }).from(accounts).limit(1)).length > 0;
     },
   };
 }

@@ -19,7 +19,7 @@ export async function createDemoAccounts(
   accounts: AccountService,
   passwords: { admin: string | undefined; member: string | undefined },
 ): Promise<{ email: string; password: string; admin: boolean }[] | null> {
-  if ((await accounts.count()) > 0) return null;
+  if (await accounts.hasAny()) return null;
   const admin = passwords.admin ?? generatePassword();
   const member = passwords.member ?? generatePassword();
   await accounts.add({ email: DEMO_ADMIN_EMAIL, password: admin, admin: true, firstName: 'Alex', lastName: 'Admin' });

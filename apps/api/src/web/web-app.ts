@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, gzip, constants as zlib } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { ClientConfig } from '@ums/contracts';
 import { SCRIPTS_ELEMENT_ID, type FirstPaint, type PageScripts } from '@ums/contracts/first-paint';
@@ -55,8 +56,8 @@ function inPlaceOf(html: string, anchor: string, text: string): string {
 interface Page {
   etag: string;
   identity: Buffer;
-  gzip: Buffer;
-  br: Buffer;
+  gzip: Promise<Buffer>;
+  br: Promise<Buffer>;
 }
 
 /** JSON that is safe inside a script element: nothing in it can close the element or start markup. */
@@ -69,13 +70,20 @@ export function scriptJson(value: unknown): string {
     .replaceAll('\u2029', '\\u2029');
 }
 
+const gzipped = promisify(gzip);
+const brotlied = promisify(brotliCompress);
+
+/**
+ * A page with its compressed forms, made once each. They are made on libuv's threads while the server goes on
+ * starting (brotli's best quality took a tenth of a start's main thread), and the first request for one waits for it.
+ */
 function page(html: string): Page {
   const identity = Buffer.from(html);
   return {
     etag: `"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`,
     identity,
-    gzip: gzipSync(identity, { level: 9 }),
-    br: brotliCompressSync(identity, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }),
+    gzip: gzipped(identity, { level: 9 }),
+    br: brotlied(identity, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }),
   };
 }
 
@@ -161,13 +169,13 @@ export function renderPages(webRoot: string, config: ClientConfig) {
   };
 }
 
-function send(request: FastifyRequest, reply: FastifyReply, html: Page) {
+async function send(request: FastifyRequest, reply: FastifyReply, html: Page) {
   reply.header('cache-control', 'no-cache').header('etag', html.etag).header('vary', 'accept-encoding');
   reply.type('text/html; charset=utf-8');
   if (request.headers['if-none-match'] === html.etag) return reply.code(304).send();
   const accepted = String(request.headers['accept-encoding'] ?? '');
-  if (/\bbr\b/.test(accepted)) return reply.header('content-encoding', 'br').send(html.br);
-  if (/\bgzip\b/.test(accepted)) return reply.header('content-encoding', 'gzip').send(html.gzip);
+  if (/\bbr\b/.test(accepted)) return reply.header('content-encoding', 'br').send(await html.br);
+  if (/\bgzip\b/.test(accepted)) return reply.header('content-encoding', 'gzip').send(await html.gzip);
   return reply.send(html.identity);
 }
 
