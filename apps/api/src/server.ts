@@ -77,7 +77,7 @@ async function main() {
     await database.close();
     throw error;
   }
-  // From the process's own start, as the start-up figure of `npm run bench` counts it.
+  // From the process's start to listening (`npm run bench` counts from the spawn to the first health answer).
   log(`UMS is running at ${config.publicUrl} (started in ${(performance.now() / 1000).toFixed(1)} s)`);
   if (config.apiDocs) log(`API documentation: ${config.publicUrl}/api/docs`);
   if (config.metricsPort) log(`Metrics: http://${config.metricsHost}:${config.metricsPort}/metrics`);

@@ -54,6 +54,18 @@ export const rowColumns = (table: PgTable) =>
     sql`, `,
   );
 
+/** Whether `table` holds any row: one row's look-up, where a count reads all of a large table. */
+export async function hasRows(db: Pick<Database, 'select'>, table: PgTable): Promise<boolean> {
+  return (
+    (
+      await db
+        .select({ one: sql`1` })
+        .from(table)
+        .limit(1)
+    ).length > 0
+  );
+}
+
 /**
  * `insert into table (columns) select values`, each value cast to its column's type (a SELECT's untyped parameters
  * would be text): for an insert a statement makes only when its condition holds (the caller adds `where …`).

@@ -2,7 +2,7 @@ import { passwordProblemText } from '@ums/contracts';
 import { ROLE_TEXTS } from '@ums/contracts/roles';
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { namedStatement, rowColumns, type Database } from '../db/client.js';
+import { hasRows, namedStatement, rowColumns, type Database } from '../db/client.js';
 import { accountDeletions, accounts, tokenRevocations } from '../db/schema/index.js';
 import { badRequest, conflict, notFound } from '../plugins/http-errors.js';
 import { ACCOUNT_ID_PATTERN, isAccountId } from './account-id.js';
@@ -287,9 +287,9 @@ export function createAccountService({ db, adminGroup = ADMIN_GROUP }: { db: Dat
       await tx.update(accounts).set({ passwordHash, updatedAt: new Date() }).where(eq(accounts.accountId, accountId));
     },
 
-    /** Whether the store holds any account: one row's look-up, where a count would read all of a large store. */
+    /** Whether the store holds any account (the first start makes the demo accounts only in an empty one). */
     async hasAny(): Promise<boolean> {
-      return (await db.select({ accountId: accounts.accountId }).from(accounts).limit(1)).length > 0;
+      return hasRows(db, accounts);
     },
   };
 }

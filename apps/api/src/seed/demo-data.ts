@@ -1,5 +1,4 @@
-import { count } from 'drizzle-orm';
-import type { Database } from '../db/client.js';
+import { hasRows, type Database } from '../db/client.js';
 import {
   discountPackageProducts,
   discountPackages,
@@ -19,9 +18,7 @@ import { createCatalogService } from '../modules/catalog/catalog.service.js';
 export const DEMO_MEMBER_SUBJECT = 'a6f3c2e0-5d1b-4c47-9a8e-2f6b1d0c7e11';
 
 export async function isEmpty(db: Database): Promise<boolean> {
-  const [row] = await db.select({ n: count() }).from(products);
-  const [m] = await db.select({ n: count() }).from(memberships);
-  return (row?.n ?? 0) === 0 && (m?.n ?? 0) === 0;
+  return !(await hasRows(db, products)) && !(await hasRows(db, memberships));
 }
 
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000);
@@ -30,8 +27,7 @@ const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000);
 export async function seedDemoData(db: Database, catalogFile: string, memberSubject = DEMO_MEMBER_SUBJECT) {
   await createCatalogService({ db, catalogFile }).refresh(SYSTEM_ACTOR);
   await db.transaction(async (tx) => {
-    const [existing] = await tx.select({ n: count() }).from(memberships);
-    if ((existing?.n ?? 0) > 0) return;
+    if (await hasRows(tx, memberships)) return;
     const [essentials, family] = await tx
       .insert(discountPackages)
       .values([

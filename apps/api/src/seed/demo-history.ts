@@ -1,5 +1,5 @@
-import { asc, count, lte } from 'drizzle-orm';
-import type { Database } from '../db/client.js';
+import { asc, lte } from 'drizzle-orm';
+import { hasRows, type Database } from '../db/client.js';
 import {
   accounts,
   memberships,
@@ -88,8 +88,7 @@ function atLocal(timeZone: string, year: number, monthIndex: number, day: number
  */
 export async function isBlank(db: Database): Promise<boolean> {
   for (const table of [products, memberships, accounts, orders, securityEvents]) {
-    const [row] = await db.select({ n: count() }).from(table);
-    if ((row?.n ?? 0) > 0) return false;
+    if (await hasRows(db, table)) return false;
   }
   return true;
 }

@@ -1,7 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { brotliCompressSync, brotliDecompressSync, gzipSync, gunzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompressSync, brotliDecompressSync, gzip, gzipSync, gunzipSync } from 'node:zlib';
 import type { ClientConfig } from '@ums/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -179,6 +180,42 @@ describe('the web app page', () => {
     const again = await page('/', { 'if-none-match': String(plain.headers['etag']) });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
+    const againCompressed = await page('/', {
+      'if-none-match': String(plain.headers['etag']),
+      'accept-encoding': 'br',
+    });
+    expect(againCompressed.statusCode).toBe(304);
+    expect(againCompressed.headers['content-encoding']).toBeUndefined();
+    expect(againCompressed.rawPayload).toHaveLength(0);
+  });
+
+  it('answers HEAD with the headers of the compressed page and no body', async () => {
+    const head = await app.inject({ method: 'HEAD', url: '/', headers: { 'accept-encoding': 'br' } });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-encoding']).toBe('br');
+    expect(head.headers['etag']).toBe((await page('/')).headers['etag']);
+    expect(head.rawPayload).toHaveLength(0);
+  });
+
+  it('goes in the next encoding the browser accepts, or whole, when the page cannot be compressed', async () => {
+    const other = Fastify();
+    // As zlib fails when it cannot allocate its state.
+    const encoders = {
+      br: () => Promise.reject(new Error('Initialization failed')),
+      gzip: (input: Buffer) => promisify(gzip)(input),
+    };
+    try {
+      await registerWebApp(other, { webRoot: root, clientConfig: config, encoders });
+      const response = await other.inject({ url: '/', headers: { 'accept-encoding': 'br' } });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-encoding']).toBeUndefined();
+      expect(response.body).toBe((await page('/')).body);
+      const gz = await other.inject({ url: '/', headers: { 'accept-encoding': 'br, gzip' } });
+      expect(gz.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(gz.rawPayload).toString()).toBe(response.body);
+    } finally {
+      await other.close();
+    }
   });
 
   it('serves built assets from their compressed copies, cached for a year', async () => {

@@ -53,11 +53,13 @@ function inPlaceOf(html: string, anchor: string, text: string): string {
   return html.replace(anchor, () => text);
 }
 
+type Encoding = 'br' | 'gzip';
+
 interface Page {
   etag: string;
   identity: Buffer;
-  gzip: Promise<Buffer>;
-  br: Promise<Buffer>;
+  /** The page in `encoding`, made the first time it is asked for and kept; null should zlib fail. */
+  encoded: (encoding: Encoding) => Promise<Buffer | null>;
 }
 
 /** JSON that is safe inside a script element: nothing in it can close the element or start markup. */
@@ -70,20 +72,35 @@ export function scriptJson(value: unknown): string {
     .replaceAll('\u2029', '\\u2029');
 }
 
-const gzipped = promisify(gzip);
-const brotlied = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
+/** How a page is put in each encoding. */
+export type Encoders = Record<Encoding, (input: Buffer) => Promise<Buffer>>;
+const ENCODERS: Encoders = {
+  gzip: (input) => gzipAsync(input, { level: 9 }),
+  br: (input) => brotliAsync(input, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }),
+};
 
 /**
- * A page with its compressed forms, made once each. They are made on libuv's threads while the server goes on
- * starting (brotli's best quality took a tenth of a start's main thread), and the first request for one waits for it.
+ * A page and its compressed forms. They are made on libuv's threads, once the server listens (`registerWebApp`) or
+ * when first asked for, rather than on the main thread during the start, where brotli's best quality for every page
+ * took about 90 ms of it.
  */
-function page(html: string): Page {
+function page(html: string, encoders: Encoders): Page {
   const identity = Buffer.from(html);
+  const forms = new Map<Encoding, Promise<Buffer | null>>();
   return {
     etag: `"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`,
     identity,
-    gzip: gzipped(identity, { level: 9 }),
-    br: brotlied(identity, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }),
+    encoded: (encoding) => {
+      let form = forms.get(encoding);
+      if (!form) {
+        // A page that cannot be compressed goes as it is: never a rejection nobody handles, nor a broken answer.
+        form = encoders[encoding](identity).catch(() => null);
+        forms.set(encoding, form);
+      }
+      return form;
+    },
   };
 }
 
@@ -119,7 +136,14 @@ function paintFirst(html: string, painted: FirstPaint, start: string, areaPreloa
  * (the page's frame and headings, drawn before any script arrives). Built once at start; the configuration does not
  * change while the process runs.
  */
-export function renderPages(webRoot: string, config: ClientConfig) {
+export function renderPages(webRoot: string, config: ClientConfig, encoders: Encoders = ENCODERS) {
+  // Areas whose pages come out the same (one with no chunk of its own, and the plain page) share one.
+  const pages = new Map<string, Page>();
+  const pageOf = (html: string) => {
+    let built = pages.get(html);
+    if (!built) pages.set(html, (built = page(html, encoders)));
+    return built;
+  };
   const template = readFileSync(path.join(webRoot, 'index.html'), 'utf8');
   const manifestFile = path.join(webRoot, '.vite', 'manifest.json');
   const manifest: Manifest = existsSync(manifestFile) ? JSON.parse(readFileSync(manifestFile, 'utf8')) : {};
@@ -139,10 +163,10 @@ export function renderPages(webRoot: string, config: ClientConfig) {
       ? [...closure(chunk)].filter((key) => !loadedByEntry.has(key)).map((key) => `/${manifest[key]!.file}`)
       : [];
     if (painted && start) {
-      return page(paintFirst(inPlaceOf(template, '</head>', `${configTag}</head>`), painted, start, preload));
+      return pageOf(paintFirst(inPlaceOf(template, '</head>', `${configTag}</head>`), painted, start, preload));
     }
     const tags = preload.map((href) => `<link rel="modulepreload" crossorigin href="${href}">`);
-    return page(inPlaceOf(template, '</head>', `${[configTag, ...tags].join('')}</head>`));
+    return pageOf(inPlaceOf(template, '</head>', `${[configTag, ...tags].join('')}</head>`));
   };
   const areas = WEB_AREAS.map((area) => {
     const chunk = area.chunk && manifest[area.chunk] ? area.chunk : null;
@@ -158,8 +182,8 @@ export function renderPages(webRoot: string, config: ClientConfig) {
   const plain = build(null);
   // The hidden sign-in frame gets its own one-script page when the build has it.
   const silentFile = path.join(webRoot, 'silent-renew.html');
-  const silent = existsSync(silentFile) ? page(readFileSync(silentFile, 'utf8')) : plain;
-  return (url: string): Page => {
+  const silent = existsSync(silentFile) ? pageOf(readFileSync(silentFile, 'utf8')) : plain;
+  const pageFor = (url: string): Page => {
     const pathname = url.split(/[?#]/, 1)[0]!;
     if (pathname === config.silentRenewPath) return silent;
     if (NO_AREA.some((prefix) => pathname.startsWith(prefix))) return plain;
@@ -167,15 +191,24 @@ export function renderPages(webRoot: string, config: ClientConfig) {
     if (!area) return plain;
     return area.painted?.paths.has(pathname) ? area.painted.page : area.page;
   };
+  return Object.assign(pageFor, { pages: [...pages.values()] });
 }
+
+/** The encodings a page goes in, best first, each with how an Accept-Encoding header names it. */
+const ACCEPTED = [
+  ['br', /\bbr\b/],
+  ['gzip', /\bgzip\b/],
+] as const satisfies readonly (readonly [Encoding, RegExp])[];
 
 async function send(request: FastifyRequest, reply: FastifyReply, html: Page) {
   reply.header('cache-control', 'no-cache').header('etag', html.etag).header('vary', 'accept-encoding');
   reply.type('text/html; charset=utf-8');
   if (request.headers['if-none-match'] === html.etag) return reply.code(304).send();
   const accepted = String(request.headers['accept-encoding'] ?? '');
-  if (/\bbr\b/.test(accepted)) return reply.header('content-encoding', 'br').send(await html.br);
-  if (/\bgzip\b/.test(accepted)) return reply.header('content-encoding', 'gzip').send(await html.gzip);
+  for (const [encoding, named] of ACCEPTED) {
+    const encoded = named.test(accepted) ? await html.encoded(encoding) : null;
+    if (encoded) return reply.header('content-encoding', encoding).send(encoded);
+  }
   return reply.send(html.identity);
 }
 
@@ -183,8 +216,15 @@ async function send(request: FastifyRequest, reply: FastifyReply, html: Page) {
  * Serves the built web app: hashed assets compressed ahead of time (the build writes .br and .gz beside each file)
  * and cached for a year; every other GET outside /api answers the app's page for its area.
  */
-export async function registerWebApp(app: FastifyInstance, options: { webRoot: string; clientConfig: ClientConfig }) {
-  const pageFor = renderPages(options.webRoot, options.clientConfig);
+export async function registerWebApp(
+  app: FastifyInstance,
+  options: { webRoot: string; clientConfig: ClientConfig; encoders?: Encoders },
+) {
+  const pageFor = renderPages(options.webRoot, options.clientConfig, options.encoders);
+  // Every page's forms made ahead of its first visitor, once the start's own work is done.
+  app.addHook('onListen', async () => {
+    for (const built of pageFor.pages) for (const [encoding] of ACCEPTED) void built.encoded(encoding);
+  });
   // wildcard: false registers one route per built file; everything else falls through to the page.
   await app.register(fastifyStatic, {
     root: options.webRoot,
