@@ -45,7 +45,7 @@ beforeAll(async () => {
 });
 
 describe('the statements of a sign-in and a refresh', () => {
-  it('a password sign-in sends 14 statements and a refresh-token grant 2', () => {
+  it('a password sign-in sends 11 statements and a refresh-token grant 2', () => {
     expect(signInStatements.map((s) => s.name)).toEqual([
       'oidc_upsert', // authorize: the interaction
       'oidc_find', // the sign-in page: the interaction
@@ -59,13 +59,13 @@ describe('the statements of a sign-in and a refresh', () => {
       'oidc_upsert', // the interaction's result
       // back to the provider: the interaction, taken (deleted as it is read), with the account it signed in
       'oidc_take_interaction_with_account',
-      'oidc_upsert', // the grant
-      'oidc_upsert', // the authorization code
-      'oidc_upsert_session_used', // the session, with its use for the devices list
+      // the session, with its use for the devices list, and the grant and authorization code the resume held for it
+      // (decision 057)
+      'oidc_upsert_session_used_with_held',
       // the token request: its DPoP proof's id claimed, and the code read with its session, grant and account
       'oidc_claim_find_with_session_grant_account',
-      'oidc_consume', // the code
-      'oidc_upsert', // the refresh token
+      // the code used, and the refresh token issued for it stored only if this statement used the code (decision 057)
+      'oidc_exchange_code',
     ]);
     expect(refreshStatements.map((s) => s.name)).toEqual([
       // the DPoP proof's id claimed, and the refresh token read with its session, grant and account
@@ -83,11 +83,11 @@ describe('the statements of a sign-in and a refresh', () => {
       'security_signed_in', // answers that the device is new, with the account's address
       'security_new_device', // the device remembered, the sign-in and the new device recorded, the alert queued
       'oidc_take_interaction_with_account',
-      'oidc_upsert_session_used',
+      'oidc_upsert_session_used_with_held',
       'oidc_claim_find_with_session_grant_account',
-      'oidc_consume',
+      'oidc_exchange_code',
     ]);
-    expect(names).toHaveLength(15);
+    expect(names).toHaveLength(12);
     const { rows } = await server.database.pool.query<{ event: string }>(
       `select event from security_events e join accounts a on a.account_id::text = e.subject
        where a.email = 'statements-2@example.com' order by e.at, e.id`,

@@ -4,13 +4,20 @@ import { alias, type PgColumn } from 'drizzle-orm/pg-core';
 import { decodeJwt } from 'jose';
 import Provider, { errors, type Adapter, type AdapterPayload, type KoaContextWithOIDC } from 'oidc-provider';
 import type { AppConfig } from '../config/env.js';
-import { excluded, namedStatement, placeholders, statementBuilder as builder, type Database } from '../db/client.js';
+import {
+  columnList,
+  excluded,
+  namedStatement,
+  placeholders,
+  statementBuilder as builder,
+  type Database,
+} from '../db/client.js';
 import { oidcPayloads } from '../db/schema/index.js';
 import { tableAs } from '../modules/lists/list-statements.js';
 import type { KeyService } from '../secrets/key-service.js';
 import { accountForTokensOf, tokensAccountOf, type TokensAccount, type TokensAccountRow } from './accounts.service.js';
 import { revokeGrant } from './revocations.js';
-import { rotateRefreshToken } from './session-lifetime.js';
+import { exchangeCode, rotateRefreshToken } from './session-lifetime.js';
 import { originOf } from './security-events.js';
 import { sessionUsed, sessionUseOf } from './security.service.js';
 
@@ -39,7 +46,7 @@ export function storedId(model: string, id: string): string {
 }
 
 /**
- * The statements every sign-in and refresh sends (14 and 2), as named prepared statements (decision
+ * The statements every sign-in and refresh sends (11 and 2), as named prepared statements (decision
  * 041): their text is built once, at load, and PostgreSQL plans each once per connection.
  */
 const stored = placeholders(
@@ -136,6 +143,31 @@ const upsertStored = namedStatement('oidc_upsert', upsertOf);
  * statement (decision 055): oidc-provider saves the session as the request ends, and the use was recorded right after.
  */
 const upsertSessionUsed = namedStatement('oidc_upsert_session_used', sql`with used as (${sessionUsed}) ${upsertOf}`);
+/** The rows an authorization held for its session's save (see `hold`), one array element per row. */
+const heldRows = placeholders('heldModels', 'heldIds', 'heldPayloads', 'heldGrantIds', 'heldExpiresAts');
+const heldColumns = [
+  oidcPayloads.model,
+  oidcPayloads.id,
+  oidcPayloads.payload,
+  oidcPayloads.grantId,
+  oidcPayloads.expiresAt,
+] as const;
+const upsertHeldOf = sql`insert into ${oidcPayloads} (${columnList(heldColumns)})
+  select * from unnest(${heldRows.heldModels}::text[], ${heldRows.heldIds}::text[], ${heldRows.heldPayloads}::jsonb[],
+    ${heldRows.heldGrantIds}::text[], ${heldRows.heldExpiresAts}::timestamptz[])
+  on conflict (${columnList([oidcPayloads.model, oidcPayloads.id])}) do update set ${sql.join(
+    heldColumns.slice(2).map((column) => sql`${sql.identifier(column.name)} = ${excluded(column)}`),
+    sql`, `,
+  )}`;
+const upsertHeld = namedStatement('oidc_upsert_held', upsertHeldOf);
+/**
+ * An authorization's session saved with its use and with the grant and code the authorization held for it (decision
+ * 057): oidc-provider saves the grant, then the code, then the session, one statement each, in the same request.
+ */
+const upsertSessionUsedWithHeld = namedStatement(
+  'oidc_upsert_session_used_with_held',
+  sql`with used as (${sessionUsed}), held as (${upsertHeldOf}) ${upsertOf}`,
+);
 const claimUntil = sql`clock_timestamp() + make_interval(secs => ${sql.raw(String(REPLAY_CLAIM_SECONDS))})`;
 /** A DPoP proof's id claimed, unless a live claim holds it (see `claim`): the id when this statement claimed it. */
 const claimOf = (model: SQL, id: SQL) =>
@@ -302,6 +334,67 @@ function sessionUseToRecord(payload: AdapterPayload) {
   return { ctx, sessionUid: payload.uid, accountId: payload.accountId, ...sessionUseOf(originOf(ctx)) };
 }
 
+/** A row as the store upserts it. */
+type UpsertRow = {
+  model: string;
+  id: string;
+  payload: string;
+  grantId: string | null;
+  userCode: string | null;
+  uid: string | null;
+  expiresAt: Date | null;
+};
+
+/** What oidc-provider's session middleware reads of a session to decide whether to save it (not in its types). */
+type SessionState = { new?: boolean; touched?: boolean; destroyed?: boolean };
+
+/** What an authorization saves before its session, held to go with the session's save (see `hold`). */
+const HELD_MODELS = new Set(['Grant', 'AuthorizationCode']);
+const heldFor = new WeakMap<object, UpsertRow[]>();
+
+/**
+ * The authorization (or its resume) whose grant or code this save is, when it will save its session as it ends: the
+ * save is held to go in the session's statement (decision 057). oidc-provider saves the session after the response
+ * is ready and before it is sent, whatever happened (`shared/session.js`), unless the session is new and untouched, or
+ * destroyed; an authorization that issues a code has signed its session in, so it is neither. Whatever is still held
+ * when the request is over goes on its own (`writeHeld`), before the response, as does anything held when the same
+ * request reads the store.
+ */
+function holdingRequest(model: string, row: UpsertRow): object | undefined {
+  if (!HELD_MODELS.has(model) || row.userCode !== null || row.uid !== null) return undefined;
+  const ctx = Provider.ctx;
+  const route = ctx?.oidc?.route;
+  if (!ctx || (route !== 'authorization' && route !== 'resume')) return undefined;
+  const session = ctx.oidc.session as SessionState | undefined;
+  return session && !session.destroyed && (!session.new || session.touched) ? ctx : undefined;
+}
+
+/** The held rows as the statements' arrays take them. */
+const heldValues = (rows: readonly UpsertRow[]) => ({
+  heldModels: rows.map((row) => row.model),
+  heldIds: rows.map((row) => row.id),
+  heldPayloads: rows.map((row) => row.payload),
+  heldGrantIds: rows.map((row) => row.grantId),
+  heldExpiresAts: rows.map((row) => row.expiresAt),
+});
+
+/** The rows this request held, taken: the caller writes them. */
+function takeHeld(ctx: object | undefined): UpsertRow[] {
+  const rows = ctx ? heldFor.get(ctx) : undefined;
+  if (!rows) return [];
+  heldFor.delete(ctx!);
+  return rows;
+}
+
+/**
+ * Writes what this request still holds (see `holdingRequest`): the provider's middleware calls it once the request is
+ * over, before the response goes, and the store before any read in the same request.
+ */
+export async function writeHeld(db: Database, ctx: object | undefined): Promise<void> {
+  const rows = takeHeld(ctx);
+  if (rows.length > 0) await upsertHeld(db, heldValues(rows));
+}
+
 /** The row read ahead for this look-up in this token request, as its statement answers rows (see `takeAhead`). */
 function readBack(lookUp: string): StoredRow[] | undefined {
   const row = takeAhead(readAhead, lookUp);
@@ -335,11 +428,33 @@ function proofClaimId(request: KoaContextWithOIDC): string | undefined {
 }
 
 /**
- * The refresh token this token request used, by its stored key and when, until its replacement is saved with it
- * (under `ROTATION`, taken once: see `takeAhead`).
+ * The refresh token this token request used, or the code it exchanged for a refresh token, by its stored key and when,
+ * until the refresh token it issues is saved with it (under `ROTATION`, taken once: see `takeAhead`).
  */
 const rotations = new WeakMap<object, Map<string, { used: { model: string; id: string }; at: Date }>>();
 const ROTATION = 'RefreshToken';
+
+/**
+ * Whether the token endpoint issues a refresh token to `client` with the tokens it issues for a code: the provider's
+ * `issueRefreshToken` answers with it, and the store uses a code with that refresh token's save (decision 057).
+ */
+export const issuesRefreshToken = (client: { grantTypeAllowed: (type: string) => boolean }) =>
+  client.grantTypeAllowed('refresh_token');
+
+/**
+ * Uses the code a token request noted (see `consume`) whose refresh token it did not save after all: the request
+ * failed after the code's checks. The provider's middleware calls it once the request is over. A code someone else
+ * used first ends its grant, as at `consume`; a request that would answer with tokens for it fails instead.
+ */
+export async function useLeftOverCode(db: Database, ctx: { status: number }): Promise<void> {
+  const left = rotations.get(ctx)?.get(ROTATION);
+  if (left?.used.model !== 'AuthorizationCode') return;
+  rotations.delete(ctx);
+  if ((await consumeStored(db, { ...left.used, consumedAt: left.at })).length > 0) return;
+  const [lost] = await grantOfStored(db, left.used);
+  if (lost?.grantId) await endGrant(db, lost.grantId);
+  if (ctx.status < 400) throw new errors.InvalidGrant(`${CREDENTIAL_NAMES[left.used.model]} already used`);
+}
 
 /** The context a session's sealed id is sealed under. */
 const SESSION_ID_CONTEXT = 'oidc_payloads:Session:jti';
@@ -392,7 +507,7 @@ export function postgresAdapterFactory(db: Database, secrets: KeyService, sessio
     async upsert(id: string, payload: AdapterPayload, expiresIn: number) {
       // The look-up claimed the proof's id already, for longer than asked (see `claim`).
       if (this.model === 'ReplayDetection' && expiresIn > 0 && expiresIn <= REPLAY_CLAIM_SECONDS) return;
-      const row = {
+      const row: UpsertRow = {
         ...this.key(id),
         payload: JSON.stringify(await this.storable(payload)),
         grantId: (GRANTED_MODELS.has(this.model) && payload.grantId) || null,
@@ -400,30 +515,50 @@ export function postgresAdapterFactory(db: Database, secrets: KeyService, sessio
         uid: payload.uid ?? null,
         expiresAt: expiresIn ? new Date(Date.now() + expiresIn * 1000) : null,
       };
+      const holding = holdingRequest(this.model, row);
+      if (holding) {
+        heldFor.set(holding, [...(heldFor.get(holding) ?? []), row]);
+        return;
+      }
       const use = this.model === 'Session' ? sessionUseToRecord(payload) : undefined;
       if (use) {
         const { ctx, ...used } = use;
-        // The use is a record, not a gate: should its statement fail, the session is saved alone, and the provider's
-        // middleware tries to record the use again. The error is dropped here: the session's own save, or the
-        // middleware's record, fails with it again if it is the store's, and is logged or thrown there.
-        const saved = await upsertSessionUsed(db, { ...row, ...used }).then(
+        const held = takeHeld(ctx);
+        // The use is a record, not a gate: should its statement fail, the session is saved alone (with what was held
+        // for it), and the provider's middleware tries to record the use again. The error is dropped here: the
+        // session's own save, or the middleware's record, fails with it again if it is the store's, and is logged or
+        // thrown there.
+        const saved = await (
+          held.length > 0
+            ? upsertSessionUsedWithHeld(db, { ...row, ...used, ...heldValues(held) })
+            : upsertSessionUsed(db, { ...row, ...used })
+        ).then(
           () => true,
           () => false,
         );
-        if (saved) sessionUsesRecorded.add(ctx);
-        else await upsertStored(db, row);
+        if (saved) {
+          sessionUsesRecorded.add(ctx);
+          return;
+        }
+        if (held.length > 0) await upsertHeld(db, heldValues(held));
+        await upsertStored(db, row);
         return;
       }
+      await writeHeld(db, Provider.ctx);
       const rotation = this.model === 'RefreshToken' ? takeAhead(rotations, ROTATION) : undefined;
       if (!rotation) {
         await upsertStored(db, row);
         return;
       }
-      if (await rotateRefreshToken(db, sessions, rotation.used, rotation.at, row)) return;
-      await this.lost(rotation.used);
+      const won =
+        rotation.used.model === 'AuthorizationCode'
+          ? await exchangeCode(db, rotation.used, rotation.at, row)
+          : await rotateRefreshToken(db, sessions, rotation.used, rotation.at, row);
+      if (!won) await this.lost(rotation.used);
     }
 
     async find(id: string) {
+      await writeHeld(db, Provider.ctx);
       if (this.model === 'ReplayDetection') return this.claim(id);
       if (this.model === 'Grant') return this.found(readBack(`Grant ${id}`) ?? (await findStored(db, this.key(id))));
       if (this.model === 'Interaction') {
@@ -496,11 +631,13 @@ export function postgresAdapterFactory(db: Database, secrets: KeyService, sessio
     }
 
     async findByUid(uid: string) {
+      await writeHeld(db, Provider.ctx);
       const ahead = this.model === 'Session' ? readBack(`Session uid ${uid}`) : undefined;
       return this.found(ahead ?? (await findStoredByUid(db, { model: this.model, uid })));
     }
 
     async findByUserCode(userCode: string) {
+      await writeHeld(db, Provider.ctx);
       return this.found(await findStoredByUserCode(db, { model: this.model, userCode }));
     }
 
@@ -511,9 +648,13 @@ export function postgresAdapterFactory(db: Database, secrets: KeyService, sessio
      * made with its replacement's save, which oidc-provider makes next (decision 050).
      */
     async consume(id: string) {
+      await writeHeld(db, Provider.ctx);
       const key = this.key(id);
-      const request = this.model === 'RefreshToken' ? tokenRequest() : undefined;
-      if (request) {
+      const request = BOUND_MODELS.has(this.model) ? tokenRequest() : undefined;
+      const client = request?.oidc.client;
+      // A refresh token is used with its replacement's save, and a code with the save of the refresh token issued for
+      // it (decision 057), which oidc-provider makes next.
+      if (request && (this.model === 'RefreshToken' || (client && issuesRefreshToken(client)))) {
         rotations.set(request, new Map([[ROTATION, { used: key, at: new Date() }]]));
         return;
       }
@@ -526,10 +667,11 @@ export function postgresAdapterFactory(db: Database, secrets: KeyService, sessio
     private async lost(key: { model: string; id: string }): Promise<never> {
       const [lost] = await grantOfStored(db, key);
       if (lost?.grantId) await endGrant(db, lost.grantId);
-      throw new errors.InvalidGrant(`${CREDENTIAL_NAMES[this.model] ?? this.model} already used`);
+      throw new errors.InvalidGrant(`${CREDENTIAL_NAMES[key.model] ?? key.model} already used`);
     }
 
     async destroy(id: string) {
+      await writeHeld(db, Provider.ctx);
       if (this.model !== 'Grant') {
         const key = this.key(id);
         const ctx = Provider.ctx;
@@ -544,6 +686,7 @@ export function postgresAdapterFactory(db: Database, secrets: KeyService, sessio
     }
 
     async revokeByGrantId(grantId: string) {
+      await writeHeld(db, Provider.ctx);
       await db.delete(oidcPayloads).where(eq(oidcPayloads.grantId, grantId));
     }
   };

@@ -4,7 +4,15 @@ import type { AppConfig } from '../config/env.js';
 import type { Database } from '../db/client.js';
 import { createAccountService, type AccountService } from './accounts.service.js';
 import { createAttemptLimiter } from './attempt-limiter.js';
-import { accountReadAhead, postgresAdapterFactory, sealStoredCredentials, sessionUseRecorded } from './oidc-adapter.js';
+import {
+  accountReadAhead,
+  issuesRefreshToken,
+  postgresAdapterFactory,
+  sealStoredCredentials,
+  sessionUseRecorded,
+  useLeftOverCode,
+  writeHeld,
+} from './oidc-adapter.js';
 import { originOf } from './security-events.js';
 import { ID_TOKEN_TTL_SECONDS, loadProviderKeys, SIGNING_ALG } from './oidc-keys.js';
 import { rememberPublicKeyImports } from './public-key-imports.js';
@@ -147,7 +155,7 @@ export async function createEmbeddedProvider(
     clientBasedCORS: (_ctx, origin) => origin === new URL(publicUrl).origin,
     // Always: a refresh token's consumption is also what touches its session (decision 044).
     rotateRefreshToken: true,
-    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    issueRefreshToken: async (_ctx, client) => issuesRefreshToken(client),
     // Refresh tokens expire with their session (no offline_access), so the session's limits bound them too.
     ttl: {
       AccessToken: config.sessions.accessTokenTtl,
@@ -235,9 +243,14 @@ export async function createEmbeddedProvider(
   {
     // Where and when each session was used (for the member's devices list), and sign-outs in the activity: after
     // the provider's own work, so a failure here never fails a sign-in or a sign-out. A session saved by the request
-    // carried its use already (the store's `oidc_upsert_session_used`, decision 055); this records the others.
+    // carried its use already (the store's `oidc_upsert_session_used`, decision 055, with what the request held for it,
+    // decision 057); this records the others.
     provider.use(async (ctx, next) => {
       await next();
+      // What the store held for a save that did not come after all goes now, before the response: a grant or code
+      // held for the session's save, a code noted for its refresh token's.
+      await writeHeld(db, ctx);
+      await useLeftOverCode(db, ctx);
       const route = ctx.oidc?.route;
       const session = ctx.oidc?.session;
       if (!session?.accountId || !session.uid) return;

@@ -82,6 +82,52 @@ const rotate = namedStatement<{ id: string }>(
     select id from consumed`,
 );
 
+/**
+ * An authorization code exchanged in one statement (decision 057): the code used, and the refresh token issued for it
+ * stored only if this statement used the code, as a rotation stores its replacement. A code's exchange follows the
+ * authorization that has just saved its session: it touches no session.
+ */
+const exchange = namedStatement<{ id: string }>(
+  'oidc_exchange_code',
+  sql`with consumed as (
+      update ${o} set ${columnName(o.consumedAt)} = ${used.consumedAt}::timestamptz
+      where ${o.model} = ${used.model} and ${o.id} = ${used.id} and ${o.consumedAt} is null
+      returning ${o.id} as id
+    ), issued as (
+      ${insertSelect(o, [
+        [o.model, sql`'RefreshToken'`],
+        [o.id, next.nextId],
+        [o.payload, next.nextPayload],
+        [o.grantId, next.nextGrantId],
+        [o.expiresAt, next.nextExpiresAt],
+      ])}
+      where exists (select from consumed)
+    )
+    select id from consumed`,
+);
+
+/**
+ * Uses an authorization code (by its stored key) at `consumedAt` unless it was already, and only then stores the
+ * refresh token issued for it, in one statement. Whether this request was the one that used it; if not, nothing was
+ * stored.
+ */
+export async function exchangeCode(
+  db: Database,
+  key: { model: string; id: string },
+  consumedAt: Date,
+  refreshToken: NextRefreshToken,
+): Promise<boolean> {
+  const [won] = await exchange(db, {
+    ...key,
+    consumedAt,
+    nextId: refreshToken.id,
+    nextPayload: refreshToken.payload,
+    nextGrantId: refreshToken.grantId,
+    nextExpiresAt: refreshToken.expiresAt,
+  });
+  return won !== undefined;
+}
+
 /** The refresh token that replaces a used one, as the adapter stores it (its id hashed, its payload without it). */
 export interface NextRefreshToken {
   id: string;

@@ -6,7 +6,8 @@ import { createAccountService } from './accounts.service.js';
 
 const server = await providerApp();
 const { base, database } = server;
-await createAccountService({ db: database.db }).add({ email: 'race@example.com', password: 'Race-Pass-42' });
+const accounts = createAccountService({ db: database.db });
+await accounts.add({ email: 'race@example.com', password: 'Race-Pass-42' });
 
 // A race is won or lost by timing: several rounds make a double success near certain where the store allows one.
 const ROUNDS = 5;
@@ -67,6 +68,26 @@ describe('single-use credentials stay single-use under concurrent requests', () 
         body: { error: 'invalid_grant' },
       });
     }
+  });
+});
+
+describe('a code is used by its exchange', () => {
+  it('even when the exchange fails after the code was checked: its account gone, the code is refused and spent', async () => {
+    const { accountId } = await accounts.add({ email: 'spent-code@example.com', password: 'Race-Pass-42' });
+    const { go } = await signIn(base, 'spent-code@example.com', 'Race-Pass-42');
+    const { verifier, challenge } = pkce();
+    const authorized = await go(authorizeUrl(base, challenge, { prompt: 'none' }));
+    const code = new URL(authorized.headers.get('location')!, base).searchParams.get('code')!;
+    await database.pool.query('delete from accounts where account_id = $1', [accountId]);
+
+    expect(await exchange(code, verifier)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    // Used by the refused exchange, as oidc-provider uses a code before it looks for its account.
+    const { rows } = await database.pool.query<{ consumed: boolean }>(
+      `select consumed_at is not null as consumed from oidc_payloads
+       where model = 'AuthorizationCode' and id = encode(sha256(convert_to($1, 'UTF8')), 'hex')`,
+      [code],
+    );
+    expect(rows).toEqual([{ consumed: true }]);
   });
 });
 
