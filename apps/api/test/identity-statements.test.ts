@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { browser, refresh, signIn } from '@ums/testkit/oidc-browser';
+import { authorizeUrl, browser, pkce, refresh, signIn } from '@ums/testkit/oidc-browser';
 import { createAccountService } from '../src/identity/accounts.service.js';
 import { ALERT_SUBJECTS } from '../src/mail/alerts.js';
 import { providerApp } from './oidc-client.js';
@@ -24,14 +24,22 @@ let refreshStatements: SentStatement[] = [];
 let otherStatements: SentStatement[] = [];
 /** The statements of a sign-in from a browser the account has not seen, after it has signed in elsewhere. */
 let newDeviceStatements: SentStatement[] = [];
+/** The statements of a silent renewal's authorization (`prompt=none` in a signed-in browser), to its code. */
+let silentStatements: SentStatement[] = [];
 
 beforeAll(async () => {
   for (const n of [1, 2]) await accounts.add({ email: `statements-${n}@example.com`, password: PASSWORD });
   // The process's first sign-in reads what it keeps afterwards (keys, the client); the second is measured.
   await signIn(server.base, 'statements-1@example.com', PASSWORD, ip(1));
   let refreshToken = '';
+  let signedIn: Awaited<ReturnType<typeof signIn>> | undefined;
   signInStatements = await recorded(async () => {
-    refreshToken = (await signIn(server.base, 'statements-2@example.com', PASSWORD, ip(2))).refresh_token;
+    signedIn = await signIn(server.base, 'statements-2@example.com', PASSWORD, ip(2));
+    refreshToken = signedIn.refresh_token;
+  });
+  silentStatements = await recorded(async () => {
+    const answer = await signedIn!.go(authorizeUrl(server.base, pkce().challenge, { prompt: 'none' }));
+    expect(new URL(answer.headers.get('location')!).searchParams.get('code')).toBeTruthy();
   });
   refreshStatements = await recorded(() => refresh(server.base, refreshToken));
   otherStatements = await recorded(async () => {
@@ -75,6 +83,16 @@ describe('the statements of a sign-in and a refresh', () => {
     ]);
   });
 
+  it("a silent renewal's authorization sends its code with its session's save", () => {
+    expect(silentStatements.map((s) => s.name)).toEqual([
+      'oidc_find', // the session, by its cookie
+      'account_for_tokens', // its account, with its revocation mark
+      'oidc_find', // its grant
+      // the session with its use, and the code the authorization held for it (decision 057)
+      'oidc_upsert_session_used_with_held',
+    ]);
+  });
+
   it('a sign-in from a new device sends one statement more: the device, its two events and the alert in one', async () => {
     const names = newDeviceStatements.map((s) => s.name);
     expect(names.filter((name) => name !== 'oidc_find' && name !== 'oidc_upsert')).toEqual([
@@ -102,7 +120,13 @@ describe('the statements of a sign-in and a refresh', () => {
   });
 
   it('sends each of them as a named prepared statement', () => {
-    const unnamed = [...signInStatements, ...refreshStatements, ...otherStatements, ...newDeviceStatements]
+    const unnamed = [
+      ...signInStatements,
+      ...refreshStatements,
+      ...otherStatements,
+      ...newDeviceStatements,
+      ...silentStatements,
+    ]
       .filter((s) => !s.name)
       .map((s) => s.text);
     expect(unnamed).toEqual([]);
@@ -138,10 +162,13 @@ describe('the statements of a sign-in and a refresh', () => {
     try {
       const scans: string[] = [];
       const statements = new Map(
-        [...signInStatements, ...refreshStatements, ...otherStatements, ...newDeviceStatements].map((s) => [
-          s.name!,
-          s.text,
-        ]),
+        [
+          ...signInStatements,
+          ...refreshStatements,
+          ...otherStatements,
+          ...newDeviceStatements,
+          ...silentStatements,
+        ].map((s) => [s.name!, s.text]),
       );
       // The token endpoint's look-up without a proof to claim is checked too.
       expect(otherStatements.map((s) => s.name)).toContain('oidc_find_with_session_grant_account');

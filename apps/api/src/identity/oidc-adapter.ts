@@ -143,7 +143,7 @@ const upsertStored = namedStatement('oidc_upsert', upsertOf);
  * statement (decision 055): oidc-provider saves the session as the request ends, and the use was recorded right after.
  */
 const upsertSessionUsed = namedStatement('oidc_upsert_session_used', sql`with used as (${sessionUsed}) ${upsertOf}`);
-/** The rows an authorization held for its session's save (see `hold`), one array element per row. */
+/** The rows an authorization held for its session's save (see `holdingRequest`), one array element per row. */
 const heldRows = placeholders('heldModels', 'heldIds', 'heldPayloads', 'heldGrantIds', 'heldExpiresAts');
 const heldColumns = [
   oidcPayloads.model,
@@ -348,7 +348,7 @@ type UpsertRow = {
 /** What oidc-provider's session middleware reads of a session to decide whether to save it (not in its types). */
 type SessionState = { new?: boolean; touched?: boolean; destroyed?: boolean };
 
-/** What an authorization saves before its session, held to go with the session's save (see `hold`). */
+/** What an authorization saves before its session, held to go with the session's save (see `holdingRequest`). */
 const HELD_MODELS = new Set(['Grant', 'AuthorizationCode']);
 const heldFor = new WeakMap<object, UpsertRow[]>();
 
@@ -380,15 +380,22 @@ const heldValues = (rows: readonly UpsertRow[]) => ({
 
 /** The rows this request held, taken: the caller writes them. */
 function takeHeld(ctx: object | undefined): UpsertRow[] {
-  const rows = ctx ? heldFor.get(ctx) : undefined;
-  if (!rows) return [];
-  heldFor.delete(ctx!);
+  if (!ctx) return [];
+  const rows = heldFor.get(ctx) ?? [];
+  heldFor.delete(ctx);
   return rows;
+}
+
+/** Holds `row` for `ctx`'s session's save, in place of a row of the same key held before (one statement upserts each once). */
+function hold(ctx: object, row: UpsertRow): void {
+  const held = (heldFor.get(ctx) ?? []).filter((other) => other.model !== row.model || other.id !== row.id);
+  heldFor.set(ctx, [...held, row]);
 }
 
 /**
  * Writes what this request still holds (see `holdingRequest`): the provider's middleware calls it once the request is
- * over, before the response goes, and the store before any read in the same request.
+ * over, before the response goes, and the store before any other read or write of it in the same request that could
+ * meet a held row.
  */
 export async function writeHeld(db: Database, ctx: object | undefined): Promise<void> {
   const rows = takeHeld(ctx);
@@ -429,10 +436,10 @@ function proofClaimId(request: KoaContextWithOIDC): string | undefined {
 
 /**
  * The refresh token this token request used, or the code it exchanged for a refresh token, by its stored key and when,
- * until the refresh token it issues is saved with it (under `ROTATION`, taken once: see `takeAhead`).
+ * until the refresh token it issues is saved with it (under `USED_WITH_REFRESH_TOKEN`, taken once: see `takeAhead`).
  */
 const rotations = new WeakMap<object, Map<string, { used: { model: string; id: string }; at: Date }>>();
-const ROTATION = 'RefreshToken';
+const USED_WITH_REFRESH_TOKEN = 'RefreshToken';
 
 /**
  * Whether the token endpoint issues a refresh token to `client` with the tokens it issues for a code: the provider's
@@ -444,16 +451,20 @@ export const issuesRefreshToken = (client: { grantTypeAllowed: (type: string) =>
 /**
  * Uses the code a token request noted (see `consume`) whose refresh token it did not save after all: the request
  * failed after the code's checks. The provider's middleware calls it once the request is over. A code someone else
- * used first ends its grant, as at `consume`; a request that would answer with tokens for it fails instead.
+ * used first ends its grant, as at `consume`; a request that would answer with tokens for it is refused instead.
  */
-export async function useLeftOverCode(db: Database, ctx: { status: number }): Promise<void> {
-  const left = rotations.get(ctx)?.get(ROTATION);
+export async function useLeftOverCode(db: Database, ctx: { status: number; body: unknown }): Promise<void> {
+  const left = rotations.get(ctx)?.get(USED_WITH_REFRESH_TOKEN);
   if (left?.used.model !== 'AuthorizationCode') return;
   rotations.delete(ctx);
   if ((await consumeStored(db, { ...left.used, consumedAt: left.at })).length > 0) return;
   const [lost] = await grantOfStored(db, left.used);
   if (lost?.grantId) await endGrant(db, lost.grantId);
-  if (ctx.status < 400) throw new errors.InvalidGrant(`${CREDENTIAL_NAMES[left.used.model]} already used`);
+  if (ctx.status < 400) {
+    // oidc-provider's answer to a code used already (its error handler is done with this request).
+    ctx.status = 400;
+    ctx.body = { error: 'invalid_grant', error_description: 'grant request is invalid' };
+  }
 }
 
 /** The context a session's sealed id is sealed under. */
@@ -517,7 +528,7 @@ export function postgresAdapterFactory(db: Database, secrets: KeyService, sessio
       };
       const holding = holdingRequest(this.model, row);
       if (holding) {
-        heldFor.set(holding, [...(heldFor.get(holding) ?? []), row]);
+        hold(holding, row);
         return;
       }
       const use = this.model === 'Session' ? sessionUseToRecord(payload) : undefined;
@@ -545,7 +556,7 @@ export function postgresAdapterFactory(db: Database, secrets: KeyService, sessio
         return;
       }
       await writeHeld(db, Provider.ctx);
-      const rotation = this.model === 'RefreshToken' ? takeAhead(rotations, ROTATION) : undefined;
+      const rotation = this.model === 'RefreshToken' ? takeAhead(rotations, USED_WITH_REFRESH_TOKEN) : undefined;
       if (!rotation) {
         await upsertStored(db, row);
         return;
@@ -655,7 +666,7 @@ export function postgresAdapterFactory(db: Database, secrets: KeyService, sessio
       // A refresh token is used with its replacement's save, and a code with the save of the refresh token issued for
       // it (decision 057), which oidc-provider makes next.
       if (request && (this.model === 'RefreshToken' || (client && issuesRefreshToken(client)))) {
-        rotations.set(request, new Map([[ROTATION, { used: key, at: new Date() }]]));
+        rotations.set(request, new Map([[USED_WITH_REFRESH_TOKEN, { used: key, at: new Date() }]]));
         return;
       }
       // oidc-provider uses a refresh token only at the token endpoint; a code's exchange follows the authorization
@@ -671,7 +682,6 @@ export function postgresAdapterFactory(db: Database, secrets: KeyService, sessio
     }
 
     async destroy(id: string) {
-      await writeHeld(db, Provider.ctx);
       if (this.model !== 'Grant') {
         const key = this.key(id);
         const ctx = Provider.ctx;
@@ -681,7 +691,10 @@ export function postgresAdapterFactory(db: Database, secrets: KeyService, sessio
         return;
       }
       // A grant ends (sign-out, a replayed refresh token, a revoked one): its access tokens stop working at once, on
-      // every API process.
+      // every API process. A held grant or code of it goes first, so that the end meets it. (A session's or an
+      // interaction's delete meets no held row: a resume over a signed-in session deletes the session's old id as it
+      // saves it, and the held rows go with that save.)
+      await writeHeld(db, Provider.ctx);
       await endGrant(db, id);
     }
 

@@ -241,16 +241,23 @@ export async function createEmbeddedProvider(
   // The forwarding headers the provider sees are the ones Fastify derived under TRUST_PROXY (see the mount below).
   provider.proxy = true;
   {
-    // Where and when each session was used (for the member's devices list), and sign-outs in the activity: after
-    // the provider's own work, so a failure here never fails a sign-in or a sign-out. A session saved by the request
-    // carried its use already (the store's `oidc_upsert_session_used`, decision 055, with what the request held for it,
-    // decision 057); this records the others.
     provider.use(async (ctx, next) => {
       await next();
-      // What the store held for a save that did not come after all goes now, before the response: a grant or code
-      // held for the session's save, a code noted for its refresh token's.
-      await writeHeld(db, ctx);
-      await useLeftOverCode(db, ctx);
+      // What the store held for a save that did not come after all goes now, before the response (decision 057): a
+      // grant or code held for the session's save, a code noted for its refresh token's. These are gates, not records:
+      // a code must be stored before a redirect carries it, so their failure fails the request (logged here, as
+      // oidc-provider's own are). Only a request that failed already keeps its own answer.
+      try {
+        await writeHeld(db, ctx);
+        await useLeftOverCode(db, ctx);
+      } catch (error) {
+        provider.emit('server_error', ctx, error);
+        if (ctx.status < 400) throw error;
+      }
+      // Where and when each session was used (for the member's devices list), and sign-outs in the activity: after
+      // the provider's own work, so a failure here never fails a sign-in or a sign-out. A session saved by the
+      // request carried its use already (the store's `oidc_upsert_session_used`, decision 055, with what the request
+      // held for it, decision 057); this records the others.
       const route = ctx.oidc?.route;
       const session = ctx.oidc?.session;
       if (!session?.accountId || !session.uid) return;

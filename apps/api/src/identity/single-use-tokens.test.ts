@@ -14,12 +14,12 @@ const ROUNDS = 5;
 
 /** Exchanges an authorization code at the token endpoint, as the web app does (with a proof of its key). */
 const key = await dpopKey();
-async function exchange(code: string, verifier: string) {
+async function exchange(code: string, verifier: string, proof = key.proof('POST', `${base}/oidc/token`)) {
   const response = await fetch(`${base}/oidc/token`, {
     method: 'POST',
     headers: {
       'content-type': 'application/x-www-form-urlencoded',
-      dpop: key.proof('POST', `${base}/oidc/token`),
+      dpop: proof,
     },
     body: new URLSearchParams({
       client_id: 'ums-web',
@@ -72,6 +72,28 @@ describe('single-use credentials stay single-use under concurrent requests', () 
 });
 
 describe('a code is used by its exchange', () => {
+  it('two exchanges of one code with one proof at once: at most one gets tokens, and the code is used', async () => {
+    // The proof's second use is refused after the code was checked, so the refused exchange uses the code too.
+    const { go } = await signIn(base, 'race@example.com', 'Race-Pass-42');
+    let grantedRounds = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      const { verifier, challenge } = pkce();
+      const authorized = await go(authorizeUrl(base, challenge, { prompt: 'none' }));
+      const code = new URL(authorized.headers.get('location')!, base).searchParams.get('code');
+      expect(code, 'the provider session answers with a code').toBeTruthy();
+      const proof = key.proof('POST', `${base}/oidc/token`);
+      const answers = await Promise.all([exchange(code!, verifier, proof), exchange(code!, verifier, proof)]);
+      const granted = answers.filter((answer) => answer.status === 200);
+      expect(granted.length, `round ${round}: ${statuses(answers)}`).toBeLessThanOrEqual(1);
+      grantedRounds += granted.length;
+      for (const refused of answers.filter((answer) => answer.status !== 200)) {
+        expect(refused).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+      }
+      expect(await exchange(code!, verifier)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    }
+    expect(grantedRounds).toBeGreaterThan(0);
+  });
+
   it('even when the exchange fails after the code was checked: its account gone, the code is refused and spent', async () => {
     const { accountId } = await accounts.add({ email: 'spent-code@example.com', password: 'Race-Pass-42' });
     const { go } = await signIn(base, 'spent-code@example.com', 'Race-Pass-42');
