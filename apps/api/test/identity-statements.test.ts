@@ -53,15 +53,15 @@ beforeAll(async () => {
 });
 
 describe('the statements of a sign-in and a refresh', () => {
-  it('a password sign-in sends 11 statements and a refresh-token grant 2', () => {
+  it('a password sign-in sends 10 statements and a refresh-token grant 2', () => {
     expect(signInStatements.map((s) => s.name)).toEqual([
       'oidc_upsert', // authorize: the interaction
       'oidc_find', // the sign-in page: the interaction
       'oidc_find', // the password: the interaction, read once for the whole request
       // the attempt, counted against its limits before the password is checked, with whether this address has failed
-      // for this account before and the account's recent failures (the slow-down; decision 055)
-      'sign_in_reserve',
-      'account_for_sign_in', // the account, whether it has a second factor, and whether it is closing
+      // for this account before and the account's recent failures (the slow-down; decision 055), and the account,
+      // whether it has a second factor, and whether it is closing (decision 057)
+      'sign_in_reserve_with_account',
       // the device remembered and the sign-in recorded, with the attempt and this address's failures forgiven
       'security_signed_in',
       'oidc_upsert', // the interaction's result
@@ -96,8 +96,7 @@ describe('the statements of a sign-in and a refresh', () => {
   it('a sign-in from a new device sends one statement more: the device, its two events and the alert in one', async () => {
     const names = newDeviceStatements.map((s) => s.name);
     expect(names.filter((name) => name !== 'oidc_find' && name !== 'oidc_upsert')).toEqual([
-      'sign_in_reserve',
-      'account_for_sign_in',
+      'sign_in_reserve_with_account',
       'security_signed_in', // answers that the device is new, with the account's address
       'security_new_device', // the device remembered, the sign-in and the new device recorded, the alert queued
       'oidc_take_interaction_with_account',
@@ -105,7 +104,7 @@ describe('the statements of a sign-in and a refresh', () => {
       'oidc_claim_find_with_session_grant_account',
       'oidc_exchange_code',
     ]);
-    expect(names).toHaveLength(12);
+    expect(names).toHaveLength(11);
     const { rows } = await server.database.pool.query<{ event: string }>(
       `select event from security_events e join accounts a on a.account_id::text = e.subject
        where a.email = 'statements-2@example.com' order by e.at, e.id`,

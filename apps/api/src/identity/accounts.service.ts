@@ -2,7 +2,7 @@ import { passwordProblemText } from '@ums/contracts';
 import { ROLE_TEXTS } from '@ums/contracts/roles';
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { hasRows, namedStatement, rowColumns, type Database } from '../db/client.js';
+import { hasRows, namedStatement, rowColumns, type Database, type Nullable } from '../db/client.js';
 import { accountDeletions, accounts, tokenRevocations } from '../db/schema/index.js';
 import { badRequest, conflict, notFound } from '../plugins/http-errors.js';
 import { ACCOUNT_ID_PATTERN, isAccountId } from './account-id.js';
@@ -10,6 +10,14 @@ import { hashPassword, needsRehash, verifyPassword } from './password-hash.js';
 import { revocationMark, revocationRowOf } from './revocations.js';
 import { voidResetLinks } from './password-reset.js';
 import { secondFactorOf } from './factors.js';
+import {
+  signInGuessOf,
+  signInGuessReserved,
+  signInGuessValues,
+  type SignInGuess,
+  type SignInGuessRow,
+  type SignInLimits,
+} from './attempt-limiter.js';
 import { endAccountSessions } from './sessions.js';
 
 export const ADMIN_GROUP = 'Admin';
@@ -77,12 +85,23 @@ const accountByEmail = namedStatement<AccountRow>(
  * A password sign-in's read (decision 055): the account by its email with what the sign-in asks next, whether it has
  * a second factor and when it is to be deleted if its member closed it, in one statement instead of three.
  */
-const accountForSignIn = namedStatement<AccountRow & { secondFactor: boolean; deleteAfter: Date | null }>(
-  'account_for_sign_in',
-  sql`select ${rowColumns(accounts)}, ${secondFactorOf(accounts.accountId)} as "secondFactor",
+type AccountForSignInRow = AccountRow & { secondFactor: boolean; deleteAfter: Date | null };
+/** An account read for a password sign-in ahead of its check (`reserveSignIn`): none when the email has none. */
+export type SignInRead = { found: AccountForSignInRow | undefined };
+const accountForSignInOf = sql`select ${rowColumns(accounts)}, ${secondFactorOf(accounts.accountId)} as "secondFactor",
         (select ${accountDeletions.deleteAfter} from ${accountDeletions}
           where ${accountDeletions.subject} = ${accounts.accountId}::text) as "deleteAfter"
-      from ${accounts} where lower(${accounts.email}) = ${sql.placeholder('email')}`,
+      from ${accounts} where lower(${accounts.email}) = ${sql.placeholder('email')}`;
+const accountForSignIn = namedStatement<AccountForSignInRow>('account_for_sign_in', accountForSignInOf);
+/**
+ * A password sign-in's guess reserved under its limits (`sign_in_reserve`), and its account read as above, in one
+ * statement (decision 057): the guess is counted whatever the read finds, and the account's columns are null when
+ * there is none.
+ */
+const guessReservedWithAccount = namedStatement<SignInGuessRow & Nullable<AccountForSignInRow>>(
+  'sign_in_reserve_with_account',
+  sql`with guess as materialized (${signInGuessReserved})
+    select guess.*, account.* from guess left join (${accountForSignInOf}) as account on true`,
 );
 /** The columns of an account a token's claims need: never its password hash. */
 const TOKENS_KEYS = [
@@ -235,14 +254,33 @@ export function createAccountService({ db, adminGroup = ADMIN_GROUP }: { db: Dat
     },
 
     /**
+     * A password sign-in's guess reserved under `limits` (as the limiter's `reserveSignIn` does), with the account of
+     * `email` read for `signInWithPassword`, in one statement (decision 057).
+     */
+    async reserveSignIn(
+      email: string,
+      limits: SignInLimits,
+      recentMs: number,
+    ): Promise<{ guess: SignInGuess; read: SignInRead }> {
+      const rows = await guessReservedWithAccount(db, {
+        ...signInGuessValues(limits, recentMs),
+        email: normalEmail(email),
+      });
+      const [row] = rows;
+      const found = row && row.accountId !== null ? (row as AccountForSignInRow) : undefined;
+      return { guess: signInGuessOf(rows, limits), read: { found } };
+    },
+
+    /**
      * A password sign-in: the account when `password` is its password, with whether it has a second factor and when
      * it is to be deleted if its member closed it (null when not), read with it in one statement; else null.
      */
     async signInWithPassword(
       email: string,
       password: string,
+      read?: SignInRead,
     ): Promise<{ account: Account; secondFactor: boolean; deleteAfter: Date | null } | null> {
-      const [found] = await accountForSignIn(db, { email: normalEmail(email) });
+      const found = read ? read.found : (await accountForSignIn(db, { email: normalEmail(email) }))[0];
       const row = await passwordChecked(found, password);
       return row ? { account: toAccount(row), secondFactor: row.secondFactor, deleteAfter: row.deleteAfter } : null;
     },

@@ -46,13 +46,32 @@ const reserved = namedStatement<{ refused: number; ids: string[] }>(
   sql`select refused, ids from attempt_reserve(${sql.placeholder('keys')}::text[], ${sql.placeholder('maxes')}::int[],
                                                 ${sql.placeholder('seconds')}::int[])`,
 );
-/** A password sign-in's guess: its three reservations and two counts in one statement (decision 055). */
-const signInReserved = namedStatement<{ refused: number; ids: string[]; familiar: boolean; recent: number }>(
-  'sign_in_reserve',
-  sql`select refused, ids, familiar, recent
-        from sign_in_reserve(${sql.placeholder('keys')}::text[], ${sql.placeholder('maxes')}::int[],
-                             ${sql.placeholder('seconds')}::int[], ${sql.placeholder('recentSeconds')}::int)`,
-);
+/**
+ * A password sign-in's guess: its three reservations and two counts in one statement (decision 055), as a statement
+ * that reads something else with it selects them (`signInGuessValues` fills its placeholders, `signInGuessOf` reads its
+ * row).
+ */
+export const signInGuessReserved = sql`select refused, ids, familiar, recent
+  from sign_in_reserve(${sql.placeholder('keys')}::text[], ${sql.placeholder('maxes')}::int[],
+                       ${sql.placeholder('seconds')}::int[], ${sql.placeholder('recentSeconds')}::int)`;
+export type SignInGuessRow = { refused: number; ids: string[]; familiar: boolean; recent: number };
+const signInReserved = namedStatement<SignInGuessRow>('sign_in_reserve', signInGuessReserved);
+
+/** A password sign-in's limits: this account from this address (the pair), the address, and the account. */
+export type SignInLimits = { pair: Limit; address: Limit; account: Limit };
+/** A password sign-in's guess, reserved (see `reserveSignIn`). */
+export type SignInGuess = { reservation: Reservation; familiar: boolean; recent: number };
+const signInOrder = ({ pair, address, account }: SignInLimits) => [pair, address, account];
+/** The placeholders' values of `signInGuessReserved`. */
+export const signInGuessValues = (limits: SignInLimits, recentMs: number) => ({
+  ...limitValues(signInOrder(limits)),
+  recentSeconds: Math.ceil(recentMs / 1000),
+});
+/** The guess a statement selecting `signInGuessReserved` reserved, from its one row. */
+export function signInGuessOf(rows: SignInGuessRow[], limits: SignInLimits): SignInGuess {
+  const { row, reservation } = reservationOf(rows, signInOrder(limits));
+  return { reservation, familiar: row.familiar, recent: row.recent };
+}
 /**
  * Deletes the attempts `ids` (reserved, and not failures after all) and every attempt under `keys` (failures the right
  * password forgives). A successful sign-in sends it with its record (decision 055).
@@ -90,16 +109,8 @@ export function createAttemptLimiter({ db }: { db: Database }) {
      * email from elsewhere). `recent` is how many failures the account had within `recentMs` before this guess, when
      * it was reserved.
      */
-    async reserveSignIn(
-      { pair, address, account }: { pair: Limit; address: Limit; account: Limit },
-      recentMs: number,
-    ): Promise<{ reservation: Reservation; familiar: boolean; recent: number }> {
-      const limits = [pair, address, account];
-      const { row, reservation } = reservationOf(
-        await signInReserved(db, { ...limitValues(limits), recentSeconds: Math.ceil(recentMs / 1000) }),
-        limits,
-      );
-      return { reservation, familiar: row.familiar, recent: row.recent };
+    async reserveSignIn(limits: SignInLimits, recentMs: number): Promise<SignInGuess> {
+      return signInGuessOf(await signInReserved(db, signInGuessValues(limits, recentMs)), limits);
     },
 
     /**

@@ -11,6 +11,7 @@ import {
   placeholders,
   statementBuilder as builder,
   type Database,
+  type Nullable,
 } from '../db/client.js';
 import { oidcPayloads } from '../db/schema/index.js';
 import { tableAs } from '../modules/lists/list-statements.js';
@@ -46,7 +47,7 @@ export function storedId(model: string, id: string): string {
 }
 
 /**
- * The statements every sign-in and refresh sends (11 and 2), as named prepared statements (decision
+ * The statements every sign-in and refresh sends (10 and 2), as named prepared statements (decision
  * 041): their text is built once, at load, and PostgreSQL plans each once per connection.
  */
 const stored = placeholders(
@@ -65,7 +66,6 @@ const liveRow = (expiresAt: PgColumn) => sql`(${expiresAt} is null or ${expiresA
 const live = liveRow(oidcPayloads.expiresAt);
 type StoredPayload = AdapterPayload & { sealedJti?: string };
 type StoredRow = { payload: StoredPayload; consumedAt: Date | null };
-type Nullable<Row> = { [Column in keyof Row]: Row[Column] | null };
 /** A row's payload and when it was consumed, named as `StoredRow` names them (a builder sets its conditions on itself). */
 const readStored = () =>
   builder

@@ -391,9 +391,13 @@ export async function registerSignIn(
         const pair: Limit = { key: attemptKey('pair', email, address), ...SIGN_IN_LIMITS.pair };
         // Counted always; enforced only for addresses that have already failed for this account (`familiar`).
         const account: Limit = { key: attemptKey('account', email), ...SIGN_IN_LIMITS.account };
-        const reserveGuess = (accountLimit: Limit) =>
-          limiter.reserveSignIn({ pair, address: perAddress, account: accountLimit }, SIGN_IN_LIMITS.pair.windowMs);
-        let guess = await reserveGuess(account);
+        // The guess reserved and the account read in one statement (decision 057).
+        const reserved = await accounts.reserveSignIn(
+          email,
+          { pair, address: perAddress, account },
+          SIGN_IN_LIMITS.pair.windowMs,
+        );
+        let { guess } = reserved;
         // The owner is never locked out by strangers: a browser that has signed in to this account before is exempt
         // from the account's daily cap (the per-address limits still hold for it).
         const browser = deviceIdFrom(request.headers.cookie);
@@ -403,7 +407,10 @@ export async function registerSignIn(
           browser !== null &&
           (await security.isKnownDevice(email, browser))
         ) {
-          guess = await reserveGuess({ ...account, max: NO_LIMIT });
+          guess = await limiter.reserveSignIn(
+            { pair, address: perAddress, account: { ...account, max: NO_LIMIT } },
+            SIGN_IN_LIMITS.pair.windowMs,
+          );
         }
         const { reservation, recent } = guess;
         if (!reservation.reserved) return answer(429, TOO_MANY_ATTEMPTS);
@@ -413,7 +420,7 @@ export async function registerSignIn(
           await sleep(Math.min(SIGN_IN_LIMITS.slowDownMaxMs, over * SIGN_IN_LIMITS.slowDownStepMs));
         }
 
-        const found = await accounts.signInWithPassword(email, password);
+        const found = await accounts.signInWithPassword(email, password, reserved.read);
         if (!found) {
           await safely(security.signInFailed(email, originOf(request)), request.log);
           return answer(401, SIGN_IN_ERROR);
