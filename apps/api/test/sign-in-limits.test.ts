@@ -46,6 +46,33 @@ describe('sign-in attempt limits', () => {
     expect((await attemptSignIn(base, stranger(), WRONG, from('203.0.113.5'))).status).toBe(401);
   });
 
+  it('refuse the 6th wrong guess for an email with no account from one address, as for one with an account', async () => {
+    const { base } = await withOwner({ TRUST_PROXY: '1' });
+    const nobody = stranger();
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await attemptSignIn(base, nobody, WRONG, from('203.0.113.6'))).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+  });
+
+  it('check a slowed-down guess against the password set while it waited', async () => {
+    const app = await withOwner({ TRUST_PROXY: '1' });
+    const { base, email } = app;
+    // 8 failures in 15 minutes (from 2 addresses, under each pair's 5): the next guess waits 4 steps of 250 ms.
+    const failures = 8;
+    for (let i = 0; i < failures; i++) {
+      expect((await attemptSignIn(base, email, WRONG, from(`198.51.100.${(i % 2) + 41}`))).status).toBe(401);
+    }
+    const wait = (failures - SIGN_IN_LIMITS.slowDownAfter + 1) * SIGN_IN_LIMITS.slowDownStepMs;
+    const started = Date.now();
+    const guess = attemptSignIn(base, email, PASSWORD, from('192.0.2.78'));
+    await new Promise((resolve) => setTimeout(resolve, wait / 2));
+    await createAccountService({ db: app.database.db }).setPassword(email, 'Changed-Pass-42!');
+    const answer = await guess;
+    expect(Date.now() - started).toBeGreaterThanOrEqual(wait);
+    expect(answer.status).toBe(401);
+    expect(await answer.text()).toContain(SIGN_IN_ERROR);
+  });
+
   it('let the owner sign in from a clean address after 100 failures from other addresses, slowed down', async () => {
     const { base, email } = await withOwner({ TRUST_PROXY: '1' });
     // 20 addresses guess 5 times each, all at once (each guess past the 5th for the account is slowed down).

@@ -8,9 +8,10 @@ import { sqlStateOf } from './sql-state.js';
 
 export type Database = NodePgDatabase<typeof schema> & { $client: pg.Pool };
 
-/** A transaction of a `createDatabase` database. */
 /** A row whose columns may all be null: the other side of a left join that found nothing. */
 export type Nullable<Row> = { [Column in keyof Row]: Row[Column] | null };
+
+/** A transaction of a `createDatabase` database. */
 export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 
 /** The connection each transaction of `createDatabase`'s databases runs on (savepoints are not used, nor known). */

@@ -81,13 +81,13 @@ const accountByEmail = namedStatement<AccountRow>(
   'account_by_email',
   sql`select ${rowColumns(accounts)} from ${accounts} where lower(${accounts.email}) = ${sql.placeholder('email')}`,
 );
+type AccountForSignInRow = AccountRow & { secondFactor: boolean; deleteAfter: Date | null };
+/** An account read for a password sign-in ahead of its check (`reserveSignInWithAccount`): none when there is none. */
+export type SignInRead = { found: AccountForSignInRow | undefined };
 /**
  * A password sign-in's read (decision 055): the account by its email with what the sign-in asks next, whether it has
  * a second factor and when it is to be deleted if its member closed it, in one statement instead of three.
  */
-type AccountForSignInRow = AccountRow & { secondFactor: boolean; deleteAfter: Date | null };
-/** An account read for a password sign-in ahead of its check (`reserveSignIn`): none when the email has none. */
-export type SignInRead = { found: AccountForSignInRow | undefined };
 const accountForSignInOf = sql`select ${rowColumns(accounts)}, ${secondFactorOf(accounts.accountId)} as "secondFactor",
         (select ${accountDeletions.deleteAfter} from ${accountDeletions}
           where ${accountDeletions.subject} = ${accounts.accountId}::text) as "deleteAfter"
@@ -100,8 +100,10 @@ const accountForSignIn = namedStatement<AccountForSignInRow>('account_for_sign_i
  */
 const guessReservedWithAccount = namedStatement<SignInGuessRow & Nullable<AccountForSignInRow>>(
   'sign_in_reserve_with_account',
+  // The guess's columns by name, after the account's: an account column of the same name cannot take their place.
   sql`with guess as materialized (${signInGuessReserved})
-    select guess.*, account.* from guess left join (${accountForSignInOf}) as account on true`,
+    select account.*, guess.refused, guess.ids, guess.familiar, guess.recent
+    from guess left join (${accountForSignInOf}) as account on true`,
 );
 /** The columns of an account a token's claims need: never its password hash. */
 const TOKENS_KEYS = [
@@ -255,9 +257,9 @@ export function createAccountService({ db, adminGroup = ADMIN_GROUP }: { db: Dat
 
     /**
      * A password sign-in's guess reserved under `limits` (as the limiter's `reserveSignIn` does), with the account of
-     * `email` read for `signInWithPassword`, in one statement (decision 057).
+     * `email` read for `signInWithPassword`, in one statement (decision 057). A refused guess reads it too.
      */
-    async reserveSignIn(
+    async reserveSignInWithAccount(
       email: string,
       limits: SignInLimits,
       recentMs: number,
@@ -267,13 +269,15 @@ export function createAccountService({ db, adminGroup = ADMIN_GROUP }: { db: Dat
         email: normalEmail(email),
       });
       const [row] = rows;
+      // An account's id is never null: a null one is the left join's row for an email with no account.
       const found = row && row.accountId !== null ? (row as AccountForSignInRow) : undefined;
       return { guess: signInGuessOf(rows, limits), read: { found } };
     },
 
     /**
      * A password sign-in: the account when `password` is its password, with whether it has a second factor and when
-     * it is to be deleted if its member closed it (null when not), read with it in one statement; else null.
+     * it is to be deleted if its member closed it (null when not), read with it in one statement, or given as `read`
+     * (`reserveSignInWithAccount`); else null.
      */
     async signInWithPassword(
       email: string,

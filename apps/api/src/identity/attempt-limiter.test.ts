@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { testDatabase } from '../../test/helper.js';
 import { attemptKey, createAttemptLimiter, LONGEST_WINDOW_MS, sweepAttempts, type Limit } from './attempt-limiter.js';
+import { createAccountService } from './accounts.service.js';
 import { sweepExpiredPayloads } from './oidc-adapter.js';
 
 const database = await testDatabase();
@@ -89,6 +90,30 @@ describe('attempt limits kept in PostgreSQL', () => {
       Array.from({ length: 50 }, (_, i) => limiters[i % 2]!.reserveSignIn(limits, 900_000)),
     );
     expect(outcomes.filter((o) => o.reservation.reserved)).toHaveLength(5);
+    expect(await rowsUnder(limits.pair.key)).toBe(5);
+  });
+
+  it("reserve a sign-in's guess with its account's read as the limiter reserves it alone, found or not, refused or not", async () => {
+    const accounts = createAccountService({ db: database.db });
+    const email = 'guess-with-account@example.com';
+    await accounts.add({ email, password: 'Guess-Pass-42' });
+    const limits = signInLimits(email, '192.0.2.9', 100);
+    const first = await accounts.reserveSignInWithAccount(email, limits, 900_000);
+    expect(first.guess).toMatchObject({ reservation: { reserved: true }, familiar: false, recent: 0 });
+    expect(first.read.found).toMatchObject({ email, secondFactor: false, deleteAfter: null });
+    expect(await accounts.signInWithPassword(email, 'Guess-Pass-42', first.read)).toMatchObject({ account: { email } });
+
+    // An email with no account: counted all the same, nothing read.
+    const nobody = signInLimits('nobody-here@example.com', '192.0.2.9', 100);
+    const unknown = await accounts.reserveSignInWithAccount('nobody-here@example.com', nobody, 900_000);
+    expect(unknown).toMatchObject({ guess: { reservation: { reserved: true } }, read: { found: undefined } });
+    expect(await rowsUnder(nobody.pair.key)).toBe(1);
+
+    // A refused guess still reads the account, for a known browser's second reservation without the account's cap.
+    for (let i = 0; i < 4; i++) await accounts.reserveSignInWithAccount(email, limits, 900_000);
+    const refused = await accounts.reserveSignInWithAccount(email, limits, 900_000);
+    expect(refused.guess.reservation).toEqual({ reserved: false, refused: limits.pair });
+    expect(refused.read.found).toMatchObject({ email });
     expect(await rowsUnder(limits.pair.key)).toBe(5);
   });
 

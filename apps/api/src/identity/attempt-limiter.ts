@@ -47,9 +47,9 @@ const reserved = namedStatement<{ refused: number; ids: string[] }>(
                                                 ${sql.placeholder('seconds')}::int[])`,
 );
 /**
- * A password sign-in's guess: its three reservations and two counts in one statement (decision 055), as a statement
- * that reads something else with it selects them (`signInGuessValues` fills its placeholders, `signInGuessOf` reads its
- * row).
+ * A password sign-in's guess: its three reservations and two counts in one statement (decision 055). Its select is
+ * exported so that one statement can reserve a guess and read with it: `signInGuessValues` fills its placeholders, and
+ * `signInGuessOf` reads its row.
  */
 export const signInGuessReserved = sql`select refused, ids, familiar, recent
   from sign_in_reserve(${sql.placeholder('keys')}::text[], ${sql.placeholder('maxes')}::int[],

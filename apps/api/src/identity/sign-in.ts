@@ -391,12 +391,10 @@ export async function registerSignIn(
         const pair: Limit = { key: attemptKey('pair', email, address), ...SIGN_IN_LIMITS.pair };
         // Counted always; enforced only for addresses that have already failed for this account (`familiar`).
         const account: Limit = { key: attemptKey('account', email), ...SIGN_IN_LIMITS.account };
+        const limits = { pair, address: perAddress, account };
+        const recentMs = SIGN_IN_LIMITS.pair.windowMs;
         // The guess reserved and the account read in one statement (decision 057).
-        const reserved = await accounts.reserveSignIn(
-          email,
-          { pair, address: perAddress, account },
-          SIGN_IN_LIMITS.pair.windowMs,
-        );
+        const reserved = await accounts.reserveSignInWithAccount(email, limits, recentMs);
         let { guess } = reserved;
         // The owner is never locked out by strangers: a browser that has signed in to this account before is exempt
         // from the account's daily cap (the per-address limits still hold for it).
@@ -407,20 +405,20 @@ export async function registerSignIn(
           browser !== null &&
           (await security.isKnownDevice(email, browser))
         ) {
-          guess = await limiter.reserveSignIn(
-            { pair, address: perAddress, account: { ...account, max: NO_LIMIT } },
-            SIGN_IN_LIMITS.pair.windowMs,
-          );
+          guess = await limiter.reserveSignIn({ ...limits, account: { ...account, max: NO_LIMIT } }, recentMs);
         }
         const { reservation, recent } = guess;
         if (!reservation.reserved) return answer(429, TOO_MANY_ATTEMPTS);
 
-        if (recent >= SIGN_IN_LIMITS.slowDownAfter) {
+        const slowed = recent >= SIGN_IN_LIMITS.slowDownAfter;
+        if (slowed) {
           const over = recent - SIGN_IN_LIMITS.slowDownAfter + 1;
           await sleep(Math.min(SIGN_IN_LIMITS.slowDownMaxMs, over * SIGN_IN_LIMITS.slowDownStepMs));
         }
 
-        const found = await accounts.signInWithPassword(email, password, reserved.read);
+        // A guess that waited reads the account again: a password changed, a second factor added or the account
+        // closed while it waited counts.
+        const found = await accounts.signInWithPassword(email, password, slowed ? undefined : reserved.read);
         if (!found) {
           await safely(security.signInFailed(email, originOf(request)), request.log);
           return answer(401, SIGN_IN_ERROR);
