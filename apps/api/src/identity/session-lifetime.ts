@@ -62,6 +62,25 @@ const consumedAndTouched = sql`
       from s
       where ${p.model} = 'Session' and ${p.id} = s.id
     )`;
+/** The refresh token issued with a use, stored only if this statement made the use (its CTE `consumed`). */
+const issuedIfUsed = sql`issued as (
+      ${insertSelect(o, [
+        [o.model, sql`'RefreshToken'`],
+        [o.id, next.nextId],
+        [o.payload, next.nextPayload],
+        [o.grantId, next.nextGrantId],
+        [o.expiresAt, next.nextExpiresAt],
+      ])}
+      where exists (select from consumed)
+    )`;
+/** The placeholders' values of `issuedIfUsed`. */
+const issuedValues = (refreshToken: NextRefreshToken) => ({
+  nextId: refreshToken.id,
+  nextPayload: refreshToken.payload,
+  nextGrantId: refreshToken.grantId,
+  nextExpiresAt: refreshToken.expiresAt,
+});
+
 /**
  * A refresh token rotated in one statement (decision 050): the token used and its session touched (above), and the
  * token that replaces it stored only if this statement used the old one, so a request that lost the race stores
@@ -69,17 +88,7 @@ const consumedAndTouched = sql`
  */
 const rotate = namedStatement<{ id: string }>(
   'oidc_rotate_refresh_token',
-  sql`with ${consumedAndTouched}, issued as (
-      ${insertSelect(o, [
-        [o.model, used.model],
-        [o.id, next.nextId],
-        [o.payload, next.nextPayload],
-        [o.grantId, next.nextGrantId],
-        [o.expiresAt, next.nextExpiresAt],
-      ])}
-      where exists (select from consumed)
-    )
-    select id from consumed`,
+  sql`with ${consumedAndTouched}, ${issuedIfUsed} select id from consumed`,
 );
 
 /**
@@ -93,16 +102,7 @@ const exchange = namedStatement<{ id: string }>(
       update ${o} set ${columnName(o.consumedAt)} = ${used.consumedAt}::timestamptz
       where ${o.model} = ${used.model} and ${o.id} = ${used.id} and ${o.consumedAt} is null
       returning ${o.id} as id
-    ), issued as (
-      ${insertSelect(o, [
-        [o.model, sql`'RefreshToken'`],
-        [o.id, next.nextId],
-        [o.payload, next.nextPayload],
-        [o.grantId, next.nextGrantId],
-        [o.expiresAt, next.nextExpiresAt],
-      ])}
-      where exists (select from consumed)
-    )
+    ), ${issuedIfUsed}
     select id from consumed`,
 );
 
@@ -117,14 +117,7 @@ export async function exchangeCode(
   consumedAt: Date,
   refreshToken: NextRefreshToken,
 ): Promise<boolean> {
-  const [won] = await exchange(db, {
-    ...key,
-    consumedAt,
-    nextId: refreshToken.id,
-    nextPayload: refreshToken.payload,
-    nextGrantId: refreshToken.grantId,
-    nextExpiresAt: refreshToken.expiresAt,
-  });
+  const [won] = await exchange(db, { ...key, consumedAt, ...issuedValues(refreshToken) });
   return won !== undefined;
 }
 
@@ -154,10 +147,7 @@ export async function rotateRefreshToken(
     consumedAt,
     idle: ordinary.idle,
     max: ordinary.max,
-    nextId: replacement.id,
-    nextPayload: replacement.payload,
-    nextGrantId: replacement.grantId,
-    nextExpiresAt: replacement.expiresAt,
+    ...issuedValues(replacement),
   });
   return won !== undefined;
 }
