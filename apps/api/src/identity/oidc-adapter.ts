@@ -458,8 +458,7 @@ export async function useLeftOverCode(db: Database, ctx: { status: number; body:
   if (left?.used.model !== 'AuthorizationCode') return;
   rotations.delete(ctx);
   if ((await consumeStored(db, { ...left.used, consumedAt: left.at })).length > 0) return;
-  const [lost] = await grantOfStored(db, left.used);
-  if (lost?.grantId) await endGrant(db, lost.grantId);
+  await endGrantOfStored(db, left.used);
   if (ctx.status < 400) {
     // oidc-provider's answer to a code used already (its error handler is done with this request).
     ctx.status = 400;
@@ -676,8 +675,7 @@ export function postgresAdapterFactory(db: Database, secrets: KeyService, sessio
 
     /** A code or refresh token someone else used first: its grant ends and the request is refused (see `consume`). */
     private async lost(key: { model: string; id: string }): Promise<never> {
-      const [lost] = await grantOfStored(db, key);
-      if (lost?.grantId) await endGrant(db, lost.grantId);
+      await endGrantOfStored(db, key);
       throw new errors.InvalidGrant(`${CREDENTIAL_NAMES[key.model] ?? key.model} already used`);
     }
 
@@ -703,6 +701,12 @@ export function postgresAdapterFactory(db: Database, secrets: KeyService, sessio
       await db.delete(oidcPayloads).where(eq(oidcPayloads.grantId, grantId));
     }
   };
+}
+
+/** Ends the grant a code or refresh token (by its stored key) was issued under, if it names one (a reuse's answer). */
+async function endGrantOfStored(db: Database, key: { model: string; id: string }) {
+  const [stored] = await grantOfStored(db, key);
+  if (stored?.grantId) await endGrant(db, stored.grantId);
 }
 
 /** Ends a grant: it, and every code and token issued under it, are deleted, and its access tokens stop working at once. */
