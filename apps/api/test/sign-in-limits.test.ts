@@ -10,6 +10,8 @@ import { attemptSignIn, authorizeUrl, browser, pkce } from '@ums/testkit/oidc-br
 import { AUTHORIZATIONS_PER_ADDRESS } from '../src/identity/provider-mount.js';
 import { IDENTITY_REQUESTS_AT_ONCE, IDENTITY_REQUESTS_QUEUED_PER_ADDRESS } from '../src/identity/identity-queue.js';
 import { providerApp } from './oidc-client.js';
+import { waitFor } from './wait-for.js';
+import { attemptKey } from '../src/identity/attempt-limiter.js';
 
 const PASSWORD = 'Owner-Pass-42!';
 const WRONG = 'Wrong-Pass-1!';
@@ -65,7 +67,12 @@ describe('sign-in attempt limits', () => {
     const wait = (failures - SIGN_IN_LIMITS.slowDownAfter + 1) * SIGN_IN_LIMITS.slowDownStepMs;
     const started = Date.now();
     const guess = attemptSignIn(base, email, PASSWORD, from('192.0.2.78'));
-    await new Promise((resolve) => setTimeout(resolve, wait / 2));
+    // The guess is reserved (and its account read) before it waits: the password changes once the reservation is in.
+    const reservations = () =>
+      app.database.pool.query<{ n: number }>(`select count(*)::int as n from attempt_events where key = $1`, [
+        attemptKey('pair', email, '192.0.2.78'),
+      ]);
+    expect((await waitFor(reservations, ({ rows }) => rows[0]!.n === 1)).rows[0]!.n).toBe(1);
     await createAccountService({ db: app.database.db }).setPassword(email, 'Changed-Pass-42!');
     const answer = await guess;
     expect(Date.now() - started).toBeGreaterThanOrEqual(wait);
